@@ -1,0 +1,18 @@
+import Type from 'typebox';
+import { secret } from './setting-kinds.js';
+
+/** Settings the kernel and the server read. Plugins declare their own beside these. */
+export const CoreSettings = Type.Object({
+  LOG_LEVEL: Type.Union([Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal'), Type.Literal('silent')], { default: 'info', description: 'pino log level (logs go to stderr).' }),
+  MCP_TRANSPORT: Type.Union([Type.Literal('stdio'), Type.Literal('http')], { default: 'stdio', description: 'stdio, or Streamable HTTP at /mcp.' }),
+  MCP_HTTP_HOST: Type.String({ default: '127.0.0.1', description: 'Address the HTTP transport binds to.' }),
+  MCP_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'Port of the HTTP transport (0 picks a free one).' }),
+  MCP_HTTP_ALLOWED_ORIGINS: Type.String({ default: '', description: 'Comma-separated extra Origins allowed to call /mcp (loopback origins always are).' }),
+  MCP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000, description: 'Timeout of one upstream request.' }),
+  MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
+  MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
+  MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Hide every tool that is not read-only.' }),
+  MCP_STORE_URL: Type.String({ default: 'memory://', description: 'memory://, sqlite:///absolute/path.db or redis://host:port/db.' }),
+  MCP_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000, description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.' }),
+  MCP_ADMIN_TOKEN: secret(Type.String({ default: '', description: 'Bearer token of the admin HTTP endpoints (approvals); empty disables them.' })),
+});

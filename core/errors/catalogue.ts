@@ -1,0 +1,31 @@
+/**
+ * The one catalogue of error codes a caller can see. Every error result carries one of these codes in
+ * `_meta.code`-free form inside its text, and docs/errors.md lists every code (a test keeps them in step).
+ * `retryable` tells an agent whether trying the same call again later can succeed.
+ */
+export const ERROR_CATALOGUE = {
+  invalid_arguments: { retryable: false, summary: 'The arguments do not match the tool\'s input schema.' },
+  invalid_path: { retryable: false, summary: 'A path argument is not a safe, relative API path for this vendor.' },
+  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression could not be applied.' },
+  missing_credentials: { retryable: false, summary: 'The vendor\'s credentials are not configured.' },
+  upstream_http_error: { retryable: false, summary: 'The vendor API answered with an error status.' },
+  upstream_server_error: { retryable: true, summary: 'The vendor API answered 5xx; retried where safe.' },
+  upstream_rate_limited: { retryable: true, summary: 'The vendor API rate limit was hit; retry after the time given.' },
+  upstream_timeout: { retryable: true, summary: 'The vendor API did not answer within MCP_REQUEST_TIMEOUT_MS.' },
+  upstream_unreachable: { retryable: true, summary: 'The vendor API could not be reached or reset the connection.' },
+  upstream_invalid_body: { retryable: false, summary: 'The vendor API answered with a body that is not the JSON expected.' },
+  upstream_empty_body: { retryable: false, summary: 'The vendor API answered with an empty or null body where JSON was expected.' },
+  upstream_too_large: { retryable: false, summary: 'The response exceeded MCP_MAX_RESPONSE_BYTES.' },
+  upstream_redirect_refused: { retryable: false, summary: 'The vendor API redirected somewhere it may not be followed.' },
+  policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
+  approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
+  artifact_not_found: { retryable: false, summary: 'Artifact not found or expired.' },
+  tool_failed: { retryable: false, summary: 'The tool\'s plugin failed unexpectedly; other calls are unaffected.' },
+  cancelled: { retryable: true, summary: 'The call was cancelled by the client or by shutdown.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, code);
+}

@@ -1,0 +1,82 @@
+import type { ToolContext } from '../pipeline/call-context.js';
+import type { ToolSpec } from '../plugin/contract.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request as a tool describes it: relative to the vendor's API, before any normalisation. */
+export interface UpstreamRequest {
+  method: HttpMethod;
+  /** Relative API path; checked for safety and prefixed by the vendor client. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as `JSON.stringify(body)` with `Content-Type: application/json`. */
+  body?: unknown;
+}
+
+/** A request after the vendor client checked and normalised it: what is actually sent. */
+export interface PreparedRequest {
+  method: HttpMethod;
+  /** The normalised path as sent, API prefix included (`/2.0/repositories/x`); what policy rules match. */
+  path: string;
+  url: URL;
+  body?: string;
+}
+
+/** Which upstream identity acted: never a secret. Part of cache keys and of `_meta["mcp-devtools/upstream"]`. */
+export interface UpstreamIdentity {
+  vendor: string;
+  /** A human label for the credential (the setting name by default, or a configured label). */
+  credential: string;
+  /** Host of the base URL. */
+  host: string;
+  /** Environment class of the credential (`production`, `staging`, ...), from settings. */
+  environment: string;
+  /** A one-way fingerprint of the secret, for keying shared state; never shown. */
+  readonly fingerprint: string;
+}
+
+export type BodyKind = 'json' | 'text' | 'empty';
+
+export interface CacheInfo {
+  hit: boolean;
+  ageMs: number;
+  fetchedAt: string;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, a string for text bodies, undefined for an empty body. */
+  body: unknown;
+  kind: BodyKind;
+  /** The raw body text (kept for caching and error reports). */
+  text: string;
+  /** Set by the HTTP cache when the response went through it. */
+  cache?: CacheInfo;
+}
+
+/** One link in the chain around the network call; the cache is one. `next` performs the request. */
+export interface UpstreamInterceptor {
+  name: string;
+  /** Decided once per tool at start-up; omitted means every tool. */
+  appliesTo?(tool: ToolSpec): boolean;
+  run(
+    request: PreparedRequest,
+    exchange: InterceptContext,
+    next: () => Promise<UpstreamResponse>,
+  ): Promise<UpstreamResponse>;
+}
+
+export interface InterceptContext {
+  readonly identity: UpstreamIdentity;
+  readonly tool: ToolContext;
+  /** Re-run the request with extra headers (a conditional GET), through the rest of the chain. */
+  revalidate(headers: Record<string, string>): Promise<UpstreamResponse>;
+}
+
+/** What the kernel needs of a vendor plugin's client: its identity, and how it turns a route into a request. */
+export interface UpstreamBinding {
+  readonly identity: UpstreamIdentity;
+  /** Checks and normalises a route (path safety, API prefix); throws `invalid_path` without any request. */
+  prepare(request: UpstreamRequest): PreparedRequest;
+}

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { StartupError, ToolError } from '../errors/tool-error.js';
+import type { ToolContext } from '../pipeline/call-context.js';
+import { parseBody, type BodyExpectation } from './parse-body.js';
+import { rateLimitRetryAfter } from './rate-limit.js';
+import { readBodyCapped } from './read-body.js';
+import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
+import { safeApiPath } from './safe-path.js';
+import { statusHint } from './status-hints.js';
+import type {
+  InterceptContext,
+  PreparedRequest,
+  UpstreamBinding,
+  UpstreamIdentity,
+  UpstreamRequest,
+  UpstreamResponse,
+} from './types.js';
+
+export interface UpstreamClientOptions {
+  /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */
+  vendor: string;
+  /** Shown in messages (`GitHub`, `Jira`). */
+  label: string;
+  /** Base URL; a path in it is kept (GitHub Enterprise Server's `/api/v3`). */
+  baseUrl: string;
+  /** Auth headers, or undefined when the credential is not configured. */
+  auth(): Record<string, string> | undefined;
+  /** What to set when credentials are missing (`Set GITHUB_TOKEN ...`). */
+  missingCredentials: string;
+  /** The secret material, only hashed into the identity's fingerprint. */
+  secretMaterial(): string;
+  credentialLabel: string;
+  environment: string;
+  /** Headers sent with every request (Accept, API version, User-Agent). */
+  headers?: Record<string, string>;
+  /** Vendor path rules after the generic safety checks: API prefixes, product boundaries. */
+  mapPath?(path: string): string;
+  timeoutMs: number;
+  maxBytes: number;
+  retries: number;
+  /** How bodies are read unless a request says otherwise. */
+  expect?: BodyExpectation;
+}
+
+export interface SendOptions {
+  expect?: BodyExpectation;
+  /**
+   * Follow a redirect to another origin, without credentials (GitHub's signed log URLs). Without it, a
+   * cross-origin redirect is refused: a request never takes credentials off the vendor's origin.
+   */
+  followForeignRedirectWithoutAuth?: boolean;
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * The HTTP client every vendor plugin uses: auth headers, path safety, origin pinning, timeouts, bounded
+ * retries of idempotent GETs, rate-limit errors that say when to retry, and a response size cap enforced
+ * while reading. Requests pass through the tool's interceptors (the HTTP cache) before the network.
+ */
+export class UpstreamClient implements UpstreamBinding {
+  readonly identity: UpstreamIdentity;
+  private readonly base: URL;
+
+  constructor(private readonly options: UpstreamClientOptions) {
+    this.base = parseBaseUrl(options.baseUrl, options.label);
+    const fingerprint = createHash('sha256').update(`${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`).digest('hex').slice(0, 32);
+    this.identity = Object.freeze({
+      vendor: options.vendor,
+      credential: options.credentialLabel,
+      host: this.base.host,
+      environment: options.environment,
+      fingerprint,
+    });
+  }
+
+  prepare(request: UpstreamRequest): PreparedRequest {
+    let path = safeApiPath(request.path, this.options.label);
+    if (this.options.mapPath) path = this.options.mapPath(path);
+    const url = new URL(this.base.href.replace(/\/$/, '') + path);
+    if (url.origin !== this.base.origin) {
+      throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
+    }
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.append(key, String(value));
+    }
+    const prepared: PreparedRequest = { method: request.method, path, url };
+    if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
+    return prepared;
+  }
+
+  /** Sends a route through the tool's interceptors and the network. Error statuses throw ToolError. */
+  async send(ctx: ToolContext, request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+    const prepared = this.prepare(request);
+    const auth = this.options.auth();
+    if (auth === undefined) throw new ToolError('missing_credentials', this.options.missingCredentials);
+    const interceptors = ctx.interceptors;
+    const run = (i: number, extra: Record<string, string>): Promise<UpstreamResponse> => {
+      const interceptor = interceptors[i];
+      if (interceptor === undefined) return this.network(ctx, prepared, { ...auth, ...extra }, options);
+      const exchange: InterceptContext = { identity: this.identity, tool: ctx, revalidate: (headers) => run(i + 1, { ...extra, ...headers }) };
+      return interceptor.run(prepared, exchange, () => run(i + 1, extra));
+    };
+    return run(0, {});
+  }
+
+  private async network(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
+    const started = performance.now();
+    const retries = request.method === 'GET' ? this.options.retries : 0;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await this.exchange(ctx, request, auth, options);
+          if (attempt < retries && RETRYABLE_STATUSES.has(response.status)) {
+            ctx.logger.debug({ vendor: this.options.vendor, status: response.status, attempt }, 'retrying upstream GET');
+            await sleep(backoffMs(attempt), ctx.signal);
+            continue;
+          }
+          return this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
+        } catch (error) {
+          if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
+            ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream GET');
+            await sleep(backoffMs(attempt), ctx.signal);
+            continue;
+          }
+          throw this.asToolError(error, request, ctx.signal);
+        }
+      }
+    } finally {
+      ctx.time('network', (performance.now() - started) * 1000);
+    }
+  }
+
+  /** One request, following same-origin redirects (and foreign ones without credentials when allowed). */
+  private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.options.timeoutMs)]);
+    let url = request.url;
+    let withAuth = true;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
+        const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`);
+        return { status: response.status, statusText: response.statusText, headers: response.headers, text };
+      }
+      await response.body?.cancel().catch(() => {});
+      const target = new URL(location, url);
+      if (target.origin !== this.base.origin) {
+        if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
+          throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+        }
+        withAuth = false;
+      }
+      url = target;
+    }
+    throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
+  }
+
+  private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
+    const { status, headers, text } = response;
+    if (status >= 400) throw this.statusError(response, request);
+    if (status === 304) return { status, headers, body: undefined, kind: 'empty', text: '' };
+    const parsed = parseBody(status, headers.get('content-type'), text, expect, `${this.options.label} (${request.method} ${request.path})`);
+    return { status, headers, text, ...parsed };
+  }
+
+  private statusError(response: RawResponse, request: PreparedRequest): ToolError {
+    const { status, headers, text } = response;
+    const limited = rateLimitRetryAfter(status, headers, Date.now());
+    const what = `${this.options.label} answered ${status}${response.statusText ? ` ${response.statusText}` : ''} for ${request.method} ${request.path}`;
+    if (limited !== undefined) {
+      const when = limited.seconds === undefined ? 'Wait a minute before retrying' : `Retry after ${limited.seconds} seconds`;
+      return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, { status, upstreamBody: text, retryAfterSeconds: limited.seconds });
+    }
+    const code = status >= 500 ? 'upstream_server_error' : 'upstream_http_error';
+    return new ToolError(code, `${what}. ${statusHint(status)}`, { status, upstreamBody: text });
+  }
+
+  private asToolError(error: unknown, request: PreparedRequest, signal: AbortSignal): ToolError {
+    if (error instanceof ToolError) return error;
+    if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
+    const name = (error as { name?: string })?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (MCP_REQUEST_TIMEOUT_MS). Try again, or ask for less.`);
+    }
+    const code = networkErrorCode(error) ?? (error as Error)?.message ?? 'unknown error';
+    return new ToolError('upstream_unreachable', `${this.options.label} could not be reached for ${request.method} ${request.path} (${code}). Check ${this.base.origin} is reachable, then try again.`, { cause: error });
+  }
+}
+
+interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+}
+
+function parseBaseUrl(value: string, label: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new StartupError(`The ${label} base URL ${JSON.stringify(value)} is not a URL.`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new StartupError(`The ${label} base URL must be http(s), not ${url.protocol}`);
+  url.search = '';
+  url.hash = '';
+  return url;
+}

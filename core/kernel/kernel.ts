@@ -1,0 +1,263 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { Compile, type Validator } from 'typebox/compile';
+import type { Settings } from '../config/settings.js';
+import { StartupError } from '../errors/tool-error.js';
+import type { UpstreamInterceptor } from '../http/types.js';
+import type { Logger } from '../logging/logger.js';
+import type { CallContext } from '../pipeline/call-context.js';
+import { compose, orderForTool, type ComposedChain } from '../pipeline/compose.js';
+import { coreStages } from '../pipeline/core-stages.js';
+import type { Principal } from '../pipeline/principal.js';
+import type { StageMiddleware } from '../pipeline/stages.js';
+import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import { readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { schemaProblems } from '../schema/schema-check.js';
+import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
+import { TOKENS } from '../tokens.js';
+import { InFlightCalls } from './in-flight.js';
+import { orderByDependencies, withTimeout } from './plugin-order.js';
+import { toolDescriptor } from './tool-descriptor.js';
+
+export interface KernelOptions {
+  plugins: readonly PluginClass[];
+  settings: Settings;
+  logger: Logger;
+  store: KeyValueStore;
+  clock?: Clock;
+  container?: DependencyContainer;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  protocolVersion?: string;
+}
+
+/** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
+export class UnknownToolError extends Error {
+  constructor(readonly tool: string) {
+    super(`Unknown tool: ${tool}`);
+    this.name = 'UnknownToolError';
+  }
+}
+
+interface LoadedPlugin {
+  spec: PluginSpec;
+  cls: PluginClass;
+  instance?: DevtoolsPlugin;
+}
+
+interface RegisteredTool {
+  definition: ToolDefinition;
+  validator: Validator;
+  interceptors: UpstreamInterceptor[];
+  chain: ComposedChain;
+  descriptor: ToolDescriptor;
+}
+
+const DEFAULT_BOOT_TIMEOUT_MS = 10_000;
+
+/**
+ * The kernel: boots plugins in dependency order inside a tsyringe container, reads their tools, composes each
+ * tool's pipeline once, and runs calls through it. Everything that can be wrong with a plugin fails here, at
+ * start-up, with the plugin named; nothing is discovered at call time.
+ */
+export class Kernel {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly booted: LoadedPlugin[] = [];
+  private readonly inFlight = new InFlightCalls();
+  private readonly container: DependencyContainer;
+  private readonly secrets: string[];
+  private closed = false;
+
+  private constructor(private readonly options: KernelOptions) {
+    this.container = (options.container ?? rootContainer).createChildContainer();
+    this.secrets = options.settings.secretValues().filter((s) => s.length >= 4);
+  }
+
+  static async start(options: KernelOptions): Promise<Kernel> {
+    const kernel = new Kernel(options);
+    try {
+      await kernel.boot();
+    } catch (error) {
+      await kernel.close().catch(() => {});
+      throw error;
+    }
+    return kernel;
+  }
+
+  get settings(): Settings {
+    return this.options.settings;
+  }
+
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  /** Resolve a service a plugin provided (tests, the CLI's admin commands). */
+  resolve<T>(token: string): T {
+    return this.container.resolve<T>(token);
+  }
+
+  /** Plugin names in boot order. */
+  get plugins(): string[] {
+    return this.booted.map((p) => p.spec.name);
+  }
+
+  private async boot(): Promise<void> {
+    const { settings, logger, store } = this.options;
+    this.container.register(TOKENS.Settings, { useValue: settings });
+    this.container.register(TOKENS.Store, { useValue: store });
+    this.container.register(TOKENS.Clock, { useValue: this.options.clock ?? systemClock });
+
+    const loaded = this.options.plugins.map((cls): LoadedPlugin => {
+      const spec = readPluginSpec(cls);
+      if (spec === undefined) throw new StartupError(`${cls.name || 'A class'} is not a plugin: decorate it with @Plugin({ name, version }).`);
+      return { spec, cls };
+    });
+    const contributions: StageMiddleware[] = [];
+    const interceptors: UpstreamInterceptor[] = [];
+    for (const plugin of orderByDependencies(loaded)) {
+      const name = `Plugin "${plugin.spec.name}"`;
+      const scope = this.container.createChildContainer();
+      scope.register(TOKENS.Logger, { useValue: logger.child({ plugin: plugin.spec.name }) });
+      const instance = await withTimeout(`${name} construction`, DEFAULT_BOOT_TIMEOUT_MS, () => scope.resolve(plugin.cls) as DevtoolsPlugin);
+      plugin.instance = instance;
+      await withTimeout(`${name} boot`, plugin.spec.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS, () =>
+        instance.boot?.({ provide: (token, value) => this.container.register(token, { useValue: value }) }),
+      );
+      this.booted.push(plugin);
+      contributions.push(...(instance.middleware?.() ?? []));
+      interceptors.push(...(instance.interceptors?.() ?? []));
+    }
+    const all = [...coreStages({
+      validatorFor: (tool) => this.tools.get(tool)!.validator,
+      interceptorsFor: (tool) => this.tools.get(tool)!.interceptors,
+      scrub: (text) => this.scrub(text),
+    }), ...contributions];
+    for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
+    logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
+  }
+
+  private registerTools(plugin: LoadedPlugin, stages: StageMiddleware[], interceptors: UpstreamInterceptor[]): void {
+    const instance = plugin.instance!;
+    for (const { spec, method } of readToolSpecs(plugin.cls)) {
+      const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
+      const owner = this.tools.get(spec.name);
+      if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
+      const problem = schemaProblems(spec.input);
+      if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
+      if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
+      const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
+      if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
+      const usable = this.checkEnvelope(spec, where);
+      const definition: ToolDefinition = {
+        spec: usable,
+        plugin: plugin.spec.name,
+        handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
+        upstream: instance.upstream,
+      };
+      const chain = compose(orderForTool(stages, (m) => m.appliesTo?.(usable) ?? true));
+      this.tools.set(spec.name, {
+        definition,
+        validator: Compile(spec.input),
+        interceptors: interceptors.filter((i) => i.appliesTo?.(usable) ?? true),
+        chain,
+        descriptor: toolDescriptor(usable),
+      });
+    }
+  }
+
+  /** A broken envelope schema is a plugin bug, not a reason to refuse the tool: register it without one. */
+  private checkEnvelope(spec: ToolDefinition['spec'], where: string): ToolDefinition['spec'] {
+    if (spec.envelope === undefined) return spec;
+    let problem = schemaProblems(spec.envelope);
+    if (problem === undefined) {
+      try {
+        Compile(spec.envelope);
+      } catch (error) {
+        problem = (error as Error).message;
+      }
+    }
+    if (problem === undefined) return spec;
+    this.options.logger.warn({ tool: spec.name }, `${where}: envelope schema cannot be compiled (${problem}); the tool is registered without structured output.`);
+    const { envelope: _dropped, ...rest } = spec;
+    return rest;
+  }
+
+  private visible(tool: RegisteredTool): boolean {
+    return !(this.options.settings.get<boolean>('MCP_READ_ONLY') && !tool.definition.spec.annotations.readOnlyHint);
+  }
+
+  /** The `tools/list` answer for a client that negotiated `protocolVersion`. */
+  listTools(protocolVersion?: string): ToolDescriptor[] {
+    const out: ToolDescriptor[] = [];
+    for (const tool of this.tools.values()) {
+      if (!this.visible(tool)) continue;
+      let descriptor = tool.descriptor;
+      for (const plugin of this.booted) {
+        if (plugin.instance?.describeTool) descriptor = plugin.instance.describeTool(tool.definition.spec, descriptor, protocolVersion);
+      }
+      out.push(descriptor);
+    }
+    return out;
+  }
+
+  /** The tool definitions, for the CLI and the test kit. */
+  definitions(): ToolDefinition[] {
+    return [...this.tools.values()].map((t) => t.definition);
+  }
+
+  /** Runs one tool call through its pipeline. Unknown or hidden tools throw UnknownToolError. */
+  async call(name: string, args: Record<string, unknown> | undefined, principal: Principal, options: CallOptions = {}): Promise<CallToolResult> {
+    const tool = this.tools.get(name);
+    if (tool === undefined || !this.visible(tool) || this.closed) throw new UnknownToolError(name);
+    return this.inFlight.run(options.signal, async (signal) => {
+      const ctx: CallContext = {
+        tool: tool.definition,
+        principal,
+        signal,
+        logger: this.options.logger,
+        protocolVersion: options.protocolVersion,
+        args: args ?? {},
+        meta: {},
+        timings: {},
+      };
+      await tool.chain.run(ctx);
+      return ctx.result!;
+    });
+  }
+
+  /** Like `call`, also returning the per-stage timings (the benchmark's stage breakdown). */
+  async callTimed(name: string, args: Record<string, unknown>, principal: Principal): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
+    const tool = this.tools.get(name);
+    if (tool === undefined) throw new UnknownToolError(name);
+    const ctx: CallContext = { tool: tool.definition, principal, signal: new AbortController().signal, logger: this.options.logger, args, meta: {}, timings: {} };
+    await tool.chain.run(ctx);
+    return { result: ctx.result!, timings: ctx.timings };
+  }
+
+  private scrub(text: string): string {
+    let out = text;
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
+    return out;
+  }
+
+  /**
+   * Stops taking calls, lets in-flight ones finish for up to `graceMs`, cancels the rest, then closes plugins in
+   * reverse boot order and the store. Errors while closing are logged, never thrown.
+   */
+  async close(graceMs = 0): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.inFlight.drain(graceMs);
+    for (const plugin of [...this.booted].reverse()) {
+      try {
+        await withTimeout(`Plugin "${plugin.spec.name}" close`, DEFAULT_BOOT_TIMEOUT_MS, () => plugin.instance?.close?.());
+      } catch (error) {
+        this.options.logger.warn({ err: error, plugin: plugin.spec.name }, 'plugin close failed');
+      }
+    }
+    await this.options.store.close().catch((error: unknown) => this.options.logger.warn({ err: error }, 'store close failed'));
+  }
+}

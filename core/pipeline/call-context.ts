@@ -1,0 +1,54 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { ToolDefinition } from '../plugin/contract.js';
+import type { Principal } from './principal.js';
+
+/** What a vendor tool's handler returns: the parsed upstream response, never rendered text. */
+export interface ToolOutput {
+  /** The parsed upstream body (a JSON value, or a string for text endpoints). */
+  value?: unknown;
+  /** Tool metadata kept beside `data` (`nextPage`, `cache`); the text renders `{data, ...meta}` when present. */
+  meta?: Record<string, unknown>;
+  /** Final text for text-only tools (job logs): projection and rendering are skipped. */
+  text?: string;
+}
+
+/** What a tool handler sees. */
+export interface ToolContext<A = Record<string, unknown>> {
+  readonly toolName: string;
+  readonly args: A;
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** The request computed by the tool's `route` from the validated arguments (what policy decided on). */
+  readonly route?: UpstreamRequest;
+  /** Interceptors (the HTTP cache) composed for this tool at start-up; the upstream client runs them. */
+  readonly interceptors: readonly UpstreamInterceptor[];
+  /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
+  time(step: string, micros: number): void;
+}
+
+/** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
+export interface CallContext {
+  readonly tool: ToolDefinition;
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** The MCP protocol revision negotiated with the client, when known. */
+  readonly protocolVersion?: string;
+  args: Record<string, unknown>;
+  route?: UpstreamRequest;
+  /** The route as the vendor client will send it (normalised path): what policy rules match. */
+  prepared?: PreparedRequest;
+  output?: ToolOutput;
+  /** The value after projection: what the text is rendered from and what `data` holds. */
+  value?: unknown;
+  text?: string;
+  structured?: Record<string, unknown>;
+  /** `_meta` keys every result of this call carries, success or error (policy decision, upstream identity). */
+  meta: Record<string, unknown>;
+  /** Microseconds spent per stage and sub-step, for the stage breakdown. */
+  timings: Record<string, number>;
+  result?: CallToolResult;
+}

@@ -1,0 +1,77 @@
+import type { Validator } from 'typebox/compile';
+import { ToolError } from '../errors/tool-error.js';
+import type { UpstreamInterceptor } from '../http/types.js';
+import { errorResult } from '../result/error-result.js';
+import { successResult } from '../result/success-result.js';
+import { describeValidationErrors } from '../schema/validation-errors.js';
+import type { CallContext, ToolContext } from './call-context.js';
+import type { StageMiddleware } from './stages.js';
+
+export interface CoreStageDeps {
+  validatorFor(tool: string): Validator;
+  interceptorsFor(tool: string): readonly UpstreamInterceptor[];
+  /** Replaces configured secret values in result text: a secret never reaches a caller. */
+  scrub(text: string): string;
+}
+
+/** The stages the kernel itself provides: the result envelope, argument validation and the handler call. */
+export function coreStages(deps: CoreStageDeps): StageMiddleware[] {
+  return [
+    { stage: 'envelope', name: 'result-envelope', run: (ctx, next) => envelope(ctx, next, deps) },
+    { stage: 'validate', name: 'input-schema', run: (ctx, next) => validate(ctx, next, deps) },
+    { stage: 'upstream', name: 'tool-handler', run: (ctx, next) => callHandler(ctx, next, deps) },
+  ];
+}
+
+async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
+  try {
+    await next();
+    ctx.result = successResult(ctx);
+  } catch (thrown) {
+    ctx.result = errorResult(asToolError(thrown, ctx), ctx.meta);
+  }
+  for (const block of ctx.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
+}
+
+function asToolError(thrown: unknown, ctx: CallContext): ToolError {
+  if (thrown instanceof ToolError) return thrown;
+  if (ctx.signal.aborted) return new ToolError('cancelled', `The call to ${ctx.tool.spec.name} was cancelled.`);
+  // A plugin bug must not take the server down or leak a stack trace into the model's context.
+  ctx.logger.error({ err: thrown, tool: ctx.tool.spec.name, plugin: ctx.tool.plugin }, 'tool handler failed');
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ToolError('tool_failed', `The ${ctx.tool.plugin} plugin failed while running ${ctx.tool.spec.name}: ${reason}`);
+}
+
+async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
+  const validator = deps.validatorFor(ctx.tool.spec.name);
+  const args = validator.Default(structuredClone(ctx.args)) as Record<string, unknown>;
+  if (!validator.Check(args)) {
+    const lines = describeValidationErrors(validator.Errors(args), args);
+    throw new ToolError('invalid_arguments', `Invalid arguments for ${ctx.tool.spec.name}:\n${lines.join('\n')}`);
+  }
+  ctx.args = args;
+  if (ctx.tool.spec.route !== undefined) {
+    ctx.route = ctx.tool.spec.route(args);
+    // Preparing checks path safety now, so a bad path is refused before policy or any request.
+    if (ctx.tool.upstream !== undefined) ctx.prepared = ctx.tool.upstream.prepare(ctx.route);
+  }
+  await next();
+}
+
+async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
+  const toolCtx: ToolContext = {
+    toolName: ctx.tool.spec.name,
+    args: ctx.args,
+    principal: ctx.principal,
+    signal: ctx.signal,
+    logger: ctx.logger,
+    route: ctx.route,
+    interceptors: deps.interceptorsFor(ctx.tool.spec.name),
+    time: (step, micros) => {
+      ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
+    },
+  };
+  ctx.output = await ctx.tool.handler(toolCtx);
+  ctx.value = ctx.output.value;
+  await next();
+}

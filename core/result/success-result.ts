@@ -1,0 +1,13 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext } from '../pipeline/call-context.js';
+import { renderedValue } from './rendered-value.js';
+
+/** The one place a successful call becomes an MCP result: text first, structured value beside it. */
+export function successResult(ctx: CallContext): CallToolResult {
+  // Without a render plugin the value is still shown, as JSON.
+  const text = ctx.text ?? ctx.output?.text ?? JSON.stringify(renderedValue(ctx) ?? null, null, 2);
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (ctx.structured !== undefined) result.structuredContent = ctx.structured;
+  if (Object.keys(ctx.meta).length > 0) result._meta = ctx.meta;
+  return result;
+}

@@ -1,0 +1,17 @@
+/**
+ * Injection tokens of the services the kernel provides to plugins. Strings, not symbols or classes, so that a
+ * third-party plugin built against its own copy of the plugin API resolves the same services.
+ * Always inject with `@inject(TOKENS.X)`: bundlers built on esbuild drop decorator metadata silently.
+ */
+export const TOKENS = {
+  /** pino Logger, a child named after the plugin. */
+  Logger: 'mcp-devtools:Logger',
+  /** The effective Settings. */
+  Settings: 'mcp-devtools:Settings',
+  /** The KeyValueStore (memory, SQLite or Redis). */
+  Store: 'mcp-devtools:Store',
+  /** The Clock; controllable in tests. */
+  Clock: 'mcp-devtools:Clock',
+  /** The ArtifactStore, provided by the artifacts plugin. */
+  ArtifactStore: 'mcp-devtools:ArtifactStore',
+} as const;

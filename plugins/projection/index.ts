@@ -1,0 +1,27 @@
+import { Plugin } from '../../core/plugin/decorators.js';
+import type { DevtoolsPlugin, ToolSpec } from '../../core/plugin/contract.js';
+import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import { applyJq } from './apply-jq.js';
+
+/** Tools whose input schema declares a `jq` argument get the projection stage. */
+export function acceptsJq(tool: ToolSpec): boolean {
+  return Object.prototype.hasOwnProperty.call((tool.input as { properties?: object }).properties ?? {}, 'jq');
+}
+
+/** The `project` stage: the optional `jq` JMESPath expression, applied to the parsed upstream body. */
+@Plugin({ name: 'projection', version: '1.0.0' })
+export class ProjectionPlugin implements DevtoolsPlugin {
+  middleware(): StageMiddleware[] {
+    return [
+      {
+        stage: 'project',
+        name: 'jmespath',
+        appliesTo: acceptsJq,
+        run: async (ctx, next) => {
+          if (ctx.output?.text === undefined) ctx.value = applyJq(ctx.value, ctx.args.jq);
+          await next();
+        },
+      },
+    ];
+  }
+}

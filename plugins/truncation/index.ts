@@ -1,0 +1,60 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'tsyringe';
+import Type from 'typebox';
+import type { Settings } from '../../core/config/settings.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import { Plugin } from '../../core/plugin/decorators.js';
+import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
+import { RawResponseFiles } from './raw-response-files.js';
+import { needsTruncation, truncateForModel } from './truncate-text.js';
+
+const TruncationSettings = Type.Object({
+  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files).' }),
+  MCP_RAW_RESPONSE_RETENTION_SECONDS: Type.Integer({ minimum: 60, default: 3600, description: 'How long the full text of a truncated result is kept.' }),
+});
+
+/** The `truncate` stage: text over 40,000 characters is cut for the model; the whole text goes to a file. */
+@Plugin({ name: 'truncation', version: '1.0.0', settings: TruncationSettings })
+export class TruncationPlugin implements DevtoolsPlugin {
+  private readonly files: RawResponseFiles;
+
+  constructor(
+    @inject(TOKENS.Settings) settings: Settings,
+    @inject(TOKENS.Logger) logger: Logger,
+    @inject(TOKENS.Clock) clock: Clock,
+  ) {
+    this.files = new RawResponseFiles(
+      settings.get<string>('MCP_RAW_RESPONSE_DIR'),
+      settings.get<number>('MCP_RAW_RESPONSE_RETENTION_SECONDS') * 1000,
+      logger,
+      () => clock.now(),
+    );
+  }
+
+  async boot(): Promise<void> {
+    await this.files.start();
+  }
+
+  close(): void {
+    this.files.stop();
+  }
+
+  middleware(): StageMiddleware[] {
+    return [
+      {
+        stage: 'truncate',
+        name: 'model-text-limit',
+        run: async (ctx, next) => {
+          if (ctx.text !== undefined && needsTruncation(ctx.text)) {
+            ctx.text = truncateForModel(ctx.text, await this.files.save(ctx.text));
+          }
+          await next();
+        },
+      },
+    ];
+  }
+}

@@ -1,0 +1,35 @@
+/** Text longer than this many UTF-16 units is cut for the model (about 10k tokens). */
+export const MAX_TEXT_CHARS = 40_000;
+/** A newline this close to the limit is a better place to cut than mid-line. */
+const NEWLINE_WINDOW = 500;
+
+/**
+ * Cuts text for the model with the reference servers' wording, byte for byte, naming the file that holds the
+ * whole text when one was written. Text within the limit is returned unchanged.
+ */
+export function truncateForModel(text: string, savedPath: string | undefined): string {
+  if (text.length <= MAX_TEXT_CHARS) return text;
+  const newline = text.lastIndexOf('\n', MAX_TEXT_CHARS);
+  const cut = newline > MAX_TEXT_CHARS - NEWLINE_WINDOW ? newline : MAX_TEXT_CHARS;
+  const kept = text.substring(0, cut);
+  const guidance = [
+    '',
+    '---',
+    '## Response Truncated',
+    '',
+    `This response was truncated to ~${Math.round(kept.length / 4000)}k tokens (${Math.round((kept.length / text.length) * 100)}% of original ${Math.round(text.length / 1000)}k chars).`,
+    '',
+    '**To access the complete data:**',
+  ];
+  if (savedPath !== undefined) guidance.push(`- The full raw API response is saved at: \`${savedPath}\``);
+  guidance.push(
+    '- Consider refining your request with more specific filters or selecting fewer fields',
+    '- For paginated data, use smaller page sizes or specific identifiers',
+    '- When searching, use more targeted queries to reduce result sets',
+  );
+  return kept + guidance.join('\n');
+}
+
+export function needsTruncation(text: string): boolean {
+  return text.length > MAX_TEXT_CHARS;
+}

@@ -1,0 +1,48 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { resolve as resolveSpecifier } from 'import-meta-resolve';
+import { StartupError } from '../../core/errors/tool-error.js';
+import { isPluginClass, type PluginClass } from '../../core/plugin/metadata.js';
+import type { ConfigFile } from '../../core/config/config-file.js';
+import { CROSS_CUTTING, VENDORS } from './builtin-plugins.js';
+
+/**
+ * The plugin classes to start: the cross-cutting built-ins (minus `disable`), then the config file's
+ * `plugins` (built-in names, module paths relative to the file, or package names), or every built-in vendor
+ * when there is no list. Anything that does not load names itself in the error.
+ */
+export async function loadPlugins(config: ConfigFile): Promise<PluginClass[]> {
+  const disabled = new Set(config.disable ?? []);
+  for (const name of disabled) {
+    if (!(name in CROSS_CUTTING)) {
+      throw new StartupError(`Config file: "disable" names "${name}", which is not a built-in cross-cutting plugin (${Object.keys(CROSS_CUTTING).join(', ')}).`);
+    }
+  }
+  const classes: PluginClass[] = [];
+  for (const [name, load] of Object.entries(CROSS_CUTTING)) if (!disabled.has(name)) classes.push(await load());
+  for (const ref of config.plugins ?? Object.keys(VENDORS)) classes.push(...(await loadReference(ref, config.dir)));
+  return classes;
+}
+
+async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
+  const builtin = VENDORS[ref] ?? CROSS_CUTTING[ref];
+  if (builtin !== undefined) return [await builtin()];
+  const isPath = ref.startsWith('.') || isAbsolute(ref);
+  let url: string;
+  try {
+    url = isPath ? pathToFileURL(resolve(dir, ref)).href : resolveSpecifier(ref, pathToFileURL(join(dir, 'noop.js')).href);
+  } catch (error) {
+    throw new StartupError(`Plugin "${ref}" cannot be found (${(error as Error).message}). Built-in plugins: ${Object.keys(VENDORS).join(', ')}; others are module paths or installed packages.`);
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    throw new StartupError(`Plugin "${ref}" failed to load: ${(error as Error).message}`, { cause: error });
+  }
+  const found = [...new Set(Object.values(mod).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isPluginClass))];
+  if (found.length === 0) {
+    throw new StartupError(`Plugin "${ref}" exports no plugin class: export a class decorated with @Plugin (default or named export).`);
+  }
+  return found;
+}

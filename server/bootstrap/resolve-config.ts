@@ -1,0 +1,67 @@
+import { homedir } from 'node:os';
+import type { TObject } from 'typebox';
+import { findConfigFile, readConfigFile, type ConfigFile } from '../../core/config/config-file.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
+import { resolveSettings, type Settings, type SettingOwner } from '../../core/config/settings.js';
+import { dotenvLayer, mapLayer, mcpConfigsLayer } from '../../core/config/sources.js';
+import { readPluginSpec, type PluginClass } from '../../core/plugin/metadata.js';
+import { loadPlugins } from './load-plugins.js';
+
+/** Everything a process was started with that configuration may come from. */
+export interface Invocation {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  home?: string;
+  /** Settings given on the command line (`--set KEY=VALUE`, `--port`): the top of the cascade. */
+  flags?: Readonly<Record<string, string>>;
+  /** `--config PATH`. */
+  configPath?: string;
+  /** Settings schemas of server-side parts that are not plugins (the transports, authentication). */
+  extraSettings?: readonly TObject[];
+}
+
+export interface ResolvedConfig {
+  config: ConfigFile;
+  plugins: PluginClass[];
+  settings: Settings;
+  /** Warnings found while resolving (logged once the logger exists). */
+  warnings: string[];
+}
+
+/**
+ * The configuration cascade, highest first: command-line flags, the process environment, `./.env`, the
+ * plugin's sections of `~/.mcp/configs.json`, the config file's `settings`, then built-in defaults.
+ */
+export async function resolveConfig(invocation: Invocation): Promise<ResolvedConfig> {
+  const configPath = findConfigFile(invocation.cwd, invocation.configPath ?? invocation.env.MCP_DEVTOOLS_CONFIG);
+  const config = readConfigFile(configPath, invocation.cwd);
+  const plugins = await loadPlugins(config);
+  const owners: SettingOwner[] = [
+    { name: 'core', schema: CoreSettings, sections: ['mcp-devtools'] },
+    ...(invocation.extraSettings ?? []).map((schema) => ({ name: 'server', schema, sections: ['mcp-devtools'] })),
+  ];
+  for (const cls of plugins) {
+    const spec = readPluginSpec(cls)!;
+    if (spec.settings) owners.push({ name: spec.name, schema: spec.settings, sections: spec.configSections ?? [spec.name] });
+  }
+  const flags = invocation.flags ?? {};
+  const fileSettings = config.settings ?? {};
+  const explicit = new Map<string, string>([
+    ...Object.keys(fileSettings).map((k): [string, string] => [k, `config file ${config.path}`]),
+    ...Object.keys(flags).map((k): [string, string] => [k, 'a command-line flag']),
+  ]);
+  const warnings: string[] = [];
+  const settings = resolveSettings(
+    owners,
+    [
+      mapLayer('command line', flags),
+      mapLayer('environment', invocation.env),
+      dotenvLayer(invocation.cwd),
+      mcpConfigsLayer(invocation.home ?? homedir()),
+      mapLayer(`config file ${config.path ?? ''}`.trim(), fileSettings),
+    ],
+    explicit,
+    (message) => warnings.push(message),
+  );
+  return { config, plugins, settings, warnings };
+}

@@ -1,0 +1,27 @@
+import { Kernel } from '../../core/kernel/kernel.js';
+import { createLogger, type Logger } from '../../core/logging/logger.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import { openStore } from '../../core/store/open-store.js';
+import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-config.js';
+
+export interface StartOptions extends Invocation {
+  /** Where log lines go (stderr by default). */
+  logDestination?: { write(line: string): unknown };
+  clock?: Clock;
+}
+
+export interface Started extends ResolvedConfig {
+  kernel: Kernel;
+  logger: Logger;
+}
+
+/** Resolves the configuration, opens the store and boots the kernel: everything but a transport. */
+export async function startKernel(options: StartOptions): Promise<Started> {
+  const resolved = await resolveConfig(options);
+  const { settings } = resolved;
+  const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
+  for (const warning of resolved.warnings) logger.warn(warning);
+  const store = await openStore(settings.get('MCP_STORE_URL'));
+  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock });
+  return { ...resolved, kernel, logger };
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
+import { startKernel } from '../bootstrap/start-kernel.js';
+import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+
+interface CallOptions extends ConfigOptions {
+  structured?: boolean;
+}
+
+/** `mcp-devtools call TOOL 'JSON-ARGS' [--structured]`: one call in-process; exit 1 on an error result. */
+export function registerCall(program: Command): void {
+  withConfigOptions(
+    program
+      .command('call <tool> [args]')
+      .description('run one tool call in-process and print its text (or, with --structured, the whole result as JSON)')
+      .option('--structured', 'print the whole MCP result as JSON'),
+  ).action(async (tool: string, rawArgs: string | undefined, options: CallOptions) => {
+    let args: unknown;
+    try {
+      args = JSON.parse(rawArgs ?? '{}');
+    } catch (error) {
+      throw new Error(`The arguments must be a JSON object, as '{"owner":"octo"}': ${(error as Error).message}`);
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('The arguments must be a JSON object.');
+    const { kernel } = await startKernel(invocationFrom(options));
+    try {
+      const result = await kernel.call(tool, args as Record<string, unknown>, LOCAL_PRINCIPAL);
+      const first = result.content[0];
+      process.stdout.write(options.structured ? `${JSON.stringify(result, null, 2)}\n` : `${first?.type === 'text' ? first.text : ''}\n`);
+      process.exitCode = result.isError ? 1 : 0;
+    } finally {
+      await kernel.close();
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import { startKernel } from '../bootstrap/start-kernel.js';
+import { serveHttp } from '../transports/http.js';
+import { serveStdio } from '../transports/stdio.js';
+import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+
+interface ServeOptions extends ConfigOptions {
+  transport?: string;
+  port?: string;
+  host?: string;
+}
+
+export function registerServe(program: Command): void {
+  withConfigOptions(
+    program
+      .command('serve', { isDefault: true })
+      .description('serve MCP over stdio (default) or Streamable HTTP')
+      .option('--transport <stdio|http>', 'transport (MCP_TRANSPORT)')
+      .option('--port <n>', 'HTTP port (MCP_HTTP_PORT)')
+      .option('--host <address>', 'HTTP bind address (MCP_HTTP_HOST, default 127.0.0.1)'),
+  ).action(async (options: ServeOptions) => {
+    const flags: Record<string, string> = {};
+    if (options.transport) flags.MCP_TRANSPORT = options.transport;
+    if (options.port) flags.MCP_HTTP_PORT = options.port;
+    if (options.host) flags.MCP_HTTP_HOST = options.host;
+    const { kernel, logger, settings } = await startKernel(invocationFrom(options, flags));
+    let stop: () => Promise<void>;
+    if (settings.get('MCP_TRANSPORT') === 'http') {
+      const http = await serveHttp(kernel, {
+        host: settings.get('MCP_HTTP_HOST'),
+        port: settings.get('MCP_HTTP_PORT'),
+        allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
+        logger,
+      });
+      // Tests and scripts read the bound port from this line when they asked for port 0.
+      process.stderr.write(`mcp-devtools listening on ${http.url}\n`);
+      stop = () => http.close();
+    } else {
+      const stdio = await serveStdio(kernel);
+      void stdio.closed.then(() => shutdown(kernel, logger, () => stdio.close(), 'stdin closed'));
+      stop = () => stdio.close();
+    }
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
+  });
+}
+
+let shuttingDown = false;
+
+/** Stops taking requests, lets in-flight calls finish within the grace period, closes plugins and stores. */
+async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Promise<void>, why: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ why }, 'shutting down');
+  const transportStopped = stopTransport().catch(() => {});
+  await kernel.close(kernel.settings.get<number>('MCP_SHUTDOWN_GRACE_MS'));
+  await Promise.race([transportStopped, new Promise((r) => setTimeout(r, 1000))]);
+  process.exit(0);
+}

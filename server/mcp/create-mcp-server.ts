@@ -1,0 +1,47 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type InitializeResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+import { SERVER_NAME, VERSION } from '../../core/version.js';
+
+export interface McpServerOptions {
+  /** The protocol revision the client sent (the `mcp-protocol-version` header over HTTP). */
+  protocolVersion?: string;
+}
+
+/**
+ * An MCP server (the SDK's low-level Server, which takes raw JSON Schema) answering from the kernel.
+ * The principal comes from the transport's authentication (`authInfo.extra.principal`), `local` without it.
+ */
+export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
+  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } } });
+  let negotiated = options.protocolVersion;
+
+  // The SDK negotiates the revision but does not keep it; the kernel needs it to gate schemas per client.
+  const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<InitializeResult> })._oninitialize.bind(server);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await sdkInitialize(request);
+    negotiated = result.protocolVersion;
+    return result;
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: kernel.listTools(negotiated) as never }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const principal = (extra.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
+    try {
+      return await kernel.call(request.params.name, request.params.arguments, principal, { signal: extra.signal, protocolVersion: negotiated });
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  });
+  return server;
+}

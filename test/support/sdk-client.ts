@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CLI_PATH } from './paths.js';
+
+export interface ProcessOptions {
+  /** Settings for the server, as its environment. */
+  env?: Record<string, string>;
+  args?: string[];
+  cwd?: string;
+}
+
+/** A clean environment for a child server: PATH and a private HOME, nothing from the developer's shell. */
+export function isolatedEnv(env: Record<string, string> = {}, cwd?: string): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), 'mcp-devtools-home-'));
+  return { PATH: process.env.PATH ?? '', HOME: home, MCP_RAW_RESPONSE_DIR: join(cwd ?? home, 'raw'), ...env };
+}
+
+export interface StdioSession {
+  client: Client;
+  stderr: string[];
+  close(): Promise<void>;
+}
+
+/** The official SDK client, talking to `dist/cli.js` over stdio. */
+export async function connectStdio(options: ProcessOptions = {}): Promise<StdioSession> {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, ...(options.args ?? [])],
+    env: isolatedEnv(options.env, cwd),
+    cwd,
+    stderr: 'pipe',
+  });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const client = new Client({ name: 'mcp-devtools-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr, close: () => client.close() };
+}
+
+export interface HttpServerProcess {
+  url: string;
+  process: ChildProcess;
+  stderr: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `dist/cli.js --transport http --port 0` and waits for the URL it listens on. */
+export async function startHttpServer(options: ProcessOptions = {}): Promise<HttpServerProcess> {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
+  const child = spawn(process.execPath, [CLI_PATH, '--transport', 'http', '--port', '0', ...(options.args ?? [])], {
+    cwd,
+    env: isolatedEnv(options.env, cwd),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr.join('\n')}`)), 20_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        stderr.push(line);
+        const match = /listening on (http:\/\/\S+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${stderr.join('\n')}`));
+    });
+  });
+  return {
+    url,
+    process: child,
+    stderr,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The official SDK client over Streamable HTTP, with an optional bearer token. */
+export async function connectHttp(url: string, token?: string): Promise<Client> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: 'mcp-devtools-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
