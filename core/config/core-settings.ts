@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { secret } from './setting-kinds.js';
+import { lenient, secret } from './setting-kinds.js';
 
 /** Settings the kernel and the server read. Plugins declare their own beside these. */
 export const CoreSettings = Type.Object({
@@ -12,6 +12,7 @@ export const CoreSettings = Type.Object({
   MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
   MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Hide every tool that is not read-only.' }),
+  STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),
   MCP_STORE_URL: Type.String({ default: 'memory://', description: 'memory://, sqlite:///absolute/path.db or redis://host:port/db.' }),
   MCP_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000, description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.' }),
   MCP_ADMIN_TOKEN: secret(Type.String({ default: '', description: 'Bearer token of the admin HTTP endpoints (approvals); empty disables them.' })),

@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { Compile, type Validator } from 'typebox/compile';
+import { ChunkedArtifactStore } from '../artifacts/chunked-artifact-store.js';
+import { artifactRetentionMs } from './artifact-retention.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
@@ -108,7 +110,9 @@ export class Kernel {
     const { settings, logger, store } = this.options;
     this.container.register(TOKENS.Settings, { useValue: settings });
     this.container.register(TOKENS.Store, { useValue: store });
-    this.container.register(TOKENS.Clock, { useValue: this.options.clock ?? systemClock });
+    const clock = this.options.clock ?? systemClock;
+    this.container.register(TOKENS.Clock, { useValue: clock });
+    this.container.register(TOKENS.ArtifactStore, { useValue: new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger)) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
