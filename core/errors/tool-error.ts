@@ -12,6 +12,15 @@ export interface ToolErrorDetails {
   cause?: unknown;
 }
 
+// A registry-wide symbol, not `instanceof`: a plugin bundled with its own copy of this module still throws
+// errors the kernel recognises.
+const TOOL_ERROR = Symbol.for('mcp-devtools.ToolError');
+
+/** True for a ToolError from any copy of mcp-devtools. */
+export function isToolError(value: unknown): value is ToolError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_ERROR] === true;
+}
+
 /**
  * An error a tool call ends with. Thrown anywhere in the pipeline, it is turned into an error result
  * (`isError: true`) by the envelope stage, so a caller always gets a result, never a crash.
@@ -22,6 +31,7 @@ export class ToolError extends Error {
   readonly upstreamBody?: string;
   readonly retryAfterSeconds?: number;
   readonly meta?: Record<string, unknown>;
+  readonly [TOOL_ERROR] = true;
 
   constructor(code: ErrorCode, message: string, details: ToolErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });

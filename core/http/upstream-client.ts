@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { StartupError, ToolError } from '../errors/tool-error.js';
+import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import type { ToolContext } from '../pipeline/call-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
@@ -179,7 +179,7 @@ export class UpstreamClient implements UpstreamBinding {
   }
 
   private asToolError(error: unknown, request: PreparedRequest, signal: AbortSignal): ToolError {
-    if (error instanceof ToolError) return error;
+    if (isToolError(error)) return error;
     if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
