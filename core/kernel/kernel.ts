@@ -214,6 +214,16 @@ export class Kernel {
 
   /** Runs one tool call through its pipeline. Unknown or hidden tools throw UnknownToolError. */
   async call(name: string, args: Record<string, unknown> | undefined, principal: Principal, options: CallOptions = {}): Promise<CallToolResult> {
+    return (await this.callTimed(name, args, principal, options)).result;
+  }
+
+  /** Like `call`, also returning microseconds per stage and sub-step (the benchmark's stage breakdown). */
+  async callTimed(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    principal: Principal,
+    options: CallOptions = {},
+  ): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
     const tool = this.tools.get(name);
     if (tool === undefined || !this.visible(tool) || this.closed) throw new UnknownToolError(name);
     return this.inFlight.run(options.signal, async (signal) => {
@@ -228,17 +238,8 @@ export class Kernel {
         timings: {},
       };
       await tool.chain.run(ctx);
-      return ctx.result!;
+      return { result: ctx.result!, timings: ctx.timings };
     });
-  }
-
-  /** Like `call`, also returning the per-stage timings (the benchmark's stage breakdown). */
-  async callTimed(name: string, args: Record<string, unknown>, principal: Principal): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
-    const tool = this.tools.get(name);
-    if (tool === undefined) throw new UnknownToolError(name);
-    const ctx: CallContext = { tool: tool.definition, principal, signal: new AbortController().signal, logger: this.options.logger, args, meta: {}, timings: {} };
-    await tool.chain.run(ctx);
-    return { result: ctx.result!, timings: ctx.timings };
   }
 
   private scrub(text: string): string {
