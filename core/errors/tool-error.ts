@@ -16,7 +16,17 @@ export interface ToolErrorDetails {
  * An error a tool call ends with. Thrown anywhere in the pipeline, it is turned into an error result
  * (`isError: true`) by the envelope stage, so a caller always gets a result, never a crash.
  */
+// A string-keyed global symbol, as the decorators use: a third-party plugin bundles its own copy of this class,
+// and its errors must still be recognised as ToolErrors (with their code and _meta), not as plugin crashes.
+const TOOL_ERROR_BRAND = Symbol.for('mcp-devtools:ToolError');
+
 export class ToolError extends Error {
+  /** `instanceof ToolError` also holds for a ToolError made by another copy of this module. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ToolError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true;
+  }
+
   readonly code: ErrorCode;
   readonly status?: number;
   readonly upstreamBody?: string;
@@ -26,6 +36,7 @@ export class ToolError extends Error {
   constructor(code: ErrorCode, message: string, details: ToolErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ToolError';
+    Object.defineProperty(this, TOOL_ERROR_BRAND, { value: true });
     this.code = code;
     this.status = details.status;
     this.upstreamBody = details.upstreamBody;
