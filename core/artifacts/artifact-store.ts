@@ -25,6 +25,9 @@ export interface SavedArtifact {
 export interface ArtifactStore {
   /** Saves content; throws when the store fails (callers degrade: `artifactId: null`). */
   save(owner: Principal, mimeType: string, content: string | Buffer): Promise<SavedArtifact>;
-  /** Reads up to `maxBytes` from `offset`; unknown, expired or foreign ids throw `artifact_not_found`. */
+  /**
+   * Reads from `offset`, at most `maxBytes` and never past the stored chunk that holds `offset` (so a read loads
+   * no more than one chunk); unknown, expired or foreign ids all throw the same `artifact_not_found`.
+   */
   read(owner: Principal, artifactId: string, offset: number, maxBytes: number): Promise<ArtifactChunk>;
 }

@@ -12,13 +12,13 @@ export interface ToolErrorDetails {
   cause?: unknown;
 }
 
-// A registry-wide symbol, not `instanceof`: a plugin bundled with its own copy of this module still throws
-// errors the kernel recognises.
-const TOOL_ERROR = Symbol.for('mcp-devtools.ToolError');
+// A string-keyed global symbol, as the decorators use: a third-party plugin bundles its own copy of this class,
+// and its errors must still be recognised as ToolErrors (with their code and _meta), not as plugin crashes.
+const TOOL_ERROR_BRAND = Symbol.for('mcp-devtools:ToolError');
 
-/** True for a ToolError from any copy of mcp-devtools. */
+/** True for a ToolError from any copy of mcp-devtools (the same test `instanceof ToolError` makes). */
 export function isToolError(value: unknown): value is ToolError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_ERROR] === true;
+  return value instanceof ToolError;
 }
 
 /**
@@ -26,16 +26,22 @@ export function isToolError(value: unknown): value is ToolError {
  * (`isError: true`) by the envelope stage, so a caller always gets a result, never a crash.
  */
 export class ToolError extends Error {
+  /** `instanceof ToolError` also holds for a ToolError made by another copy of this module. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ToolError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_ERROR_BRAND] === true;
+  }
+
   readonly code: ErrorCode;
   readonly status?: number;
   readonly upstreamBody?: string;
   readonly retryAfterSeconds?: number;
   readonly meta?: Record<string, unknown>;
-  readonly [TOOL_ERROR] = true;
 
   constructor(code: ErrorCode, message: string, details: ToolErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ToolError';
+    Object.defineProperty(this, TOOL_ERROR_BRAND, { value: true });
     this.code = code;
     this.status = details.status;
     this.upstreamBody = details.upstreamBody;

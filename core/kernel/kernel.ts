@@ -14,6 +14,7 @@ import type { Principal } from '../pipeline/principal.js';
 import type { StageMiddleware } from '../pipeline/stages.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { schemaProblems } from '../schema/schema-check.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
@@ -69,12 +70,12 @@ export class Kernel {
   private readonly booted: LoadedPlugin[] = [];
   private readonly inFlight = new InFlightCalls();
   private readonly container: DependencyContainer;
-  private readonly secrets: string[];
+  private readonly scrub: Scrub;
   private closed = false;
 
   private constructor(private readonly options: KernelOptions) {
     this.container = (options.container ?? rootContainer).createChildContainer();
-    this.secrets = options.settings.secretValues().filter((s) => s.length >= 4);
+    this.scrub = secretScrubber(options.settings.secretValues());
   }
 
   static async start(options: KernelOptions): Promise<Kernel> {
@@ -240,12 +241,6 @@ export class Kernel {
       await tool.chain.run(ctx);
       return { result: ctx.result!, timings: ctx.timings };
     });
-  }
-
-  private scrub(text: string): string {
-    let out = text;
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-    return out;
   }
 
   /**

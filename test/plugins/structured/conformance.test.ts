@@ -1,0 +1,112 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { expect } from 'chai';
+import { standardCorpus } from '../../../core/testing/conformance-corpus.js';
+import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { checkStructuredConformance, type ConformanceReport } from '../../../core/testing/structured-conformance.js';
+import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
+import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
+import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
+import { githubFixture, githubLink, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
+import { vendorSettingsAgainst } from './vendor-env.js';
+
+/** Every built-in vendor plus the fixture plugins with Paged, CircleCI-like and Atlassian-like envelopes. */
+async function serverFolder(mockUrl: string): Promise<{ cwd: string; env: Record<string, string> }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-conformance-'));
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [...Object.keys(VENDORS), FIXTURE_PLUGIN_PATH, STRUCTURED_FIXTURE_PATH] }));
+  const env = { ...(await vendorSettingsAgainst(cwd, mockUrl)), FIXTURE_BASE_URL: mockUrl, FIXTURE_TOKEN: 'conformance-token', MCP_STRUCTURED_OUTPUT: 'true' };
+  return { cwd, env };
+}
+
+/** The shared public GitHub payloads, as GitHub serves them (with a Link header on the paginated ones). */
+function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
+  return ['workflow-run-paginated', 'workflow-paginated', 'job-paginated', 'artifact-paginated', 'job', 'workflow-run'].map((name, i) => ({
+    name: `github fixture ${name}`,
+    reply: { status: 200, headers: (i < 4 ? { link: githubLink(mockUrl, 1, 2) } : {}) as Record<string, string>, body: githubFixture(name) },
+  }));
+}
+
+function expectConformance(report: ConformanceReport): void {
+  expect(report.failures, report.failures.slice(0, 20).join('\n')).to.deep.equal([]);
+  for (const [tool, tally] of Object.entries(report.tally)) {
+    expect(tally.structured, `${tool} had no structured result`).to.be.greaterThan(0);
+  }
+}
+
+describe('structured output conformance (official SDK client + independent 2020-12 validator)', function () {
+  this.timeout(180_000);
+  let mock: MockUpstream;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+  });
+  after(async () => {
+    await mock.close();
+  });
+
+  describe('over stdio, the whole corpus', () => {
+    let session: StdioSession;
+    let report: ConformanceReport;
+
+    before(async () => {
+      const { cwd, env } = await serverFolder(mock.url);
+      session = await connectStdio({ cwd, env });
+      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], corpus: [...standardCorpus(), ...githubCorpus(mock.url)] });
+    });
+    after(async () => {
+      await session.close();
+    });
+
+    it('discovers every schema tool from tools/list, fixtures and built-in vendors alike', async () => {
+      const { tools } = await session.client.listTools();
+      const advertised = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
+      expect(report.tools).to.deep.equal(advertised);
+      expect(report.tools).to.include.members(['fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get']);
+      expect(report.tools).not.to.include.members(['artifact_read', 'fixture_atlassian_post', 'fixture_fail']);
+    });
+
+    it('has every result accepted by the SDK client and the 2020-12 validator, and keeps the contract', () => {
+      expectConformance(report);
+    });
+
+    it('exercised successes, error results and oversized values for every contract', () => {
+      const paged = report.tally.fixture_list_runs!;
+      const circle = report.tally.fixture_circle_get!;
+      const atlassian = report.tally.fixture_atlassian_get!;
+      for (const tally of [paged, circle, atlassian]) expect(tally.spilled, 'huge page spilled').to.be.greaterThan(0);
+      // JSON tools refuse 204, text and null bodies; the lenient Atlassian-like tool turns them into values.
+      expect(paged.errors).to.be.greaterThan(0);
+      expect(atlassian.structured).to.be.greaterThan(paged.structured);
+    });
+  });
+
+  describe('over Streamable HTTP, a representative corpus', () => {
+    let server: HttpServerProcess;
+    let client: Client;
+
+    before(async () => {
+      const { cwd, env } = await serverFolder(mock.url);
+      server = await startHttpServer({ cwd, env });
+      client = await connectHttp(server.url);
+    });
+    after(async () => {
+      await client.close();
+      await server.stop();
+    });
+
+    it('has every result accepted by both validators', async () => {
+      const wanted = new Set(['github page with a next page', 'empty collection', 'unicode everywhere', 'huge page', '204 no content', 'text body (a diff)', 'json null']);
+      const report = await checkStructuredConformance({
+        client,
+        upstreams: [mock],
+        corpus: standardCorpus().filter((c) => wanted.has(c.name)),
+        projections: [{}, { outputFormat: 'json' }, { jq: 'no_such_field', outputFormat: 'json' }, { jq: '[*', outputFormat: 'json' }],
+      });
+      expect(report.tools.length).to.be.greaterThan(3);
+      expectConformance(report);
+    });
+  });
+});
