@@ -29,7 +29,8 @@ export async function jobLogText(ctx: ToolContext, artifacts: ArtifactStore, req
     lines.push(`The log of ${where} is empty.`);
   } else {
     const fit = tail.clipped ? ` (tailLines ${request.tailLines} would not fit in ${TAIL_BUDGET_CHARS} characters)` : '';
-    lines.push(`Log of ${where}: the last ${tail.shown} of ${tail.total} lines${fit}.`);
+    const which = tail.shown === tail.total ? `all ${tail.total} lines` : `the last ${tail.shown} of ${tail.total} lines${fit}`;
+    lines.push(`Log of ${where}: ${which}.`);
   }
   if (saved !== undefined) {
     lines.push(`The whole log (${saved.bytes} bytes, text/plain) is artifact ${saved.artifactId}: read it with artifact_read, artifactId "${saved.artifactId}".`);
