@@ -35,8 +35,10 @@ export function describeUpstreamErrors(v: VendorUnderTest): void {
       mock = await MockUpstream.start();
       elsewhere = await MockUpstream.start();
       const configFile = { content: v.config };
-      kernel = await startTestKernel({ configFile, env: v.env(mock.url) });
-      limited = await startTestKernel({ configFile, env: { ...v.env(mock.url), MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' } });
+      // A still clock: two renderings of the same answer are byte-identical (circleci_get shows fetchedAt).
+      const clock = { now: () => Date.UTC(2026, 9, 7, 16, 20, 11, 402) };
+      kernel = await startTestKernel({ configFile, env: v.env(mock.url), clock });
+      limited = await startTestKernel({ configFile, env: { ...v.env(mock.url), MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' }, clock });
     });
     after(async () => {
       await kernel.close();
