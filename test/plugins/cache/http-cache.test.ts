@@ -1,0 +1,292 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { MockUpstream, type MockReply } from '../../../core/testing/mock-upstream.js';
+import type { Clock } from '../../../core/store/key-value-store.js';
+import { circleciFixture, pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
+import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
+
+const SLUG = 'gh/CircleCI-Public/api-preview-docs';
+const LIST = `/project/${SLUG}/pipeline`;
+const config = { content: JSON.stringify({ plugins: ['circleci'] }) };
+
+/** Time that passes only when a test says so: TTLs are reached without sleeping. */
+class TestClock implements Clock {
+  private t = Date.UTC(2026, 9, 7, 16, 20, 11, 402);
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+  iso(): string {
+    return new Date(this.t).toISOString();
+  }
+}
+
+interface ReadResult {
+  data: unknown;
+  cache: { hit: boolean; ageMs: number; fetchedAt: string };
+}
+
+describe('HTTP cache on circleci_get (controllable clock, memory store)', () => {
+  let mock: MockUpstream;
+  let kernel: TestKernel;
+  const clock = new TestClock();
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    kernel = await startTestKernel({
+      configFile: config,
+      env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-cacheTestToken0123', HTTP_CACHE_MAX_TTL_SECONDS: '120', HTTP_CACHE_MAX_BYTES: '10000' },
+      clock,
+    });
+  });
+  after(async () => {
+    await kernel.close();
+    await mock.close();
+  });
+  beforeEach(() => mock.reset());
+
+  /** Each test reads its own path, so entries of earlier tests never interfere. */
+  let n = 0;
+  const freshList = (): string => `${LIST}?n=${++n}`;
+  const read = async (path: string, args: Record<string, unknown> = {}): Promise<ReadResult> => {
+    const result = await kernel.call('circleci_get', { path, outputFormat: 'json', jq: 'items[*].number', ...args });
+    expect(result.isError, textOf(result)).to.equal(undefined);
+    return JSON.parse(textOf(result)) as ReadResult;
+  };
+  const serve = (reply: (req: { headers: Record<string, unknown> }) => MockReply): void => {
+    mock.on('GET', `/api/v2${LIST}`, (req) => ({ ...tokenPagedReply(req, pipelines(2)), ...reply(req) }));
+  };
+
+  it('a miss, then a hit of growing age from one upstream request', async () => {
+    serve(() => ({}));
+    const path = freshList();
+    const fetchedAt = clock.iso();
+    expect(await read(path)).to.deep.equal({ data: [27, 26], cache: { hit: false, ageMs: 0, fetchedAt } });
+    clock.advance(2140);
+    expect(await read(path)).to.deep.equal({ data: [27, 26], cache: { hit: true, ageMs: 2140, fetchedAt } });
+    clock.advance(1000);
+    expect((await read(path)).cache).to.deep.equal({ hit: true, ageMs: 3140, fetchedAt });
+    expect(mock.requests).to.have.length(1);
+  });
+
+  it('stores the response, not the text: another jq and format are rendered from the same entry', async () => {
+    serve(() => ({}));
+    const path = freshList();
+    await read(path);
+    const toon = textOf(await kernel.call('circleci_get', { path, jq: 'items[0].vcs.branch' }));
+    expect(toon).to.equal(`data: feature/design-new-api\ncache:\n  hit: true\n  ageMs: 0\n  fetchedAt: "${clock.iso()}"`);
+    expect(mock.requests).to.have.length(1);
+  });
+
+  it('keeps an entry for HTTP_CACHE_DEFAULT_TTL_SECONDS (60) when there is no Cache-Control', async () => {
+    serve(() => ({}));
+    const path = freshList();
+    await read(path);
+    clock.advance(59_999);
+    expect((await read(path)).cache.hit).to.equal(true);
+    clock.advance(1);
+    expect((await read(path)).cache).to.deep.equal({ hit: false, ageMs: 0, fetchedAt: clock.iso() });
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('takes the TTL from Cache-Control max-age', async () => {
+    serve(() => ({ headers: { 'cache-control': 'private, max-age=5' } }));
+    const path = freshList();
+    await read(path);
+    clock.advance(4_999);
+    expect((await read(path)).cache.hit).to.equal(true);
+    clock.advance(1);
+    expect((await read(path)).cache.hit).to.equal(false);
+  });
+
+  it('caps max-age at HTTP_CACHE_MAX_TTL_SECONDS (120 here)', async () => {
+    serve(() => ({ headers: { 'cache-control': 'max-age=86400' } }));
+    const path = freshList();
+    await read(path);
+    clock.advance(119_000);
+    expect((await read(path)).cache.hit).to.equal(true);
+    clock.advance(1_000);
+    expect((await read(path)).cache.hit).to.equal(false);
+  });
+
+  it('never stores a no-store response', async () => {
+    serve(() => ({ headers: { 'cache-control': 'no-store' } }));
+    const path = freshList();
+    await read(path);
+    expect((await read(path)).cache.hit).to.equal(false);
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('revalidates a stale entry with If-None-Match; a 304 refreshes it and is served as a hit', async () => {
+    const path = freshList();
+    serve((req) => (req.headers['if-none-match'] === '"v1"' ? { status: 304, headers: { etag: '"v1"', 'cache-control': 'max-age=10' }, body: '' } : { headers: { etag: '"v1"', 'cache-control': 'max-age=10' } }));
+    await read(path);
+    clock.advance(10_000);
+    const revalidatedAt = clock.iso();
+    expect(await read(path)).to.deep.equal({ data: [27, 26], cache: { hit: true, ageMs: 0, fetchedAt: revalidatedAt } });
+    expect(mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, '"v1"']);
+    clock.advance(3_000);
+    expect((await read(path)).cache).to.deep.equal({ hit: true, ageMs: 3_000, fetchedAt: revalidatedAt });
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('replaces a stale entry when revalidation brings a new body', async () => {
+    const path = freshList();
+    let version = 1;
+    mock.on('GET', `/api/v2${LIST}`, (req): MockReply => {
+      const etag = `"v${version}"`;
+      if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+      return { headers: { etag, 'cache-control': 'max-age=10' }, body: { items: pipelines(version + 1), next_page_token: null } };
+    });
+    expect((await read(path)).data).to.deep.equal([27, 26]);
+    version = 2;
+    clock.advance(10_000);
+    expect(await read(path)).to.deep.equal({ data: [28, 27, 26], cache: { hit: false, ageMs: 0, fetchedAt: clock.iso() } });
+    clock.advance(1_000);
+    expect((await read(path)).cache.hit).to.equal(true);
+  });
+
+  it('revalidates a no-cache response on every use', async () => {
+    const path = freshList();
+    serve((req) => (req.headers['if-none-match'] === 'W/"abc"' ? { status: 304, headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' }, body: '' } : { headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' } }));
+    await read(path);
+    expect((await read(path)).cache.hit).to.equal(true);
+    expect((await read(path)).cache.hit).to.equal(true);
+    expect(mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, 'W/"abc"', 'W/"abc"']);
+  });
+
+  const statusPaths = [
+    '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b',
+    '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b/workflow',
+    '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3',
+    '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3/job',
+    `/project/${SLUG}/job/1262`,
+    '/project/gh%2FCircleCI-Public%2Fapi-preview-docs/job/1262',
+    `/project/${SLUG}/pipeline/25`,
+    `/project/${SLUG}/1262/artifacts`,
+    '/api/v2/%77orkflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3',
+  ];
+  for (const path of statusPaths) {
+    it(`never caches the status path ${path}`, async () => {
+      mock.on('GET', '/api/v2/*', { headers: { 'cache-control': 'max-age=600' }, body: circleciFixture('workflow.json') });
+      const first = await kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
+      const second = await kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
+      expect(JSON.parse(textOf(second)).cache).to.deep.equal({ hit: false, ageMs: 0, fetchedAt: clock.iso() });
+      expect(first.isError).to.equal(undefined);
+      expect(mock.requests).to.have.length(2);
+    });
+  }
+
+  for (const path of [LIST, `/project/${SLUG}/pipeline/mine`, '/pipeline?org-slug=gh/CircleCI-Public', '/insights/gh/CircleCI-Public/api-preview-docs/workflows']) {
+    it(`caches the list ${path}`, async () => {
+      mock.on('GET', '/api/v2/*', (req) => tokenPagedReply(req, pipelines(1)));
+      await read(path, { queryParams: { n: String(++n) } });
+      expect((await read(path, { queryParams: { n: String(n) } })).cache.hit).to.equal(true);
+      expect(mock.requests).to.have.length(1);
+    });
+  }
+
+  it('never caches a failed response: the next call asks again and can succeed', async () => {
+    const path = freshList();
+    let calls = 0;
+    mock.on('GET', `/api/v2${LIST}`, (req) => (++calls === 1 ? { status: 404, headers: { 'cache-control': 'max-age=600' }, body: { message: 'Project not found' } } : tokenPagedReply(req, pipelines(2))));
+    expect((await kernel.call('circleci_get', { path })).isError).to.equal(true);
+    expect((await read(path)).data).to.deep.equal([27, 26]);
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('does not store a body larger than HTTP_CACHE_MAX_BYTES (10000 here)', async () => {
+    const path = freshList();
+    mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(20))); // about 17 KB
+    await read(path);
+    expect((await read(path)).cache.hit).to.equal(false);
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('fresh: true skips the read, and the fresh answer replaces the entry', async () => {
+    const path = freshList();
+    let count = 2;
+    mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(count)));
+    await read(path);
+    count = 3;
+    clock.advance(5_000);
+    const refreshedAt = clock.iso();
+    expect(await read(path, { fresh: true })).to.deep.equal({ data: [28, 27, 26], cache: { hit: false, ageMs: 0, fetchedAt: refreshedAt } });
+    clock.advance(1_000);
+    expect(await read(path)).to.deep.equal({ data: [28, 27, 26], cache: { hit: true, ageMs: 1_000, fetchedAt: refreshedAt } });
+    expect(mock.requests).to.have.length(2);
+  });
+
+  it('keys entries by the full URL: other query parameters are another entry', async () => {
+    serve(() => ({}));
+    await read(LIST, { queryParams: { branch: 'main' } });
+    expect((await read(LIST, { queryParams: { branch: 'dev' } })).cache.hit).to.equal(false);
+    expect((await read(LIST, { queryParams: { branch: 'main' } })).cache.hit).to.equal(true);
+    expect(mock.requests.map((r) => r.query.get('branch'))).to.deep.equal(['main', 'dev']);
+  });
+});
+
+describe('HTTP cache shared by two credentials (two kernels, one SQLite store)', () => {
+  let mock: MockUpstream;
+  let alpha: TestKernel;
+  let beta: TestKernel;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    const store = `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-cache-')), 'shared.db')}`;
+    alpha = await startTestKernel({ configFile: config, env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-alphaToken01234', MCP_STORE_URL: store } });
+    beta = await startTestKernel({ configFile: config, env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-betaToken567890', MCP_STORE_URL: store } });
+  });
+  after(async () => {
+    await alpha.close();
+    await beta.close();
+    await mock.close();
+  });
+
+  it('never serves one credential an entry fetched with the other', async () => {
+    // Each credential sees its own projects: the answer depends on who asks.
+    mock.on('GET', '/api/v2/me/collaborations', (req) => ({ body: [{ name: req.headers['circle-token'] === 'circle-alphaToken01234' ? 'alpha-org' : 'beta-org', vcs_type: 'github', slug: 'gh/x' }] }));
+    const names = async (kernel: TestKernel): Promise<[string, boolean]> => {
+      const parsed = JSON.parse(textOf(await kernel.call('circleci_get', { path: '/me/collaborations', jq: '[0].name', outputFormat: 'json' }))) as ReadResult;
+      return [parsed.data as string, parsed.cache.hit];
+    };
+    expect(await names(alpha)).to.deep.equal(['alpha-org', false]);
+    expect(await names(beta)).to.deep.equal(['beta-org', false]);
+    expect(await names(alpha)).to.deep.equal(['alpha-org', true]);
+    expect(await names(beta)).to.deep.equal(['beta-org', true]);
+    expect(mock.requests.map((r) => r.headers['circle-token'])).to.deep.equal(['circle-alphaToken01234', 'circle-betaToken567890']);
+  });
+});
+
+describe('HTTP cache turned off', () => {
+  let mock: MockUpstream;
+  const kernels: TestKernel[] = [];
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    const env = { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-offToken0123456' };
+    kernels.push(await startTestKernel({ configFile: config, env: { ...env, HTTP_CACHE_ENABLED: 'false' } }));
+    kernels.push(await startTestKernel({ configFile: { content: JSON.stringify({ plugins: ['circleci'], disable: ['cache'] }) }, env }));
+  });
+  after(async () => {
+    for (const kernel of kernels) await kernel.close();
+    await mock.close();
+  });
+
+  for (const [i, how] of [[0, 'HTTP_CACHE_ENABLED=false'], [1, 'disable: ["cache"] in the config file']] as const) {
+    it(`by ${how}: every read goes upstream and says it was fetched`, async () => {
+      mock.reset();
+      mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(1)));
+      for (let call = 0; call < 2; call++) {
+        const parsed = JSON.parse(textOf(await kernels[i]!.call('circleci_get', { path: LIST, outputFormat: 'json', jq: 'items[*].number' }))) as ReadResult;
+        expect(parsed.cache.hit).to.equal(false);
+        expect(parsed.cache.ageMs).to.equal(0);
+      }
+      expect(mock.requests).to.have.length(2);
+    });
+  }
+});
