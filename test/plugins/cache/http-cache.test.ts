@@ -6,6 +6,7 @@ import { MockUpstream, type MockReply } from '../../../core/testing/mock-upstrea
 import type { Clock } from '../../../core/store/key-value-store.js';
 import { circleciFixture, pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
+import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const SLUG = 'gh/CircleCI-Public/api-preview-docs';
 const LIST = `/project/${SLUG}/pipeline`;
@@ -31,34 +32,23 @@ interface ReadResult {
 }
 
 describe('HTTP cache on circleci_get (controllable clock, memory store)', () => {
-  let mock: MockUpstream;
-  let kernel: TestKernel;
   const clock = new TestClock();
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    kernel = await startTestKernel({
-      configFile: config,
-      env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-cacheTestToken0123', HTTP_CACHE_MAX_TTL_SECONDS: '120', HTTP_CACHE_MAX_BYTES: '10000' },
-      clock,
-    });
+  const t = useVendorKernel({
+    plugins: ['circleci'],
+    env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: 'circle-cacheTestToken0123', HTTP_CACHE_MAX_TTL_SECONDS: '120', HTTP_CACHE_MAX_BYTES: '10000' }),
+    clock,
   });
-  after(async () => {
-    await kernel.close();
-    await mock.close();
-  });
-  beforeEach(() => mock.reset());
 
   /** Each test reads its own path, so entries of earlier tests never interfere. */
   let n = 0;
   const freshList = (): string => `${LIST}?n=${++n}`;
   const read = async (path: string, args: Record<string, unknown> = {}): Promise<ReadResult> => {
-    const result = await kernel.call('circleci_get', { path, outputFormat: 'json', jq: 'items[*].number', ...args });
+    const result = await t.kernel.call('circleci_get', { path, outputFormat: 'json', jq: 'items[*].number', ...args });
     expect(result.isError, textOf(result)).to.equal(undefined);
     return JSON.parse(textOf(result)) as ReadResult;
   };
   const serve = (reply: (req: { headers: Record<string, unknown> }) => MockReply): void => {
-    mock.on('GET', `/api/v2${LIST}`, (req) => ({ ...tokenPagedReply(req, pipelines(2)), ...reply(req) }));
+    t.mock.on('GET', `/api/v2${LIST}`, (req) => ({ ...tokenPagedReply(req, pipelines(2)), ...reply(req) }));
   };
 
   it('a miss, then a hit of growing age from one upstream request', async () => {
@@ -70,16 +60,16 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     expect(await read(path)).to.deep.equal({ data: [27, 26], cache: { hit: true, ageMs: 2140, fetchedAt } });
     clock.advance(1000);
     expect((await read(path)).cache).to.deep.equal({ hit: true, ageMs: 3140, fetchedAt });
-    expect(mock.requests).to.have.length(1);
+    expect(t.mock.requests).to.have.length(1);
   });
 
   it('stores the response, not the text: another jq and format are rendered from the same entry', async () => {
     serve(() => ({}));
     const path = freshList();
     await read(path);
-    const toon = textOf(await kernel.call('circleci_get', { path, jq: 'items[0].vcs.branch' }));
+    const toon = textOf(await t.kernel.call('circleci_get', { path, jq: 'items[0].vcs.branch' }));
     expect(toon).to.equal(`data: feature/design-new-api\ncache:\n  hit: true\n  ageMs: 0\n  fetchedAt: "${clock.iso()}"`);
-    expect(mock.requests).to.have.length(1);
+    expect(t.mock.requests).to.have.length(1);
   });
 
   it('keeps an entry for HTTP_CACHE_DEFAULT_TTL_SECONDS (60) when there is no Cache-Control', async () => {
@@ -90,7 +80,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     expect((await read(path)).cache.hit).to.equal(true);
     clock.advance(1);
     expect((await read(path)).cache).to.deep.equal({ hit: false, ageMs: 0, fetchedAt: clock.iso() });
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('takes the TTL from Cache-Control max-age', async () => {
@@ -118,7 +108,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     const path = freshList();
     await read(path);
     expect((await read(path)).cache.hit).to.equal(false);
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('revalidates a stale entry with If-None-Match; a 304 refreshes it and is served as a hit', async () => {
@@ -128,16 +118,16 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     clock.advance(10_000);
     const revalidatedAt = clock.iso();
     expect(await read(path)).to.deep.equal({ data: [27, 26], cache: { hit: true, ageMs: 0, fetchedAt: revalidatedAt } });
-    expect(mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, '"v1"']);
+    expect(t.mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, '"v1"']);
     clock.advance(3_000);
     expect((await read(path)).cache).to.deep.equal({ hit: true, ageMs: 3_000, fetchedAt: revalidatedAt });
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('replaces a stale entry when revalidation brings a new body', async () => {
     const path = freshList();
     let version = 1;
-    mock.on('GET', `/api/v2${LIST}`, (req): MockReply => {
+    t.mock.on('GET', `/api/v2${LIST}`, (req): MockReply => {
       const etag = `"v${version}"`;
       if (req.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
       return { headers: { etag, 'cache-control': 'max-age=10' }, body: { items: pipelines(version + 1), next_page_token: null } };
@@ -156,7 +146,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     await read(path);
     expect((await read(path)).cache.hit).to.equal(true);
     expect((await read(path)).cache.hit).to.equal(true);
-    expect(mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, 'W/"abc"', 'W/"abc"']);
+    expect(t.mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, 'W/"abc"', 'W/"abc"']);
   });
 
   const statusPaths = [
@@ -172,45 +162,45 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
   ];
   for (const path of statusPaths) {
     it(`never caches the status path ${path}`, async () => {
-      mock.on('GET', '/api/v2/*', { headers: { 'cache-control': 'max-age=600' }, body: circleciFixture('workflow.json') });
-      const first = await kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
-      const second = await kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
+      t.mock.on('GET', '/api/v2/*', { headers: { 'cache-control': 'max-age=600' }, body: circleciFixture('workflow.json') });
+      const first = await t.kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
+      const second = await t.kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
       expect(JSON.parse(textOf(second)).cache).to.deep.equal({ hit: false, ageMs: 0, fetchedAt: clock.iso() });
       expect(first.isError).to.equal(undefined);
-      expect(mock.requests).to.have.length(2);
+      expect(t.mock.requests).to.have.length(2);
     });
   }
 
   for (const path of [LIST, `/project/${SLUG}/pipeline/mine`, '/pipeline?org-slug=gh/CircleCI-Public', '/insights/gh/CircleCI-Public/api-preview-docs/workflows']) {
     it(`caches the list ${path}`, async () => {
-      mock.on('GET', '/api/v2/*', (req) => tokenPagedReply(req, pipelines(1)));
+      t.mock.on('GET', '/api/v2/*', (req) => tokenPagedReply(req, pipelines(1)));
       await read(path, { queryParams: { n: String(++n) } });
       expect((await read(path, { queryParams: { n: String(n) } })).cache.hit).to.equal(true);
-      expect(mock.requests).to.have.length(1);
+      expect(t.mock.requests).to.have.length(1);
     });
   }
 
   it('never caches a failed response: the next call asks again and can succeed', async () => {
     const path = freshList();
     let calls = 0;
-    mock.on('GET', `/api/v2${LIST}`, (req) => (++calls === 1 ? { status: 404, headers: { 'cache-control': 'max-age=600' }, body: { message: 'Project not found' } } : tokenPagedReply(req, pipelines(2))));
-    expect((await kernel.call('circleci_get', { path })).isError).to.equal(true);
+    t.mock.on('GET', `/api/v2${LIST}`, (req) => (++calls === 1 ? { status: 404, headers: { 'cache-control': 'max-age=600' }, body: { message: 'Project not found' } } : tokenPagedReply(req, pipelines(2))));
+    expect((await t.kernel.call('circleci_get', { path })).isError).to.equal(true);
     expect((await read(path)).data).to.deep.equal([27, 26]);
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('does not store a body larger than HTTP_CACHE_MAX_BYTES (10000 here)', async () => {
     const path = freshList();
-    mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(20))); // about 17 KB
+    t.mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(20))); // about 17 KB
     await read(path);
     expect((await read(path)).cache.hit).to.equal(false);
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('fresh: true skips the read, and the fresh answer replaces the entry', async () => {
     const path = freshList();
     let count = 2;
-    mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(count)));
+    t.mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(count)));
     await read(path);
     count = 3;
     clock.advance(5_000);
@@ -218,7 +208,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     expect(await read(path, { fresh: true })).to.deep.equal({ data: [28, 27, 26], cache: { hit: false, ageMs: 0, fetchedAt: refreshedAt } });
     clock.advance(1_000);
     expect(await read(path)).to.deep.equal({ data: [28, 27, 26], cache: { hit: true, ageMs: 1_000, fetchedAt: refreshedAt } });
-    expect(mock.requests).to.have.length(2);
+    expect(t.mock.requests).to.have.length(2);
   });
 
   it('keys entries by the full URL: other query parameters are another entry', async () => {
@@ -226,7 +216,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     await read(LIST, { queryParams: { branch: 'main' } });
     expect((await read(LIST, { queryParams: { branch: 'dev' } })).cache.hit).to.equal(false);
     expect((await read(LIST, { queryParams: { branch: 'main' } })).cache.hit).to.equal(true);
-    expect(mock.requests.map((r) => r.query.get('branch'))).to.deep.equal(['main', 'dev']);
+    expect(t.mock.requests.map((r) => r.query.get('branch'))).to.deep.equal(['main', 'dev']);
   });
 });
 

@@ -1,40 +1,28 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { pagedListReply, workflowRuns } from '../../fixtures/github/github-api.js';
-import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
+import { textOf } from '../../support/test-kernel.js';
+import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const TOKEN = 'ghp_runsTestToken0123456789';
 const RUNS_PATH = '/repos/octo-org/octo-repo/actions/runs';
-const githubOnly = { content: JSON.stringify({ plugins: ['github'] }) };
 
 describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)', () => {
-  let mock: MockUpstream;
-  let kernel: TestKernel;
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
   const runs = workflowRuns(61);
 
-  before(async () => {
-    mock = await MockUpstream.start();
-    kernel = await startTestKernel({ configFile: githubOnly, env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: TOKEN } });
-  });
-  after(async () => {
-    await kernel.close();
-    await mock.close();
-  });
-  beforeEach(() => mock.reset());
-
   const json = async (args: Record<string, unknown>): Promise<{ data: unknown; nextPage: number | null }> => {
-    const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json', ...args });
+    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json', ...args });
     expect(result.isError, textOf(result)).to.equal(undefined);
     return JSON.parse(textOf(result)) as { data: unknown; nextPage: number | null };
   };
 
   it('returns the first page as {data, nextPage} with GitHub\'s headers, 30 runs by default', async () => {
-    mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
+    t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
     // Thirty whole runs exceed the 40,000-character text limit: project to what the assertion needs.
     const { data, nextPage } = await json({ jq: '{total: total_count, ids: workflow_runs[*].id}' });
     expect(data).to.deep.equal({ total: 61, ids: runs.slice(0, 30).map((r) => r.id) });
     expect(nextPage).to.equal(2);
-    const sent = mock.requests[0]!;
+    const sent = t.mock.requests[0]!;
     expect(sent.query.get('per_page')).to.equal('30');
     expect(sent.query.get('page')).to.equal('1');
     expect(sent.headers.authorization).to.equal(`Bearer ${TOKEN}`);
@@ -44,13 +32,13 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
   });
 
   it('renders TOON by default, with nextPage beside the data', async () => {
-    mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
-    const text = textOf(await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].{id: id, status: status}' }));
+    t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
+    const text = textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].{id: id, status: status}' }));
     expect(text).to.equal(`data[2]{id,status}:\n  ${runs[0]!.id},queued\n  ${runs[1]!.id},queued\nnextPage: 2`);
   });
 
   it('walks every page by nextPage until null, reading the page number from /repositories/{id}/ next URLs', async () => {
-    mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
+    t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
     const seen: number[] = [];
     const pages: Array<number | null> = [];
     for (let page: number | null = 1; page !== null; ) {
@@ -62,11 +50,11 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     expect(pages).to.deep.equal([2, 3, null]);
     expect(seen).to.deep.equal(runs.map((r) => r.id));
     // The next URLs named /repositories/1296269/...: only their page was used, never their path.
-    expect(mock.requests.map((r) => r.path)).to.deep.equal([RUNS_PATH, RUNS_PATH, RUNS_PATH]);
+    expect(t.mock.requests.map((r) => r.path)).to.deep.equal([RUNS_PATH, RUNS_PATH, RUNS_PATH]);
   });
 
   it('sends every filter as GitHub\'s query parameter, and a workflow file name in the path', async () => {
-    mock.on('GET', '/repos/octo-org/octo-repo/actions/workflows/:workflow/runs', (req) =>
+    t.mock.on('GET', '/repos/octo-org/octo-repo/actions/workflows/:workflow/runs', (req) =>
       pagedListReply(req, { key: 'workflow_runs', items: runs.slice(0, 3), linkPath: '/repositories/1296269/actions/workflows/161335/runs' }),
     );
     const { nextPage } = await json({
@@ -75,7 +63,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
       headSha: 'acb5820ced9479c074f688cc328bf03f341a511d', perPage: 100, page: 1,
     });
     expect(nextPage).to.equal(null);
-    const sent = mock.requests[0]!;
+    const sent = t.mock.requests[0]!;
     expect(sent.params.workflow).to.equal('ci.yml');
     expect(Object.fromEntries(sent.query)).to.deep.equal({
       branch: 'main', status: 'failure', event: 'push', actor: 'octocat', created: '>=2020-01-01',
@@ -84,18 +72,18 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
   });
 
   it('accepts a numeric workflow id', async () => {
-    mock.on('GET', '/repos/octo-org/octo-repo/actions/workflows/161335/runs', (req) =>
+    t.mock.on('GET', '/repos/octo-org/octo-repo/actions/workflows/161335/runs', (req) =>
       pagedListReply(req, { key: 'workflow_runs', items: [], linkPath: '/repositories/1296269/actions/workflows/161335/runs' }),
     );
     await json({ workflowId: 161335 });
-    expect(mock.requests).to.have.length(1);
+    expect(t.mock.requests).to.have.length(1);
   });
 
   it('shows an empty list as [] and nextPage null, exactly as the structured contract\'s example', async () => {
-    mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: [], linkPath: '/repositories/1296269/actions/runs' }));
-    const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json' });
+    t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: [], linkPath: '/repositories/1296269/actions/runs' }));
+    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json' });
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: { total_count: 0, workflow_runs: [] }, nextPage: null });
-    expect(textOf(await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal('data:\n  total_count: 0\n  workflow_runs: []\nnextPage: null');
+    expect(textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal('data:\n  total_count: 0\n  workflow_runs: []\nnextPage: null');
   });
 
   const badArguments: Array<[string, Record<string, unknown>, string]> = [
@@ -108,55 +96,35 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
   ];
   for (const [field, args, expected] of badArguments) {
     it(`refuses a bad ${field} with a message naming it, and sends nothing`, async () => {
-      const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', ...args });
+      const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', ...args });
       expect(result.isError).to.equal(true);
       expect(textOf(result)).to.contain('Invalid arguments for github_list_workflow_runs');
       expect(textOf(result)).to.match(new RegExp(`^- ${field}: ${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
-      expect(mock.requests).to.have.length(0);
+      expect(t.mock.requests).to.have.length(0);
     });
   }
 });
 
 describe('github_list_workflow_runs against GitHub Enterprise Server (base URL with /api/v3)', () => {
-  let mock: MockUpstream;
-  let kernel: TestKernel;
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    kernel = await startTestKernel({ configFile: githubOnly, env: { GITHUB_API_URL: `${mock.url}/api/v3`, GITHUB_TOKEN: TOKEN } });
-  });
-  after(async () => {
-    await kernel.close();
-    await mock.close();
-  });
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: `${url}/api/v3`, GITHUB_TOKEN: TOKEN }) });
 
   it('keeps the /api/v3 path of the base URL and reads nextPage from GHES next URLs', async () => {
     const runs = workflowRuns(3);
-    mock.on('GET', `/api/v3${RUNS_PATH}`, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/api/v3/repositories/42/actions/runs' }));
-    const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].id', outputFormat: 'json' });
+    t.mock.on('GET', `/api/v3${RUNS_PATH}`, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/api/v3/repositories/42/actions/runs' }));
+    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].id', outputFormat: 'json' });
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: [runs[0]!.id, runs[1]!.id], nextPage: 2 });
-    expect(mock.requests.map((r) => r.path)).to.deep.equal([`/api/v3${RUNS_PATH}`]);
+    expect(t.mock.requests.map((r) => r.path)).to.deep.equal([`/api/v3${RUNS_PATH}`]);
   });
 });
 
 describe('GitHub tools without GITHUB_TOKEN', () => {
-  let mock: MockUpstream;
-  let kernel: TestKernel;
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    kernel = await startTestKernel({ configFile: githubOnly, env: { GITHUB_API_URL: mock.url } });
-  });
-  after(async () => {
-    await kernel.close();
-    await mock.close();
-  });
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url }) });
 
   it('says which setting to set, without any request', async () => {
-    const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' });
+    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' });
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('Code: missing_credentials');
     expect(textOf(result)).to.contain('set GITHUB_TOKEN');
-    expect(mock.requests).to.have.length(0);
+    expect(t.mock.requests).to.have.length(0);
   });
 });

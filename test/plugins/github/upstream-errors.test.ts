@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { githubFixture, rateLimitHeaders } from '../../fixtures/github/github-api.js';
-import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
+import { textOf } from '../../support/test-kernel.js';
+import { useVendorKernel } from '../../support/vendor-kernel.js';
 import { describeUpstreamErrors } from '../../support/upstream-error-suite.js';
 
 const TOKEN = 'ghp_errorsTestToken0123456789';
@@ -29,28 +29,17 @@ describeUpstreamErrors({
 });
 
 describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)', () => {
-  let mock: MockUpstream;
-  let kernel: TestKernel;
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    kernel = await startTestKernel({ configFile: { content: config }, env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: TOKEN } });
-  });
-  after(async () => {
-    await kernel.close();
-    await mock.close();
-  });
-  beforeEach(() => mock.reset());
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
 
   const failure = async (): Promise<string> => {
-    const result = await kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' });
+    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' });
     expect(result.isError).to.equal(true);
     return textOf(result);
   };
 
   it('primary limit (403, x-ratelimit-remaining 0): retry at x-ratelimit-reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 1800;
-    mock.on('GET', RUNS_PATH, {
+    t.mock.on('GET', RUNS_PATH, {
       status: 403,
       headers: { ...rateLimitHeaders(0), 'x-ratelimit-reset': String(reset) },
       body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting' },
@@ -59,11 +48,11 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
     expect(text).to.contain('Code: upstream_rate_limited');
     expect(text).to.match(/GitHub answered 403 Forbidden for GET \/repos\/octo-org\/octo-repo\/actions\/runs: rate limit exceeded\. Retry after 1(799|800) seconds\./);
     expect(text).to.contain('API rate limit exceeded for user ID 1.');
-    expect(mock.requests).to.have.length(1);
+    expect(t.mock.requests).to.have.length(1);
   });
 
   it('secondary limit (403 with Retry-After): retry after the time given', async () => {
-    mock.on('GET', RUNS_PATH, {
+    t.mock.on('GET', RUNS_PATH, {
       status: 403,
       headers: { ...rateLimitHeaders(4000), 'retry-after': '60' },
       body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' },
@@ -74,12 +63,12 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
   });
 
   it('secondary limit as 429 with Retry-After', async () => {
-    mock.on('GET', RUNS_PATH, { status: 429, headers: { 'retry-after': '90' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    t.mock.on('GET', RUNS_PATH, { status: 429, headers: { 'retry-after': '90' }, body: { message: 'You have exceeded a secondary rate limit.' } });
     expect(await failure()).to.contain('Retry After: 90 seconds');
   });
 
   it('a 403 with requests left is a permission problem, not a rate limit', async () => {
-    mock.on('GET', RUNS_PATH, { status: 403, headers: rateLimitHeaders(4999), body: { message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' } });
+    t.mock.on('GET', RUNS_PATH, { status: 403, headers: rateLimitHeaders(4999), body: { message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' } });
     const text = await failure();
     expect(text).to.contain('Code: upstream_http_error');
     expect(text).to.contain('The credentials lack permission for this resource.');
