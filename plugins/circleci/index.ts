@@ -12,7 +12,8 @@ import { DELETE, GET, POST } from './tool-specs.js';
 
 /**
  * CircleCI v2: a cached read passthrough (`{data, cache}`) and write passthroughs (text only, never cached,
- * never retried).
+ * never retried). Handlers send `ctx.route`, which the validate stage computed from the arguments: what
+ * policy decided on is exactly what goes out.
  */
 @Plugin({ name: 'circleci', version: '1.0.0', settings: CircleciSettings })
 export class CircleciPlugin implements DevtoolsPlugin {

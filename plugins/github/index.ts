@@ -2,6 +2,7 @@ import { inject } from 'tsyringe';
 import type { Static } from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
+import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
@@ -15,16 +16,20 @@ import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-sp
 /**
  * GitHub Actions: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), and a
  * read-only passthrough for the rest of the REST API. GitHub Enterprise Server works through GITHUB_API_URL.
+ * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
+ * exactly what goes out.
  */
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
+  private readonly maxBytes: number;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.upstream = createGithubClient(settings);
+    this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
   }
 
   @Tool(LIST_RUNS)
@@ -39,9 +44,16 @@ export class GithubPlugin implements DevtoolsPlugin {
 
   @Tool(JOB_LOGS)
   async getJobLogs(ctx: ToolContext): Promise<ToolOutput> {
-    // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
-    const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
-    return { text: await jobLogText(ctx, this.artifacts, ctx.args as Static<typeof JobLogsArgs>, response.text) };
+    const args = ctx.args as Static<typeof JobLogsArgs>;
+    try {
+      // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
+      const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
+      return { text: await jobLogText(ctx, this.artifacts, args, response.text) };
+    } catch (error) {
+      // "Ask for a smaller page" means nothing for a log: say what can be done instead.
+      if ((error as { code?: string }).code !== 'upstream_too_large') throw error;
+      throw new ToolError('upstream_too_large', `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`);
+    }
   }
 
   @Tool(GET)

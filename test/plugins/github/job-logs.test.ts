@@ -101,6 +101,16 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     expect(whole === big.slice(1)).to.equal(true);
   });
 
+  it('says what to do about a log larger than MCP_MAX_RESPONSE_BYTES', async () => {
+    api().on('GET', LOGS_PATH, redirectTo(blob()));
+    blob().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: jobLog(600_000) }); // about 32.5 MiB
+    const result = await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 });
+    expect(result.isError).to.equal(true);
+    expect(textOf(result)).to.equal(
+      'Error: The log of job 399444496 is larger than MCP_MAX_RESPONSE_BYTES (33554432 bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.\nCode: upstream_too_large',
+    );
+  });
+
   it('says an empty log is empty', async () => {
     api().on('GET', LOGS_PATH, redirectTo(blob()));
     blob().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: '' });
