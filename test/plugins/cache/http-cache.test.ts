@@ -1,16 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream, type MockReply } from '../../../core/testing/mock-upstream.js';
+import type { MockReply } from '../../../core/testing/mock-upstream.js';
 import type { Clock } from '../../../core/store/key-value-store.js';
-import { circleciFixture, pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
-import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
+import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
+import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const SLUG = 'gh/CircleCI-Public/api-preview-docs';
 const LIST = `/project/${SLUG}/pipeline`;
-const config = { content: JSON.stringify({ plugins: ['circleci'] }) };
 
 /** Time that passes only when a test says so: TTLs are reached without sleeping. */
 class TestClock implements Clock {
@@ -149,37 +145,6 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     expect(t.mock.requests.map((r) => r.headers['if-none-match'])).to.deep.equal([undefined, 'W/"abc"', 'W/"abc"']);
   });
 
-  const statusPaths = [
-    '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b',
-    '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b/workflow',
-    '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3',
-    '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3/job',
-    `/project/${SLUG}/job/1262`,
-    '/project/gh%2FCircleCI-Public%2Fapi-preview-docs/job/1262',
-    `/project/${SLUG}/pipeline/25`,
-    `/project/${SLUG}/1262/artifacts`,
-    '/api/v2/%77orkflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3',
-  ];
-  for (const path of statusPaths) {
-    it(`never caches the status path ${path}`, async () => {
-      t.mock.on('GET', '/api/v2/*', { headers: { 'cache-control': 'max-age=600' }, body: circleciFixture('workflow.json') });
-      const first = await t.kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
-      const second = await t.kernel.call('circleci_get', { path, jq: 'status', outputFormat: 'json' });
-      expect(JSON.parse(textOf(second)).cache).to.deep.equal({ hit: false, ageMs: 0, fetchedAt: clock.iso() });
-      expect(first.isError).to.equal(undefined);
-      expect(t.mock.requests).to.have.length(2);
-    });
-  }
-
-  for (const path of [LIST, `/project/${SLUG}/pipeline/mine`, '/pipeline?org-slug=gh/CircleCI-Public', '/insights/gh/CircleCI-Public/api-preview-docs/workflows']) {
-    it(`caches the list ${path}`, async () => {
-      t.mock.on('GET', '/api/v2/*', (req) => tokenPagedReply(req, pipelines(1)));
-      await read(path, { queryParams: { n: String(++n) } });
-      expect((await read(path, { queryParams: { n: String(n) } })).cache.hit).to.equal(true);
-      expect(t.mock.requests).to.have.length(1);
-    });
-  }
-
   it('never caches a failed response: the next call asks again and can succeed', async () => {
     const path = freshList();
     let calls = 0;
@@ -218,65 +183,4 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     expect((await read(LIST, { queryParams: { branch: 'main' } })).cache.hit).to.equal(true);
     expect(t.mock.requests.map((r) => r.query.get('branch'))).to.deep.equal(['main', 'dev']);
   });
-});
-
-describe('HTTP cache shared by two credentials (two kernels, one SQLite store)', () => {
-  let mock: MockUpstream;
-  let alpha: TestKernel;
-  let beta: TestKernel;
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    const store = `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-cache-')), 'shared.db')}`;
-    alpha = await startTestKernel({ configFile: config, env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-alphaToken01234', MCP_STORE_URL: store } });
-    beta = await startTestKernel({ configFile: config, env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-betaToken567890', MCP_STORE_URL: store } });
-  });
-  after(async () => {
-    await alpha.close();
-    await beta.close();
-    await mock.close();
-  });
-
-  it('never serves one credential an entry fetched with the other', async () => {
-    // Each credential sees its own projects: the answer depends on who asks.
-    mock.on('GET', '/api/v2/me/collaborations', (req) => ({ body: [{ name: req.headers['circle-token'] === 'circle-alphaToken01234' ? 'alpha-org' : 'beta-org', vcs_type: 'github', slug: 'gh/x' }] }));
-    const names = async (kernel: TestKernel): Promise<[string, boolean]> => {
-      const parsed = JSON.parse(textOf(await kernel.call('circleci_get', { path: '/me/collaborations', jq: '[0].name', outputFormat: 'json' }))) as ReadResult;
-      return [parsed.data as string, parsed.cache.hit];
-    };
-    expect(await names(alpha)).to.deep.equal(['alpha-org', false]);
-    expect(await names(beta)).to.deep.equal(['beta-org', false]);
-    expect(await names(alpha)).to.deep.equal(['alpha-org', true]);
-    expect(await names(beta)).to.deep.equal(['beta-org', true]);
-    expect(mock.requests.map((r) => r.headers['circle-token'])).to.deep.equal(['circle-alphaToken01234', 'circle-betaToken567890']);
-  });
-});
-
-describe('HTTP cache turned off', () => {
-  let mock: MockUpstream;
-  const kernels: TestKernel[] = [];
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    const env = { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-offToken0123456' };
-    kernels.push(await startTestKernel({ configFile: config, env: { ...env, HTTP_CACHE_ENABLED: 'false' } }));
-    kernels.push(await startTestKernel({ configFile: { content: JSON.stringify({ plugins: ['circleci'], disable: ['cache'] }) }, env }));
-  });
-  after(async () => {
-    for (const kernel of kernels) await kernel.close();
-    await mock.close();
-  });
-
-  for (const [i, how] of [[0, 'HTTP_CACHE_ENABLED=false'], [1, 'disable: ["cache"] in the config file']] as const) {
-    it(`by ${how}: every read goes upstream and says it was fetched`, async () => {
-      mock.reset();
-      mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(1)));
-      for (let call = 0; call < 2; call++) {
-        const parsed = JSON.parse(textOf(await kernels[i]!.call('circleci_get', { path: LIST, outputFormat: 'json', jq: 'items[*].number' }))) as ReadResult;
-        expect(parsed.cache.hit).to.equal(false);
-        expect(parsed.cache.ageMs).to.equal(0);
-      }
-      expect(mock.requests).to.have.length(2);
-    });
-  }
 });
