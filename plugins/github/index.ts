@@ -9,7 +9,7 @@ import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, GithubSettings } from './github-client.js';
-import { jobLogText } from './job-log-result.js';
+import { jobLogText, withoutSecrets } from './job-log-result.js';
 import { nextPageFromLink } from './link-header.js';
 import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
 
@@ -23,6 +23,7 @@ import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-sp
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly maxBytes: number;
+  private readonly secrets: readonly string[];
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -30,6 +31,7 @@ export class GithubPlugin implements DevtoolsPlugin {
   ) {
     this.upstream = createGithubClient(settings);
     this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
+    this.secrets = settings.secretValues();
   }
 
   @Tool(LIST_RUNS)
@@ -48,7 +50,7 @@ export class GithubPlugin implements DevtoolsPlugin {
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
       const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
-      return { text: await jobLogText(ctx, this.artifacts, args, response.text) };
+      return { text: await jobLogText(ctx, this.artifacts, args, withoutSecrets(response.text, this.secrets)) };
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.
       if ((error as { code?: string }).code !== 'upstream_too_large') throw error;

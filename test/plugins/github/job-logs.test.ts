@@ -101,6 +101,16 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     expect(whole === big.slice(1)).to.equal(true);
   });
 
+  it('never puts the configured token into the artifact, even when the job printed it', async () => {
+    api().on('GET', LOGS_PATH, redirectTo(blob()));
+    blob().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: `${jobLog()}2020-01-20T17:44:40.0000000Z debug: token=${TOKEN}\n` });
+    const text = textOf(await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496, tailLines: 1 }));
+    expect(text.endsWith('debug: token=[REDACTED]')).to.equal(true);
+    const whole = await readArtifact(t.kernel, LOCAL_PRINCIPAL, artifactIdIn(text));
+    expect(whole).not.to.contain(TOKEN);
+    expect(whole.endsWith('debug: token=[REDACTED]\n')).to.equal(true);
+  });
+
   it('says what to do about a log larger than MCP_MAX_RESPONSE_BYTES', async () => {
     api().on('GET', LOGS_PATH, redirectTo(blob()));
     blob().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: jobLog(600_000) }); // about 32.5 MiB
