@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CircleCiReadEnvelope } from '../../../core/schema/envelopes.js';
 import { circleciFixture, pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
@@ -79,6 +80,28 @@ describe('circleci_post and circleci_delete (in-process)', () => {
     const read = JSON.parse(textOf(await t.kernel.call('circleci_get', { path: `/project/${SLUG}/pipeline`, jq: 'items[*].number', outputFormat: 'json' })));
     expect(read).to.deep.include({ data: [27, 26] });
     expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['POST', 'POST', 'GET']);
+  });
+
+  for (const tool of ['circleci_post', 'circleci_delete']) {
+    it(`${tool} refuses an unsafe path without any request`, async () => {
+      for (const path of ['https://evil.example/api/v2/me', '/workflow/%2e%2e/%2e%2e/admin']) {
+        const result = await t.kernel.call(tool, { path });
+        expect(textOf(result)).to.contain('Code: invalid_path');
+      }
+      expect(t.mock.requests).to.have.length(0);
+    });
+  }
+
+  it('declares the CircleCI read envelope and the cache on circleci_get only, and one identity for all three', () => {
+    const definitions = t.kernel.kernel.definitions().filter((d) => d.plugin === 'circleci');
+    const byName = Object.fromEntries(definitions.map((d) => [d.spec.name, d]));
+    expect(byName.circleci_get!.spec).to.deep.include({ envelope: CircleCiReadEnvelope, cache: true });
+    for (const write of ['circleci_post', 'circleci_delete']) {
+      expect(byName[write]!.spec.envelope).to.equal(undefined);
+      expect(byName[write]!.spec.cache).to.equal(undefined);
+    }
+    expect(new Set(definitions.map((d) => d.upstream!.identity))).to.have.property('size', 1);
+    expect(byName.circleci_get!.upstream!.identity).to.deep.include({ vendor: 'circleci', credential: 'CIRCLECI_TOKEN', environment: 'default' });
   });
 
   it('annotates the writes as such in tools/list, delete as destructive', () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { PagedEnvelope } from '../../../core/schema/envelopes.js';
 import { githubFixture } from '../../fixtures/github/github-api.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
@@ -7,7 +8,11 @@ import { useVendorKernel } from '../../support/vendor-kernel.js';
 const TOKEN = 'ghp_getTestToken0123456789';
 
 describe('github_get (read-only passthrough, in-process)', () => {
-  const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  const t = useVendorKernel({
+    plugins: ['github'],
+    otherMocks: 1,
+    env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, GITHUB_CREDENTIAL_LABEL: 'ci-bot (read-only)', GITHUB_ENVIRONMENT: 'production' }),
+  });
   const elsewhere = (): MockUpstream => t.others[0]!;
 
   it('GETs any REST path with its query parameters and renders the bare body (no envelope)', async () => {
@@ -62,5 +67,22 @@ describe('github_get (read-only passthrough, in-process)', () => {
       ['/repos/octo-org/old-name', `Bearer ${TOKEN}`],
       ['/repositories/1296269', `Bearer ${TOKEN}`],
     ]);
+  });
+
+  it('exposes its upstream identity to policy and cache (label, environment, host), never the token', () => {
+    const definitions = t.kernel.kernel.definitions().filter((d) => d.plugin === 'github');
+    expect(definitions.map((d) => d.spec.name).sort()).to.deep.equal(['github_get', 'github_get_job_logs', 'github_list_workflow_jobs', 'github_list_workflow_runs']);
+    const identity = definitions[0]!.upstream!.identity;
+    expect(identity).to.deep.include({ vendor: 'github', credential: 'ci-bot (read-only)', environment: 'production', host: new URL(t.mock.url).host });
+    expect(identity.fingerprint).to.match(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(identity)).not.to.contain(TOKEN);
+  });
+
+  it('declares the Paged envelope on the two list tools only', () => {
+    const envelopes = Object.fromEntries(t.kernel.kernel.definitions().map((d) => [d.spec.name, d.spec.envelope]));
+    expect(envelopes.github_list_workflow_runs).to.equal(PagedEnvelope);
+    expect(envelopes.github_list_workflow_jobs).to.equal(PagedEnvelope);
+    expect(envelopes.github_get).to.equal(undefined);
+    expect(envelopes.github_get_job_logs).to.equal(undefined);
   });
 });
