@@ -23,6 +23,10 @@ export function describeValidationErrors(errors: readonly TLocalizedValidationEr
       for (const p of (params.additionalProperties as string[] | undefined) ?? []) add(`- ${join(field, p)}: is not a known argument`);
     } else if (e.keyword === 'boolean') {
       continue; // the additionalProperties error above already names the field
+    } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      // Type.Enum: one error carrying every value (a union of many literals overflows TypeBox's error cap).
+      const options = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      add(`- ${field}: must be one of ${options} (got ${shown(pointer(value, e.instancePath))})`);
     } else if (e.keyword === 'const' && e.schemaPath.includes('/anyOf/')) {
       allowed.set(field, [...(allowed.get(field) ?? []), params.allowedValue]);
     } else if (e.keyword === 'anyOf' && allowed.has(field)) {

@@ -1,0 +1,31 @@
+/**
+ * Paths whose answers change by the second, per vendor: never served from the cache, however the response is
+ * labelled. Matched against the path as sent (API prefix included, query excluded).
+ *
+ * CircleCI: one pipeline (`/pipeline/{id}` and below, `/project/{slug}/pipeline/{number}`), one workflow
+ * (`/workflow/{id}` and below) and one job (`/project/{slug}/job/{number}`, its artifacts and test results).
+ * Lists such as `/project/{slug}/pipeline` or `/project/{slug}/pipeline/mine` stay cacheable. Project slugs
+ * may be written with `/` or with `%2F`, so a slug is matched as "anything".
+ */
+const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
+  circleci: [
+    /^\/api\/v2\/pipeline\/[^/]+(\/.*)?$/i,
+    /^\/api\/v2\/workflow\/[^/]+(\/.*)?$/i,
+    /^\/api\/v2\/project\/.+\/pipeline\/\d+$/i,
+    /^\/api\/v2\/project\/.+\/job\/[^/]+(\/.*)?$/i,
+    /^\/api\/v2\/project\/.+\/\d+\/(artifacts|tests)$/i,
+  ],
+};
+
+/** True when `path` (as sent to `vendor`, with or without a query) is a status path that must not be cached. */
+export function isStatusPath(vendor: string, path: string): boolean {
+  const [pathPart = ''] = path.split('?', 1);
+  // Percent-encoded letters must not dodge the rules (`/api/v2/%77orkflow/x` is the same workflow upstream).
+  let decoded = pathPart;
+  try {
+    decoded = decodeURIComponent(pathPart);
+  } catch {
+    // a lone % decodes nowhere: match the path as written
+  }
+  return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(pathPart) || pattern.test(decoded));
+}

@@ -1,0 +1,46 @@
+import Type from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
+import type { Settings } from '../../core/config/settings.js';
+import { UpstreamClient } from '../../core/http/upstream-client.js';
+import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
+import { SERVER_NAME, VERSION } from '../../core/version.js';
+
+export const CircleciSettings = Type.Object({
+  CIRCLECI_TOKEN: secret(Type.String({ default: '', description: 'CircleCI personal API token (sent as Circle-Token).' })),
+  CIRCLECI_BASE_URL: Type.String({
+    default: 'https://circleci.com',
+    description: 'CircleCI base URL (the API is under /api/v2); set it for CircleCI server installations. A path in it is kept.',
+  }),
+  ...identitySettings('CIRCLECI', 'CIRCLECI_TOKEN'),
+});
+
+/** Where CircleCI's v2 API lives under the base URL. */
+export const API_PREFIX = '/api/v2';
+
+/**
+ * Tool paths are relative to /api/v2 (`/project/gh/acme/api/pipeline`); one that already names the prefix is
+ * taken as is. Path safety (no `..`, no absolute URL) was checked before this runs, so a prefixed path cannot
+ * climb out of the API.
+ */
+export function underApiPrefix(path: string): string {
+  const [pathPart = ''] = path.split('?', 1);
+  return pathPart === API_PREFIX || pathPart.startsWith(`${API_PREFIX}/`) ? path : `${API_PREFIX}${path}`;
+}
+
+/** The CircleCI v2 client: Circle-Token auth, JSON, every path under /api/v2. */
+export function createCircleciClient(settings: Settings): UpstreamClient {
+  const token = settings.get<string>('CIRCLECI_TOKEN');
+  return new UpstreamClient({
+    vendor: 'circleci',
+    label: 'CircleCI',
+    baseUrl: settings.get<string>('CIRCLECI_BASE_URL'),
+    auth: () => (token === '' ? undefined : { 'circle-token': token }),
+    missingCredentials: 'CircleCI credentials are not configured: set CIRCLECI_TOKEN to a personal API token.',
+    secretMaterial: () => token,
+    headers: { accept: 'application/json', 'user-agent': `${SERVER_NAME}/${VERSION}` },
+    mapPath: underApiPrefix,
+    expect: 'json',
+    ...identityFrom(settings, 'CIRCLECI'),
+    ...transportLimitsFrom(settings),
+  });
+}

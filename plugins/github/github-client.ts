@@ -1,0 +1,39 @@
+import Type from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
+import type { Settings } from '../../core/config/settings.js';
+import { UpstreamClient } from '../../core/http/upstream-client.js';
+import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
+import { SERVER_NAME, VERSION } from '../../core/version.js';
+
+export const GithubSettings = Type.Object({
+  GITHUB_TOKEN: secret(Type.String({ default: '', description: 'GitHub token (fine-grained or classic) with read access to Actions of the repositories you ask about.' })),
+  GITHUB_API_URL: Type.String({
+    default: 'https://api.github.com',
+    description: 'GitHub REST API base URL; for GitHub Enterprise Server use https://HOST/api/v3 (the path is kept).',
+  }),
+  ...identitySettings('GITHUB', 'GITHUB_TOKEN'),
+});
+
+/** The REST API version every request pins, so a GitHub-side default change cannot alter the payloads. */
+export const GITHUB_API_VERSION = '2022-11-28';
+
+/** The GitHub REST client: Bearer auth, GitHub's media type and API version, a User-Agent (GitHub refuses requests without one). */
+export function createGithubClient(settings: Settings): UpstreamClient {
+  const token = settings.get<string>('GITHUB_TOKEN');
+  return new UpstreamClient({
+    vendor: 'github',
+    label: 'GitHub',
+    baseUrl: settings.get<string>('GITHUB_API_URL'),
+    auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
+    missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
+    secretMaterial: () => token,
+    headers: {
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': GITHUB_API_VERSION,
+      'user-agent': `${SERVER_NAME}/${VERSION}`,
+    },
+    expect: 'json',
+    ...identityFrom(settings, 'GITHUB'),
+    ...transportLimitsFrom(settings),
+  });
+}
