@@ -64,7 +64,7 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
     const path = freshList();
     await read(path);
     const toon = textOf(await t.kernel.call('circleci_get', { path, jq: 'items[0].vcs.branch' }));
-    expect(toon).to.equal(`data: feature/design-new-api\ncache:\n  hit: true\n  ageMs: 0\n  fetchedAt: "${clock.iso()}"`);
+    expect(toon).to.equal(`cache:\n  hit: true\n  ageMs: 0\n  fetchedAt: "${clock.iso()}"\ndata: feature/design-new-api`);
     expect(t.mock.requests).to.have.length(1);
   });
 

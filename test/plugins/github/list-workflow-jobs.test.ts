@@ -36,7 +36,7 @@ describe('github_list_workflow_jobs (in-process, against a GitHub-shaped mock)',
     page.jobs[0]!.steps[2]!.conclusion = 'failure';
     t.mock.on('GET', JOBS_PATH, { body: page });
     const text = textOf(await call({ jq: "jobs[?conclusion=='failure'].{id: id, name: name, failedSteps: steps[?conclusion=='failure'].name}" }));
-    expect(text).to.equal('data[1]:\n  - id: 399444496\n    name: build\n    failedSteps[1]: Set up Ruby\nnextPage: null');
+    expect(text).to.equal('nextPage: null\ndata[1]:\n  - id: 399444496\n    name: build\n    failedSteps[1]: Set up Ruby');
   });
 
   it('refuses a filter other than latest or all, without a request', async () => {

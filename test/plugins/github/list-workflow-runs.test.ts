@@ -34,7 +34,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
   it('renders TOON by default, with nextPage beside the data', async () => {
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
     const text = textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].{id: id, status: status}' }));
-    expect(text).to.equal(`data[2]{id,status}:\n  ${runs[0]!.id},queued\n  ${runs[1]!.id},queued\nnextPage: 2`);
+    expect(text).to.equal(`nextPage: 2\ndata[2]{id,status}:\n  ${runs[0]!.id},queued\n  ${runs[1]!.id},queued`);
   });
 
   it('walks every page by nextPage until null, reading the page number from /repositories/{id}/ next URLs', async () => {
@@ -83,7 +83,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: [], linkPath: '/repositories/1296269/actions/runs' }));
     const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json' });
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: { total_count: 0, workflow_runs: [] }, nextPage: null });
-    expect(textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal('data:\n  total_count: 0\n  workflow_runs: []\nnextPage: null');
+    expect(textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal('nextPage: null\ndata:\n  total_count: 0\n  workflow_runs: []');
   });
 
   const badArguments: Array<[string, Record<string, unknown>, string]> = [

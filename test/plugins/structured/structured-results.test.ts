@@ -54,13 +54,13 @@ describe('structured output: the three contracts, in-process against a loopback 
       mock.on('GET', '/repos/:owner/:repo/actions/runs', { body: runsPage, headers: { link: githubLink(mock.url, 1, 3) } });
       const result = await kernel.call('fixture_list_runs', { ...runsArgs, jq: 'total_count' });
       expect(structured(result)).to.deep.equal({ data: 1, nextPage: 2 });
-      expect(textOf(result)).to.equal('data: 1\nnextPage: 2');
+      expect(textOf(result)).to.equal('nextPage: 2\ndata: 1');
     });
 
     it('keeps content[0].text in TOON exactly as the tool renders it', async () => {
       mock.on('GET', '/repos/:owner/:repo/actions/runs', { body: { total_count: 1, workflow_runs: [{ id: 30433642, conclusion: 'failure' }] } });
       const result = await kernel.call('fixture_list_runs', runsArgs);
-      expect(textOf(result)).to.equal('data:\n  total_count: 1\n  workflow_runs[1]{id,conclusion}:\n    30433642,failure\nnextPage: null');
+      expect(textOf(result)).to.equal('nextPage: null\ndata:\n  total_count: 1\n  workflow_runs[1]{id,conclusion}:\n    30433642,failure');
       expect(result.content).to.have.length(1);
     });
 
