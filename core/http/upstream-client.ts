@@ -77,12 +77,9 @@ export class UpstreamClient implements UpstreamBinding {
   prepare(request: UpstreamRequest): PreparedRequest {
     let path = safeApiPath(request.path, this.options.label);
     if (this.options.mapPath) path = this.options.mapPath(path);
-    const url = new URL(this.base.href.replace(/\/$/, '') + path);
+    const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== this.base.origin) {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
-    }
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) url.searchParams.append(key, String(value));
     }
     const prepared: PreparedRequest = { method: request.method, path, url };
     if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
@@ -195,6 +192,17 @@ interface RawResponse {
   statusText: string;
   headers: Headers;
   text: string;
+}
+
+/**
+ * The `query` of a request as URLSearchParams serialises it, after `&` when the path already carries a query and
+ * `?` otherwise. The path's own query is left as written (re-serialising it would turn `%20` into `+` and change
+ * what the vendor receives), which is also how the Atlassian reference servers build their URLs.
+ */
+function queryToAppend(path: string, query: UpstreamRequest['query']): string {
+  const entries = Object.entries(query ?? {}).flatMap(([key, value]): Array<[string, string]> => (value === undefined ? [] : [[key, String(value)]]));
+  if (entries.length === 0) return '';
+  return (path.includes('?') ? '&' : '?') + new URLSearchParams(entries).toString();
 }
 
 function parseBaseUrl(value: string, label: string): URL {
