@@ -36,6 +36,8 @@ export interface UpstreamClientOptions {
   /** Vendor path rules after the generic safety checks: API prefixes, product boundaries. */
   mapPath?(path: string): string;
   timeoutMs: number;
+  /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
+  timeoutSetting?: string;
   maxBytes: number;
   retries: number;
   /** How bodies are read unless a request says otherwise. */
@@ -180,7 +182,7 @@ export class UpstreamClient implements UpstreamBinding {
     if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (MCP_REQUEST_TIMEOUT_MS). Try again, or ask for less.`);
+      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`);
     }
     const code = networkErrorCode(error) ?? (error as Error)?.message ?? 'unknown error';
     return new ToolError('upstream_unreachable', `${this.options.label} could not be reached for ${request.method} ${request.path} (${code}). Check ${this.base.origin} is reachable, then try again.`, { cause: error });

@@ -38,10 +38,10 @@ export function apiPrefixesSetting(defaultPrefixes: string, what: string): Retur
 }
 
 /** Core transport limits, with ATLASSIAN_REQUEST_TIMEOUT taking over the timeout when it is set. */
-export function atlassianTransportLimits(settings: Settings): ReturnType<typeof transportLimitsFrom> {
+export function atlassianTransportLimits(settings: Settings): ReturnType<typeof transportLimitsFrom> & { timeoutSetting?: string } {
   const limits = transportLimitsFrom(settings);
   const timeout = settings.get<number>('ATLASSIAN_REQUEST_TIMEOUT');
-  return timeout > 0 ? { ...limits, timeoutMs: timeout } : limits;
+  return timeout > 0 ? { ...limits, timeoutMs: timeout, timeoutSetting: 'ATLASSIAN_REQUEST_TIMEOUT' } : limits;
 }
 
 /** `Authorization: Basic` of `user:secret`. */
