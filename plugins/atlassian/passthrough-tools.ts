@@ -3,7 +3,11 @@ import type { ToolAnnotations, ToolSpec } from '../../core/plugin/contract.js';
 import { AtlassianReadEnvelope } from '../../core/schema/envelopes.js';
 import { passthroughArgs, type ArgDocs } from './passthrough-args.js';
 
-export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** The closing note of every passthrough description. */
+export const OUTPUT_NOTE = 'Output: TOON by default (compact), or JSON with outputFormat: "json". The text is the response body itself.';
 
 /** One Atlassian product's passthrough tool family: `jira_*`, `conf_*` or `bb_*`. */
 export interface PassthroughProduct {

@@ -4,17 +4,7 @@ import { identityFrom } from '../../core/http/vendor-settings.js';
 import { mapProductPath, parseApiPrefixes, type ProductPaths } from './api-paths.js';
 import { ATLASSIAN_HEADERS, UNCONFIGURED_BASE_URL } from './request-headers.js';
 import { atlassianTransportLimits, basicAuth } from './settings.js';
-
-/** Jira or Confluence: products served from the Atlassian site (`https://SITE.atlassian.net`). */
-export interface SiteProduct {
-  vendor: 'jira' | 'confluence';
-  label: string;
-  baseUrlKey: string;
-  prefixesKey: string;
-  /** Prefix of the identity settings (`JIRA_CREDENTIAL_LABEL`). */
-  identityPrefix: string;
-  examplePath: string;
-}
+import type { SiteProduct } from './site-product.js';
 
 const SITE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 
@@ -26,7 +16,7 @@ const SITE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 export function createSiteClient(settings: Settings, product: SiteProduct): UpstreamClient {
   const email = settings.get<string>('ATLASSIAN_USER_EMAIL');
   const token = settings.get<string>('ATLASSIAN_API_TOKEN');
-  const base = siteBaseUrl(settings.get<string>('ATLASSIAN_SITE_NAME'), settings.get<string>(product.baseUrlKey), product);
+  const base = siteBaseUrl(settings.get<string>('ATLASSIAN_SITE_NAME'), settings.get<string>(`${product.settingsPrefix}_BASE_URL`), product);
   const missing = [...(base.missing ?? []), ...(email === '' ? ['ATLASSIAN_USER_EMAIL'] : []), ...(token === '' ? ['ATLASSIAN_API_TOKEN'] : [])];
   const problem =
     base.problem ??
@@ -34,10 +24,11 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
       ? undefined
       : `${product.label} is not configured: set ${missing.join(', ')} (in the environment, ./.env, or the "${product.vendor}" section of ~/.mcp/configs.json). ` +
         'ATLASSIAN_API_TOKEN is an API token of the ATLASSIAN_USER_EMAIL account.');
+  const prefixesKey = `${product.settingsPrefix}_API_PREFIXES`;
   const paths: ProductPaths = {
     label: product.label,
-    settingKey: product.prefixesKey,
-    prefixes: parseApiPrefixes(settings.get<string>(product.prefixesKey), product.prefixesKey),
+    settingKey: prefixesKey,
+    prefixes: parseApiPrefixes(settings.get<string>(prefixesKey), prefixesKey),
     prependFirst: false,
     example: product.examplePath,
   };
@@ -48,7 +39,7 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
     auth: () => (problem === undefined ? basicAuth(email, token) : undefined),
     missingCredentials: problem ?? '',
     secretMaterial: () => `${email}\0${token}`,
-    ...identityFrom(settings, product.identityPrefix),
+    ...identityFrom(settings, product.settingsPrefix),
     headers: ATLASSIAN_HEADERS,
     mapPath: (path) => mapProductPath(path, paths),
     ...atlassianTransportLimits(settings),
@@ -64,12 +55,12 @@ interface SiteBase {
 
 function siteBaseUrl(site: string, explicit: string, product: SiteProduct): SiteBase {
   if (explicit.trim() !== '') return { url: explicit.trim() };
-  if (site.trim() === '') return { missing: [`ATLASSIAN_SITE_NAME (or ${product.baseUrlKey})`] };
+  if (site.trim() === '') return { missing: [`ATLASSIAN_SITE_NAME (or ${product.settingsPrefix}_BASE_URL)`] };
   if (!SITE_NAME.test(site.trim())) {
     return {
       problem:
         `ATLASSIAN_SITE_NAME ${JSON.stringify(site)} is not an Atlassian site name: give only the part before .atlassian.net ` +
-        `("acme" for https://acme.atlassian.net), or set ${product.baseUrlKey} to the full URL.`,
+        `("acme" for https://acme.atlassian.net), or set ${product.settingsPrefix}_BASE_URL to the full URL.`,
     };
   }
   return { url: `https://${site.trim()}.atlassian.net` };

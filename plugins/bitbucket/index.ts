@@ -2,14 +2,10 @@ import { inject } from 'tsyringe';
 import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identitySettings } from '../../core/http/vendor-settings.js';
-import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
-import { Plugin, Tool } from '../../core/plugin/decorators.js';
+import { Plugin } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
-import { callPassthrough, type PassthroughBehaviour } from '../atlassian/passthrough-call.js';
-import { passthroughToolSpec } from '../atlassian/passthrough-tools.js';
+import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
 import { AccountSettings, apiPrefixesSetting, referenceConfigSections } from '../atlassian/settings.js';
 import { bitbucketCredential, createBitbucketClient, DEFAULT_CREDENTIAL_LABEL } from './bitbucket-client.js';
 import { BITBUCKET_TOOLS } from './tool-docs.js';
@@ -26,44 +22,16 @@ const BitbucketSettings = Type.Object({
 
 /** bb_get|post|put|patch|delete: the Bitbucket Cloud API, text byte-identical to the reference Bitbucket server. */
 @Plugin({ name: 'bitbucket', version: '1.0.0', settings: BitbucketSettings, configSections: referenceConfigSections('bitbucket') })
-export class BitbucketPlugin implements DevtoolsPlugin {
-  readonly upstream: UpstreamClient;
-  private readonly behaviour: PassthroughBehaviour;
-
+@PassthroughTools(BITBUCKET_TOOLS)
+export class BitbucketPlugin extends AtlassianPassthroughPlugin {
   constructor(@inject(TOKENS.Settings) settings: Settings) {
-    this.upstream = createBitbucketClient(settings);
-    const credential = bitbucketCredential(settings);
-    this.behaviour = {
+    const appPassword = bitbucketCredential(settings)?.secretKey === 'ATLASSIAN_BITBUCKET_APP_PASSWORD';
+    super(createBitbucketClient(settings), {
       plainTextStaysText: true,
       credentialsHint: () =>
-        credential?.secretKey === 'ATLASSIAN_BITBUCKET_APP_PASSWORD'
+        appPassword
           ? 'Bitbucket authenticated with ATLASSIAN_BITBUCKET_USERNAME and ATLASSIAN_BITBUCKET_APP_PASSWORD.'
           : 'Bitbucket authenticated with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (they take precedence over an app password; the token needs Bitbucket scopes).',
-    };
-  }
-
-  @Tool(passthroughToolSpec(BITBUCKET_TOOLS, 'get'))
-  get(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
-
-  @Tool(passthroughToolSpec(BITBUCKET_TOOLS, 'post'))
-  post(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
-
-  @Tool(passthroughToolSpec(BITBUCKET_TOOLS, 'put'))
-  put(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
-
-  @Tool(passthroughToolSpec(BITBUCKET_TOOLS, 'patch'))
-  patch(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
-
-  @Tool(passthroughToolSpec(BITBUCKET_TOOLS, 'delete'))
-  delete(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
+    });
   }
 }

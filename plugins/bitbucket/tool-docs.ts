@@ -1,7 +1,7 @@
-import type { PassthroughProduct } from '../atlassian/passthrough-tools.js';
+import { OUTPUT_NOTE, type PassthroughProduct } from '../atlassian/passthrough-tools.js';
 
 const API = 'Paths are relative to /2.0, which is added for you. API reference: https://developer.atlassian.com/cloud/bitbucket/rest/';
-const FORMAT = 'Output: TOON by default (compact), or JSON with outputFormat: "json". The text is the response body itself; text endpoints (diffs, raw files) give one string.';
+const FORMAT = `${OUTPUT_NOTE} Text endpoints (diffs, raw files) give one string.`;
 
 /** Wording of the bb_* tools; arguments and behaviour are those of the reference Bitbucket server. */
 export const BITBUCKET_TOOLS: PassthroughProduct = {

@@ -1,7 +1,6 @@
-import type { PassthroughProduct } from '../atlassian/passthrough-tools.js';
+import { OUTPUT_NOTE as FORMAT, type PassthroughProduct } from '../atlassian/passthrough-tools.js';
 
 const API = 'API reference: https://developer.atlassian.com/cloud/confluence/rest/v2/';
-const FORMAT = 'Output: TOON by default (compact), or JSON with outputFormat: "json". The text is the response body itself.';
 
 /** Wording of the conf_* tools; arguments and behaviour are those of the reference Confluence server. */
 export const CONFLUENCE_TOOLS: PassthroughProduct = {
