@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
@@ -7,6 +8,7 @@ import { BITBUCKET_CORPUS } from '../../fixtures/atlassian/bitbucket-corpus.js';
 import { CONFLUENCE_CORPUS } from '../../fixtures/atlassian/confluence-corpus.js';
 import type { DiffCase } from '../../fixtures/atlassian/corpus-kit.js';
 import { JIRA_CORPUS } from '../../fixtures/atlassian/jira-corpus.js';
+import { REPO_ROOT } from '../../support/paths.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { startReferenceServer, type ReferenceServer } from './differential/reference-server.js';
 import { describeTextDifference } from './differential/text-difference.js';
@@ -63,6 +65,14 @@ describe('Atlassian tools: content[0].text byte for byte against the published r
       requests: mock.requests.map((r) => ({ method: r.method, url: r.url, body: r.body, authorization: r.headers.authorization })),
     };
   }
+
+  it('runs the oracle as installed today: the pinned reference servers and their TOON and JMESPath', () => {
+    const version = (pkg: string): string => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(version('@aashari/mcp-server-atlassian-jira')).to.equal('3.3.0');
+    expect(version('@aashari/mcp-server-atlassian-bitbucket')).to.equal('3.1.0');
+    expect(version('@toon-format/toon')).to.equal('2.3.1');
+    expect(version('jmespath')).to.equal('0.16.0');
+  });
 
   it('has a corpus of at least 40 cases for Jira and for Bitbucket', () => {
     expect(JIRA_CORPUS.length).to.be.at.least(40);

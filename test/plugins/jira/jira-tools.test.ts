@@ -46,6 +46,13 @@ describe('jira_* end to end (SDK client over stdio, loopback Jira)', function ()
     expect(request!.headers.accept).to.equal('application/json');
   });
 
+  it('renders the example of docs/atlassian.md exactly as documented', async () => {
+    mock.on('GET', '/rest/api/3/search/jql', jsonReply('{"issues":[{"key":"PROJ-1","fields":{"summary":"Hello, world"}}],"empty":[],"num":1.50}'));
+    const whole = await callTool(session.client, 'jira_get', { path: '/rest/api/3/search/jql' });
+    expect(whole.text).to.equal('issues[1]:\n  - key: PROJ-1\n    fields:\n      summary: "Hello, world"\nempty: []\nnum: 1.5');
+    expect((await callTool(session.client, 'jira_get', { path: '/rest/api/3/search/jql', jq: 'issues[*].key' })).text).to.equal('[1]: PROJ-1');
+  });
+
   it('jira_post sends the body as JSON and renders the answer', async () => {
     mock.on('POST', '/rest/api/3/issue', jsonReply(payload('jira/created-issue.json'), 201));
     const body = { fields: { project: { key: 'PLAT' }, summary: 'Gateway body size', issuetype: { name: 'Task' } } };
