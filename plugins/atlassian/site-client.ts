@@ -2,11 +2,17 @@ import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom } from '../../core/http/vendor-settings.js';
 import { mapProductPath, parseApiPrefixes, type ProductPaths } from './api-paths.js';
-import { ATLASSIAN_HEADERS, UNCONFIGURED_BASE_URL } from './request-headers.js';
+import { ATLASSIAN_HEADERS } from './request-headers.js';
 import { atlassianTransportLimits, basicAuth } from './settings.js';
 import type { SiteProduct } from './site-product.js';
 
 const SITE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+/**
+ * The base URL of a product whose site is not configured. It is never requested (a call fails on the missing
+ * settings first) and the reserved `.invalid` name could not resolve if it were.
+ */
+const UNCONFIGURED_BASE_URL = 'https://unconfigured.invalid';
 
 /**
  * The client of a site product: Basic auth with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN, the base URL
