@@ -22,7 +22,20 @@ export interface ResolvedSetting {
 
 /** The effective configuration: every declared setting's value and where it came from. */
 export class Settings {
-  constructor(private readonly values: ReadonlyMap<string, ResolvedSetting>) {}
+  /**
+   * @param byOwner values of settings several plugins declare, resolved through each owner's own
+   *   `~/.mcp/configs.json` sections (Jira's token from the "jira" section, Bitbucket's from "bitbucket").
+   */
+  constructor(
+    private readonly values: ReadonlyMap<string, ResolvedSetting>,
+    private readonly byOwner: ReadonlyMap<string, ReadonlyMap<string, ResolvedSetting>> = new Map(),
+  ) {}
+
+  /** The settings as one plugin sees them: shared keys resolved through that plugin's own sections. */
+  forOwner(owner: string): Settings {
+    const own = this.byOwner.get(owner);
+    return own === undefined ? this : new Settings(new Map([...this.values, ...own]));
+  }
 
   get<T = unknown>(key: string): T {
     const found = this.values.get(key);
@@ -40,19 +53,21 @@ export class Settings {
 
   /** Every non-empty secret value, for log scrubbing. */
   secretValues(): string[] {
-    return this.entries()
-      .filter((s) => s.secret && typeof s.value === 'string' && s.value !== '')
-      .map((s) => s.value as string);
+    const all = [...this.entries(), ...[...this.byOwner.values()].flatMap((own) => [...own.values()])];
+    return [...new Set(all.filter((s) => s.secret && typeof s.value === 'string' && s.value !== '').map((s) => s.value as string))];
   }
 
   /** A copy with some values replaced (tests and the `call` command). */
   with(overrides: Record<string, unknown>): Settings {
-    const next = new Map(this.values);
-    for (const [key, value] of Object.entries(overrides)) {
-      const found = next.get(key);
-      if (found) next.set(key, { ...found, value, source: 'override' });
-    }
-    return new Settings(next);
+    const apply = (values: ReadonlyMap<string, ResolvedSetting>): Map<string, ResolvedSetting> => {
+      const next = new Map(values);
+      for (const [key, value] of Object.entries(overrides)) {
+        const found = next.get(key);
+        if (found) next.set(key, { ...found, value, source: 'override' });
+      }
+      return next;
+    };
+    return new Settings(apply(this.values), new Map([...this.byOwner].map(([owner, own]) => [owner, apply(own)])));
   }
 }
 
@@ -69,12 +84,14 @@ export function resolveSettings(
   explicitKeys: ReadonlyMap<string, string>,
   warn: Warn,
 ): Settings {
-  const declared = new Map<string, { schema: TSchema; owner: string; sections: string[] }>();
+  const declared = new Map<string, { schema: TSchema; owner: string; sections: string[]; owners: SettingOwner[] }>();
   for (const owner of owners) {
     for (const [key, schema] of Object.entries(owner.schema.properties)) {
       const seen = declared.get(key);
-      if (seen) seen.sections.push(...owner.sections);
-      else declared.set(key, { schema, owner: owner.name, sections: [...owner.sections] });
+      if (seen) {
+        seen.sections.push(...owner.sections);
+        seen.owners.push(owner);
+      } else declared.set(key, { schema, owner: owner.name, sections: [...owner.sections], owners: [owner] });
     }
   }
   for (const [key, where] of explicitKeys) {
@@ -82,11 +99,25 @@ export function resolveSettings(
       throw new StartupError(`Unknown setting "${key}" in ${where}. Run \`mcp-devtools config\` to list the settings.`);
     }
   }
+  const warned = new Set<string>();
+  const warnOnce: Warn = (message, details) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    warn(message, details);
+  };
   const values = new Map<string, ResolvedSetting>();
-  for (const [key, { schema, owner, sections }] of declared) {
-    values.set(key, resolveOne(key, schema, owner, sections, layers, warn));
+  const byOwner = new Map<string, Map<string, ResolvedSetting>>();
+  for (const [key, { schema, owner, sections, owners: sharers }] of declared) {
+    values.set(key, resolveOne(key, schema, owner, sections, layers, warnOnce));
+    // A key several plugins declare: each also gets it through its own sections only, as separate servers would.
+    if (sharers.length < 2) continue;
+    for (const sharer of sharers) {
+      const own = byOwner.get(sharer.name) ?? new Map<string, ResolvedSetting>();
+      own.set(key, resolveOne(key, schema, sharer.name, sharer.sections, layers, warnOnce));
+      byOwner.set(sharer.name, own);
+    }
   }
-  return new Settings(values);
+  return new Settings(values, byOwner);
 }
 
 function resolveOne(

@@ -36,6 +36,8 @@ export interface UpstreamClientOptions {
   /** Vendor path rules after the generic safety checks: API prefixes, product boundaries. */
   mapPath?(path: string): string;
   timeoutMs: number;
+  /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
+  timeoutSetting?: string;
   maxBytes: number;
   retries: number;
   /** How bodies are read unless a request says otherwise. */
@@ -77,12 +79,9 @@ export class UpstreamClient implements UpstreamBinding {
   prepare(request: UpstreamRequest): PreparedRequest {
     let path = safeApiPath(request.path, this.options.label);
     if (this.options.mapPath) path = this.options.mapPath(path);
-    const url = new URL(this.base.href.replace(/\/$/, '') + path);
+    const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== this.base.origin) {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
-    }
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) url.searchParams.append(key, String(value));
     }
     const prepared: PreparedRequest = { method: request.method, path, url };
     if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
@@ -183,7 +182,7 @@ export class UpstreamClient implements UpstreamBinding {
     if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (MCP_REQUEST_TIMEOUT_MS). Try again, or ask for less.`);
+      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`);
     }
     const code = networkErrorCode(error) ?? (error as Error)?.message ?? 'unknown error';
     return new ToolError('upstream_unreachable', `${this.options.label} could not be reached for ${request.method} ${request.path} (${code}). Check ${this.base.origin} is reachable, then try again.`, { cause: error });
@@ -195,6 +194,17 @@ interface RawResponse {
   statusText: string;
   headers: Headers;
   text: string;
+}
+
+/**
+ * The `query` of a request as URLSearchParams serialises it, after `&` when the path already carries a query and
+ * `?` otherwise. The path's own query is left as written (re-serialising it would turn `%20` into `+` and change
+ * what the vendor receives), which is also how the Atlassian reference servers build their URLs.
+ */
+function queryToAppend(path: string, query: UpstreamRequest['query']): string {
+  const entries = Object.entries(query ?? {}).flatMap(([key, value]): Array<[string, string]> => (value === undefined ? [] : [[key, String(value)]]));
+  if (entries.length === 0) return '';
+  return (path.includes('?') ? '&' : '?') + new URLSearchParams(entries).toString();
 }
 
 function parseBaseUrl(value: string, label: string): URL {

@@ -126,6 +126,7 @@ export class Kernel {
       const name = `Plugin "${plugin.spec.name}"`;
       const scope = this.container.createChildContainer();
       scope.register(TOKENS.Logger, { useValue: logger.child({ plugin: plugin.spec.name }) });
+      scope.register(TOKENS.Settings, { useValue: this.options.settings.forOwner(plugin.spec.name) });
       const instance = await withTimeout(`${name} construction`, DEFAULT_BOOT_TIMEOUT_MS, () => scope.resolve(plugin.cls) as DevtoolsPlugin);
       plugin.instance = instance;
       await withTimeout(`${name} boot`, plugin.spec.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS, () =>

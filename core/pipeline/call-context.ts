@@ -12,6 +12,12 @@ export interface ToolOutput {
   meta?: Record<string, unknown>;
   /** Final text for text-only tools (job logs): projection and rendering are skipped. */
   text?: string;
+  /**
+   * Whether text cut for the model may be saved whole to a file named in the truncation notice (default true).
+   * The Atlassian passthroughs set false for bodies that were not JSON, where the reference servers save no
+   * file and their notice names none: their text stays byte-identical.
+   */
+  saveTruncated?: boolean;
 }
 
 /** What a tool handler sees. */

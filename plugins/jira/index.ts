@@ -1,6 +1,27 @@
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import { inject } from 'tsyringe';
+import type { Settings } from '../../core/config/settings.js';
 import { Plugin } from '../../core/plugin/decorators.js';
+import { TOKENS } from '../../core/tokens.js';
+import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
+import { referenceConfigSections } from '../atlassian/settings.js';
+import { createSiteClient } from '../atlassian/site-client.js';
+import { siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
+import { JIRA_TOOLS } from './tool-docs.js';
 
-/** Placeholder until the jira plugin lands. */
-@Plugin({ name: 'jira', version: '0.0.0' })
-export class JiraPlugin implements DevtoolsPlugin {}
+const JIRA: SiteProduct = {
+  vendor: 'jira',
+  label: 'Jira',
+  settingsPrefix: 'JIRA',
+  cloudPrefixes: '/rest/',
+  contextPathExample: '/jira',
+  examplePath: '/rest/api/3/issue/PROJ-1',
+};
+
+/** jira_get|post|put|patch|delete: the Jira REST API, text byte-identical to the reference Jira server. */
+@Plugin({ name: 'jira', version: '1.0.0', settings: siteProductSettings(JIRA), configSections: referenceConfigSections('jira') })
+@PassthroughTools(JIRA_TOOLS)
+export class JiraPlugin extends AtlassianPassthroughPlugin {
+  constructor(@inject(TOKENS.Settings) settings: Settings) {
+    super(createSiteClient(settings, JIRA), siteProductBehaviour(JIRA));
+  }
+}

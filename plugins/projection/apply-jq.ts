@@ -1,11 +1,14 @@
 import jmespath from 'jmespath';
 
+/** How the projected value will be rendered: it decides what becomes of values JSON cannot hold. */
+export type PlainJsonMode = 'toon' | 'json';
+
 /**
  * Applies a JMESPath expression the way the reference Atlassian servers do: an empty or blank expression
  * means none, and any failure (syntax or runtime) yields `{_jqError, _originalData}` instead of an error, so
  * the model sees both what went wrong and the data it can retry on.
  */
-export function applyJq(data: unknown, expression: unknown): unknown {
+export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json'): unknown {
   if (typeof expression !== 'string' || expression.trim() === '') return data;
   let result: unknown;
   try {
@@ -13,21 +16,26 @@ export function applyJq(data: unknown, expression: unknown): unknown {
   } catch {
     return { _jqError: `Invalid JMESPath expression: ${expression}`, _originalData: data };
   }
-  return toPlainJson(result);
+  return toPlainJson(result, mode);
 }
 
 /**
- * JMESPath libraries hand back inherited members (`constructor` yields a function). Nothing but plain JSON is
- * rendered or stored: a value JSON cannot hold becomes what JSON.stringify makes of it (dropped in objects,
- * null elsewhere).
+ * JMESPath libraries hand back inherited members (`constructor` yields a function, `__proto__` the prototype).
+ * Nothing but plain JSON is rendered or stored, and a value JSON cannot hold becomes what the renderer would
+ * have made of it, so the text is unchanged: TOON shows it as null (keys kept), JSON.stringify drops it from
+ * objects and writes null in arrays. Non-finite numbers are null in both.
  */
-export function toPlainJson(value: unknown): unknown {
+export function toPlainJson(value: unknown, mode: PlainJsonMode = 'json'): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Array.isArray(value)) return value.map((v) => (isJsonable(v) ? toPlainJson(v) : null));
+  if (Array.isArray(value)) return value.map((v) => (isJsonable(v) ? toPlainJson(v, mode) : null));
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (isJsonable(v)) out[k] = toPlainJson(v);
+    for (const [k, v] of Object.entries(value)) {
+      if (!isJsonable(v) && mode === 'json') continue;
+      // defineProperty, not assignment: a "__proto__" key of the upstream body is data and must stay a key.
+      Object.defineProperty(out, k, { value: isJsonable(v) ? toPlainJson(v, mode) : null, enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return null;

@@ -18,7 +18,7 @@ export class ProjectionPlugin implements DevtoolsPlugin {
         name: 'jmespath',
         appliesTo: acceptsJq,
         run: async (ctx, next) => {
-          if (ctx.output?.text === undefined) ctx.value = applyJq(ctx.value, ctx.args.jq);
+          if (ctx.output?.text === undefined) ctx.value = applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon');
           await next();
         },
       },

@@ -50,7 +50,8 @@ export class TruncationPlugin implements DevtoolsPlugin {
         name: 'model-text-limit',
         run: async (ctx, next) => {
           if (ctx.text !== undefined && needsTruncation(ctx.text)) {
-            ctx.text = truncateForModel(ctx.text, await this.files.save(ctx.text));
+            const saved = ctx.output?.saveTruncated === false ? undefined : await this.files.save(ctx.text);
+            ctx.text = truncateForModel(ctx.text, saved);
           }
           await next();
         },

@@ -1,0 +1,53 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { REPO_ROOT } from '../../../support/paths.js';
+
+export type ReferencePackage = 'jira' | 'bitbucket';
+
+export interface ReferenceServer {
+  client: Client;
+  /** Where its raw-response files went (its hard-coded /tmp/mcp, redirected by the preload). */
+  rawDir: string;
+  stderr: string[];
+  close(): Promise<void>;
+}
+
+const PRELOAD = join(REPO_ROOT, 'test/plugins/atlassian/differential/preload.cjs');
+
+/**
+ * A published reference server (`@aashari/mcp-server-atlassian-<product>`, a dev dependency) over stdio with
+ * the official SDK client, its upstream hosts pointed at the loopback `upstream`. A private HOME and working
+ * directory keep its log files, `.env` and `~/.mcp/configs.json` lookups away from the developer's.
+ */
+export async function startReferenceServer(product: ReferencePackage, upstream: string, credentials: Record<string, string>): Promise<ReferenceServer> {
+  const home = mkdtempSync(join(tmpdir(), `reference-${product}-`));
+  const rawDir = join(home, 'raw');
+  const site = credentials.ATLASSIAN_SITE_NAME ?? 'acme';
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-r', PRELOAD, join(REPO_ROOT, `node_modules/@aashari/mcp-server-atlassian-${product}/dist/index.js`)],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      TMPDIR: home,
+      ...credentials,
+      DIFF_UPSTREAM: upstream,
+      DIFF_REWRITE_ORIGINS: `https://${site}.atlassian.net,https://api.bitbucket.org`,
+      DIFF_RAW_DIR: rawDir,
+    },
+    cwd: home,
+    stderr: 'pipe',
+  });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    // Its debug log is chatty; keep the tail for a failing test's message.
+    stderr.push(chunk.toString('utf8'));
+    if (stderr.length > 200) stderr.splice(0, stderr.length - 200);
+  });
+  const client = new Client({ name: 'mcp-devtools-differential', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, rawDir, stderr, close: () => client.close() };
+}
