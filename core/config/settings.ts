@@ -4,6 +4,7 @@ import { StartupError } from '../errors/tool-error.js';
 import { coerceSetting } from './coerce.js';
 import { isLenient, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
+import { urlPasswords } from './url-credentials.js';
 
 /** Someone who declares settings: the core, or a plugin (with its `~/.mcp/configs.json` sections). */
 export interface SettingOwner {
@@ -38,11 +39,12 @@ export class Settings {
     return [...this.values.values()];
   }
 
-  /** Every non-empty secret value, for log scrubbing. */
+  /** Every non-empty secret value, and every password inside a URL-valued setting, for log scrubbing. */
   secretValues(): string[] {
-    return this.entries()
+    const secrets = this.entries()
       .filter((s) => s.secret && typeof s.value === 'string' && s.value !== '')
       .map((s) => s.value as string);
+    return [...secrets, ...this.entries().flatMap((s) => urlPasswords(s.value))];
   }
 
   /** A copy with some values replaced (tests and the `call` command). */

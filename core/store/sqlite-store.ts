@@ -1,0 +1,87 @@
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Keyv } from 'keyv';
+import { StartupError } from '../errors/tool-error.js';
+import type { KeyValueStore } from './key-value-store.js';
+import { KeyvStore } from './keyv-store.js';
+import { SWEEP_INTERVAL_MS, type StoreOptions } from './store-options.js';
+
+const TABLE = 'keyv';
+
+/**
+ * `sqlite:///absolute/path.db`: one host, survives restarts, shared by every process on the host. The file is
+ * created owner-only (it holds cached API responses and artifacts); SQLite gives its -wal and -shm files the
+ * same mode. WAL lets readers run beside a writer, and the busy timeout makes concurrent writers wait their
+ * turn, up to MCP_STORE_TIMEOUT_MS, instead of failing at once.
+ */
+export async function openSqliteStore(url: URL, shown: string, options: StoreOptions): Promise<KeyValueStore> {
+  const path = databasePath(url, shown);
+  prepareFile(path, shown);
+  const { KeyvSqlite } = await import('@keyv/sqlite');
+  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.timeoutMs });
+  let openError: Error | undefined;
+  adapter.on('error', (error: Error) => {
+    openError ??= error;
+  });
+  const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
+  const sweep = setInterval(() => void sweepExpired(adapter.query, options.namespace).catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  sweep.unref();
+  const store = new KeyvStore({
+    kind: 'sqlite',
+    keyv,
+    timeoutMs: options.timeoutMs,
+    close: async () => {
+      clearInterval(sweep);
+      await adapter.disconnect();
+    },
+  });
+  try {
+    await adapter.query('PRAGMA journal_mode=WAL');
+    await adapter.query('PRAGMA synchronous=NORMAL');
+  } catch (error) {
+    await store.close().catch(() => {});
+    const reason = (openError ?? (error as Error)).message;
+    throw new StartupError(`MCP_STORE_URL=${shown}: cannot open the SQLite database ${path}: ${reason}`, { cause: openError ?? error });
+  }
+  return store;
+}
+
+/**
+ * keyv's SQLite adapter keeps rows until they are read again after expiry; artifacts mostly are not. Deletes
+ * this deployment's expired rows (keyv writes `{"value":…,"expires":ms}`); rows of other writers are left alone.
+ */
+export async function sweepExpired(query: (sql: string, ...params: unknown[]) => Promise<unknown>, namespace: string, now = Date.now()): Promise<void> {
+  await query(
+    `DELETE FROM ${TABLE} WHERE key >= ? AND key < ? AND (CASE WHEN json_valid(value) THEN json_extract(value, '$.expires') END) <= ?`,
+    `${namespace}:`,
+    `${namespace};`, // ';' sorts right after ':', so the range is exactly this namespace's keys
+    now,
+  );
+}
+
+function databasePath(url: URL, shown: string): string {
+  const path = decodeURIComponent(url.pathname);
+  if (url.host !== '' || !path.startsWith('/') || path.endsWith('/')) {
+    throw new StartupError(`MCP_STORE_URL=${shown}: give the absolute path of the database file after sqlite:// (three slashes in all), as sqlite:///var/lib/mcp-devtools/store.db.`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new StartupError(`MCP_STORE_URL=${shown}: a sqlite URL takes no query or fragment; give only the file path.`);
+  }
+  return path;
+}
+
+/** Creates the directories (owner-only) and the file (mode 0600) if they are new; existing ones are left as they are. */
+function prepareFile(path: string, shown: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new StartupError(`MCP_STORE_URL=${shown}: cannot create the directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') throw new StartupError(`MCP_STORE_URL=${shown}: cannot create the database file ${path}: ${code ?? (error as Error).message}.`);
+  }
+  if (!statSync(path).isFile()) throw new StartupError(`MCP_STORE_URL=${shown}: ${path} is not a file.`);
+}
