@@ -1,4 +1,3 @@
-import { Keyv } from 'keyv';
 import { StartupError } from '../errors/tool-error.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { KeyvStore } from './keyv-store.js';
@@ -18,7 +17,7 @@ const MAX_RECONNECT_DELAY_MS = 2000;
  */
 export async function openRedisStore(url: URL, raw: string, shown: string, options: StoreOptions): Promise<KeyValueStore> {
   const database = databaseIndex(url, shown);
-  const { default: KeyvRedis, createClient } = await import('@keyv/redis');
+  const { createClient, createKeyv } = await import('@keyv/redis');
   let connected = false;
   let lastError: Error | undefined;
   const client = createClient({
@@ -41,12 +40,12 @@ export async function openRedisStore(url: URL, raw: string, shown: string, optio
     ]);
   } catch (error) {
     if (client.isOpen) client.destroy();
-    const reason = (error as Error).message || lastError?.message || String(error);
+    const reason = ((error as Error).message || lastError?.message || String(error)).replace(/\.+$/, '');
     throw new StartupError(`MCP_STORE_URL=${shown}: cannot connect to Redis: ${reason}. Check that Redis runs at that address and that the password and database are right.`, { cause: error });
   }
   connected = true;
-  const adapter = new KeyvRedis(client, { namespace: options.namespace, throwOnErrors: true, throwOnConnectError: true });
-  const keyv = new Keyv({ store: adapter, namespace: options.namespace, useKeyPrefix: false, throwOnErrors: true });
+  // The adapter prefixes keys with `<namespace>::` itself, and keyv is told not to prefix them again.
+  const keyv = createKeyv(client, { namespace: options.namespace, throwOnErrors: true, throwOnConnectError: true });
   return new KeyvStore({
     kind: 'redis',
     keyv,

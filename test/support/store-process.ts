@@ -1,0 +1,12 @@
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const CLIENT = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/stores/store-client.js');
+
+/** Runs one store operation in a separate Node process (see test/fixtures/stores/store-client.ts). */
+export async function inOtherProcess(url: string, deployment: string, ...args: string[]): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLIENT, url, deployment, ...args], { timeout: 60_000 });
+  return JSON.parse(stdout) as unknown;
+}
