@@ -17,16 +17,11 @@ const TABLE = 'keyv';
 export async function openSqliteStore(url: URL, shown: string, options: StoreOptions): Promise<KeyValueStore> {
   const path = databasePath(url, shown);
   prepareFile(path, shown);
-  const { KeyvSqlite } = await import('@keyv/sqlite');
-  const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.timeoutMs });
-  let openError: Error | undefined;
-  adapter.on('error', (error: Error) => {
-    openError ??= error;
-  });
+  const adapter = await connectAdapter(path, shown, options);
   const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
   const sweep = setInterval(() => void sweepExpired(adapter.query, options.namespace).catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   sweep.unref();
-  const store = new KeyvStore({
+  return new KeyvStore({
     kind: 'sqlite',
     keyv,
     timeoutMs: options.timeoutMs,
@@ -35,15 +30,38 @@ export async function openSqliteStore(url: URL, shown: string, options: StoreOpt
       await adapter.disconnect();
     },
   });
-  try {
-    await adapter.query('PRAGMA journal_mode=WAL');
-    await adapter.query('PRAGMA synchronous=NORMAL');
-  } catch (error) {
-    await store.close().catch(() => {});
-    const reason = (openError ?? (error as Error)).message;
-    throw new StartupError(`MCP_STORE_URL=${shown}: cannot open the SQLite database ${path}: ${reason}`, { cause: openError ?? error });
+}
+
+type Adapter = InstanceType<typeof import('@keyv/sqlite').KeyvSqlite>;
+
+/**
+ * Opens the adapter and switches the file to WAL. Processes starting together on a new file can meet in a
+ * lock upgrade that SQLite answers with SQLITE_BUSY at once, without waiting (it would deadlock otherwise);
+ * the adapter is then useless (its table creation failed), so a fresh one is tried until the timeout.
+ */
+async function connectAdapter(path: string, shown: string, options: StoreOptions): Promise<Adapter> {
+  const { KeyvSqlite } = await import('@keyv/sqlite');
+  const deadline = Date.now() + options.timeoutMs;
+  for (;;) {
+    const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.timeoutMs });
+    let openError: Error | undefined;
+    adapter.on('error', (error: Error) => {
+      openError ??= error;
+    });
+    try {
+      await adapter.query('PRAGMA journal_mode=WAL');
+      await adapter.query('PRAGMA synchronous=NORMAL');
+      return adapter;
+    } catch (error) {
+      await adapter.disconnect().catch(() => {});
+      const cause = openError ?? (error as Error);
+      if ((cause as NodeJS.ErrnoException).code === 'SQLITE_BUSY' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+        continue;
+      }
+      throw new StartupError(`MCP_STORE_URL=${shown}: cannot open the SQLite database ${path}: ${cause.message}`, { cause });
+    }
   }
-  return store;
 }
 
 /**

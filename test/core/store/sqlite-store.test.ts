@@ -56,6 +56,19 @@ describe('SQLite store (sqlite:///absolute/path.db)', () => {
     }
   });
 
+  it('lets several processes start at once on a database file that does not exist yet', async () => {
+    const url = `sqlite://${sqliteFile()}`;
+    const deployment = uniqueNamespace();
+    const starts = [1, 2, 3, 4].map((n) => inOtherProcess(url, deployment, 'fill', 'first', `writer${n}`, '5'));
+    expect(await Promise.all(starts)).to.deep.equal([5, 5, 5, 5]);
+    const store = await openTestStore(url, { namespace: deployment });
+    try {
+      expect(await store.get('first', 'writer4:4')).to.deep.include({ i: 4 });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('sweeps expired entries nobody reads again out of the file, and keeps live ones', async () => {
     const path = sqliteFile();
     const deployment = uniqueNamespace();
