@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import { withDeadline } from './deadline.js';
 import { StoreError, type KeyValueStore } from './key-value-store.js';
 import { assertStorable } from './storable-value.js';
 
@@ -55,20 +56,15 @@ export class KeyvStore implements KeyValueStore {
   private async run<T>(operation: string, namespace: string, work: () => Promise<T>): Promise<T> {
     if (this.closed && operation !== 'close') throw new StoreError(`The ${this.kind} store is closed (${operation} in namespace ${namespace}).`);
     const what = `The ${this.kind} store`;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreError(`${what} did not answer a ${operation} in namespace ${namespace} within ${this.options.timeoutMs} ms (MCP_STORE_TIMEOUT_MS).`)),
-        this.options.timeoutMs,
-      );
-    });
     try {
-      return await Promise.race([work(), timeout]);
+      return await withDeadline(
+        work(),
+        this.options.timeoutMs,
+        () => new StoreError(`${what} did not answer a ${operation} in namespace ${namespace} within ${this.options.timeoutMs} ms (MCP_STORE_TIMEOUT_MS).`),
+      );
     } catch (error) {
       if (error instanceof StoreError) throw error;
       throw new StoreError(`${what} failed a ${operation} in namespace ${namespace}: ${describe(error)}`, { cause: error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { StartupError } from '../errors/tool-error.js';
+import { withDeadline } from './deadline.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { KeyvStore } from './keyv-store.js';
 import type { StoreOptions } from './store-options.js';
@@ -34,10 +35,7 @@ export async function openRedisStore(url: URL, raw: string, shown: string, optio
     lastError = error;
   });
   try {
-    await Promise.race([
-      client.connect(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${options.timeoutMs} ms (MCP_STORE_TIMEOUT_MS)`)), options.timeoutMs).unref()),
-    ]);
+    await withDeadline(client.connect(), options.timeoutMs, () => new Error(`no answer within ${options.timeoutMs} ms (MCP_STORE_TIMEOUT_MS)`));
   } catch (error) {
     if (client.isOpen) client.destroy();
     const reason = ((error as Error).message || lastError?.message || String(error)).replace(/\.+$/, '');
@@ -57,7 +55,7 @@ export async function openRedisStore(url: URL, raw: string, shown: string, optio
         client.destroy();
         return;
       }
-      await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, Math.min(1000, options.timeoutMs)).unref())]);
+      await withDeadline(client.close(), Math.min(1000, options.timeoutMs), () => new Error('QUIT unanswered')).catch(() => {});
       if (client.isOpen) client.destroy();
     },
   });

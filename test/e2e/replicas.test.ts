@@ -10,8 +10,8 @@ import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
 import { startReplicas, stopReplicas, type Replica } from '../support/replicas.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { sqliteFile } from '../support/store-backends.js';
+import { sleep } from '../support/async.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const workflowRun = JSON.parse(readFileSync(join(SHARED_FIXTURES, 'github/workflow-run.json'), 'utf8')) as { id: number; name: string };
 
 interface Chunk {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { ExpiringMemoryAdapter, openMemoryStore } from '../../../core/store/memory-store.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../../support/async.js';
 
 describe('Memory store (memory://)', () => {
   it('sweeps expired entries that are never read again, so their memory is given back', async () => {

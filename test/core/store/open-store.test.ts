@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import { openStore } from '../../../core/store/open-store.js';
+import { rejection } from '../../support/async.js';
 import { isolatedEnv } from '../../support/sdk-client.js';
 import { CLI_PATH } from '../../support/paths.js';
 import { startRedisServer } from '../../support/redis.js';
@@ -13,13 +14,9 @@ import { sqliteFile } from '../../support/store-backends.js';
 import { startTestKernel } from '../../support/test-kernel.js';
 
 async function startupFailure(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(StartupError);
-    return (error as Error).message;
-  }
-  throw new Error('expected start-up to fail');
+  const error = await rejection(promise);
+  expect(error).to.be.instanceOf(StartupError);
+  return error.message;
 }
 
 /** Runs the bundled CLI to the end: its exit code and stderr. */

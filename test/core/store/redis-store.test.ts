@@ -5,17 +5,7 @@ import { StoreError, type KeyValueStore } from '../../../core/store/key-value-st
 import { openStore } from '../../../core/store/open-store.js';
 import { sharedRedisUrl, startRedisServer, uniqueNamespace, type RedisServer } from '../../support/redis.js';
 import { openTestStore } from '../../support/store-backends.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
+import { rejection, sleep } from '../../support/async.js';
 
 /** Records what would crash a server: rejections nobody handled, exceptions nobody caught. */
 function watchProcess(): { problems: unknown[]; stop(): void } {
@@ -74,7 +64,7 @@ describe('Redis store (redis://host:port/db)', () => {
         await redis.kill();
         await sleep(100);
         for (const attempt of [store.get('cache', 'before'), store.set('cache', 'k', 'v', 60_000), store.delete('cache', 'before')]) {
-          const error = await failure(attempt);
+          const error = await rejection(attempt);
           expect(error).to.be.instanceOf(StoreError);
           expect(error.message).to.match(/^The redis store failed a (read|write|delete) in namespace cache: /);
         }
@@ -96,7 +86,7 @@ describe('Redis store (redis://host:port/db)', () => {
       const watch = watchProcess();
       try {
         redis.pause();
-        const error = await failure(store.get('cache', 'before'));
+        const error = await rejection(store.get('cache', 'before'));
         expect(error).to.be.instanceOf(StoreError);
         expect(error.message).to.equal('The redis store did not answer a read in namespace cache within 500 ms (MCP_STORE_TIMEOUT_MS).');
         redis.resume();
@@ -110,7 +100,7 @@ describe('Redis store (redis://host:port/db)', () => {
     it('closes without waiting for a Redis that died', async () => {
       await redis.kill();
       await store.close();
-      const error = await failure(store.get('cache', 'before'));
+      const error = await rejection(store.get('cache', 'before'));
       expect(error.message).to.contain('The redis store is closed');
     });
   });
@@ -119,7 +109,7 @@ describe('Redis store (redis://host:port/db)', () => {
     it('fails at once, naming MCP_STORE_URL, when nothing listens at the address', async () => {
       const redis = await startRedisServer();
       await redis.kill();
-      const error = await failure(openStore(redis.url));
+      const error = await rejection(openStore(redis.url));
       expect(error).to.be.instanceOf(StartupError);
       expect(error.message).to.equal(
         `MCP_STORE_URL=${redis.url}: cannot connect to Redis: connect ECONNREFUSED 127.0.0.1:${redis.port}. Check that Redis runs at that address and that the password and database are right.`,
@@ -130,7 +120,7 @@ describe('Redis store (redis://host:port/db)', () => {
       const redis = await startRedisServer();
       redis.pause();
       try {
-        const error = await failure(openStore(redis.url, { timeoutMs: 300 }));
+        const error = await rejection(openStore(redis.url, { timeoutMs: 300 }));
         expect(error).to.be.instanceOf(StartupError);
         expect(error.message).to.contain(`MCP_STORE_URL=${redis.url}: cannot connect to Redis: no answer within 300 ms (MCP_STORE_TIMEOUT_MS)`);
       } finally {
@@ -149,12 +139,12 @@ describe('Redis store (redis://host:port/db)', () => {
         await store.close();
 
         const wrong = redis.url.replace(encodeURIComponent(password), 'not-the-password');
-        const error = await failure(openStore(wrong));
+        const error = await rejection(openStore(wrong));
         expect(error).to.be.instanceOf(StartupError);
         expect(error.message).to.contain(`MCP_STORE_URL=redis://:***@127.0.0.1:${redis.port}/0: cannot connect to Redis`);
         expect(error.message).to.match(/WRONGPASS|invalid password|invalid username-password/i);
         expect(error.message).not.to.contain('not-the-password');
-        const missing = await failure(openStore(`redis://127.0.0.1:${redis.port}/0`));
+        const missing = await rejection(openStore(`redis://127.0.0.1:${redis.port}/0`));
         expect(missing.message).to.match(/NOAUTH|Authentication required/i);
       } finally {
         await redis.stop();

@@ -6,8 +6,8 @@ import { StoreError, type KeyValueStore } from '../../../core/store/key-value-st
 import { uniqueNamespace } from '../../support/redis.js';
 import { openTestStore, sqliteFile } from '../../support/store-backends.js';
 import { inOtherProcess } from '../../support/store-process.js';
+import { sleep } from '../../support/async.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 /** A raw connection to the database file, as another program on the host would have. */

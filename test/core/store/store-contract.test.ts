@@ -2,17 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { StoreError, type KeyValueStore } from '../../../core/store/key-value-store.js';
 import { BACKENDS, openTestStore } from '../../support/store-backends.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
+import { rejection, sleep } from '../../support/async.js';
 
 class Point {
   constructor(readonly x: number) {}

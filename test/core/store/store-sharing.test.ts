@@ -3,8 +3,7 @@ import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { uniqueNamespace } from '../../support/redis.js';
 import { BACKENDS, openTestStore } from '../../support/store-backends.js';
 import { inOtherProcess } from '../../support/store-process.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../../support/async.js';
 
 // SQLite is shared by the processes of one host, Redis by replicas on many: the same guarantees on both.
 for (const backend of BACKENDS.filter((b) => b.shared)) {
