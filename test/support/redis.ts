@@ -53,8 +53,14 @@ export function redisServerAvailable(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).error === undefined;
 }
 
+export interface RedisServerOptions {
+  password?: string;
+  /** Serve TLS only (rediss://), with this certificate and key (see tls-files.ts). */
+  tls?: { certFile: string; keyFile: string };
+}
+
 /** Starts a private redis-server on a free loopback port, persisting nothing. */
-export async function startRedisServer(options: { password?: string } = {}): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!redisServerAvailable()) throw new Error(REDIS_BINARY_MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-redis-'));
   let port = 0;
@@ -62,7 +68,7 @@ export async function startRedisServer(options: { password?: string } = {}): Pro
   for (let attempt = 0; child === undefined; attempt++) {
     port = await freePort();
     try {
-      child = await launch(port, dir, options.password);
+      child = await launch(port, dir, options);
     } catch (error) {
       // Another process may take the port between our probe and the server's bind: try another one.
       if (attempt >= 4 || !/already in use/i.test((error as Error).message)) throw error;
@@ -78,7 +84,7 @@ export async function startRedisServer(options: { password?: string } = {}): Pro
     await exited;
   };
   return {
-    url: `redis://${auth}127.0.0.1:${port}/0`,
+    url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}/0`,
     port,
     password: options.password,
     kill: () => stopChild('SIGKILL'),
@@ -86,15 +92,18 @@ export async function startRedisServer(options: { password?: string } = {}): Pro
     resume: () => void child?.kill('SIGCONT'),
     restart: async () => {
       await stopChild('SIGKILL');
-      child = await launch(port, dir, options.password);
+      child = await launch(port, dir, options);
     },
     stop: () => stopChild('SIGTERM'),
   };
 }
 
-function launch(port: number, dir: string, password?: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
-  if (password !== undefined) args.push('--requirepass', password);
+function launch(port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess> {
+  const listen = options.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.certFile, '--tls-key-file', options.tls.keyFile, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  const args = [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  if (options.password !== undefined) args.push('--requirepass', options.password);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));

@@ -5,6 +5,8 @@ import { StoreError, type KeyValueStore } from '../../../core/store/key-value-st
 import { openStore } from '../../../core/store/open-store.js';
 import { sharedRedisUrl, startRedisServer, uniqueNamespace, type RedisServer } from '../../support/redis.js';
 import { openTestStore } from '../../support/store-backends.js';
+import { inProcessWithEnv } from '../../support/store-process.js';
+import { makeTlsFiles, opensslAvailable } from '../../support/tls-files.js';
 import { rejection, sleep } from '../../support/async.js';
 
 /** Records what would crash a server: rejections nobody handled, exceptions nobody caught. */
@@ -125,6 +127,24 @@ describe('Redis store (redis://host:port/db)', () => {
         expect(error.message).to.contain(`MCP_STORE_URL=${redis.url}: cannot connect to Redis: no answer within 300 ms (MCP_STORE_TIMEOUT_MS)`);
       } finally {
         redis.resume();
+        await redis.stop();
+      }
+    });
+
+    it('connects over TLS (rediss://) when the process trusts the CA, and names the certificate problem when not', async function () {
+      if (!opensslAvailable()) this.skip(); // the throwaway certificates are made with openssl
+      const tls = makeTlsFiles();
+      const redis = await startRedisServer({ tls });
+      try {
+        expect(redis.url).to.match(/^rediss:/);
+        const deployment = uniqueNamespace();
+        const trusted = { NODE_EXTRA_CA_CERTS: tls.caFile };
+        expect(await inProcessWithEnv(trusted, redis.url, deployment, 'set', 'cache', 'k', '"over tls"', '60000')).to.equal(true);
+        expect(await inProcessWithEnv(trusted, redis.url, deployment, 'get', 'cache', 'k')).to.equal('over tls');
+        const untrusted = await rejection(openStore(redis.url));
+        expect(untrusted.message).to.contain(`MCP_STORE_URL=${redis.url}: cannot connect to Redis: `);
+        expect(untrusted.message).to.match(/unable to verify the first certificate|self-signed certificate/);
+      } finally {
         await redis.stop();
       }
     });
