@@ -6,7 +6,8 @@ import type { KeyValueStore } from './key-value-store.js';
 import { KeyvStore } from './keyv-store.js';
 import { SWEEP_INTERVAL_MS, type StoreOptions } from './store-options.js';
 
-const TABLE = 'keyv';
+/** Beside keyv's table: when each of our rows expires, indexed, so sweeping costs only the expired rows. */
+const EXPIRY_TABLE = 'mcp_expiry';
 
 /**
  * `sqlite:///absolute/path.db`: one host, survives restarts, shared by every process on the host. The file is
@@ -19,7 +20,7 @@ export async function openSqliteStore(url: URL, shown: string, options: StoreOpt
   prepareFile(path, shown);
   const adapter = await connectAdapter(path, shown, options);
   const keyv = new Keyv({ store: adapter, namespace: options.namespace, throwOnErrors: true });
-  const sweep = setInterval(() => void sweepExpired(adapter.query, options.namespace).catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
+  const sweep = setInterval(() => void sweepExpired(adapter.query).catch(() => {}), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS);
   sweep.unref();
   return new KeyvStore({
     kind: 'sqlite',
@@ -35,15 +36,31 @@ export async function openSqliteStore(url: URL, shown: string, options: StoreOpt
 type Adapter = InstanceType<typeof import('@keyv/sqlite').KeyvSqlite>;
 
 /**
+ * keyv's adapter writes rows without their expiry (keyv keeps it inside the JSON value and checks it only when
+ * a row is read). This one also records each row's expiry in an indexed table, before the row itself: a sweep
+ * running between the two writes then sees the new expiry and keeps the row.
+ */
+async function expiryRecordingAdapter(path: string, busyTimeout: number): Promise<Adapter> {
+  const { KeyvSqlite } = await import('@keyv/sqlite');
+  return new (class extends KeyvSqlite {
+    override async set(key: string, value: unknown, ttlMs?: number): Promise<unknown> {
+      if (typeof ttlMs === 'number' && ttlMs > 0) {
+        await this.query(`INSERT INTO ${EXPIRY_TABLE}(key, expires) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET expires = excluded.expires`, key, Date.now() + ttlMs);
+      }
+      return super.set(key, value);
+    }
+  })({ uri: `sqlite://${path}`, busyTimeout });
+}
+
+/**
  * Opens the adapter and switches the file to WAL. Processes starting together on a new file can meet in a
  * lock upgrade that SQLite answers with SQLITE_BUSY at once, without waiting (it would deadlock otherwise);
  * the adapter is then useless (its table creation failed), so a fresh one is tried until the timeout.
  */
 async function connectAdapter(path: string, shown: string, options: StoreOptions): Promise<Adapter> {
-  const { KeyvSqlite } = await import('@keyv/sqlite');
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
-    const adapter = new KeyvSqlite({ uri: `sqlite://${path}`, busyTimeout: options.timeoutMs });
+    const adapter = await expiryRecordingAdapter(path, options.timeoutMs);
     let openError: Error | undefined;
     adapter.on('error', (error: Error) => {
       openError ??= error;
@@ -51,6 +68,8 @@ async function connectAdapter(path: string, shown: string, options: StoreOptions
     try {
       await adapter.query('PRAGMA journal_mode=WAL');
       await adapter.query('PRAGMA synchronous=NORMAL');
+      await adapter.query(`CREATE TABLE IF NOT EXISTS ${EXPIRY_TABLE}(key VARCHAR(255) PRIMARY KEY, expires INTEGER NOT NULL)`);
+      await adapter.query(`CREATE INDEX IF NOT EXISTS ${EXPIRY_TABLE}_by_time ON ${EXPIRY_TABLE}(expires)`);
       return adapter;
     } catch (error) {
       await adapter.disconnect().catch(() => {});
@@ -65,16 +84,13 @@ async function connectAdapter(path: string, shown: string, options: StoreOptions
 }
 
 /**
- * keyv's SQLite adapter keeps rows until they are read again after expiry; artifacts mostly are not. Deletes
- * this deployment's expired rows (keyv writes `{"value":…,"expires":ms}`); rows of other writers are left alone.
+ * keyv's SQLite adapter keeps a row until it is read after its expiry; artifacts mostly are not read again.
+ * Deletes every expired row of any deployment in the file, found through the expiry index. A row written again
+ * between the two statements has a new expiry by then, so the second statement keeps its record.
  */
-export async function sweepExpired(query: (sql: string, ...params: unknown[]) => Promise<unknown>, namespace: string, now = Date.now()): Promise<void> {
-  await query(
-    `DELETE FROM ${TABLE} WHERE key >= ? AND key < ? AND (CASE WHEN json_valid(value) THEN json_extract(value, '$.expires') END) <= ?`,
-    `${namespace}:`,
-    `${namespace};`, // ';' sorts right after ':', so the range is exactly this namespace's keys
-    now,
-  );
+export async function sweepExpired(query: (sql: string, ...params: unknown[]) => Promise<unknown>, now = Date.now()): Promise<void> {
+  await query(`DELETE FROM keyv WHERE key IN (SELECT key FROM ${EXPIRY_TABLE} WHERE expires <= ?)`, now);
+  await query(`DELETE FROM ${EXPIRY_TABLE} WHERE expires <= ?`, now);
 }
 
 function databasePath(url: URL, shown: string): string {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { StoreError, type KeyValueStore } from '../../../core/store/key-value-store.js';
+import { sweepExpired } from '../../../core/store/sqlite-store.js';
 import { uniqueNamespace } from '../../support/redis.js';
 import { openTestStore, sqliteFile } from '../../support/store-backends.js';
 import { inOtherProcess } from '../../support/store-process.js';
@@ -86,6 +87,23 @@ describe('SQLite store (sqlite:///absolute/path.db)', () => {
       }
       expect(left).to.equal(1);
       expect(await store.get('artifact-chunk', 'live')).to.equal('kept');
+      expect((await raw.all<{ n: number }>('SELECT count(*) AS n FROM mcp_expiry WHERE key LIKE ?', `${deployment}:artifact-chunk:%`))[0]!.n).to.equal(1);
+    } finally {
+      await raw.close();
+      await store.close();
+    }
+  });
+
+  it('never sweeps an entry that was written again with a new TTL after its old one ran out', async () => {
+    const path = sqliteFile();
+    const store = await openTestStore(`sqlite://${path}`, { sweepIntervalMs: 3_600_000 });
+    const raw = rawDatabase(path);
+    try {
+      await store.set('approvals', 'req-7', { state: 'pending' }, 100);
+      await sleep(200);
+      await store.set('approvals', 'req-7', { state: 'granted' }, 60_000);
+      await sweepExpired((sql, ...params) => raw.all(sql, ...params));
+      expect(await store.get('approvals', 'req-7')).to.deep.equal({ state: 'granted' });
     } finally {
       await raw.close();
       await store.close();
