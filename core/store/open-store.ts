@@ -5,12 +5,12 @@ import type { KeyValueStore } from './key-value-store.js';
 import { ExpiringMemoryAdapter, openMemoryStore } from './memory-store.js';
 import { openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
-import { DEFAULT_STORE_OPTIONS, type StoreOptions } from './store-options.js';
+import { DEFAULT_STORE_OPTIONS, STORE_NAMESPACE_PATTERN, type StoreOptions } from './store-options.js';
 
 export { redactUrl } from '../config/url-credentials.js';
 
 const SCHEMES = 'Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).';
-const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const NAMESPACE = new RegExp(STORE_NAMESPACE_PATTERN);
 
 /**
  * Opens the store named by MCP_STORE_URL and proves it works with a write, a read and a delete, so that an

@@ -1,3 +1,6 @@
+/** MCP_STORE_NAMESPACE: no `:`, so one deployment's prefix can never be the start of another's. */
+export const STORE_NAMESPACE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+
 /** How a store is opened, from MCP_STORE_NAMESPACE and MCP_STORE_TIMEOUT_MS. */
 export interface StoreOptions {
   /** Prefix of every key, so deployments sharing one Redis or SQLite file never see each other's entries. */
