@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { STORE_NAMESPACE_PATTERN } from '../store/store-options.js';
 import { lenient, secret } from './setting-kinds.js';
 
 /** Settings the kernel and the server read. Plugins declare their own beside these. */
@@ -13,7 +14,9 @@ export const CoreSettings = Type.Object({
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
   MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Hide every tool that is not read-only.' }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),
-  MCP_STORE_URL: Type.String({ default: 'memory://', description: 'memory://, sqlite:///absolute/path.db or redis://host:port/db.' }),
+  MCP_STORE_URL: Type.String({ default: 'memory://', description: 'Shared state (HTTP cache, artifacts, approvals): memory:// (one process), sqlite:///absolute/path.db (one host, survives restarts) or redis://[:password@]host:port/db, rediss:// for TLS (replicas). A password in the URL is never shown.' }),
+  MCP_STORE_NAMESPACE: Type.String({ default: 'mcp-devtools', pattern: STORE_NAMESPACE_PATTERN, description: 'Prefix of every store key, so several deployments can share one Redis or SQLite file (letters, digits, . _ -).' }),
+  MCP_STORE_TIMEOUT_MS: Type.Integer({ minimum: 10, default: 5000, description: 'Longest wait for the store: connecting at start-up and each read or write later (a failing store then degrades the call instead of hanging it).' }),
   MCP_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000, description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.' }),
   MCP_ADMIN_TOKEN: secret(Type.String({ default: '', description: 'Bearer token of the admin HTTP endpoints (approvals); empty disables them.' })),
 });

@@ -4,6 +4,7 @@ import { StartupError } from '../errors/tool-error.js';
 import { coerceSetting } from './coerce.js';
 import { isLenient, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
+import { urlPasswords } from './url-credentials.js';
 
 /** Someone who declares settings: the core, or a plugin (with its `~/.mcp/configs.json` sections). */
 export interface SettingOwner {
@@ -51,10 +52,11 @@ export class Settings {
     return [...this.values.values()];
   }
 
-  /** Every non-empty secret value, for log scrubbing. */
+  /** Every non-empty secret value, and every password inside a URL-valued setting, for log scrubbing. */
   secretValues(): string[] {
     const all = [...this.entries(), ...[...this.byOwner.values()].flatMap((own) => [...own.values()])];
-    return [...new Set(all.filter((s) => s.secret && typeof s.value === 'string' && s.value !== '').map((s) => s.value as string))];
+    const secrets = all.filter((s) => s.secret && typeof s.value === 'string' && s.value !== '').map((s) => s.value as string);
+    return [...new Set([...secrets, ...all.flatMap((s) => urlPasswords(s.value))])];
   }
 
   /** A copy with some values replaced (tests and the `call` command). */

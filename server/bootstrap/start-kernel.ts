@@ -21,7 +21,10 @@ export async function startKernel(options: StartOptions): Promise<Started> {
   const { settings } = resolved;
   const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
   for (const warning of resolved.warnings) logger.warn(warning);
-  const store = await openStore(settings.get('MCP_STORE_URL'));
+  const store = await openStore(settings.get('MCP_STORE_URL'), {
+    namespace: settings.get('MCP_STORE_NAMESPACE'),
+    timeoutMs: settings.get('MCP_STORE_TIMEOUT_MS'),
+  });
   const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock });
   return { ...resolved, kernel, logger };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactUrl } from '../../core/config/url-credentials.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
@@ -10,7 +11,7 @@ export function registerConfig(program: Command): void {
       const { settings, config, plugins } = await resolveConfig(invocationFrom(options));
       const rows = settings.entries().map((s) => ({
         key: s.key,
-        value: s.secret ? (s.value === '' ? '' : '********') : s.value,
+        value: s.secret ? (s.value === '' ? '' : '********') : typeof s.value === 'string' ? redactUrl(s.value) : s.value,
         source: s.source,
         owner: s.owner,
       }));
