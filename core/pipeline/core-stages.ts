@@ -46,7 +46,7 @@ async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreS
   const validator = deps.validatorFor(ctx.tool.spec.name);
   const args = validator.Default(structuredClone(ctx.args)) as Record<string, unknown>;
   if (!validator.Check(args)) {
-    const lines = describeValidationErrors(validator.Errors(args), args);
+    const lines = describeValidationErrors(validator.Errors(args), args, ctx.tool.spec.input);
     throw new ToolError('invalid_arguments', `Invalid arguments for ${ctx.tool.spec.name}:\n${lines.join('\n')}`);
   }
   ctx.args = args;
