@@ -35,7 +35,7 @@ const MAX_PROBLEMS = 10;
  */
 export function readYamlDocument<S extends TSchema>(text: string, schema: S, label: string): CheckedDocument<Static<S>> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
     throw new InvalidDocumentError(label, doc.errors.slice(0, MAX_PROBLEMS).map((e) => ({ line: e.linePos?.[0].line, message: firstLine(e.message) })));
   }

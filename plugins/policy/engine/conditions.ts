@@ -17,7 +17,15 @@ export interface Condition {
   test(facts: CallFacts): boolean;
   /** What the call had, for `policy explain`. */
   actual(facts: CallFacts): string;
+  /** Keys under which the rule index files this condition (request conditions only; see rule-index.ts). */
+  readonly index?: IndexHint;
 }
+
+/**
+ * A request condition that can only hold when a key taken from the call is one of `keys`: an argument equal
+ * to a literal value, or a path under a literal prefix. Lets the engine look rules up instead of trying each.
+ */
+export type IndexHint = { kind: 'arg'; path: readonly string[]; keys: readonly string[] } | { kind: 'path'; keys: readonly string[] };
 
 type Scalar = string | number | boolean;
 
@@ -51,7 +59,14 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
     const methods = new Set<string>(spec.methods);
     out.push({ key: 'methods', level: 'request', expected: list(spec.methods), test: (f) => f.method !== null && methods.has(f.method.toUpperCase()), actual: (f) => shown(f.method) });
   }
-  glob('paths', 'request', spec.paths, (f) => f.path);
+  if (spec.paths !== undefined) {
+    // Written as paths are matched (see normalizePolicyPath): `/rest/api/3/` means `/rest/api/3`.
+    const patterns = spec.paths.map((p) => p.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1'));
+    const matches = compileGlobs(patterns);
+    const prefixes = patterns.map(literalPrefix);
+    const index: IndexHint | undefined = prefixes.every((p) => p !== undefined) ? { kind: 'path', keys: prefixes as string[] } : undefined;
+    out.push({ key: 'paths', level: 'request', expected: list(spec.paths), test: (f) => f.path !== null && matches(f.path), actual: (f) => shown(f.path), ...(index ? { index } : {}) });
+  }
   for (const [name, allowed] of Object.entries(spec.args ?? {})) out.push(argCondition(name, Array.isArray(allowed) ? allowed : [allowed]));
   return out;
 }
@@ -63,7 +78,9 @@ function argCondition(name: string, allowed: readonly Scalar[]): Condition {
   const others: readonly unknown[] = allowed.filter((v) => typeof v !== 'string');
   const one = (v: unknown): boolean => (typeof v === 'string' ? matchesString(v) : others.includes(v));
   const path = name.split('.');
+  const keys = allowed.map(valueKey);
   return {
+    ...(keys.every((k) => k !== undefined) ? { index: { kind: 'arg' as const, path, keys: keys as string[] } } : {}),
     key: `args.${name}`,
     level: 'request',
     expected: list(allowed.map(String)),
@@ -75,7 +92,34 @@ function argCondition(name: string, allowed: readonly Scalar[]): Condition {
   };
 }
 
-function lookup(args: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
+/**
+ * The index key of a value: literal strings fold to lower case, as the case-insensitive match does. Only
+ * ASCII strings are indexed: for them the regular expression's case folding and toLowerCase agree exactly.
+ */
+export function valueKey(value: unknown): string | undefined {
+  if (typeof value === 'string') return /^[\x20-\x7e]*$/.test(value) && !/[*?]/.test(value) ? `s:${value.toLowerCase()}` : undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value}:${String(value)}`;
+  return undefined;
+}
+
+/** The literal folder a path glob stays under (`/rest/api/3` for `/rest/api/3/issue*`), when it has one. */
+function literalPrefix(pattern: string): string | undefined {
+  const wildcard = pattern.search(/[*?]/);
+  const cut = wildcard < 0 ? pattern.length : pattern.lastIndexOf('/', wildcard);
+  const folder = pattern.slice(0, Math.max(0, cut)).replace(/\/+$/, '');
+  return folder !== '' && /^[\x20-\x7e]*$/.test(folder) ? folder.toLowerCase() : undefined;
+}
+
+/** Every folder prefix of a path, and the path itself, folded as literalPrefix folds: the keys to look up. */
+export function pathKeys(path: string): string[] {
+  const folded = path.toLowerCase();
+  const keys: string[] = [];
+  for (let i = folded.indexOf('/', 1); i > 0; i = folded.indexOf('/', i + 1)) keys.push(folded.slice(0, i));
+  keys.push(folded);
+  return keys;
+}
+
+export function lookup(args: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
   let v: unknown = args;
   for (const part of path) {
     if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, part)) return undefined;

@@ -1,8 +1,10 @@
-import type { LoadedPolicy, RuleSpec } from '../document/policy-document.js';
+import type { LoadedPolicy } from '../document/policy-document.js';
 import type { CallFacts } from './call-facts.js';
-import { compileConditions, type Condition } from './conditions.js';
+import { compileRule, type CompiledRule, type Effect } from './compiled-rule.js';
+import type { Condition } from './conditions.js';
+import { RuleIndex, type ResidualRule } from './rule-index.js';
 
-export type Effect = 'allow' | 'deny' | 'approval_required';
+export type { Effect } from './compiled-rule.js';
 
 /** The decision object of `_meta.decision`, the audit log and `policy explain`. */
 export interface Decision {
@@ -15,23 +17,13 @@ export interface Decision {
   expiresAt?: string;
 }
 
-interface CompiledRule {
-  id: string;
-  effect: Effect;
-  reason?: string;
-  match: Condition[];
-  except?: Condition[];
+/** What settling tool-level conditions leaves, shared by every caller of one tool. */
+interface ToolEntry {
+  facts: CallFacts;
+  rules: Array<{ rule: CompiledRule; exceptToolHolds: boolean }>;
+  /** By the caller's relevant identity (see callerClass): callers the document cannot tell apart share one. */
+  callers: Map<string, Record<Effect, RuleIndex>>;
 }
-
-/** A rule narrowed to one (tool, caller): only its request conditions are left to evaluate. */
-interface ResidualRule {
-  rule: CompiledRule;
-  match: Condition[];
-  /** Request conditions of `except`; undefined when `except` cannot hold for this tool and caller. */
-  except?: Condition[];
-}
-
-type Buckets = Record<Effect, ResidualRule[]>;
 
 export interface RuleTrace {
   id: string;
@@ -43,19 +35,29 @@ export interface RuleTrace {
 
 /** Deny beats approval_required beats allow; what no rule allows is denied. */
 const PRECEDENCE: readonly Effect[] = ['deny', 'approval_required', 'allow'];
-const MAX_CACHED_CALLERS = 10_000;
+const MAX_CACHED_CALLERS = 10_000; // classes of callers per tool
 
 /**
  * A compiled policy. `decide` is the server's hot path: rules are narrowed once per (tool, caller) to those
- * that can still apply, bucketed by effect, so a call evaluates only request conditions of a few rules.
- * `explain` evaluates every condition of every rule; both pick the deciding rule the same way.
+ * whose tool and caller conditions hold; of these, a call tries only the rules the index finds for its
+ * arguments and path, and the few the index cannot file. `explain` evaluates every condition of every rule
+ * instead; both pick the deciding rule the same way (a test holds them to it).
  */
 export class PolicyEngine {
   private readonly rules: CompiledRule[];
-  private readonly narrowed = new Map<string, Buckets>();
+  private readonly tools = new Map<string, ToolEntry>();
+  /** Every subject and group some rule names: nothing else about a caller can change a decision. */
+  private readonly namedSubjects = new Set<string>();
+  private readonly namedGroups = new Set<string>();
 
   constructor(readonly policy: LoadedPolicy) {
     this.rules = policy.document.rules.map(compileRule);
+    for (const rule of policy.document.rules) {
+      for (const block of [rule.match, rule.except]) {
+        for (const s of block?.subjects ?? []) this.namedSubjects.add(s);
+        for (const g of block?.groups ?? []) this.namedGroups.add(g);
+      }
+    }
   }
 
   get version(): string {
@@ -64,11 +66,11 @@ export class PolicyEngine {
 
   decide(facts: CallFacts): Decision {
     try {
-      const buckets = this.bucketsFor(facts);
+      const byEffect = this.narrowedFor(facts);
+      const applies = (r: ResidualRule): boolean => allHold(r.rule.matchRequest, facts) && !(r.except !== undefined && allHold(r.except, facts));
       for (const effect of PRECEDENCE) {
-        for (const r of buckets[effect]) {
-          if (allHold(r.match, facts) && !(r.except !== undefined && allHold(r.except, facts))) return this.decisionFor(r.rule, facts);
-        }
+        const winner = byEffect[effect].first(facts, applies);
+        if (winner !== undefined) return this.decisionFor(winner.rule, facts);
       }
       return this.decisionFor(undefined, facts);
     } catch (error) {
@@ -95,20 +97,46 @@ export class PolicyEngine {
     }
   }
 
-  private bucketsFor(facts: CallFacts): Buckets {
-    const id = facts.identity;
-    const key = [facts.tool, facts.vendor, facts.readOnly, id?.credential, id?.host, id?.environment, facts.subject, facts.groups.join('\u0001')].join('\u0000');
-    let buckets = this.narrowed.get(key);
-    if (buckets === undefined) {
-      buckets = { deny: [], approval_required: [], allow: [] };
-      for (const rule of this.rules) {
-        const residual = narrow(rule, facts);
-        if (residual !== undefined) buckets[rule.effect].push(residual);
-      }
-      if (this.narrowed.size >= MAX_CACHED_CALLERS) this.narrowed.clear();
-      this.narrowed.set(key, buckets);
+  /**
+   * The rules whose tool and caller conditions hold, indexed by effect: settled once per tool and once per
+   * class of callers of it, then cached.
+   */
+  private narrowedFor(facts: CallFacts): Record<Effect, RuleIndex> {
+    let tool = this.tools.get(facts.tool);
+    if (tool === undefined || !sameTool(tool.facts, facts)) {
+      const rules = this.rules.filter((r) => allHold(r.matchTool, facts)).map((rule) => ({ rule, exceptToolHolds: rule.except !== undefined && allHold(rule.exceptTool, facts) }));
+      this.tools.set(facts.tool, (tool = { facts, rules, callers: new Map() }));
     }
-    return buckets;
+    const callerClass = this.callerClass(facts);
+    const cached = tool.callers.get(callerClass);
+    if (cached !== undefined) return cached;
+    const residuals: Record<Effect, ResidualRule[]> = { deny: [], approval_required: [], allow: [] };
+    for (const { rule, exceptToolHolds } of tool.rules) {
+      if (!allHold(rule.matchPrincipal, facts)) continue;
+      const residual: ResidualRule = { rule };
+      if (exceptToolHolds && allHold(rule.exceptPrincipal, facts)) {
+        if (rule.exceptRequest.length === 0) continue; // the exception always holds: the rule never applies
+        residual.except = rule.exceptRequest;
+      }
+      residuals[rule.effect].push(residual);
+    }
+    const byEffect = { deny: new RuleIndex(residuals.deny), approval_required: new RuleIndex(residuals.approval_required), allow: new RuleIndex(residuals.allow) };
+    if (tool.callers.size >= MAX_CACHED_CALLERS) tool.callers.clear();
+    tool.callers.set(callerClass, byEffect);
+    return byEffect;
+  }
+
+  /**
+   * The part of a caller the document can see: its subject if some rule names it, and the groups some rule
+   * names. Callers alike in that are decided alike, so they share one narrowed rule set (memory stays bound
+   * by the document, not by the number of callers).
+   */
+  private callerClass(facts: CallFacts): string {
+    let key = this.namedSubjects.has(facts.subject) ? facts.subject : '';
+    const groups = facts.groups.filter((g) => this.namedGroups.has(g));
+    if (groups.length > 1) groups.sort();
+    for (const g of groups) key += `\u0000${g}`;
+    return key;
   }
 
   private decisionFor(rule: CompiledRule | undefined, facts: CallFacts): Decision {
@@ -123,23 +151,8 @@ export class PolicyEngine {
   }
 }
 
-function compileRule(spec: RuleSpec): CompiledRule {
-  const rule: CompiledRule = { id: spec.id, effect: spec.effect, match: compileConditions(spec.match) };
-  if (spec.reason !== undefined) rule.reason = spec.reason;
-  if (spec.except !== undefined) rule.except = compileConditions(spec.except);
-  return rule;
-}
-
-/** Settles tool and caller conditions; undefined when the rule cannot apply to this tool and caller. */
-function narrow(rule: CompiledRule, facts: CallFacts): ResidualRule | undefined {
-  if (!rule.match.every((c) => c.level === 'request' || c.test(facts))) return undefined;
-  const residual: ResidualRule = { rule, match: rule.match.filter((c) => c.level === 'request') };
-  if (rule.except !== undefined && rule.except.every((c) => c.level === 'request' || c.test(facts))) {
-    const left = rule.except.filter((c) => c.level === 'request');
-    if (left.length === 0) return undefined; // the exception always holds: the rule never applies
-    residual.except = left;
-  }
-  return residual;
+function sameTool(a: CallFacts, b: CallFacts): boolean {
+  return a.vendor === b.vendor && a.readOnly === b.readOnly && a.identity?.credential === b.identity?.credential && a.identity?.host === b.identity?.host && a.identity?.environment === b.identity?.environment;
 }
 
 function allHold(conditions: readonly Condition[], facts: CallFacts): boolean {
