@@ -66,6 +66,18 @@ describe('policy engine', () => {
     expect(allowOnly.decide(call()).ruleId).to.equal('first');
   });
 
+  it('reports the first rule of the deciding effect in document order, whichever way the engine finds it', () => {
+    const policy = rules(
+      `  - { id: by-arg, effect: deny, match: { args: { owner: acme } } }\n  - { id: by-path, effect: deny, match: { paths: [/repos/acme/*] } }\n` +
+        `  - { id: by-group, effect: deny, match: { groups: [developers] } }\n  - { id: rest, effect: allow }\n`,
+    );
+    const facts = call({ path: '/repos/acme/app', args: { owner: 'acme' } });
+    expect(policy.decide(facts).ruleId).to.equal('by-arg');
+    expect(policy.decide({ ...facts, args: {} }).ruleId).to.equal('by-path');
+    expect(policy.decide({ ...facts, args: {}, path: '/repos/other/app' }).ruleId).to.equal('by-group');
+    expect(policy.explain(facts).decision.ruleId).to.equal('by-arg');
+  });
+
   it('skips a rule whose exception holds', () => {
     const policy = rules(`  - id: prod-ci\n    effect: deny\n    match: { vendors: [circleci], environments: [production] }\n    except: { groups: [release-engineers] }\n  - { id: rest, effect: allow }\n`);
     const ci = { tool: 'circleci_get', vendor: 'circleci', identity: { vendor: 'circleci', credential: 'deployer', host: 'circleci.com', environment: 'production' } };
