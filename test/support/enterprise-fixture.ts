@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Principal } from '../../core/pipeline/principal.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { REPO_ROOT } from './paths.js';
+import { startTestKernel, type TestKernel } from './test-kernel.js';
 
 /** The compiled fixture vendors shaped like Jira and CircleCI, with write tools. */
 export const ENTERPRISE_PLUGIN_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/plugins/fixture-enterprise.js');
-
-/** A config file loading only those fixture vendors (and the cross-cutting built-ins). */
-export function enterpriseConfig(): { content: string } {
-  return { content: JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }) };
-}
 
 /** The worked example of docs/policy.md, exactly as published. */
 export function docsPolicyExample(): string {
@@ -49,4 +47,56 @@ export function vendorEnv(jiraUrl: string, circleciUrl: string): Record<string, 
     FX_CIRCLECI_CREDENTIAL_LABEL: 'circleci-deployer',
     FX_CIRCLECI_ENVIRONMENT: 'production',
   };
+}
+
+export interface EnterpriseKernel {
+  kernel: TestKernel;
+  jira: MockUpstream;
+  circleci: MockUpstream;
+  /** The policy file the kernel follows (absent without a policy). */
+  policyPath?: string;
+  close(): Promise<void>;
+}
+
+/** A kernel with the fixture vendors on loopback mocks and, unless `policy` is null, a policy file. */
+export async function startEnterpriseKernel(options: { policy?: string | null; env?: Record<string, string>; clock?: Clock; config?: Record<string, unknown> } = {}): Promise<EnterpriseKernel> {
+  const jira = await MockUpstream.start();
+  const circleci = await MockUpstream.start();
+  const policy = options.policy === undefined ? docsPolicyExample() : options.policy;
+  const policyPath = policy === null ? undefined : tempFile('policy.yaml', policy);
+  const kernel = await startTestKernel({
+    configFile: { content: JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH], ...options.config }) },
+    env: { ...vendorEnv(jira.url, circleci.url), ...(policyPath ? { MCP_POLICY_FILE: policyPath } : {}), ...options.env },
+    clock: options.clock,
+  }).catch(async (error: unknown) => {
+    await jira.close();
+    await circleci.close();
+    throw error;
+  });
+  return {
+    kernel,
+    jira,
+    circleci,
+    ...(policyPath ? { policyPath } : {}),
+    close: async () => {
+      await kernel.close();
+      await jira.close();
+      await circleci.close();
+    },
+  };
+}
+
+/** Waits until `check` returns true (polling), failing with `what` after `timeoutMs`. */
+export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = Date.now()): Clock & { advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
 }
