@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from './catalogue.js';
+import { ERROR_CATALOGUE, isErrorCode, type ErrorCode } from './catalogue.js';
 
 export interface ToolErrorDetails {
   /** HTTP status of the upstream response, when there was one. */
@@ -36,6 +36,16 @@ export class ToolError extends Error {
   get retryable(): boolean {
     return ERROR_CATALOGUE[this.code].retryable;
   }
+}
+
+/**
+ * Whether a thrown value is a ToolError, including one made by another copy of this module (a plugin
+ * loaded from its own install of mcp-devtools), which `instanceof` does not recognise.
+ */
+export function isToolError(value: unknown): value is ToolError {
+  if (value instanceof ToolError) return true;
+  const code = (value as { code?: unknown } | null)?.code;
+  return value instanceof Error && value.name === 'ToolError' && typeof code === 'string' && isErrorCode(code);
 }
 
 /** Raised at start-up for a configuration or plugin problem; the message names what to fix. */

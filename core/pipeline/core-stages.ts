@@ -1,5 +1,5 @@
 import type { Validator } from 'typebox/compile';
-import { ToolError } from '../errors/tool-error.js';
+import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
 import { successResult } from '../result/success-result.js';
@@ -34,7 +34,7 @@ async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreS
 }
 
 function asToolError(thrown: unknown, ctx: CallContext): ToolError {
-  if (thrown instanceof ToolError) return thrown;
+  if (isToolError(thrown)) return thrown;
   if (ctx.signal.aborted) return new ToolError('cancelled', `The call to ${ctx.tool.spec.name} was cancelled.`);
   // A plugin bug must not take the server down or leak a stack trace into the model's context.
   ctx.logger.error({ err: thrown, tool: ctx.tool.spec.name, plugin: ctx.tool.plugin }, 'tool handler failed');

@@ -1,4 +1,4 @@
-import { ToolError } from '../../core/errors/tool-error.js';
+import { isToolError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
@@ -82,7 +82,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
         await next();
       } catch (thrown) {
         // The same code the core envelope will put in the result.
-        outcome = { status: 'error', code: thrown instanceof ToolError ? thrown.code : ctx.signal.aborted ? 'cancelled' : 'tool_failed' };
+        outcome = { status: 'error', code: isToolError(thrown) ? thrown.code : ctx.signal.aborted ? 'cancelled' : 'tool_failed' };
         throw thrown;
       } finally {
         const entry = {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { Compile } from 'typebox/compile';
-import { ToolError } from '../../core/errors/tool-error.js';
+import { isToolError } from '../../core/errors/tool-error.js';
 import { prepareCall } from '../../core/pipeline/prepare-call.js';
 import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
 import { readPolicyDocument } from '../../plugins/policy/document/policy-document.js';
@@ -62,12 +62,12 @@ async function explain(file: string, options: ExplainOptions): Promise<void> {
   const { kernel } = await startKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }));
   try {
     const tool = kernel.definitions().find((t) => t.spec.name === options.tool);
-    if (tool === undefined) throw new Error(`No tool "${options.tool}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).join(', ')}.`);
+    if (tool === undefined) throw new Error(`No tool "${options.tool}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
     let call;
     try {
       call = prepareCall(tool, Compile(tool.spec.input), args);
     } catch (error) {
-      if (!(error instanceof ToolError)) throw error;
+      if (!isToolError(error)) throw error;
       throw new Error(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
     }
     const principal = { subject: options.subject, groups: options.group, via: options.via };
