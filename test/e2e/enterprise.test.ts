@@ -9,6 +9,7 @@ import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { verifyAuditLog } from '../../plugins/policy/audit/verify-audit-log.js';
 import { hashToken } from '../../server/auth/token-hash.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, vendorEnv } from '../support/enterprise-fixture.js';
+import { AUDIENCE, FakeIssuer } from '../support/fake-issuer.js';
 import { runCli } from '../support/run-cli.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 
@@ -262,6 +263,40 @@ describe('enterprise deployment end to end: expiry and read-only servers', funct
     } finally {
       await rene.close();
       await server.stop();
+    }
+  });
+});
+
+describe('enterprise deployment end to end: OIDC bearer tokens', function () {
+  this.timeout(60_000);
+
+  it('takes the principal from a JWT of the configured issuer, and answers 401 to an expired one', async () => {
+    const idp = await FakeIssuer.start();
+    const jira = await MockUpstream.start();
+    jira.on('POST', '/rest/api/3/issue', { status: 201, body: { key: 'PLAT-43' } });
+    const setup = deployment();
+    const env = { ...vendorEnv(jira.url, jira.url), ...setup.env, MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_GROUPS_CLAIM: 'realm_access.roles' };
+    const server = await startHttpServer({ cwd: setup.dir, env });
+    try {
+      const developer = await connectHttp(server.url, await idp.sign({ sub: 'alice', realm_access: { roles: ['developers'] } }));
+      const contractor = await connectHttp(server.url, await idp.sign({ sub: 'carol', realm_access: { roles: ['contractors'] } }));
+      const args = { name: 'jira_post', arguments: { path: '/rest/api/3/issue', body: { fields: { summary: 'x' } } } };
+      expect(((await developer.callTool(args)) as CallToolResult).isError).to.equal(undefined);
+      expect(decisionOf((await contractor.callTool(args)) as CallToolResult)).to.include({ ruleId: 'contractors-read-only' });
+      await developer.close();
+      await contractor.close();
+      const expired = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await idp.sign({ sub: 'alice' }, { expiresIn: -3600 })}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(expired.status).to.equal(401);
+      expect(expired.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools", error="invalid_token", error_description="the token is not valid: \'exp\' claim timestamp check failed."');
+      expect(jira.requests.map((r) => r.method)).to.deep.equal(['POST']);
+    } finally {
+      await server.stop();
+      await jira.close();
+      await idp.close();
     }
   });
 });
