@@ -52,7 +52,7 @@ describe('audit log', () => {
       const body = { fields: { project: { key: 'PLAT' }, summary: 'canary summary 3c1d', labels: ['ci', 'flaky'], storyPoints: 3 } };
       await ent.kernel.call('jira_post', { path: '/rest/api/3/issue', body }, PEOPLE.alice);
       await ent.kernel.call('jira_post', { path: '/rest/api/3/issue', body }, PEOPLE.carol);
-      const held = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-77' }, PEOPLE.alice);
+      await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-77' }, PEOPLE.alice);
       await ent.kernel.call('jira_get', { path: '/rest/api/3/issue/PLAT-404' }, PEOPLE.rene);
       await ent.kernel.call('jira_get', { path: 42, secretish: 'canary value 9e2f' }, PEOPLE.dave);
     } finally {
