@@ -1,7 +1,8 @@
 import type { TObject } from 'typebox';
+import { AuthSettings } from './auth/auth-settings.js';
 
 /**
  * Settings schemas of the server-side parts that are not plugins (authentication adds its own here), so the
  * configuration cascade validates them and `mcp-devtools config` lists them.
  */
-export const serverSettingsSchemas: TObject[] = [];
+export const serverSettingsSchemas: TObject[] = [AuthSettings];

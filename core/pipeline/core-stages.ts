@@ -1,10 +1,10 @@
 import type { Validator } from 'typebox/compile';
-import { ToolError, isToolError } from '../errors/tool-error.js';
+import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
 import { successResult } from '../result/success-result.js';
-import { describeValidationErrors } from '../schema/validation-errors.js';
 import type { CallContext, ToolContext } from './call-context.js';
+import { prepareCall } from './prepare-call.js';
 import type { StageMiddleware } from './stages.js';
 
 export interface CoreStageDeps {
@@ -43,18 +43,10 @@ function asToolError(thrown: unknown, ctx: CallContext): ToolError {
 }
 
 async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const validator = deps.validatorFor(ctx.tool.spec.name);
-  const args = validator.Default(structuredClone(ctx.args)) as Record<string, unknown>;
-  if (!validator.Check(args)) {
-    const lines = describeValidationErrors(validator.Errors(args), args, ctx.tool.spec.input);
-    throw new ToolError('invalid_arguments', `Invalid arguments for ${ctx.tool.spec.name}:\n${lines.join('\n')}`);
-  }
-  ctx.args = args;
-  if (ctx.tool.spec.route !== undefined) {
-    ctx.route = ctx.tool.spec.route(args);
-    // Preparing checks path safety now, so a bad path is refused before policy or any request.
-    if (ctx.tool.upstream !== undefined) ctx.prepared = ctx.tool.upstream.prepare(ctx.route);
-  }
+  const call = prepareCall(ctx.tool, deps.validatorFor(ctx.tool.spec.name), ctx.args);
+  ctx.args = call.args;
+  if (call.route !== undefined) ctx.route = call.route;
+  if (call.prepared !== undefined) ctx.prepared = call.prepared;
   await next();
 }
 

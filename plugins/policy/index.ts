@@ -1,6 +1,70 @@
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import { resolve } from 'node:path';
+import { inject } from 'tsyringe';
+import type { Settings } from '../../core/config/settings.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { CallContext } from '../../core/pipeline/call-context.js';
+import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
+import { ApprovalStore } from './approvals/approval-store.js';
+import { AuditLog } from './audit/audit-log.js';
+import type { Decision } from './engine/policy-engine.js';
+import { auditTrail, policyDecision, upstreamIdentityMeta } from './policy-middleware.js';
+import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
+import { PolicySource } from './policy-source.js';
 
-/** Placeholder until the policy plugin lands. */
-@Plugin({ name: 'policy', version: '0.0.0' })
-export class PolicyPlugin implements DevtoolsPlugin {}
+/**
+ * The enterprise layer: a policy decides every call (with approvals for risky ones), results name the
+ * upstream identity that acted, and an audit log records every call. Each part is off until its setting is
+ * given; with none set, the plugin adds no middleware and results are exactly as without it.
+ */
+@Plugin({ name: 'policy', version: '1.0.0', settings: PolicySettings, configSections: ['policy', 'mcp-devtools'] })
+export class PolicyPlugin implements DevtoolsPlugin {
+  private source: PolicySource | undefined;
+  private audit: AuditLog | undefined;
+  private readonly approvals: ApprovalStore;
+  private readonly decisions = new WeakMap<CallContext, Decision>();
+
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Store) store: KeyValueStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {
+    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
+  }
+
+  async boot(ctx: BootContext): Promise<void> {
+    ctx.provide(POLICY_TOKENS.Approvals, this.approvals);
+    const policyFile = this.settings.get<string>('MCP_POLICY_FILE');
+    if (policyFile !== '') {
+      this.source = await PolicySource.open(policyFile, process.cwd(), this.logger);
+      this.source.start();
+      ctx.provide(POLICY_TOKENS.PolicySource, this.source);
+    }
+    const auditFile = this.settings.get<string>('MCP_AUDIT_LOG');
+    if (auditFile !== '') {
+      this.audit = await AuditLog.open(resolve(auditFile));
+      this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log open');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.source?.stop();
+    if (this.audit !== undefined) {
+      await this.audit.close();
+      // Copy this line elsewhere to detect a rewrite of the whole log later.
+      this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log closed');
+    }
+  }
+
+  middleware(): StageMiddleware[] {
+    const stages: StageMiddleware[] = [];
+    if (this.source !== undefined) stages.push(upstreamIdentityMeta());
+    if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.clock, this.logger));
+    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger));
+    return stages;
+  }
+}

@@ -1,12 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { VERSION } from '../../core/version.js';
+import { registerApprovals } from './approvals-command.js';
+import { registerAudit } from './audit-command.js';
+import { registerAuth } from './auth-command.js';
 import { registerCall } from './call-command.js';
 import { registerConfig } from './config-command.js';
+import { registerPolicy } from './policy-command.js';
 import { registerServe } from './serve-command.js';
 
 /** Subcommands register themselves here; one file each. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerCall, registerConfig];
+const COMMANDS: Array<(program: Command) => void> = [registerServe, registerCall, registerConfig, registerAuth, registerPolicy, registerApprovals, registerAudit];
 
 export async function main(argv: readonly string[]): Promise<void> {
   const program = new Command('mcp-devtools')

@@ -2,7 +2,12 @@ import type { Command } from 'commander';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
-import { serveHttp } from '../transports/http.js';
+import { approvalRoutes } from '../admin/approval-routes.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { createAuthenticator } from '../auth/create-authenticator.js';
+import { serveHttp, type HttpOptions, type RunningHttp } from '../transports/http.js';
+import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { serveStdio } from '../transports/stdio.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
@@ -28,22 +33,43 @@ export function registerServe(program: Command): void {
     const { kernel, logger, settings } = await startKernel(invocationFrom(options, flags));
     let stop: () => Promise<void>;
     if (settings.get('MCP_TRANSPORT') === 'http') {
-      const http = await serveHttp(kernel, {
-        host: settings.get('MCP_HTTP_HOST'),
-        port: settings.get('MCP_HTTP_PORT'),
-        allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
-        logger,
-      });
+      let http: RunningHttp;
+      let authenticator: Authenticator | undefined;
+      try {
+        authenticator = await createAuthenticator(settings, logger);
+        http = await serveHttp(kernel, {
+          host: settings.get('MCP_HTTP_HOST'),
+          port: settings.get('MCP_HTTP_PORT'),
+          allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
+          authenticator,
+          routes: adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
+          logger,
+        });
+      } catch (error) {
+        await authenticator?.close?.();
+        await kernel.close();
+        throw error;
+      }
       // Tests and scripts read the bound port from this line when they asked for port 0.
       process.stderr.write(`mcp-devtools listening on ${http.url}\n`);
-      stop = () => http.close();
+      stop = async () => {
+        await http.close();
+        await authenticator?.close?.();
+      };
     } else {
+      if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
       const stdio = await serveStdio(kernel);
       void stdio.closed.then(() => shutdown(kernel, logger, () => stdio.close(), 'stdin closed'));
       stop = () => stdio.close();
     }
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
   });
+}
+
+/** The admin endpoint, when the policy plugin runs (a config file may disable it). */
+function adminRoutes(kernel: Kernel, adminToken: string, logger: Logger): HttpOptions['routes'] {
+  if (!kernel.plugins.includes('policy')) return undefined;
+  return approvalRoutes(kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), adminToken, logger);
 }
 
 let shuttingDown = false;

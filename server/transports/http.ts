@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
-import { noAuthentication, type Authenticator } from '../auth/authenticator.js';
+import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { readJsonBody } from './json-body.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
@@ -72,8 +72,9 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
   }
   const auth = await authenticator.authenticate(request);
   if ('failure' in auth) {
-    response.setHeader('www-authenticate', `Bearer realm="mcp-devtools", error="invalid_token", error_description="${auth.failure.replace(/"/g, "'")}"`);
-    sendJsonRpcError(response, 401, -32001, `Unauthorized: ${auth.failure}`);
+    const status = auth.status ?? 401;
+    if (status === 401) response.setHeader('www-authenticate', wwwAuthenticate(auth));
+    sendJsonRpcError(response, status, -32001, `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${auth.failure}`);
     return;
   }
   if (request.method !== 'POST') {
@@ -97,6 +98,12 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
   });
   await mcp.connect(transport);
   await transport.handleRequest(request, response, body.value);
+}
+
+/** RFC 6750: no error code when no credentials were sent, `invalid_token` when they were and failed. */
+function wwwAuthenticate(failure: AuthFailure): string {
+  if (failure.missing) return 'Bearer realm="mcp-devtools"';
+  return `Bearer realm="mcp-devtools", error="invalid_token", error_description="${failure.failure.replace(/["\\]/g, "'")}"`;
 }
 
 export function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {

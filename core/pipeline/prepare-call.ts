@@ -1,0 +1,29 @@
+import type { Validator } from 'typebox/compile';
+import { ToolError } from '../errors/tool-error.js';
+import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
+import type { ToolDefinition } from '../plugin/contract.js';
+import { describeValidationErrors } from '../schema/validation-errors.js';
+
+export interface PreparedCall {
+  args: Record<string, unknown>;
+  route?: UpstreamRequest;
+  prepared?: PreparedRequest;
+}
+
+/**
+ * Validates a call's arguments (applying schema defaults) and computes the upstream request it would make,
+ * without sending anything. The validate stage runs this; `policy explain` runs it too, so both decide on
+ * exactly the same request. Throws `invalid_arguments` or `invalid_path`.
+ */
+export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>): PreparedCall {
+  const args = validator.Default(structuredClone(rawArgs)) as Record<string, unknown>;
+  if (!validator.Check(args)) {
+    const lines = describeValidationErrors(validator.Errors(args), args, tool.spec.input);
+    throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);
+  }
+  if (tool.spec.route === undefined) return { args };
+  const route = tool.spec.route(args);
+  // Preparing checks path safety now, so a bad path is refused before policy or any request.
+  const prepared = tool.upstream?.prepare(route);
+  return prepared === undefined ? { args, route } : { args, route, prepared };
+}

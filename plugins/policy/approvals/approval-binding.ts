@@ -1,0 +1,33 @@
+import { renderingArgs } from '../../../core/schema/common-args.js';
+import type { Principal } from '../../../core/pipeline/principal.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
+/** What an approval is for: one caller, one tool, one set of arguments, under one policy version. */
+export interface ApprovalSubject {
+  principal: Principal;
+  tool: string;
+  /** The validated arguments (schema defaults applied). */
+  args: Record<string, unknown>;
+  policyVersion: string;
+  /** The upstream request, shown to approvers. */
+  request?: { method: string; path: string };
+}
+
+const PRESENTATION_ONLY = new Set(Object.keys(renderingArgs));
+
+/**
+ * The arguments an approval is bound to: the validated ones without `jq` and `outputFormat`, which change
+ * only how the answer is shown, never what is done upstream.
+ */
+export function normalizedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !PRESENTATION_ONLY.has(k)));
+}
+
+export function argsHash(args: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(normalizedArgs(args)));
+}
+
+/** One key per (caller, tool, arguments, policy version): a retry finds its approval, anything else does not. */
+export function bindingKey(subject: ApprovalSubject): string {
+  return sha256Hex(canonicalJson([subject.principal.via, subject.principal.subject, subject.tool, argsHash(subject.args), subject.policyVersion]));
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { Decision } from '../engine/policy-engine.js';
+import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
+
+export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'used';
+
+export interface ApprovalRecord {
+  id: string;
+  status: ApprovalStatus;
+  subject: string;
+  groups: string[];
+  via: string;
+  tool: string;
+  request?: { method: string; path: string };
+  /** The arguments as JSON, cut at 4 KiB: enough for an approver to see what the call does. */
+  arguments: string;
+  argsHash: string;
+  /** The key a retry of this exact call finds the approval by (a hash: who, which tool, which arguments, which policy). */
+  binding: string;
+  policyVersion: string;
+  ruleId: string | null;
+  reason: string;
+  createdAt: string;
+  /** Until when the request may be granted, or, once decided, until when the decision holds. */
+  expiresAt: string;
+  ttlMs: number;
+  decidedBy?: string;
+  decidedAt?: string;
+  usedAt?: string;
+}
+
+/** A grant or rejection that cannot be made (unknown, expired or already decided). */
+export class ApprovalError extends Error {
+  constructor(readonly kind: 'not_found' | 'conflict', message: string) {
+    super(message);
+    this.name = 'ApprovalError';
+  }
+}
+
+const RECORD = 'approval';
+const BINDING = 'approval-binding';
+const GRANT = 'approval-grant';
+const INDEX = 'approval-index';
+const ARGUMENTS_PREVIEW_CHARS = 4096;
+
+/**
+ * Pending approvals in the shared KeyValueStore, so a grant made through any replica, the CLI or the admin
+ * endpoint is honoured by every replica. A grant is a separate single-use token: consuming it is a delete,
+ * which only one caller can win (atomic on Redis), so a granted call runs once.
+ */
+export class ApprovalStore {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  /**
+   * Turns an `approval_required` decision into what happens now: allowed once after a grant, denied after a
+   * rejection, otherwise held under the pending approval for this exact call (created on first sight).
+   */
+  async settle(decision: Decision, call: ApprovalSubject): Promise<Decision> {
+    const binding = bindingKey(call);
+    const id = await this.store.get<string>(BINDING, binding);
+    const found = id === undefined ? undefined : await this.get(id);
+    const record = found?.binding === binding ? found : undefined;
+    if (record?.status === 'granted' && (await this.store.delete(GRANT, record.id))) {
+      await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) });
+      return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
+    }
+    if (record?.status === 'rejected') {
+      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call. ${decision.reason}`, approvalId: record.id };
+    }
+    const pending = record?.status === 'pending' ? record : await this.create(decision, call, binding);
+    return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
+  }
+
+  /** The record, or undefined when unknown or expired. */
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    if (!/^apr-[0-9a-f]{24}$/.test(id)) return undefined;
+    const record = await this.store.get<ApprovalRecord>(RECORD, id);
+    return record !== undefined && Date.parse(record.expiresAt) > this.clock.now() ? record : undefined;
+  }
+
+  /** Every approval still within its expiry, oldest first. */
+  async list(): Promise<ApprovalRecord[]> {
+    const index = (await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? [];
+    const records = await Promise.all(index.map((e) => this.get(e.id)));
+    return records.filter((r): r is ApprovalRecord => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  grant(id: string, by: string): Promise<ApprovalRecord> {
+    return this.decide(id, 'granted', by);
+  }
+
+  reject(id: string, by: string): Promise<ApprovalRecord> {
+    return this.decide(id, 'rejected', by);
+  }
+
+  private async decide(id: string, verdict: 'granted' | 'rejected', by: string): Promise<ApprovalRecord> {
+    const record = await this.get(id);
+    if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
+    if (record.status !== 'pending') throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
+    // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
+    const now = this.clock.now();
+    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs) };
+    // The grant token goes first: a retry that sees "granted" must find it.
+    if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
+    await this.save(decided);
+    return decided;
+  }
+
+  private async create(decision: Decision, call: ApprovalSubject, binding: string): Promise<ApprovalRecord> {
+    const now = this.clock.now();
+    const args = canonicalJson(normalizedArgs(call.args));
+    const record: ApprovalRecord = {
+      id: `apr-${randomBytes(12).toString('hex')}`,
+      status: 'pending',
+      subject: call.principal.subject,
+      groups: [...call.principal.groups],
+      via: call.principal.via,
+      tool: call.tool,
+      ...(call.request ? { request: call.request } : {}),
+      arguments: args.length > ARGUMENTS_PREVIEW_CHARS ? `${args.slice(0, ARGUMENTS_PREVIEW_CHARS)}... (${args.length} characters)` : args,
+      argsHash: argsHash(call.args),
+      binding,
+      policyVersion: call.policyVersion,
+      ruleId: decision.ruleId,
+      reason: decision.reason,
+      createdAt: this.iso(now),
+      expiresAt: this.iso(now + this.ttlMs),
+      ttlMs: this.ttlMs,
+    };
+    await this.save(record);
+    return record;
+  }
+
+  /** Writes the record, its binding and its index entry, all expiring with it. */
+  private async save(record: ApprovalRecord): Promise<void> {
+    const ttl = Date.parse(record.expiresAt) - this.clock.now();
+    if (ttl <= 0) return;
+    await this.store.set(RECORD, record.id, record, ttl);
+    await this.store.set(BINDING, record.binding, record.id, ttl);
+    await this.index(record.id, Date.parse(record.expiresAt));
+  }
+
+  /**
+   * The list behind `approvals list` (the store cannot enumerate keys). Read-modify-write: two approvals
+   * created at the same instant on two replicas can lose one entry here; both still work, one is not listed.
+   */
+  private async index(id: string, expiresAt: number): Promise<void> {
+    const now = this.clock.now();
+    const entries = ((await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? []).filter((e) => e.expiresAt > now && e.id !== id);
+    entries.push({ id, expiresAt });
+    await this.store.set(INDEX, 'all', entries, Math.max(...entries.map((e) => e.expiresAt)) - now);
+  }
+
+  private iso(ms: number): string {
+    return new Date(ms).toISOString();
+  }
+}
+
+interface IndexEntry {
+  id: string;
+  expiresAt: number;
+}

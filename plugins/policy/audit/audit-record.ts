@@ -1,0 +1,51 @@
+import type { Decision } from '../engine/policy-engine.js';
+import type { PublicIdentity } from '../engine/call-facts.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
+/** One line of the audit log. `prev` chains it to the line before; `hash` seals it. */
+export interface AuditRecord {
+  seq: number;
+  time: string;
+  principal: { subject: string; groups: string[]; via: string };
+  tool: string;
+  /** The policy's decision, or null when no policy is configured or the call failed before the policy stage. */
+  decision: Decision | null;
+  upstream: PublicIdentity | null;
+  outcome: { status: 'ok' } | { status: 'error'; code: string };
+  durationMs: number;
+  /** Keys and types of the arguments as the caller sent them; never a value. */
+  args: Shape;
+  prev: string;
+  hash: string;
+}
+
+export type Shape = string | { [key: string]: Shape };
+
+/** The `prev` of the first record of a log. */
+export const GENESIS = '0'.repeat(64);
+
+const MAX_DEPTH = 6;
+const MAX_KEYS = 64;
+
+/**
+ * The shape of a value: an object's keys with the shape of each value, and a type name for anything else
+ * (`string`, `number`, `boolean`, `null`, `array(3)`). Values never appear, so the log can be shared with
+ * auditors without leaking what agents wrote into tickets or queries.
+ */
+export function shapeOf(value: unknown, depth = 0): Shape {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `array(${value.length})`;
+  if (typeof value !== 'object') return typeof value;
+  if (depth >= MAX_DEPTH) return 'object';
+  const out: Record<string, Shape> = {};
+  const keys = Object.keys(value).sort();
+  for (const key of keys.slice(0, MAX_KEYS)) out[key] = shapeOf((value as Record<string, unknown>)[key], depth + 1);
+  if (keys.length > MAX_KEYS) out['...'] = `${keys.length - MAX_KEYS} more keys`;
+  return out;
+}
+
+/** The seal of a record: SHA-256 of its canonical JSON without `hash` (so `prev` and `seq` are covered). */
+export function recordHash(record: Omit<AuditRecord, 'hash'> & { hash?: string }): string {
+  const { hash: _ignored, ...sealed } = record;
+  return sha256Hex(canonicalJson(sealed));
+}

@@ -1,0 +1,57 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { headPathOf, readHeadFile } from './audit-log.js';
+import { GENESIS, recordHash, type AuditRecord } from './audit-record.js';
+
+export interface AuditVerification {
+  ok: boolean;
+  records: number;
+  /** What is wrong, each naming its line; empty when the log verifies. */
+  problems: string[];
+  /** Said when the log verifies but something limits what could be checked. */
+  notes: string[];
+}
+
+const MAX_PROBLEMS = 20;
+
+/**
+ * Checks an audit log end to end: every line is a complete record whose hash matches its content, each
+ * record names the previous one's hash and the next number, and the last record is the one the head file
+ * names. So an edited, removed, inserted or reordered record, and a cut tail, each fail with the line named.
+ */
+export async function verifyAuditLog(path: string): Promise<AuditVerification> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const headFile = await readHeadFile(path);
+  let prev = GENESIS;
+  let seq = 0;
+  let records = 0;
+  let hashAtHead: string | undefined;
+  let lineNo = 0;
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) {
+    lineNo++;
+    if (line.trim() === '') continue;
+    let record: AuditRecord;
+    try {
+      record = JSON.parse(line) as AuditRecord;
+      if (record === null || typeof record !== 'object' || typeof record.hash !== 'string') throw new Error('not a record');
+    } catch {
+      problems.push(`line ${lineNo}: not a complete audit record (edited, or cut while being written).`);
+      continue;
+    }
+    records++;
+    if (recordHash(record) !== record.hash) problems.push(`line ${lineNo} (record ${record.seq}): its content does not match its hash: the record was edited.`);
+    if (record.prev !== prev) problems.push(`line ${lineNo} (record ${record.seq}): it does not follow the record before it (a record was removed, inserted or reordered).`);
+    if (record.seq !== seq + 1) problems.push(`line ${lineNo}: record number ${record.seq} follows record ${seq}, not ${seq + 1}.`);
+    if (headFile.kind === 'head' && record.seq === headFile.head.seq) hashAtHead = record.hash;
+    prev = record.hash;
+    seq = typeof record.seq === 'number' ? record.seq : seq + 1;
+  }
+  if (headFile.kind === 'missing') notes.push(`${headPathOf(path)} is missing, so records cut from the end cannot be detected.`);
+  else if (headFile.kind === 'invalid') problems.push(`${headPathOf(path)} cannot be read: ${headFile.problem}.`);
+  else if (seq < headFile.head.seq) problems.push(`the log ends at record ${seq}, but ${headPathOf(path)} says record ${headFile.head.seq} was written: records were removed from the end.`);
+  else if (hashAtHead !== headFile.head.hash) problems.push(`record ${headFile.head.seq} is not the one ${headPathOf(path)} names: the end of the log was replaced.`);
+  const shown = problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `... and ${problems.length - MAX_PROBLEMS} more problems`] : problems;
+  return { ok: problems.length === 0, records, problems: shown, notes };
+}

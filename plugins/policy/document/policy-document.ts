@@ -1,0 +1,87 @@
+import Type, { type Static } from 'typebox';
+import { InvalidDocumentError, readYamlDocument, type DocumentProblem } from '../../../core/schema/yaml-document.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+
+const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description });
+const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+/** What a rule matches on: every key given must hold (AND); any value of a list may (OR). */
+export const Conditions = Type.Object(
+  {
+    tools: Type.Optional(Names('Tool name globs, such as "*_delete".')),
+    vendors: Type.Optional(Names('Vendor globs: github, circleci, jira, confluence, bitbucket, or a plugin\'s own.')),
+    methods: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]), { minItems: 1 })),
+    paths: Type.Optional(Names('Globs of the upstream path as sent, API prefix included, such as "/rest/api/3/issue*".')),
+    subjects: Type.Optional(Names('Principal subjects, matched exactly.')),
+    groups: Type.Optional(Names('Principal groups, matched exactly; any one suffices.')),
+    readOnly: Type.Optional(Type.Boolean({ description: 'true: tools annotated read-only; false: the others.' })),
+    credentials: Type.Optional(Names('Globs of the upstream credential label.')),
+    hosts: Type.Optional(Names('Globs of the upstream base URL host.')),
+    environments: Type.Optional(Names('Globs of the upstream credential\'s environment class.')),
+    args: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Union([ArgValue, Type.Array(ArgValue, { minItems: 1 })]))),
+  },
+  { additionalProperties: false },
+);
+
+export const RuleSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]*$', maxLength: 128 }),
+    effect: Type.Union([Type.Literal('allow'), Type.Literal('deny'), Type.Literal('approval_required')]),
+    /** Shown to the caller when this rule refuses or holds a call. */
+    reason: Type.Optional(Type.String({ minLength: 1 })),
+    match: Type.Optional(Conditions),
+    /** The rule does not apply when these conditions all hold too (e.g. a deny except for a group). */
+    except: Type.Optional(Conditions),
+  },
+  { additionalProperties: false },
+);
+
+export const PolicyDocumentSchema = Type.Object(
+  {
+    version: Type.Literal(1),
+    rules: Type.Array(RuleSchema),
+  },
+  { additionalProperties: false },
+);
+
+export type ConditionsSpec = Static<typeof Conditions>;
+export type RuleSpec = Static<typeof RuleSchema>;
+export type PolicyDocument = Static<typeof PolicyDocumentSchema>;
+
+export interface LoadedPolicy {
+  document: PolicyDocument;
+  /** `sha256:` and the first 16 hex digits of the canonical document: comments and layout do not change it. */
+  version: string;
+  /** Line of each rule, for `policy explain` and log messages. */
+  ruleLines: ReadonlyMap<string, number>;
+}
+
+/**
+ * Reads and checks a policy document. Everything wrong is reported with its line: YAML syntax, unknown keys,
+ * wrong types, duplicate rule ids, paths that do not start with "/".
+ */
+export function readPolicyDocument(text: string, label: string): LoadedPolicy {
+  const { value, lineOf } = readYamlDocument(text, PolicyDocumentSchema, label);
+  const problems: DocumentProblem[] = [];
+  const ruleLines = new Map<string, number>();
+  value.rules.forEach((rule, i) => {
+    if (ruleLines.has(rule.id)) {
+      problems.push({ line: lineOf(['rules', i, 'id']), message: `rules[${i}].id: "${rule.id}" is already the id of the rule on line ${ruleLines.get(rule.id)}; rule ids must be unique.` });
+    } else {
+      ruleLines.set(rule.id, lineOf(['rules', i]) ?? 0);
+    }
+    for (const part of ['match', 'except'] as const) {
+      rule[part]?.paths?.forEach((p, j) => {
+        if (!p.startsWith('/') && !p.startsWith('*')) {
+          problems.push({ line: lineOf(['rules', i, part, 'paths', j]), message: `rules[${i}].${part}.paths[${j}]: "${p}" must start with "/" (the path as sent, such as /rest/api/3/issue*).` });
+        }
+      });
+    }
+  });
+  if (problems.length > 0) throw new InvalidDocumentError(label, problems);
+  return { document: value, version: policyVersion(value), ruleLines };
+}
+
+export function policyVersion(document: PolicyDocument): string {
+  return `sha256:${sha256Hex(canonicalJson(document)).slice(0, 16)}`;
+}

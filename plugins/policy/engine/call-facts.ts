@@ -1,0 +1,79 @@
+import type { UpstreamIdentity } from '../../../core/http/types.js';
+import type { CallContext } from '../../../core/pipeline/call-context.js';
+import type { Principal } from '../../../core/pipeline/principal.js';
+import type { ToolDefinition } from '../../../core/plugin/contract.js';
+
+/** The upstream identity as callers may see it: everything but the secret's fingerprint. */
+export interface PublicIdentity {
+  vendor: string;
+  credential: string;
+  host: string;
+  environment: string;
+}
+
+/**
+ * What a policy decides on, gathered once per call. Tool-level facts never change for a tool in a running
+ * server, principal-level ones for a caller, request-level ones per call: the engine caches by the first two.
+ */
+export interface CallFacts {
+  tool: string;
+  /** The upstream identity's vendor, or the plugin's name for a tool without an upstream. */
+  vendor: string;
+  readOnly: boolean;
+  identity: PublicIdentity | null;
+  subject: string;
+  groups: readonly string[];
+  method: string | null;
+  /** The upstream path as matched by rules (see normalizePolicyPath), or null without a request. */
+  path: string | null;
+  args: Readonly<Record<string, unknown>>;
+}
+
+export function publicIdentity(identity: UpstreamIdentity | undefined): PublicIdentity | null {
+  if (identity === undefined) return null;
+  return { vendor: identity.vendor, credential: identity.credential, host: identity.host, environment: identity.environment };
+}
+
+/** The facts of a call that has passed the validate stage (so args, route and prepared request are set). */
+export function callFacts(ctx: Pick<CallContext, 'tool' | 'principal' | 'args' | 'route' | 'prepared'>): CallFacts {
+  return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path);
+}
+
+export function factsFor(tool: ToolDefinition, principal: Principal, args: Record<string, unknown>, method: string | undefined, path: string | undefined): CallFacts {
+  const identity = publicIdentity(tool.upstream?.identity);
+  return {
+    tool: tool.spec.name,
+    vendor: identity?.vendor ?? tool.plugin,
+    readOnly: tool.spec.annotations.readOnlyHint,
+    identity,
+    subject: principal.subject,
+    groups: principal.groups,
+    method: method ?? null,
+    path: path === undefined ? null : normalizePolicyPath(path),
+    args,
+  };
+}
+
+const MAX_DECODE_ROUNDS = 5;
+
+/**
+ * The form of an upstream path that rules match: without the query, percent-decoded until it stops changing,
+ * repeated slashes collapsed and a trailing slash dropped. The vendor reads `%61cme`, `acme/` and `acme`
+ * alike, so a rule must too. (Dot segments never get this far: the validate stage refuses them.)
+ */
+export function normalizePolicyPath(path: string): string {
+  let current = path.split('?', 1)[0]!;
+  for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      break;
+    }
+    if (decoded === current) break;
+    current = decoded;
+  }
+  current = current.replace(/\/{2,}/g, '/');
+  if (!current.startsWith('/')) current = `/${current}`;
+  return current.length > 1 ? current.replace(/\/$/, '') : current;
+}

@@ -1,0 +1,102 @@
+import { isToolError } from '../../core/errors/tool-error.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { CallContext } from '../../core/pipeline/call-context.js';
+import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import type { ApprovalStore } from './approvals/approval-store.js';
+import type { AuditLog } from './audit/audit-log.js';
+import { shapeOf, type AuditRecord } from './audit/audit-record.js';
+import { callFacts, publicIdentity } from './engine/call-facts.js';
+import type { Decision } from './engine/policy-engine.js';
+import type { PolicySource } from './policy-source.js';
+import { refusal } from './refusal.js';
+
+/** The `_meta` key naming the upstream identity that acted. */
+export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
+
+/** Decisions of calls in flight, for the audit record (a refusal's also travels in `_meta`). */
+export type DecisionLog = WeakMap<CallContext, Decision>;
+
+/**
+ * Envelope stage, inside the core envelope: every result of a call under a policy (success, validation
+ * error or refusal) names the upstream identity, null for a tool that has none.
+ */
+export function upstreamIdentityMeta(): StageMiddleware {
+  return {
+    stage: 'envelope',
+    name: 'upstream-identity',
+    run: async (ctx, next) => {
+      ctx.meta[UPSTREAM_META_KEY] = publicIdentity(ctx.tool.upstream?.identity);
+      await next();
+    },
+  };
+}
+
+/**
+ * The policy stage: after validation (rules see typed arguments and the prepared request), before the
+ * upstream call and its cache. A refusal ends the call as an error result; nothing is sent upstream.
+ */
+export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger): StageMiddleware {
+  return {
+    stage: 'policy',
+    name: 'policy-decision',
+    run: async (ctx, next) => {
+      const engine = source.current;
+      const facts = callFacts(ctx);
+      let decision = engine.decide(facts);
+      if (decision.effect === 'approval_required') {
+        try {
+          decision = await approvals.settle(decision, {
+            principal: ctx.principal,
+            tool: facts.tool,
+            args: ctx.args,
+            policyVersion: decision.policyVersion,
+            ...(facts.method !== null && facts.path !== null ? { request: { method: facts.method, path: facts.path } } : {}),
+          });
+        } catch (error) {
+          logger.error({ err: error, tool: facts.tool }, 'approvals store failed; the call is denied');
+          decision = { effect: 'deny', ruleId: decision.ruleId, reason: 'The approvals store could not be reached, so the call is denied. Try again later.', policyVersion: decision.policyVersion };
+        }
+      }
+      decisions.set(ctx, decision);
+      if (decision.effect !== 'allow') throw refusal(decision, facts);
+      await next();
+    },
+  };
+}
+
+/**
+ * Envelope stage, inside the core envelope: one audit record per call, whatever its end (validation error,
+ * refusal, upstream error, success), written before the result goes back.
+ */
+export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock, logger: Logger): StageMiddleware {
+  return {
+    stage: 'envelope',
+    name: 'audit-log',
+    run: async (ctx, next) => {
+      const started = performance.now();
+      const time = new Date(clock.now()).toISOString();
+      const args = shapeOf(ctx.args);
+      let outcome: AuditRecord['outcome'] = { status: 'ok' };
+      try {
+        await next();
+      } catch (thrown) {
+        // The same code the core envelope will put in the result.
+        outcome = { status: 'error', code: isToolError(thrown) ? thrown.code : ctx.signal.aborted ? 'cancelled' : 'tool_failed' };
+        throw thrown;
+      } finally {
+        const entry = {
+          time,
+          principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
+          tool: ctx.tool.spec.name,
+          decision: decisions.get(ctx) ?? null,
+          upstream: publicIdentity(ctx.tool.upstream?.identity),
+          outcome,
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+          args,
+        };
+        await audit.append(entry).catch((error: unknown) => logger.error({ err: error, record: entry }, 'audit record could not be written'));
+      }
+    },
+  };
+}

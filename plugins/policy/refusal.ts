@@ -1,0 +1,21 @@
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { CallFacts } from './engine/call-facts.js';
+import type { Decision } from './engine/policy-engine.js';
+
+/**
+ * The error result of a refused or held call: text that says what was refused and why (and, for an
+ * approval, what to do next), with `_meta.code` and `_meta.decision` for programs.
+ */
+export function refusal(decision: Decision, facts: CallFacts): ToolError {
+  const what = facts.method !== null && facts.path !== null ? `${facts.tool} (${facts.method} ${facts.path})` : facts.tool;
+  if (decision.effect === 'approval_required') {
+    const message = [
+      `${what} needs an approver's grant before it runs. ${decision.reason}`,
+      `Approval ${decision.approvalId} is pending until ${decision.expiresAt}. Ask an approver to grant it (mcp-devtools approvals grant ${decision.approvalId}), then retry the same call with the same arguments; it will then run once.`,
+    ].join('\n');
+    return new ToolError('approval_required', message, { meta: { code: 'approval_required', decision } });
+  }
+  const rule = decision.ruleId === null ? 'no rule allows it' : `rule ${decision.ruleId}`;
+  const message = `The policy refused ${what} for ${facts.subject}: ${decision.reason} (${rule}; policy ${decision.policyVersion})`;
+  return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision } });
+}

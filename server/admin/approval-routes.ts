@@ -1,0 +1,75 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../core/logging/logger.js';
+import { ApprovalError, type ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import { bearerToken } from '../auth/authenticator.js';
+import { readJsonBody } from '../transports/json-body.js';
+
+const MAX_BODY_BYTES = 16 * 1024;
+const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
+
+/**
+ * The approvals admin endpoint, for approvers and chat-ops bots, and the only way to reach approvals kept in
+ * the memory store: `GET /admin/approvals`, `POST /admin/approvals/{id}/grant|reject` (optional JSON body
+ * `{"by": "name"}`), each with `Authorization: Bearer $MCP_ADMIN_TOKEN`. Without an admin token it is off.
+ */
+export function approvalRoutes(approvals: ApprovalStore, adminToken: string, logger: Logger): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  const expected = digest(adminToken);
+  return async (request, response) => {
+    const path = (request.url ?? '/').split('?', 1)[0]!;
+    if (path !== '/admin' && !path.startsWith('/admin/')) return false;
+    if (adminToken === '') {
+      send(response, 404, { error: 'The admin endpoints are off: set MCP_ADMIN_TOKEN to turn them on.' });
+      return true;
+    }
+    const bearer = bearerToken(request);
+    if (!('token' in bearer) || !timingSafeEqual(digest(bearer.token), expected)) {
+      response.setHeader('www-authenticate', 'Bearer realm="mcp-devtools-admin"');
+      send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' });
+      return true;
+    }
+    if (path === '/admin/approvals' && request.method === 'GET') {
+      send(response, 200, { approvals: await approvals.list() });
+      return true;
+    }
+    const decide = DECIDE.exec(path);
+    if (decide === null || request.method !== 'POST') {
+      send(response, decide === null ? 404 : 405, { error: 'Use GET /admin/approvals or POST /admin/approvals/{id}/grant|reject.' });
+      return true;
+    }
+    const by = await approverName(request);
+    if (by === undefined) {
+      send(response, 400, { error: 'The body must be empty or JSON {"by": "<approver name, up to 200 characters>"}.' });
+      return true;
+    }
+    const [, id, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
+    try {
+      const approval = verdict === 'grant' ? await approvals.grant(decodeURIComponent(id), by) : await approvals.reject(decodeURIComponent(id), by);
+      logger.info({ approval: approval.id, status: approval.status, by, tool: approval.tool, subject: approval.subject }, 'approval decided');
+      send(response, 200, { approval });
+    } catch (error) {
+      if (!(error instanceof ApprovalError)) throw error;
+      send(response, error.kind === 'not_found' ? 404 : 409, { error: error.message });
+    }
+    return true;
+  };
+}
+
+/** Who decided: `by` from the body, "admin" when there is none; undefined for a malformed body. */
+async function approverName(request: IncomingMessage): Promise<string | undefined> {
+  const length = request.headers['content-length'];
+  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return 'admin';
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
+  if (!body.ok || body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) return undefined;
+  const by = (body.value as { by?: unknown }).by;
+  if (by === undefined) return 'admin';
+  return typeof by === 'string' && by.trim() !== '' && by.length <= 200 ? by.trim() : undefined;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

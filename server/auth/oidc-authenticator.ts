@@ -1,0 +1,124 @@
+import type { IncomingMessage } from 'node:http';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { Settings } from '../../core/config/settings.js';
+import { StartupError } from '../../core/errors/tool-error.js';
+import type { Logger } from '../../core/logging/logger.js';
+import { isLoopbackHost } from '../transports/origin-check.js';
+import { bearerToken, type AuthOutcome, type Authenticator } from './authenticator.js';
+
+export interface OidcOptions {
+  issuer: string;
+  audience: string;
+  jwksUrl: URL;
+  clockSkewSeconds: number;
+  subjectClaim: string;
+  groupsClaim: string;
+}
+
+/** Failures of fetching the issuer's keys: the token could not be checked, which is not the caller's fault. */
+const KEY_FETCH_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JOSE_GENERIC', 'ERR_JWKS_INVALID']);
+const DISCOVERY_TIMEOUT_MS = 5000;
+
+/**
+ * `MCP_AUTH_MODE=oidc`: JWT bearer tokens signed by the issuer's keys (JWKS, fetched and cached by jose,
+ * refetched when an unknown key id appears), with issuer, audience and time checks within the clock skew.
+ * The subject and groups come from configurable claims, so Keycloak's `realm_access.roles` works as well
+ * as Okta's `groups`.
+ */
+export class OidcAuthenticator implements Authenticator {
+  readonly mode = 'oidc';
+  private readonly keys: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(private readonly options: OidcOptions) {
+    this.keys = createRemoteJWKSet(options.jwksUrl, { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+  }
+
+  /** Reads the settings and, without MCP_OIDC_JWKS_URL, discovers the JWKS URL from the issuer. */
+  static async fromSettings(settings: Settings, logger: Logger): Promise<OidcAuthenticator> {
+    const issuer = settings.get<string>('MCP_OIDC_ISSUER');
+    const audience = settings.get<string>('MCP_OIDC_AUDIENCE');
+    if (issuer === '' || audience === '') throw new StartupError('MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens\' iss) and MCP_OIDC_AUDIENCE (their aud).');
+    requireSecureUrl('MCP_OIDC_ISSUER', issuer);
+    const given = settings.get<string>('MCP_OIDC_JWKS_URL');
+    const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer);
+    logger.info({ issuer, audience, jwks: jwksUrl.href }, 'OIDC bearer tokens accepted');
+    return new OidcAuthenticator({
+      issuer,
+      audience,
+      jwksUrl,
+      clockSkewSeconds: settings.get<number>('MCP_OIDC_CLOCK_SKEW_SECONDS'),
+      subjectClaim: settings.get<string>('MCP_OIDC_SUBJECT_CLAIM'),
+      groupsClaim: settings.get<string>('MCP_OIDC_GROUPS_CLAIM'),
+    });
+  }
+
+  async authenticate(request: IncomingMessage): Promise<AuthOutcome> {
+    const bearer = bearerToken(request);
+    if (!('token' in bearer)) return bearer;
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(bearer.token, this.keys, {
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        clockTolerance: this.options.clockSkewSeconds,
+      }));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!(error instanceof errors.JOSEError) || (code !== undefined && KEY_FETCH_FAILURES.has(code))) {
+        return { failure: `the token cannot be checked now: the issuer's keys at ${this.options.jwksUrl.href} could not be fetched. Try again shortly.`, status: 503 };
+      }
+      return { failure: `the token is not valid: ${(error as Error).message}.` };
+    }
+    const subject = claim(payload, this.options.subjectClaim);
+    if (typeof subject !== 'string' || subject === '') return { failure: `the token has no "${this.options.subjectClaim}" claim to name its subject.` };
+    return { principal: Object.freeze({ subject, groups: Object.freeze(groupsOf(claim(payload, this.options.groupsClaim))), via: 'oidc' }) };
+  }
+}
+
+/** A claim at a dotted path (`realm_access.roles`); a claim whose own name has dots is found first. */
+function claim(payload: JWTPayload, path: string): unknown {
+  if (Object.prototype.hasOwnProperty.call(payload, path)) return payload[path];
+  let v: unknown = payload;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+function groupsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((g): g is string => typeof g === 'string' && g !== '');
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  return [];
+}
+
+/** Keys and issuer metadata are fetched over HTTPS only, but for a provider on this machine. */
+function requireSecureUrl(setting: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new StartupError(`${setting}=${JSON.stringify(value)} is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new StartupError(`${setting}=${value} must be an https:// URL (plain http is accepted only on this machine): keys fetched in clear could be swapped.`);
+  }
+  return url;
+}
+
+async function discoverJwksUrl(issuer: string): Promise<URL> {
+  const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  let metadata: { issuer?: unknown; jwks_uri?: unknown };
+  try {
+    const response = await fetch(where, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    if (!response.ok) throw new Error(`it answered ${response.status}`);
+    metadata = (await response.json()) as typeof metadata;
+  } catch (error) {
+    throw new StartupError(`OIDC discovery at ${where} failed (${(error as Error).message}). Set MCP_OIDC_JWKS_URL, or check MCP_OIDC_ISSUER.`);
+  }
+  if (metadata.issuer !== issuer) {
+    throw new StartupError(`OIDC discovery at ${where} names the issuer ${JSON.stringify(metadata.issuer)}, not MCP_OIDC_ISSUER=${issuer}; they must be identical.`);
+  }
+  if (typeof metadata.jwks_uri !== 'string') throw new StartupError(`OIDC discovery at ${where} has no jwks_uri. Set MCP_OIDC_JWKS_URL.`);
+  return requireSecureUrl('jwks_uri (discovered)', metadata.jwks_uri);
+}

@@ -1,0 +1,111 @@
+import { readFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { Compile } from 'typebox/compile';
+import { isToolError } from '../../core/errors/tool-error.js';
+import { prepareCall } from '../../core/pipeline/prepare-call.js';
+import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
+import { readPolicyDocument } from '../../plugins/policy/document/policy-document.js';
+import { factsFor, type CallFacts } from '../../plugins/policy/engine/call-facts.js';
+import type { Decision, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
+import { loadPolicyFile } from '../../plugins/policy/policy-source.js';
+import { startKernel } from '../bootstrap/start-kernel.js';
+import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+
+interface ExplainOptions extends ConfigOptions {
+  tool: string;
+  args: string;
+  subject: string;
+  group: string[];
+  via: string;
+  json?: boolean;
+}
+
+/** `mcp-devtools policy check FILE` and `policy explain FILE --tool T --args JSON --subject S [--group G]`. */
+export function registerPolicy(program: Command): void {
+  const policy = program.command('policy').description('check a policy document, or explain how it decides a call');
+  policy
+    .command('check <file>')
+    .description('validate a policy document; every problem is printed with its line')
+    .action(async (file: string) => {
+      const text = await readFile(file, 'utf8').catch((error: Error) => {
+        throw new Error(`Cannot read ${file}: ${error.message}`);
+      });
+      try {
+        const loaded = readPolicyDocument(text, file);
+        process.stdout.write(`${file}: valid, ${loaded.document.rules.length} rules, version ${loaded.version}\n`);
+      } catch (error) {
+        if (!(error instanceof InvalidDocumentError)) throw error;
+        process.stderr.write(`${error.message}\n`);
+        process.exitCode = 1;
+      }
+    });
+  withConfigOptions(
+    policy
+      .command('explain <file>')
+      .description('decide one call as the server would, printing the decision and every rule that held or failed')
+      .requiredOption('--tool <name>', 'the tool called')
+      .option('--args <json>', 'the arguments, as a JSON object', '{}')
+      .requiredOption('--subject <subject>', 'the caller\'s subject')
+      .addOption(new Option('--group <group>', 'a group of the caller (repeatable)').argParser((v: string, all: string[]) => [...all, v]).default([]))
+      .option('--via <mode>', 'how the caller was authenticated (tokens, oidc, local)', 'tokens')
+      .option('--json', 'print JSON'),
+  ).action(async (file: string, options: ExplainOptions) => explain(file, options));
+}
+
+async function explain(file: string, options: ExplainOptions): Promise<void> {
+  const args = parseArgs(options.args);
+  const { engine } = await loadPolicyFile(file).catch((error: Error) => {
+    throw new Error(error instanceof InvalidDocumentError ? error.message : `Cannot read ${file}: ${error.message}`);
+  });
+  // The vendors' routes and clients decide the request the policy sees: boot them as the server does,
+  // without the server's own policy and audit log.
+  const { kernel } = await startKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }));
+  try {
+    const tool = kernel.definitions().find((t) => t.spec.name === options.tool);
+    if (tool === undefined) throw new Error(`No tool "${options.tool}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
+    let call;
+    try {
+      call = prepareCall(tool, Compile(tool.spec.input), args);
+    } catch (error) {
+      if (!isToolError(error)) throw error;
+      throw new Error(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
+    }
+    const principal = { subject: options.subject, groups: options.group, via: options.via };
+    const facts = factsFor(tool, principal, call.args, call.prepared?.method ?? call.route?.method, call.prepared?.path ?? call.route?.path);
+    const { decision, rules } = engine.explain(facts);
+    const hidden = kernel.settings.get<boolean>('MCP_READ_ONLY') && !tool.spec.annotations.readOnlyHint;
+    if (options.json) process.stdout.write(`${JSON.stringify({ decision, hiddenByReadOnly: hidden, call: facts, rules }, null, 2)}\n`);
+    else process.stdout.write(render(file, decision, facts, rules, hidden));
+  } finally {
+    await kernel.close();
+  }
+}
+
+function parseArgs(raw: string): Record<string, unknown> {
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`--args must be a JSON object, such as '{"path": "/rest/api/3/issue"}': ${(error as Error).message}`);
+  }
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('--args must be a JSON object.');
+  return args as Record<string, unknown>;
+}
+
+function render(file: string, decision: Decision, facts: CallFacts, rules: RuleTrace[], hidden: boolean): string {
+  const out: string[] = [];
+  out.push(`Decision: ${decision.effect}${decision.ruleId === null ? ' (no rule allows it)' : ` by rule ${decision.ruleId}`}: ${decision.reason}`);
+  if (decision.effect === 'approval_required') out.push('          The server would hold the call until an approver grants it (explain creates no approval).');
+  if (hidden) out.push('          Note: MCP_READ_ONLY=true hides this tool, so the server would not offer it at all.');
+  out.push(`Policy:   ${file} (version ${decision.policyVersion})`);
+  out.push(`Call:     ${facts.tool}${facts.method !== null ? ` ${facts.method} ${facts.path ?? ''}` : ''} (${facts.readOnly ? 'read-only' : 'writes'})`);
+  out.push(`Caller:   ${facts.subject}, groups [${facts.groups.join(', ')}]`);
+  const id = facts.identity;
+  out.push(`Upstream: ${facts.vendor}${id ? `, credential ${id.credential} at ${id.host}, environment ${id.environment}` : ' (no upstream)'}`);
+  out.push('', 'Rules (deny beats approval_required beats allow; what no rule allows is denied):');
+  for (const rule of rules) {
+    out.push(`  ${rule.line === undefined ? '' : `line ${rule.line}: `}${rule.id} (${rule.effect}): ${rule.applies ? 'APPLIES' : 'does not apply'}`);
+    for (const c of rule.conditions) out.push(`      ${c.holds ? 'holds ' : 'fails '} ${c.block} ${c.key} ${c.expected}; the call has ${c.actual}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,144 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
+import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
+import { approvalRoutes } from '../../server/admin/approval-routes.js';
+import { hashToken } from '../../server/auth/token-hash.js';
+import { serveHttp } from '../../server/transports/http.js';
+import { capturedLogger } from '../support/auth-fixture.js';
+import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, PEOPLE, startEnterpriseKernel, tempFile, vendorEnv } from '../support/enterprise-fixture.js';
+import { runCli } from '../support/run-cli.js';
+
+describe('enterprise CLI commands (dist/cli.js)', function () {
+  this.timeout(60_000);
+
+  it('auth hash-token prints the SHA-256 of the token on stdin, without its trailing newline', async () => {
+    const run = await runCli(['auth', 'hash-token'], { stdin: 'tok-alice-4b1e9c0d\n' });
+    expect([run.code, run.stdout]).to.deep.equal([0, `${hashToken('tok-alice-4b1e9c0d')}\n`]);
+    for (const stdin of ['', 'two tokens\n']) {
+      const bad = await runCli(['auth', 'hash-token'], { stdin });
+      expect(bad.code).to.equal(1);
+      expect(bad.stderr).to.contain('Pipe exactly one token on stdin');
+      expect(bad.stdout).to.equal('');
+    }
+  });
+
+  it('policy check accepts the worked example and names every problem of a broken document with its line', async () => {
+    const good = tempFile('policy.yaml', docsPolicyExample());
+    const ok = await runCli(['policy', 'check', good]);
+    expect(ok.code).to.equal(0);
+    expect(ok.stdout).to.match(/^.*policy\.yaml: valid, 6 rules, version sha256:[0-9a-f]{16}\n$/);
+    const bad = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: a\n    effect: alow\n  - id: b\n    effect: deny\n    match: { tool: [x] }\n');
+    const failed = await runCli(['policy', 'check', bad]);
+    expect(failed.code).to.equal(1);
+    expect(failed.stderr.trim().split('\n')).to.deep.equal([
+      `${bad} line 4: rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")`,
+      `${bad} line 7: rules[1].match.tool: is not a known key`,
+    ]);
+  });
+
+  describe('policy explain', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-explain-'));
+    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
+    const env = vendorEnv('https://acme.atlassian.net', 'https://circleci.com');
+    const policy = join(cwd, 'policy.yaml');
+    writeFileSync(policy, docsPolicyExample());
+    const explain = (args: string[]) => runCli(['policy', 'explain', policy, ...args], { cwd, env });
+
+    it('prints the decision and every rule that held or failed', async () => {
+      const run = await explain(['--tool', 'jira_post', '--args', '{"path": "/rest/api/3/issue"}', '--subject', 'carol', '--group', 'contractors']);
+      expect(run.code, run.stderr).to.equal(0);
+      const lines = run.stdout.split('\n');
+      expect(lines[0]).to.equal('Decision: deny by rule contractors-read-only: Contractors have read-only access.');
+      expect(lines).to.include('Call:     jira_post POST /rest/api/3/issue (writes)');
+      expect(lines).to.include('Upstream: jira, credential jira-bot at acme.atlassian.net, environment production');
+      expect(lines).to.include('      fails  match groups [developers]; the call has [contractors]');
+      expect(lines.filter((l) => l.includes('APPLIES')).map((l) => l.replace(/^ +line \d+: /, ''))).to.deep.equal(['contractors-read-only (deny): APPLIES']);
+    });
+
+    it('decides exactly as the server does, for every kind of outcome', async () => {
+      const ent = await startEnterpriseKernel();
+      try {
+        const cases: Array<[keyof typeof PEOPLE, string, Record<string, unknown>]> = [
+          ['carol', 'jira_post', { path: '/rest/api/3/issue' }],
+          ['alice', 'jira_put', { path: '/rest/api/3/issue/PLAT-1', body: { fields: { summary: 'x' } } }],
+          ['alice', 'jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' } } } }],
+          ['alice', 'jira_delete', { path: '/rest/api/3/issue/PLAT-1' }],
+          ['rene', 'circleci_get', { path: '/api/v2/pipeline' }],
+          ['alice', 'circleci_get', { path: '/api/v2/pipeline' }],
+          ['dave', 'jira_post', { path: '/rest/api/3/project' }],
+        ];
+        for (const [who, tool, args] of cases) {
+          const person = PEOPLE[who];
+          const run = await explain(['--tool', tool, '--args', JSON.stringify(args), '--subject', person.subject, ...person.groups.flatMap((g) => ['--group', g]), '--json']);
+          expect(run.code, run.stderr).to.equal(0);
+          const explained = (JSON.parse(run.stdout) as { decision: Decision }).decision;
+          for (const method of ['POST', 'PUT', 'DELETE']) ent.jira.on(method, '*', { status: 204 });
+          ent.circleci.on('GET', '*', { body: {} });
+          const result = (await ent.kernel.call(tool, args, person)) as CallToolResult;
+          const served = (result._meta?.decision as Decision | undefined) ?? { effect: 'allow' };
+          expect(explained.effect, `${who} ${tool}`).to.equal(served.effect);
+          if (served.effect !== 'allow') expect({ ...explained, approvalId: undefined, expiresAt: undefined }).to.deep.equal({ ...served, approvalId: undefined, expiresAt: undefined });
+        }
+      } finally {
+        await ent.close();
+      }
+    });
+
+    it('says when the server would refuse the call before the policy, or has no such tool', async () => {
+      const invalid = await explain(['--tool', 'jira_get', '--args', '{"path": "/rest/api/3/../admin"}', '--subject', 'alice']);
+      expect(invalid.code).to.equal(1);
+      expect(invalid.stderr).to.contain('The server would refuse this call before the policy (invalid_path)');
+      const unknown = await explain(['--tool', 'jira_archive', '--subject', 'alice']);
+      expect(unknown.code).to.equal(1);
+      expect(unknown.stderr).to.contain('No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.');
+    });
+  });
+
+  describe('approvals', () => {
+    it('explains that approvals in the memory store are reached through the server', async () => {
+      const run = await runCli(['approvals', 'list']);
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.contain('MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server');
+    });
+
+    it('lists and grants through a running server\'s admin endpoint with --server', async () => {
+      const ent = await startEnterpriseKernel();
+      const { logger } = capturedLogger();
+      const routes = approvalRoutes(ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), 'admin-cli-token', logger);
+      const http = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], routes, logger });
+      try {
+        const held = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-3' }, PEOPLE.alice);
+        const { approvalId } = held._meta!.decision as Decision;
+        const env = { MCP_ADMIN_TOKEN: 'admin-cli-token' };
+        const server = http.url.replace(/\/mcp$/, '');
+        const list = await runCli(['approvals', 'list', '--server', server], { env });
+        expect(list.code, list.stderr).to.equal(0);
+        expect(list.stdout).to.contain(`${approvalId}  pending`).and.to.contain('alice [developers] called jira_delete DELETE /rest/api/3/issue/PLAT-3');
+        const grant = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga'], { env });
+        expect(grant.code, grant.stderr).to.equal(0);
+        const wrong = await runCli(['approvals', 'list', '--server', server], { env: { MCP_ADMIN_TOKEN: 'guess' } });
+        expect(wrong.code).to.equal(1);
+        expect(wrong.stderr).to.contain('answered 401');
+        ent.jira.on('DELETE', '/rest/api/3/issue/PLAT-3', { status: 204 });
+        expect((await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-3' }, PEOPLE.alice)).isError).to.equal(undefined);
+      } finally {
+        await http.close();
+        await ent.close();
+      }
+    });
+  });
+
+  it('serve refuses a non-loopback address with authentication off, and tokens mode without a tokens file', async () => {
+    const open = await runCli(['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0']);
+    expect(open.code).to.equal(1);
+    expect(open.stderr).to.contain('Refusing to serve HTTP on 0.0.0.0 with MCP_AUTH_MODE=off');
+    const noFile = await runCli(['serve', '--transport', 'http', '--port', '0'], { env: { MCP_AUTH_MODE: 'tokens' } });
+    expect(noFile.code).to.equal(1);
+    expect(noFile.stderr).to.contain('MCP_AUTH_MODE=tokens needs MCP_AUTH_TOKENS_FILE');
+  });
+});

@@ -1,0 +1,21 @@
+import type { IncomingMessage } from 'node:http';
+import { createLogger, type Logger } from '../../core/logging/logger.js';
+import { resolveSettings, type Settings } from '../../core/config/settings.js';
+import { mapLayer } from '../../core/config/sources.js';
+import { AuthSettings } from '../../server/auth/auth-settings.js';
+
+/** The auth settings as the cascade would resolve them from these values. */
+export function authSettings(values: Record<string, string>): Settings {
+  return resolveSettings([{ name: 'server', schema: AuthSettings, sections: [] }], [mapLayer('test', values)], new Map(), () => {});
+}
+
+/** A logger whose lines the test can read. */
+export function capturedLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: createLogger({ level: 'info', secrets: [], destination: { write: (l: string) => lines.push(l) } }), lines };
+}
+
+/** An HTTP request as the authenticator sees it: only its headers matter. */
+export function requestWith(authorization?: string): IncomingMessage {
+  return { headers: authorization === undefined ? {} : { authorization } } as IncomingMessage;
+}
