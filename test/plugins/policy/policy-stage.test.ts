@@ -89,7 +89,7 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
         await readOnly.close();
       }
     }
-    expect(ent.kernel.kernel.listTools()).to.have.length(6);
+    expect(ent.kernel.kernel.listTools()).to.have.length(7);
   });
 });
 
