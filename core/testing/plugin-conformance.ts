@@ -30,7 +30,12 @@ export async function checkPluginConformance(options: PluginConformanceOptions):
   const mock = await MockUpstream.start();
   let kernel: TestKernel | undefined;
   try {
-    kernel = await startTestKernel({ plugins: options.plugins, env: { ...options.env(mock.url), MCP_STRUCTURED_OUTPUT: 'true' } });
+    kernel = await startTestKernel({
+      plugins: options.plugins,
+      env: { ...options.env(mock.url), MCP_STRUCTURED_OUTPUT: 'true' },
+      // Every corpus answer is served at the same URLs: a cache would replay the first one to `cache: true` tools.
+      configFile: { content: JSON.stringify({ disable: ['cache'] }) },
+    });
     const { corpus, projections, argsFor, skip } = options;
     return await checkStructuredConformance({ client: await kernel.connect(), upstreams: [mock], corpus, projections, argsFor, skip });
   } finally {
