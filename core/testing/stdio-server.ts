@@ -17,8 +17,13 @@ export interface StdioServerOptions {
 
 export interface StdioSession {
   client: Client;
-  /** The server's stderr lines (its JSON logs). */
+  /** The server's stderr lines (its JSON logs), as they have arrived so far. */
   stderr: string[];
+  /**
+   * The first stderr line that contains `text`, once it has arrived: stderr is a pipe of its own, so a line
+   * logged during a call may arrive after the call's result. Rejects after `timeoutMs`, showing what came.
+   */
+  waitForStderr(text: string, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -47,5 +52,12 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
     // A server that fails start-up says why on stderr: put it in the error rather than "connection closed".
     throw new Error(`the server did not start: ${(error as Error).message}\n${stderr.join('\n')}`, { cause: error });
   }
-  return { client, stderr, close: () => client.close() };
+  const waitForStderr = async (text: string, timeoutMs = 5000): Promise<string> => {
+    for (const deadline = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 10))) {
+      const line = stderr.find((l) => l.includes(text));
+      if (line !== undefined) return line;
+      if (Date.now() > deadline) throw new Error(`no stderr line contains ${JSON.stringify(text)} after ${timeoutMs} ms:\n${stderr.join('\n')}`);
+    }
+  };
+  return { client, stderr, waitForStderr, close: () => client.close() };
 }

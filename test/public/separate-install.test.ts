@@ -60,7 +60,7 @@ describe('public API: a plugin with its own copy of mcp-devtools, loaded by path
     const result = await session.client.callTool({ name: 'acme_region', arguments: {} });
     expect(result.structuredContent).to.deep.equal({ data: { region: 'ap-south' } });
     expect(result.content).to.deep.equal([{ type: 'text', text: 'region: ap-south' }]);
-    expect(session.stderr.some((line) => line.includes('"plugin":"acme-status"') && line.includes('acme region asked'))).to.equal(true);
+    expect(await session.waitForStderr('acme region asked')).to.contain('"plugin":"acme-status"');
   });
 
   it('keeps the code and status of a ToolError made by its copy', async () => {

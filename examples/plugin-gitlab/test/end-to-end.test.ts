@@ -43,8 +43,8 @@ describe('gitlab plugin loaded by the mcp-devtools server from a config file (st
     expect(mock.requests.at(-1)?.headers['private-token']).to.equal(TOKEN);
   });
 
-  it('logs to stderr only, never the token', () => {
-    expect(session.stderr.some((line) => line.includes('"kernel started"'))).to.equal(true);
+  it('logs to stderr only, never the token', async () => {
+    expect(await session.waitForStderr('"kernel started"')).to.contain('"gitlab"');
     for (const line of session.stderr) expect(line).not.to.contain(TOKEN);
   });
 });
