@@ -60,6 +60,12 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
       expect(result.structuredContent).to.deep.equal({ data: 8, nextPage: 8 });
     });
 
+    it('refuses a project that would climb out of /projects/, without any request', async () => {
+      const result = await kernel.call('gitlab_list_pipelines', { project: 'group/../../users' });
+      expect(textOf(result)).to.contain('Code: invalid_path');
+      expect(mock.requests).to.have.length(0);
+    });
+
     it('names a bad argument and the values allowed, without any request', async () => {
       const result = await kernel.call('gitlab_list_pipelines', { project: '9', status: 'green', perPage: 500 });
       expect(result.isError).to.equal(true);
