@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { Compile, type Validator } from 'typebox/compile';
 import { ChunkedArtifactStore } from '../artifacts/chunked-artifact-store.js';
 import { artifactRetentionMs } from './artifact-retention.js';
@@ -127,6 +127,10 @@ export class Kernel {
       const scope = this.container.createChildContainer();
       scope.register(TOKENS.Logger, { useValue: logger.child({ plugin: plugin.spec.name }) });
       scope.register(TOKENS.Settings, { useValue: this.options.settings.forOwner(plugin.spec.name) });
+      // A plugin built against its own copy of mcp-devtools was made injectable by that copy's tsyringe, whose
+      // registry this container cannot see; the @inject tokens live in the shared Reflect metadata, so re-reading
+      // them here lets such a plugin resolve. Idempotent for plugins of this copy.
+      injectable()(plugin.cls);
       const instance = await withTimeout(`${name} construction`, DEFAULT_BOOT_TIMEOUT_MS, () => scope.resolve(plugin.cls) as DevtoolsPlugin);
       plugin.instance = instance;
       await withTimeout(`${name} boot`, plugin.spec.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS, () =>

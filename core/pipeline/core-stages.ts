@@ -63,7 +63,12 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },
   };
-  ctx.output = await ctx.tool.handler(toolCtx);
-  ctx.value = ctx.output.value;
+  const output = await ctx.tool.handler(toolCtx);
+  if (output === null || typeof output !== 'object') {
+    // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
+    throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
+  }
+  ctx.output = output;
+  ctx.value = output.value;
   await next();
 }

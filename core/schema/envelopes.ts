@@ -52,3 +52,6 @@ export const AtlassianReadEnvelope = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Any read whose result is the upstream body alone, as for the Atlassian reads: `{data, incomplete?}`. */
+export const ReadEnvelope = AtlassianReadEnvelope;

@@ -9,9 +9,10 @@ import { CROSS_CUTTING, VENDORS } from './builtin-plugins.js';
 /**
  * The plugin classes to start: the cross-cutting built-ins (minus `disable`), then the config file's
  * `plugins` (built-in names, module paths relative to the file, or package names), or every built-in vendor
- * when there is no list. Anything that does not load names itself in the error.
+ * when there is no list and no class is `given` in-process; then the `given` classes. Anything that does not
+ * load names itself in the error.
  */
-export async function loadPlugins(config: ConfigFile): Promise<PluginClass[]> {
+export async function loadPlugins(config: ConfigFile, given: readonly PluginClass[] = []): Promise<PluginClass[]> {
   const disabled = new Set(config.disable ?? []);
   for (const name of disabled) {
     if (!(name in CROSS_CUTTING)) {
@@ -20,8 +21,9 @@ export async function loadPlugins(config: ConfigFile): Promise<PluginClass[]> {
   }
   const classes: PluginClass[] = [];
   for (const [name, load] of Object.entries(CROSS_CUTTING)) if (!disabled.has(name)) classes.push(await load());
-  for (const ref of config.plugins ?? Object.keys(VENDORS)) classes.push(...(await loadReference(ref, config.dir)));
-  return classes;
+  const vendors = config.plugins ?? (given.length > 0 ? [] : Object.keys(VENDORS));
+  for (const ref of vendors) classes.push(...(await loadReference(ref, config.dir)));
+  return [...classes, ...given];
 }
 
 async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {

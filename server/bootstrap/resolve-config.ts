@@ -18,6 +18,8 @@ export interface Invocation {
   configPath?: string;
   /** Settings schemas of server-side parts that are not plugins (the transports, authentication). */
   extraSettings?: readonly TObject[];
+  /** Plugin classes given in-process (the test kit), started after the config file's plugins. */
+  plugins?: readonly PluginClass[];
 }
 
 export interface ResolvedConfig {
@@ -35,14 +37,14 @@ export interface ResolvedConfig {
 export async function resolveConfig(invocation: Invocation): Promise<ResolvedConfig> {
   const configPath = findConfigFile(invocation.cwd, invocation.configPath ?? invocation.env.MCP_DEVTOOLS_CONFIG);
   const config = readConfigFile(configPath, invocation.cwd);
-  const plugins = await loadPlugins(config);
+  const plugins = await loadPlugins(config, invocation.plugins);
   const owners: SettingOwner[] = [
     { name: 'core', schema: CoreSettings, sections: ['mcp-devtools'] },
     ...(invocation.extraSettings ?? []).map((schema) => ({ name: 'server', schema, sections: ['mcp-devtools'] })),
   ];
   for (const cls of plugins) {
-    const spec = readPluginSpec(cls)!;
-    if (spec.settings) owners.push({ name: spec.name, schema: spec.settings, sections: spec.configSections ?? [spec.name] });
+    const spec = readPluginSpec(cls); // a class without @Plugin is refused by the kernel, naming it
+    if (spec?.settings) owners.push({ name: spec.name, schema: spec.settings, sections: spec.configSections ?? [spec.name] });
   }
   const flags = invocation.flags ?? {};
   const fileSettings = config.settings ?? {};

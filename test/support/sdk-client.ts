@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectStdio as connectStdioServer, isolatedEnv, type StdioSession } from '../../core/testing/stdio-server.js';
 import { CLI_PATH } from './paths.js';
 
 export interface ProcessOptions {
@@ -14,33 +14,11 @@ export interface ProcessOptions {
   cwd?: string;
 }
 
-/** A clean environment for a child server: PATH and a private HOME, nothing from the developer's shell. */
-export function isolatedEnv(env: Record<string, string> = {}, cwd?: string): Record<string, string> {
-  const home = mkdtempSync(join(tmpdir(), 'mcp-devtools-home-'));
-  return { PATH: process.env.PATH ?? '', HOME: home, MCP_RAW_RESPONSE_DIR: join(cwd ?? home, 'raw'), ...env };
-}
-
-export interface StdioSession {
-  client: Client;
-  stderr: string[];
-  close(): Promise<void>;
-}
+export { isolatedEnv, type StdioSession };
 
 /** The official SDK client, talking to `dist/cli.js` over stdio. */
-export async function connectStdio(options: ProcessOptions = {}): Promise<StdioSession> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_PATH, ...(options.args ?? [])],
-    env: isolatedEnv(options.env, cwd),
-    cwd,
-    stderr: 'pipe',
-  });
-  const stderr: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const client = new Client({ name: 'mcp-devtools-tests', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr, close: () => client.close() };
+export function connectStdio(options: ProcessOptions = {}): Promise<StdioSession> {
+  return connectStdioServer({ cliPath: CLI_PATH, ...options });
 }
 
 export interface HttpServerProcess {

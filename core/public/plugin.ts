@@ -1,0 +1,46 @@
+/**
+ * `mcp-devtools/plugin`: everything a third-party plugin needs, and nothing it should not depend on.
+ *
+ * Import every decorator, token and helper from here, never from tsyringe or from this package's internals:
+ * the decorators then record metadata the running server reads, `inject` is the server's own tsyringe, and a
+ * ToolError thrown by the plugin keeps its code even when the plugin was built against another copy of this
+ * package. A vendor plugin that declares its tools gets jq, TOON/JSON rendering, truncation, structured output
+ * with artifact spill, the HTTP cache (`cache: true`) and the enterprise policy (`route`) without more code.
+ */
+// The decorators write through the Reflect metadata API; the polyfill is idempotent and shared by every copy.
+import 'reflect-metadata';
+
+// Declaring plugins and tools.
+export { Plugin, Tool } from '../plugin/decorators.js';
+export type { BootContext, DevtoolsPlugin, PluginSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export { inject } from 'tsyringe';
+export { TOKENS } from '../tokens.js';
+
+// Schemas: TypeBox, the rendering arguments and the structured-output envelopes.
+export { Type } from 'typebox';
+export type { Static, TObject, TSchema } from 'typebox';
+export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js';
+export { AtlassianReadEnvelope, CircleCiReadEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
+
+// What a tool handler sees and returns, and the services it may inject.
+export type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+export type { Principal } from '../pipeline/principal.js';
+export type { Settings } from '../config/settings.js';
+export type { Logger } from '../logging/logger.js';
+export type { Clock, KeyValueStore } from '../store/key-value-store.js';
+export type { ArtifactStore, SavedArtifact } from '../artifacts/artifact-store.js';
+export { lenient, secret } from '../config/setting-kinds.js';
+
+// Calling the vendor's API.
+export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '../http/upstream-client.js';
+export type { BodyExpectation } from '../http/parse-body.js';
+export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
+export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
+export { nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
+
+// Errors a tool can end with (each code is in the catalogue, docs/errors.md).
+export { ToolError, isToolError, type ToolErrorDetails } from '../errors/tool-error.js';
+export type { ErrorCode } from '../errors/catalogue.js';
+
+/** The version of mcp-devtools this API comes from (for a User-Agent). */
+export { VERSION } from '../version.js';

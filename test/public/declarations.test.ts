@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import ts from 'typescript';
+import { REPO_ROOT } from '../support/paths.js';
+
+const ENTRIES = ['dist/plugin.d.ts', 'dist/testing.d.ts'].map((p) => join(REPO_ROOT, p));
+
+describe('public API: the shipped type declarations', () => {
+  it('type-check on their own, with every import resolved', function () {
+    this.timeout(60_000);
+    const program = ts.createProgram(ENTRIES, {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], // the SDK's declarations name fetch types (HeadersInit)
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    });
+    // Only our files are checked (the dependencies' declarations are theirs to keep), chunks included.
+    const ours = program.getSourceFiles().filter((f) => f.fileName.startsWith(join(REPO_ROOT, 'dist')));
+    expect(ours.map((f) => f.fileName)).to.include.members(ENTRIES);
+    const problems = [...program.getOptionsDiagnostics(), ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)])];
+    expect(problems.map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { Plugin, Tool, Type, inject, TOKENS, type Settings, type ToolOutput } from 'mcp-devtools/plugin';
+import { startTestKernel, textOf } from 'mcp-devtools/testing';
+
+@Plugin({ name: 'acme-kit', version: '1.0.0', settings: Type.Object({ ACME_KIT_COLOUR: Type.String({ default: 'blue' }) }) })
+class AcmeKitPlugin {
+  constructor(@inject(TOKENS.Settings) private readonly settings: Settings) {}
+
+  @Tool({ name: 'acme_colour', title: 'Colour', description: 'The configured colour.', annotations: { readOnlyHint: true }, input: Type.Object({}) })
+  async colour(): Promise<ToolOutput> {
+    return { value: this.settings.get<string>('ACME_KIT_COLOUR') };
+  }
+}
+
+describe('test kit: startTestKernel', () => {
+  afterEach(() => {
+    delete process.env.ACME_KIT_COLOUR;
+  });
+
+  it('starts the given plugins beside the cross-cutting ones, and no built-in vendor', async () => {
+    const kernel = await startTestKernel({ plugins: [AcmeKitPlugin] });
+    try {
+      expect(kernel.kernel.listTools().map((t) => t.name)).to.include.members(['artifact_read', 'acme_colour']);
+      expect(kernel.kernel.plugins).to.include.members(['projection', 'toon', 'truncation', 'structured', 'artifacts', 'acme-kit']);
+      expect(kernel.kernel.plugins).not.to.include.any.members(['github', 'circleci', 'jira', 'confluence', 'bitbucket']);
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it('reads settings only from what it is given, never from the real environment', async () => {
+    process.env.ACME_KIT_COLOUR = 'red';
+    const defaults = await startTestKernel({ plugins: [AcmeKitPlugin] });
+    const given = await startTestKernel({ plugins: [AcmeKitPlugin], env: { ACME_KIT_COLOUR: 'green' } });
+    try {
+      expect(textOf(await defaults.call('acme_colour'))).to.equal('blue');
+      expect(textOf(await given.call('acme_colour'))).to.equal('green');
+    } finally {
+      await defaults.close();
+      await given.close();
+    }
+  });
+
+  it('captures the kernel\'s log lines', async () => {
+    const kernel = await startTestKernel({ plugins: [AcmeKitPlugin] });
+    await kernel.close();
+    const started = kernel.logs.map((line) => JSON.parse(line) as { msg: string; plugins?: string[] }).find((l) => l.msg === 'kernel started');
+    expect(started?.plugins).to.include('acme-kit');
+  });
+});
