@@ -10,7 +10,7 @@ import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, GithubSettings } from './github-client.js';
 import { jobLogText, withoutSecrets } from './job-log-result.js';
-import { nextPageFromLink } from './link-header.js';
+import { nextPageFromLink } from '../../core/http/link-header.js';
 import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { nextPageFromLink } from '../../../plugins/github/link-header.js';
+import { nextPageFromLink } from '../../../core/http/link-header.js';
 
-describe('nextPageFromLink (GitHub Link header)', () => {
+describe('nextPageFromLink on GitHub Link headers', () => {
   const cases: Array<[string, string | null, number | null]> = [
     ['no header', null, null],
     ['GitHub\'s first page', '<https://api.github.com/repositories/1296269/actions/runs?per_page=30&page=2>; rel="next", <https://api.github.com/repositories/1296269/actions/runs?per_page=30&page=3>; rel="last"', 2],
