@@ -5,14 +5,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'chai';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
-import { SHARED_FIXTURES } from '../support/paths.js';
+import { FIXTURES } from '../support/paths.js';
 import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
 import { startReplicas, stopReplicas, type Replica } from '../support/replicas.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { sqliteFile } from '../support/store-backends.js';
 import { sleep } from '../support/async.js';
 
-const workflowRun = JSON.parse(readFileSync(join(SHARED_FIXTURES, 'github/workflow-run.json'), 'utf8')) as { id: number; name: string };
+const workflowRun = JSON.parse(readFileSync(join(FIXTURES, 'github/workflow-run.json'), 'utf8')) as { id: number; name: string };
 
 interface Chunk {
   data: string;

@@ -5,5 +5,5 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The bundled CLI that end-to-end tests spawn: `npm test` builds it first. */
 export const CLI_PATH = resolve(REPO_ROOT, 'dist/cli.js');
-/** Shared public fixtures (vendor example responses). */
-export const SHARED_FIXTURES = resolve(REPO_ROOT, '../shared/fixtures');
+/** Committed vendor example responses (copies of the public examples; CI has nothing outside the clone). */
+export const FIXTURES = resolve(REPO_ROOT, 'test/fixtures');

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
-import { SHARED_FIXTURES } from '../../support/paths.js';
+import { FIXTURES } from '../../support/paths.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const STRUCTURED_FIXTURE_PATH = resolve(here, '../../fixtures/plugins/fixture-structured.js');
@@ -21,7 +21,7 @@ export function writeStructuredFixtureConfig(dir: string, extra: Record<string, 
 
 /** A real GitHub payload from the shared public fixtures. */
 export function githubFixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(SHARED_FIXTURES, 'github', `${name}.json`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(FIXTURES, 'github', `${name}.json`), 'utf8')) as Record<string, unknown>;
 }
 
 /** GitHub's Link header for page `page` of `last`, as the API sends it. */
