@@ -55,6 +55,14 @@ export class CodeModeHarness {
     return { ...run, toolCalls: caller.calls };
   }
 
+  /**
+   * Calls one tool from harness code, as a program's `tools.<name>(args)` would: the structured value (read back
+   * whole when incomplete) or the text, and the same typed errors.
+   */
+  async call(tool: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    return new ToolCaller(this.connection.client, this.tools).call(tool, args);
+  }
+
   /** The server's last log lines. */
   serverLog(): string[] {
     return this.connection.logTail();

@@ -1,19 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { CodeModeHarness } from '../harness/code-mode-harness.js';
 import { ALL_TASKS } from '../tasks/all-tasks.js';
 import { startVendorWorld } from '../tasks/vendor-world.js';
-import { measureTask, type TaskMeasure } from './measure-task.js';
-import { fixedCostTable, measurementTable, type FixedCost } from './measurement-table.js';
-import { reading } from './token-count.js';
-
-const DOC = new URL('../../../../../docs/harness.md', import.meta.url);
-const BEGIN = '<!-- measurement: begin (npm run harness:measure) -->';
-const END = '<!-- measurement: end -->';
+import { writeDocumentedTables } from './harness-doc.js';
+import { measureFixedCost, measureTask, type TaskMeasure } from './measure-task.js';
+import { measurementTables } from './measurement-table.js';
 
 /**
  * `npm run harness:measure`: runs the three tasks both ways against the loopback vendors, checks that both ways
- * give the expected answer, prints the tables, and with `--write` puts them into docs/harness.md.
+ * give the expected answer, and prints the tables; with `--write` it also puts them into docs/harness.md and
+ * docs/structured-output.md.
  */
 async function main(): Promise<void> {
   const world = await startVendorWorld(ALL_TASKS);
@@ -26,27 +21,14 @@ async function main(): Promise<void> {
       }
       measures.push(measure);
     }
-    const tables = `${measurementTable(measures)}\n\n${fixedCostTable(await fixedCost(world.server()))}`;
+    const tables = measurementTables(measures, await measureFixedCost(world));
     console.log(tables);
     if (process.argv.includes('--write')) {
-      const doc = readFileSync(DOC, 'utf8');
-      const start = doc.indexOf(BEGIN);
-      const end = doc.indexOf(END);
-      if (start < 0 || end < start) throw new Error(`docs/harness.md has no "${BEGIN}" ... "${END}" block to replace`);
-      writeFileSync(DOC, `${doc.slice(0, start + BEGIN.length)}\n${tables}\n${doc.slice(end)}`);
-      console.error('docs/harness.md updated');
+      writeDocumentedTables(tables);
+      console.error('docs/harness.md and docs/structured-output.md updated');
     }
   } finally {
     await world.close();
-  }
-}
-
-async function fixedCost(options: Parameters<typeof CodeModeHarness.start>[0]): Promise<FixedCost> {
-  const harness = await CodeModeHarness.start(options);
-  try {
-    return { toolsList: reading([JSON.stringify(harness.tools)]), declarations: reading([harness.declarations]) };
-  } finally {
-    await harness.close();
   }
 }
 
@@ -54,4 +36,3 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
-

@@ -3,6 +3,7 @@ import { connectToServer } from '../harness/server-connection.js';
 import { DirectAgent } from '../tasks/direct-agent.js';
 import { printedAnswer, type Task } from '../tasks/task.js';
 import type { VendorWorld } from '../tasks/vendor-world.js';
+import type { FixedCost } from './measurement-table.js';
 import { reading, type Reading } from './token-count.js';
 
 /** One way of doing a task: what the model read, how many turns it took, how many tool calls the server saw. */
@@ -47,4 +48,14 @@ export async function measureProgram(task: Task, world: VendorWorld): Promise<Wa
 
 export async function measureTask(task: Task, world: VendorWorld): Promise<TaskMeasure> {
   return { task, direct: await measureDirect(task, world), program: await measureProgram(task, world) };
+}
+
+/** What the model reads about the tools before any task, each way: `tools/list` as JSON, or the declarations. */
+export async function measureFixedCost(world: VendorWorld): Promise<FixedCost> {
+  const harness = await CodeModeHarness.start(world.server());
+  try {
+    return { toolsList: reading([JSON.stringify(harness.tools)]), declarations: reading([harness.declarations]) };
+  } finally {
+    await harness.close();
+  }
 }

@@ -31,6 +31,11 @@ export function measurementTable(measures: readonly TaskMeasure[]): string {
   return rows.join('\n');
 }
 
+/** Both tables of docs/harness.md, as the measurement prints them. */
+export function measurementTables(measures: readonly TaskMeasure[], cost: FixedCost): string {
+  return `${measurementTable(measures)}\n\n${fixedCostTable(cost)}`;
+}
+
 /** The fixed cost of each way: what the model reads about the tools before any task. */
 export function fixedCostTable(cost: FixedCost): string {
   return [
