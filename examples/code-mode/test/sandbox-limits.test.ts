@@ -114,6 +114,16 @@ describe('the sandbox: limits and the only door out', () => {
       expect(error).to.be.instanceOf(ProgramError).and.include({ errorName: 'RangeError', errorMessage: 'the page was empty', printed: 'step 1' });
     });
 
+    it('fails the run, not the harness, on a promise rejected with nothing to handle it', async () => {
+      const error = await failure(run("console.log('start');\nPromise.reject(new Error('forgotten'));\nreturn 1;"));
+      expect(error).to.be.instanceOf(ProgramError).and.include({ errorName: 'UnhandledRejection', printed: 'start' });
+      expect(error.message).to.contain('Error: forgotten (a promise was rejected and nothing handled it: await it or add a catch)');
+      // A tool error nobody awaited is reported the same way, with its class.
+      const tool = await failure(run("tools.github_list_workflow_runs({ owner: 'octo-org', repo: 'no-such-repo' });\nawait new Promise(() => {});"));
+      expect(tool).to.be.instanceOf(ProgramError).and.include({ errorName: 'UnhandledRejection' });
+      expect(tool.message).to.contain('ToolCallError: github_list_workflow_runs:');
+    });
+
     it('cuts what a program prints at the limit, with a note, so one loop cannot flood the model', async () => {
       const result = await session.harness.run("for (let i = 0; i < 10000; i++) console.log('line ' + i);", { maxPrintedBytes: 1000 });
       expect(Buffer.byteLength(result.printed)).to.be.lessThan(1100);

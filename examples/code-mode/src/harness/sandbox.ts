@@ -2,6 +2,7 @@ import vm from 'node:vm';
 import { forbiddenSyntaxIn } from './forbidden-syntax.js';
 import { ProgramError, SandboxError, SandboxTimeoutError, SandboxViolationError } from './sandbox-errors.js';
 import { installSandbox, type Ending, type HostDoors } from './sandbox-prelude.js';
+import { routeUnhandledRejections } from './unhandled-rejections.js';
 import { defineToolErrors, toolErrorFromRecord, type ToolCallError, type ToolErrorClasses, type ToolErrorRecord } from './tool-errors.js';
 
 export interface SandboxLimits {
@@ -77,6 +78,12 @@ class SandboxSession {
       const errors = vm.runInContext(`(${defineToolErrors.toString()})()`, this.context) as ToolErrorClasses;
       const install = vm.runInContext(`(${installSandbox.toString()})`, this.context) as typeof installSandbox;
       const watch = install(this.doors(), JSON.stringify(this.toolNames), JSON.stringify(FORBIDDEN_GLOBALS), errors);
+      routeUnhandledRejections(vm.runInContext('Promise.prototype', this.context) as object, {
+        unhandledRejection: (reason) => {
+          const [name, message] = thrown(reason);
+          this.fail(new ProgramError('UnhandledRejection', `${name}: ${message} (a promise was rejected and nothing handled it: await it or add a catch)`));
+        },
+      });
       const completion: unknown = new vm.Script(script, { filename: 'program.js' }).runInContext(this.context, { timeout: this.limits.syncTimeoutMs });
       void watch(completion);
     });
@@ -91,8 +98,8 @@ class SandboxSession {
       this.drainScript.runInContext(this.context, { timeout: this.limits.syncTimeoutMs });
     } catch (error) {
       // A timeout, a syntax error of the script, or what a plain (not async) script threw at its top level.
-      const { code, name, message } = error as { code?: string; name?: string; message?: string };
-      this.fail(code === 'ERR_SCRIPT_EXECUTION_TIMEOUT' ? new SandboxTimeoutError('sync', this.limits.syncTimeoutMs) : new ProgramError(String(name ?? 'Error'), String(message ?? error)));
+      if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') this.fail(new SandboxTimeoutError('sync', this.limits.syncTimeoutMs));
+      else this.fail(new ProgramError(...thrown(error)));
     }
   }
 
@@ -111,7 +118,9 @@ class SandboxSession {
       violation: (what) => this.fail(new SandboxViolationError(what)),
       finish: (ok, json) => {
         const ending = JSON.parse(json) as Ending;
-        if (ok && 'value' in ending) return this.succeed(ending.value);
+        // Success waits a turn of the event loop: Node reports a rejection nobody handled only then, and such a
+        // rejection fails the run even when the program went on to finish.
+        if (ok && 'value' in ending) return void setImmediate(() => this.succeed(ending.value));
         if ('toolError' in ending) return this.fail(toolErrorFromRecord(ending.toolError));
         if ('errorName' in ending) this.fail(new ProgramError(ending.errorName, ending.errorMessage));
       },
@@ -140,6 +149,19 @@ class SandboxSession {
     this.settled = true;
     clearTimeout(this.deadline);
     return true;
+  }
+}
+
+/**
+ * The name and message of something a program threw, read without trusting it: it may be an Error of the
+ * sandbox's realm, of the host's (a timeout, a syntax error), or any value at all.
+ */
+function thrown(value: unknown): [name: string, message: string] {
+  try {
+    const { name, message } = (value ?? {}) as { name?: unknown; message?: unknown };
+    return message === undefined ? ['Thrown', String(value)] : [String(name ?? 'Error'), String(message)];
+  } catch {
+    return ['Thrown', 'a value that cannot be shown'];
   }
 }
 

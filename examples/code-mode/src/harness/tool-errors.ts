@@ -41,38 +41,40 @@ export function defineToolErrors() {
     readonly meta: Record<string, unknown>;
     constructor(record: ToolErrorRecord) {
       super(record.message);
-      this.name = 'ToolCallError';
+      this.name = new.target.name;
       this.tool = record.tool;
       this.code = record.code;
       this.text = record.text;
       this.meta = record.meta;
     }
+    get kind(): ToolErrorRecord['kind'] {
+      return 'tool';
+    }
     toRecord(): ToolErrorRecord {
-      return { kind: 'tool', tool: this.tool, message: this.message, code: this.code, text: this.text, meta: this.meta };
+      return { kind: this.kind, tool: this.tool, message: this.message, code: this.code, text: this.text, meta: this.meta };
     }
   }
-  /** The enterprise policy refused the call; `decision` says which rule and why. */
-  class PolicyDeniedError extends ToolCallError {
+  /** What the two policy outcomes share: the decision, which says which rule applied and why. */
+  class PolicyRefusal extends ToolCallError {
     readonly decision: PolicyDecision;
     constructor(record: ToolErrorRecord) {
       super(record);
-      this.name = 'PolicyDeniedError';
-      this.decision = record.decision ?? { effect: 'deny' };
+      this.decision = record.decision ?? { effect: 'unknown' };
     }
     override toRecord(): ToolErrorRecord {
-      return { ...super.toRecord(), kind: 'policy_denied', decision: this.decision };
+      return { ...super.toRecord(), decision: this.decision };
+    }
+  }
+  /** The enterprise policy refused the call. */
+  class PolicyDeniedError extends PolicyRefusal {
+    override get kind() {
+      return 'policy_denied' as const;
     }
   }
   /** The call waits for an approver; `decision.approvalId` and `decision.expiresAt` say which grant and until when. */
-  class ApprovalRequiredError extends ToolCallError {
-    readonly decision: PolicyDecision;
-    constructor(record: ToolErrorRecord) {
-      super(record);
-      this.name = 'ApprovalRequiredError';
-      this.decision = record.decision ?? { effect: 'require_approval' };
-    }
-    override toRecord(): ToolErrorRecord {
-      return { ...super.toRecord(), kind: 'approval_required', decision: this.decision };
+  class ApprovalRequiredError extends PolicyRefusal {
+    override get kind() {
+      return 'approval_required' as const;
     }
   }
   /** The result said `incomplete` and named no artifact to read it back from: narrow the request (jq, perPage). */
@@ -80,11 +82,13 @@ export function defineToolErrors() {
     readonly reason: string;
     constructor(record: ToolErrorRecord) {
       super(record);
-      this.name = 'IncompleteResultError';
       this.reason = record.reason ?? 'unknown';
     }
+    override get kind() {
+      return 'incomplete' as const;
+    }
     override toRecord(): ToolErrorRecord {
-      return { ...super.toRecord(), kind: 'incomplete', reason: this.reason };
+      return { ...super.toRecord(), reason: this.reason };
     }
   }
   function fromRecord(record: ToolErrorRecord): ToolCallError {

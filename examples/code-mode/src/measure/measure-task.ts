@@ -50,11 +50,13 @@ export async function measureTask(task: Task, world: VendorWorld): Promise<TaskM
   return { task, direct: await measureDirect(task, world), program: await measureProgram(task, world) };
 }
 
-/** What the model reads about the tools before any task, each way: `tools/list` as JSON, or the declarations. */
+/** What the model reads about the tools before any task, each way: the tool definitions as JSON, or the declarations. */
 export async function measureFixedCost(world: VendorWorld): Promise<FixedCost> {
   const harness = await CodeModeHarness.start(world.server());
   try {
-    return { toolsList: reading([JSON.stringify(harness.tools)]), declarations: reading([harness.declarations]) };
+    // What a client passes to the model's API for each tool: its name, description and input schema.
+    const definitions = harness.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    return { toolsList: reading([JSON.stringify(definitions)]), declarations: reading([harness.declarations]) };
   } finally {
     await harness.close();
   }

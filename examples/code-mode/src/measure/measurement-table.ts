@@ -2,7 +2,7 @@ import type { Reading } from './token-count.js';
 import type { TaskMeasure } from './measure-task.js';
 
 export interface FixedCost {
-  /** The tools as a client hands them to the model: `tools/list`'s tools, JSON. */
+  /** The tools as a client hands them to the model's API: name, description, input schema, JSON. */
   toolsList: Reading;
   /** The declarations generated from them, which a code-mode model reads instead. */
   declarations: Reading;
@@ -41,7 +41,7 @@ export function fixedCostTable(cost: FixedCost): string {
   return [
     '| What the model reads about the tools | Bytes | Tokens |',
     '| --- | ---: | ---: |',
-    `| direct: \`tools/list\` (names, descriptions, input and output schemas, JSON) | ${number(cost.toolsList.bytes)} | ${number(cost.toolsList.tokens)} |`,
+    `| direct: the tool definitions (name, description and input schema of each, JSON) | ${number(cost.toolsList.bytes)} | ${number(cost.toolsList.tokens)} |`,
     `| program: the generated declarations | ${number(cost.declarations.bytes)} | ${number(cost.declarations.tokens)} |`,
   ].join('\n');
 }
