@@ -1,0 +1,101 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+import { REFUSAL_META } from 'mcp-devtools/build/test/fixtures/plugins/fixture-faulty.js';
+import { runInSandbox } from '../src/harness/sandbox.js';
+import { ApprovalRequiredError, errorRecordOf, IncompleteResultError, PolicyDeniedError, ToolCallError, toolErrorFromRecord } from '../src/harness/tool-errors.js';
+import { failingJobsTask } from '../src/tasks/failing-jobs-task.js';
+import { useHarness } from './support/harness-session.js';
+import { FAULTY_PLUGIN_PATH } from './support/repository.js';
+
+/** Prints what a program sees of the error a call throws: its class, by instanceof, and its fields. */
+const CATCH_AND_DESCRIBE = `
+} catch (e) {
+  const kind = e instanceof PolicyDeniedError ? 'PolicyDeniedError' : e instanceof ApprovalRequiredError ? 'ApprovalRequiredError' : e instanceof IncompleteResultError ? 'IncompleteResultError' : e instanceof ToolCallError ? 'ToolCallError' : 'other';
+  const decision = e instanceof PolicyDeniedError || e instanceof ApprovalRequiredError ? e.decision : undefined;
+  const reason = e instanceof IncompleteResultError ? e.reason : undefined;
+  if (e instanceof ToolCallError) return { kind, name: e.name, tool: e.tool, code: e.code, firstLine: e.text.split('\\n')[0], decision, reason, isError: e instanceof Error };
+  return { kind };
+}`;
+
+describe('typed exceptions for tool errors', () => {
+  describe('an error result (GitHub answers 404)', () => {
+    const session = useHarness([failingJobsTask]);
+    const call = "await tools.github_list_workflow_runs({ owner: 'octo-org', repo: 'no-such-repo' });";
+
+    it('is a ToolCallError in the program, with the tool, the catalogue code and the server\'s text', async () => {
+      const run = await session.harness.run(`try {\n${call}\nreturn 'no error';${CATCH_AND_DESCRIBE}`);
+      expect(run.value).to.deep.include({ kind: 'ToolCallError', name: 'ToolCallError', tool: 'github_list_workflow_runs', code: 'upstream_http_error', isError: true });
+      expect((run.value as { firstLine: string }).firstLine).to.match(/^Error: .*404/);
+    });
+
+    it('rejects the run with the harness\'s ToolCallError when the program does not catch it', async () => {
+      const error = await session.harness.run(call).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(ToolCallError);
+      expect(error).to.not.be.instanceOf(PolicyDeniedError);
+      expect(error).to.include({ tool: 'github_list_workflow_runs', code: 'upstream_http_error' });
+      expect((error as ToolCallError).text).to.contain('HTTP Status: 404');
+      expect((error as ToolCallError).message).to.match(/^github_list_workflow_runs: /);
+    });
+  });
+
+  describe('a policy refusal and a value the server did not have (the faulty fixture plugin)', () => {
+    const session = useHarness([], { plugins: [FAULTY_PLUGIN_PATH] });
+
+    it('is a PolicyDeniedError in the program, carrying the decision of _meta', async () => {
+      const run = await session.harness.run(`try {\nawait tools.faulty_refused();\nreturn 'no error';${CATCH_AND_DESCRIBE}`);
+      expect(run.value).to.deep.include({ kind: 'PolicyDeniedError', name: 'PolicyDeniedError', tool: 'faulty_refused', code: 'policy_denied', decision: REFUSAL_META.decision });
+    });
+
+    it('rejects the run with the harness\'s PolicyDeniedError, _meta kept whole, when not caught', async () => {
+      const error = await session.harness.run('await tools.faulty_refused();').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(PolicyDeniedError).and.instanceOf(ToolCallError);
+      expect((error as PolicyDeniedError).decision).to.deep.equal(REFUSAL_META.decision);
+      expect((error as PolicyDeniedError).meta).to.deep.equal(REFUSAL_META);
+    });
+
+    it('is an IncompleteResultError when the result is incomplete with no artifact to read', async () => {
+      const run = await session.harness.run(`try {\nawait tools.faulty_no_value();\nreturn 'no error';${CATCH_AND_DESCRIBE}`);
+      expect(run.value).to.deep.include({ kind: 'IncompleteResultError', tool: 'faulty_no_value', reason: 'unavailable' });
+    });
+  });
+
+  describe('an approval hold (the policy layer\'s result, until an end-to-end case lands with the policy plugin)', () => {
+    const decision = { effect: 'require_approval', ruleId: 'prod-deploys', reason: 'Deploys to production need a second person.', policyVersion: '2026-10-01', approvalId: 'apr_7Hq2', expiresAt: '2026-10-07T18:00:00Z' };
+    const held: CallToolResult = {
+      isError: true,
+      content: [{ type: 'text', text: 'Error: The call waits for approval apr_7Hq2 (rule prod-deploys).\nCode: approval_required' }],
+      _meta: { code: 'approval_required', decision },
+    };
+
+    it('maps the result to ApprovalRequiredError with its decision', () => {
+      const error = toolErrorFromRecord(errorRecordOf('circleci_post', held));
+      expect(error).to.be.instanceOf(ApprovalRequiredError).and.instanceOf(ToolCallError).and.not.instanceOf(PolicyDeniedError);
+      expect(error).to.include({ tool: 'circleci_post', code: 'approval_required', message: 'circleci_post: The call waits for approval apr_7Hq2 (rule prod-deploys).' });
+      expect((error as ApprovalRequiredError).decision).to.deep.equal(decision);
+    });
+
+    it('reaches the program as the sandbox\'s own ApprovalRequiredError, decision intact', async () => {
+      const gate = async (): Promise<never> => {
+        throw toolErrorFromRecord(errorRecordOf('circleci_post', held));
+      };
+      const script = `(async () => { try { await tools.circleci_post({}); return 'no error'; } catch (e) {
+        return { approval: e instanceof ApprovalRequiredError, tool: e instanceof ToolCallError, denied: e instanceof PolicyDeniedError, approvalId: e.decision.approvalId, expiresAt: e.decision.expiresAt, sameRealm: e.constructor === ApprovalRequiredError };
+      } })()`;
+      const run = await runInSandbox(script, ['circleci_post'], gate);
+      expect(run.value).to.deep.equal({ approval: true, tool: true, denied: false, approvalId: 'apr_7Hq2', expiresAt: '2026-10-07T18:00:00Z', sameRealm: true });
+    });
+  });
+
+  it('keeps a plain error result a plain ToolCallError, with the code of its text', () => {
+    const result: CallToolResult = { isError: true, content: [{ type: 'text', text: 'Error: Rate limited.\nCode: upstream_rate_limited\nRetry After: 30 seconds' }] };
+    const error = toolErrorFromRecord(errorRecordOf('jira_get', result));
+    expect(error.constructor).to.equal(ToolCallError);
+    expect(error).to.include({ code: 'upstream_rate_limited', message: 'jira_get: Rate limited.' });
+  });
+});
