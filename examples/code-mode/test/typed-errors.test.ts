@@ -1,7 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { REFUSAL_META } from 'mcp-devtools/build/test/fixtures/plugins/fixture-faulty.js';
-import { runInSandbox } from '../src/harness/sandbox.js';
 import { ApprovalRequiredError, errorRecordOf, IncompleteResultError, PolicyDeniedError, ToolCallError, toolErrorFromRecord } from '../src/harness/tool-errors.js';
 import { failingJobsTask } from '../src/tasks/failing-jobs-task.js';
 import { useHarness } from './support/harness-session.js';
@@ -65,30 +67,44 @@ describe('typed exceptions for tool errors', () => {
     });
   });
 
-  describe('an approval hold (the policy layer\'s result, until an end-to-end case lands with the policy plugin)', () => {
-    const decision = { effect: 'require_approval', ruleId: 'prod-deploys', reason: 'Deploys to production need a second person.', policyVersion: '2026-10-01', approvalId: 'apr_7Hq2', expiresAt: '2026-10-07T18:00:00Z' };
-    const held: CallToolResult = {
-      isError: true,
-      content: [{ type: 'text', text: 'Error: The call waits for approval apr_7Hq2 (rule prod-deploys).\nCode: approval_required' }],
-      _meta: { code: 'approval_required', decision },
-    };
+  describe('a real policy file: a refusal and an approval hold from the policy plugin', () => {
+    const policyFile = join(mkdtempSync(join(tmpdir(), 'code-mode-policy-')), 'policy.yaml');
+    writeFileSync(
+      policyFile,
+      [
+        'version: 1',
+        'rules:',
+        '  - id: no-jira-reads',
+        '    effect: deny',
+        '    match: { tools: [jira_get] }',
+        '  - id: writes-need-approval',
+        '    effect: approval_required',
+        '    match: { tools: [circleci_post] }',
+        '  - id: everyone-reads',
+        '    effect: allow',
+        '    match: { readOnly: true }',
+        '',
+      ].join('\n'),
+    );
+    const session = useHarness([], { env: { MCP_POLICY_FILE: policyFile } });
 
-    it('maps the result to ApprovalRequiredError with its decision', () => {
-      const error = toolErrorFromRecord(errorRecordOf('circleci_post', held));
-      expect(error).to.be.instanceOf(ApprovalRequiredError).and.instanceOf(ToolCallError).and.not.instanceOf(PolicyDeniedError);
-      expect(error).to.include({ tool: 'circleci_post', code: 'approval_required', message: 'circleci_post: The call waits for approval apr_7Hq2 (rule prod-deploys).' });
-      expect((error as ApprovalRequiredError).decision).to.deep.equal(decision);
+    it('is a PolicyDeniedError carrying the policy\'s decision (rule id, reason, policy version)', async () => {
+      const run = await session.harness.run(`try {\nawait tools.jira_get({ path: '/rest/api/3/myself' });\nreturn 'no error';${CATCH_AND_DESCRIBE}`);
+      const value = run.value as { kind: string; code: string; decision: Record<string, unknown> };
+      expect(value).to.deep.include({ kind: 'PolicyDeniedError', code: 'policy_denied' });
+      expect(value.decision).to.include({ effect: 'deny', ruleId: 'no-jira-reads' });
+      expect(value.decision.policyVersion).to.be.a('string').and.not.equal('');
+      expect(session.world.mock.requests).to.have.length(0);
     });
 
-    it('reaches the program as the sandbox\'s own ApprovalRequiredError, decision intact', async () => {
-      const gate = async (): Promise<never> => {
-        throw toolErrorFromRecord(errorRecordOf('circleci_post', held));
-      };
-      const script = `(async () => { try { await tools.circleci_post({}); return 'no error'; } catch (e) {
-        return { approval: e instanceof ApprovalRequiredError, tool: e instanceof ToolCallError, denied: e instanceof PolicyDeniedError, approvalId: e.decision.approvalId, expiresAt: e.decision.expiresAt, sameRealm: e.constructor === ApprovalRequiredError };
-      } })()`;
-      const run = await runInSandbox(script, ['circleci_post'], gate);
-      expect(run.value).to.deep.equal({ approval: true, tool: true, denied: false, approvalId: 'apr_7Hq2', expiresAt: '2026-10-07T18:00:00Z', sameRealm: true });
+    it('is an ApprovalRequiredError with the approval id and its expiry, and nothing is sent upstream', async () => {
+      const run = await session.harness.run(`try {\nawait tools.circleci_post({ path: '/project/gh/acme/api/pipeline', body: {} });\nreturn 'no error';${CATCH_AND_DESCRIBE}`);
+      const value = run.value as { kind: string; code: string; decision: Record<string, unknown> };
+      expect(value).to.deep.include({ kind: 'ApprovalRequiredError', code: 'approval_required' });
+      expect(value.decision).to.include({ effect: 'approval_required', ruleId: 'writes-need-approval' });
+      expect(value.decision.approvalId).to.be.a('string').and.not.equal('');
+      expect(Date.parse(String(value.decision.expiresAt))).to.be.greaterThan(Date.now());
+      expect(session.world.mock.requests).to.have.length(0);
     });
   });
 

@@ -38,7 +38,7 @@ describe('gitlab plugin loaded by the mcp-devtools server from a config file (st
 
   it('calls a tool against GitLab and returns the page with its next page', async () => {
     const result = await session.client.callTool({ name: 'gitlab_list_pipelines', arguments: { project: 'acme-group/platform/api', perPage: 2, jq: '[*].id' } });
-    expect(result.content).to.deep.equal([{ type: 'text', text: 'data[2]: 1187400,1187387\nnextPage: 2' }]);
+    expect(result.content).to.deep.equal([{ type: 'text', text: 'nextPage: 2\ndata[2]: 1187400,1187387' }]);
     expect(result.structuredContent).to.deep.equal({ data: [1187400, 1187387], nextPage: 2 });
     expect(mock.requests.at(-1)?.headers['private-token']).to.equal(TOKEN);
   });

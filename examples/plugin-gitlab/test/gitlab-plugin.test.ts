@@ -43,7 +43,7 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
 
     it('renders TOON by default', async () => {
       const result = await kernel.call('gitlab_list_pipelines', { project: '48210337', perPage: 2, jq: '[*].{id: id, ref: ref}' });
-      expect(textOf(result)).to.equal('data[2]{id,ref}:\n  1187400,main\n  1187387,refs/merge-requests/412/head\nnextPage: 2');
+      expect(textOf(result)).to.equal('nextPage: 2\ndata[2]{id,ref}:\n  1187400,main\n  1187387,refs/merge-requests/412/head');
     });
 
     it('gives nextPage null on the last page', async () => {
