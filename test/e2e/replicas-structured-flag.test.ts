@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { ARTIFACT_NOT_FOUND_TEXT } from '../support/artifact-reader.js';
+import { ARTIFACT_NOT_FOUND_TEXT, readArtifact } from '../support/artifact-reader.js';
 import { uniqueNamespace } from '../support/redis.js';
 import { REPLICA_PLUGINS, vendorCredentials, writeDeployment, type Caller } from '../support/replica-deployment.js';
 import { startVendorUpstreams, type VendorUpstreams } from '../support/replica-upstreams.js';
@@ -79,7 +79,13 @@ describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on a
       }
       // Only successful results of the six schema tools carry structured content.
       expect(b.structuredContent !== undefined, c.what).to.equal(a.isError !== true && vendor !== 'artifact');
-      if (c.what === 'an oversized page') expect(b.structuredContent, c.what).to.have.nested.property('incomplete.reason', 'size');
+      if (c.what === 'an oversized page') {
+        // Saved by the replica with the flag on, read whole through the one with it off.
+        const { artifactId, bytes } = (b.structuredContent as { incomplete: { artifactId: string; bytes: number } }).incomplete;
+        const read = await readArtifact(await off.as(c.who), artifactId);
+        expect(JSON.parse(read.content.toString('utf8')), c.what).to.deep.include({ nextPage: 2 }).and.to.have.nested.property('data.workflow_runs.length', 30);
+        expect(read.content.length).to.equal(bytes);
+      }
       if (vendor === 'artifact') expect(b.content, c.what).to.deep.equal([{ type: 'text', text: ARTIFACT_NOT_FOUND_TEXT }]);
     }
     expect(upstreams.jira.requests.filter((r) => r.method !== 'GET')).to.have.length(0);
