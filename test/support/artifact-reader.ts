@@ -1,17 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ArtifactChunk } from '../../core/artifacts/artifact-store.js';
 
 /** The one text every refused `artifact_read` gets: another principal's, an unknown and an expired id alike. */
 export const ARTIFACT_NOT_FOUND_TEXT = 'Error: Artifact not found or expired\nCode: artifact_not_found';
-
-interface ArtifactChunk {
-  mimeType: string;
-  bytes: number;
-  offset: number;
-  nextOffset: number;
-  eof: boolean;
-  data: string;
-}
 
 /**
  * Reads a whole artifact with `artifact_read`, as a program would: from offset 0, following nextOffset until

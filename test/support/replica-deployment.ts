@@ -1,8 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashToken } from '../../server/auth/token-hash.js';
-import { docsPolicyExample } from './enterprise-fixture.js';
+import { writeEnterpriseFiles } from './enterprise-fixture.js';
 
 /**
  * A company deployment of the real vendor plugins, as an operator lays it out for several replicas: one tokens
@@ -54,15 +53,10 @@ export interface Deployment {
 export function writeDeployment(): Deployment {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-deployment-'));
   const callers = Object.entries(CALLERS) as Array<[Caller, (typeof CALLERS)[Caller]]>;
-  writeFileSync(join(dir, 'tokens.yaml'), `tokens:\n${callers.map(([name, c]) => `  - sha256: ${hashToken(c.token)}\n    subject: ${name}\n    groups: [${c.groups.join(', ')}]\n`).join('')}`);
-  writeFileSync(join(dir, 'policy.yaml'), docsPolicyExample());
   return {
     dir,
     env: {
-      MCP_AUTH_MODE: 'tokens',
-      MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-      MCP_POLICY_FILE: join(dir, 'policy.yaml'),
-      MCP_ADMIN_TOKEN: ADMIN_TOKEN,
+      ...writeEnterpriseFiles(dir, callers.map(([subject, c]) => ({ subject, ...c })), ADMIN_TOKEN),
       MCP_STRUCTURED_OUTPUT: 'true',
       // CircleCI sends no Cache-Control: entries live this long, well beyond a test's restarts.
       HTTP_CACHE_DEFAULT_TTL_SECONDS: '3600',
