@@ -42,6 +42,7 @@ const STORES = [
 
 const textOf = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
 const decisionOf = (result: CallToolResult): Decision => result._meta?.decision as Decision;
+type CircleciRead = { data: unknown; cache: { hit: boolean; ageMs: number; fetchedAt: string } };
 const envelope = <T = Record<string, unknown>>(result: CallToolResult): T => {
   if (result.isError || result.structuredContent === undefined) throw new Error(`expected structured content, got ${JSON.stringify(result).slice(0, 400)}`);
   return result.structuredContent as T;
@@ -123,7 +124,7 @@ for (const store of STORES) {
         const fetchedOn = way.a.answered()[0];
         const second = await call(way.b, 'circleci_get', { path: projectPath(i) });
         expect(way.b.answered()[0], way.label).not.to.equal(fetchedOn);
-        const [miss, hit] = [envelope<{ data: unknown; cache: { hit: boolean; fetchedAt: string } }>(first), envelope<{ data: unknown; cache: { hit: boolean; fetchedAt: string } }>(second)];
+        const [miss, hit] = [envelope<CircleciRead>(first), envelope<CircleciRead>(second)];
         expect(miss.cache).to.include({ hit: false, ageMs: 0 });
         expect(hit.cache, way.label).to.include({ hit: true, fetchedAt: miss.cache.fetchedAt });
         expect(hit.data).to.deep.equal(miss.data);
@@ -153,11 +154,11 @@ for (const store of STORES) {
 
     it('lose nothing within its TTL when both restart (artifacts, cache entries, pending approvals), and forget what expired', async () => {
       const pending = await Promise.all(ways().map(async (way, i) => decisionOf(await call(way.b, 'jira_delete', { path: `/rest/api/3/issue/PLAT-${80 + i}` })).approvalId!));
-      const [first] = ways();
-      expect(envelope<{ cache: { hit: boolean } }>(await call(first!.a, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
+      const [oneOnEach] = ways();
+      expect(envelope<CircleciRead>(await call(oneOnEach!.a, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
       const before = replicas.map((r) => r.pid);
       await Promise.all(replicas.map((r) => r.restart()));
-      expect(replicas.map((r) => r.pid)).not.to.include.members(before);
+      replicas.forEach((r, i) => expect(r.pid, `replica ${r.name} was not restarted`).not.to.equal(before[i]));
       await sleep(SHORT_LIVED_SECONDS * 1000 + 200); // past the short-lived entry's max-age, however fast the restart was
 
       for (const [i, way] of ways().entries()) {
@@ -166,7 +167,7 @@ for (const store of STORES) {
         const refused = (await (await replicas[1]!.as('alice')).callTool({ name: 'artifact_read', arguments: { artifactId: kept.artifactId } })) as CallToolResult;
         expect(textOf(refused)).to.equal(ARTIFACT_NOT_FOUND_TEXT);
 
-        expect(envelope<{ cache: { hit: boolean } }>(await call(way.b, 'circleci_get', { path: projectPath(i) })).cache.hit, way.label).to.equal(true);
+        expect(envelope<CircleciRead>(await call(way.b, 'circleci_get', { path: projectPath(i) })).cache.hit, way.label).to.equal(true);
         expect(upstreams.count('circleci', 'GET', `/api/v2${projectPath(i)}`)).to.equal(1);
 
         // The approver uses the CLI against the shared store, as with no replica at hand.
@@ -177,7 +178,7 @@ for (const store of STORES) {
         expect(decisionOf(await call(way.b, 'jira_delete', { path })).approvalId).not.to.equal(pending[i]);
         expect(upstreams.count('jira', 'DELETE', path)).to.equal(1);
       }
-      expect(envelope<{ cache: { hit: boolean } }>(await call(first!.b, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
+      expect(envelope<CircleciRead>(await call(oneOnEach!.b, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
       expect(upstreams.count('circleci', 'GET', `/api/v2${SHORT_LIVED_PATH}`)).to.equal(2);
       // The one session went on across the restart, answered by both replicas before it and both after.
       expect(new Set(proxy.routed).size).to.equal(4);
