@@ -53,7 +53,9 @@ export class HttpCache implements UpstreamInterceptor {
 
   /** Stores a fetched 200 when its Cache-Control, size and validators allow; returns it marked as a miss. */
   private async keep(key: string, response: UpstreamResponse, exchange: InterceptContext): Promise<UpstreamResponse> {
-    const fetched = this.fetched(response);
+    // One instant for the answer and the entry: a later hit must report the fetchedAt this miss reported.
+    const now = this.options.clock.now();
+    const fetched = this.fetched(response, now);
     if (response.status !== 200) return fetched;
     const freshness = freshnessOf(response.headers.get('cache-control'), this.options.limits);
     const etag = response.headers.get('etag');
@@ -64,7 +66,6 @@ export class HttpCache implements UpstreamInterceptor {
       this.options.logger.debug({ vendor: exchange.identity.vendor, bytes, maxBytes: this.options.maxBytes }, 'response larger than HTTP_CACHE_MAX_BYTES: not cached');
       return fetched;
     }
-    const now = this.options.clock.now();
     await this.write(key, entryFrom(response, now, freshness.ttlMs), this.storeTtl(freshness.ttlMs, etag !== null), exchange);
     return fetched;
   }
@@ -84,8 +85,8 @@ export class HttpCache implements UpstreamInterceptor {
     return ttlMs + (revalidatable ? this.options.limits.maxTtlMs : 0);
   }
 
-  private fetched(response: UpstreamResponse): UpstreamResponse {
-    return { ...response, cache: { hit: false, ageMs: 0, fetchedAt: new Date(this.options.clock.now()).toISOString() } };
+  private fetched(response: UpstreamResponse, now = this.options.clock.now()): UpstreamResponse {
+    return { ...response, cache: { hit: false, ageMs: 0, fetchedAt: new Date(now).toISOString() } };
   }
 
   private async read(key: string, exchange: InterceptContext): Promise<Lookup> {

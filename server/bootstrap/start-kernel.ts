@@ -1,6 +1,7 @@
 import { Kernel } from '../../core/kernel/kernel.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
-import type { Clock } from '../../core/store/key-value-store.js';
+import type { Settings } from '../../core/config/settings.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
 import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-config.js';
 
@@ -15,16 +16,24 @@ export interface Started extends ResolvedConfig {
   logger: Logger;
 }
 
+/**
+ * The store MCP_STORE_URL names, in MCP_STORE_NAMESPACE, with MCP_STORE_TIMEOUT_MS: the server and every
+ * command that reaches its state (approvals) open it alike, or they would look in different namespaces.
+ */
+export function openConfiguredStore(settings: Settings): Promise<KeyValueStore> {
+  return openStore(settings.get('MCP_STORE_URL'), {
+    namespace: settings.get('MCP_STORE_NAMESPACE'),
+    timeoutMs: settings.get('MCP_STORE_TIMEOUT_MS'),
+  });
+}
+
 /** Resolves the configuration, opens the store and boots the kernel: everything but a transport. */
 export async function startKernel(options: StartOptions): Promise<Started> {
   const resolved = await resolveConfig(options);
   const { settings } = resolved;
   const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
   for (const warning of resolved.warnings) logger.warn(warning);
-  const store = await openStore(settings.get('MCP_STORE_URL'), {
-    namespace: settings.get('MCP_STORE_NAMESPACE'),
-    timeoutMs: settings.get('MCP_STORE_TIMEOUT_MS'),
-  });
+  const store = await openConfiguredStore(settings);
   const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock });
   return { ...resolved, kernel, logger };
 }

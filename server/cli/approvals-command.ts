@@ -1,9 +1,9 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemClock } from '../../core/store/key-value-store.js';
-import { openStore } from '../../core/store/open-store.js';
 import { ApprovalStore, type ApprovalRecord } from '../../plugins/policy/approvals/approval-store.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
+import { openConfiguredStore } from '../bootstrap/start-kernel.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 interface ApprovalsOptions extends ConfigOptions {
@@ -62,7 +62,7 @@ async function withApprovals(options: ApprovalsOptions, work: (access: Approvals
     if (url.startsWith('memory:')) {
       throw new Error('MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server http://HOST:PORT (with MCP_ADMIN_TOKEN set), or give the server and this command the same sqlite:// or redis:// store.');
     }
-    const store = await openStore(url);
+    const store = await openConfiguredStore(settings);
     const approvals = new ApprovalStore(store, systemClock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
     access = { list: () => approvals.list(), grant: (id, by) => approvals.grant(id, by), reject: (id, by) => approvals.reject(id, by), close: () => store.close() };
   }

@@ -1,5 +1,5 @@
 /**
- * What one 16 MiB artifact (chunked at 64 KiB by ChunkedArtifactStore) costs in each store, for
+ * What one 16 MiB artifact (chunked at ARTIFACT_CHUNK_BYTES, 24 KiB, by ChunkedArtifactStore) costs in each store, for
  * docs/deployment.md. Not a test: run by hand, with a Redis URL for the Redis figure:
  *   npm run build:tests && node --expose-gc build/test/bench/store-footprint.js [redis://127.0.0.1:6379/0]
  */

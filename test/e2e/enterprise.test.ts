@@ -7,8 +7,7 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { verifyAuditLog } from '../../plugins/policy/audit/verify-audit-log.js';
-import { hashToken } from '../../server/auth/token-hash.js';
-import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, vendorEnv } from '../support/enterprise-fixture.js';
+import { ENTERPRISE_PLUGIN_PATH, vendorEnv, writeEnterpriseFiles } from '../support/enterprise-fixture.js';
 import { AUDIENCE, FakeIssuer } from '../support/fake-issuer.js';
 import { runCli } from '../support/run-cli.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
@@ -22,19 +21,8 @@ type Person = keyof typeof TOKENS;
 function deployment(): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-e2e-'));
   writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
-  const entries = (Object.keys(TOKENS) as Person[]).map((p) => `  - sha256: ${hashToken(TOKENS[p])}\n    subject: ${p}\n    groups: [${GROUPS[p].join(', ')}]\n`);
-  writeFileSync(join(dir, 'tokens.yaml'), `tokens:\n${entries.join('')}`);
-  writeFileSync(join(dir, 'policy.yaml'), docsPolicyExample());
-  return {
-    dir,
-    env: {
-      MCP_AUTH_MODE: 'tokens',
-      MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-      MCP_POLICY_FILE: join(dir, 'policy.yaml'),
-      MCP_AUDIT_LOG: join(dir, 'audit.jsonl'),
-      MCP_ADMIN_TOKEN: ADMIN,
-    },
-  };
+  const callers = (Object.keys(TOKENS) as Person[]).map((p) => ({ token: TOKENS[p], subject: p, groups: GROUPS[p] }));
+  return { dir, env: { ...writeEnterpriseFiles(dir, callers, ADMIN), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') } };
 }
 
 function decisionOf(result: CallToolResult): Decision {

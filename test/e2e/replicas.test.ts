@@ -1,135 +1,187 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
-import { FIXTURES } from '../support/paths.js';
-import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
-import { startReplicas, stopReplicas, type Replica } from '../support/replicas.js';
-import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
-import { sqliteFile } from '../support/store-backends.js';
+import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
+import { ARTIFACT_NOT_FOUND_TEXT, readArtifact } from '../support/artifact-reader.js';
 import { sleep } from '../support/async.js';
+import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
+import { decideOnAdminEndpoint, REPLICA_PLUGINS, vendorCredentials, writeDeployment, type Deployment } from '../support/replica-deployment.js';
+import { SHORT_LIVED_SECONDS, startVendorUpstreams, type VendorUpstreams } from '../support/replica-upstreams.js';
+import { startReplicas, stopReplicas, type Replica } from '../support/replicas.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.js';
+import { runCli } from '../support/run-cli.js';
+import { connectHttp } from '../support/sdk-client.js';
+import { sqliteFile } from '../support/store-backends.js';
 
-const workflowRun = JSON.parse(readFileSync(join(FIXTURES, 'github/workflow-run.json'), 'utf8')) as { id: number; name: string };
-
-interface Chunk {
-  data: string;
-  nextOffset: number;
-  eof: boolean;
-  bytes: number;
-  pid: number;
+/** Where a caller's requests go, and which replica (its origin) answered the latest of them. */
+interface Lane {
+  client(): Promise<Client>;
+  answered(requests?: number): string[];
 }
 
-/** Reads a whole artifact through one replica, in the pieces the tool allows. */
-async function readArtifact(replica: Replica, artifactId: string): Promise<{ content: Buffer; pids: Set<number> }> {
-  const pieces: Buffer[] = [];
-  const pids = new Set<number>();
-  for (let offset = 0, eof = false; !eof; ) {
-    const chunk = await replica.callJson<Chunk>('store_probe_read_artifact', { artifactId, offset, maxBytes: 24_576 });
-    pieces.push(Buffer.from(chunk.data, 'base64'));
-    pids.add(chunk.pid);
-    ({ nextOffset: offset, eof } = chunk);
-  }
-  return { content: Buffer.concat(pieces), pids };
+/**
+ * How rene reaches "replica A" and "replica B": with a client on each (so A and B are exactly those), or with
+ * one session through the balancer for both (A and B are then wherever it sends the next request; each test
+ * checks that the two requests it compares were answered by different replicas).
+ */
+interface Way {
+  label: string;
+  a: Lane;
+  b: Lane;
 }
+
+const DEFAULT_STRUCTURED_BOUND = 262_144;
+const RUNS_ARGS = { owner: 'octo-org', repo: 'octo-repo' };
+const SHORT_LIVED_PATH = '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b';
 
 const STORES = [
-  { kind: 'redis', url: sharedRedisUrl },
-  // Several processes on one host share a SQLite file just as replicas share Redis.
-  { kind: 'sqlite', url: async () => `sqlite://${sqliteFile()}` },
+  { kind: 'Redis', url: sharedRedisUrl },
+  // Both processes on one SQLite file, as several servers on one host share it.
+  { kind: 'SQLite', url: async () => `sqlite://${sqliteFile()}` },
 ];
 
+const textOf = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
+const decisionOf = (result: CallToolResult): Decision => result._meta?.decision as Decision;
+type CircleciRead = { data: unknown; cache: { hit: boolean; ageMs: number; fetchedAt: string } };
+const envelope = <T = Record<string, unknown>>(result: CallToolResult): T => {
+  if (result.isError || result.structuredContent === undefined) throw new Error(`expected structured content, got ${JSON.stringify(result).slice(0, 400)}`);
+  return result.structuredContent as T;
+};
+const call = async (lane: Lane, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await lane.client()).callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
 for (const store of STORES) {
-  describe(`Two HTTP replicas sharing one ${store.kind} store`, function () {
-    this.timeout(120_000);
-    let mock: MockUpstream;
+  describe(`two replicas of the real tools sharing one ${store.kind} store, with one session through a balancer without sticky sessions`, function () {
+    this.timeout(180_000);
+    let upstreams: VendorUpstreams;
+    let deployment: Deployment;
+    let storeEnv: Record<string, string>;
     let replicas: Replica[];
-    let a: Replica;
-    let b: Replica;
+    let proxy: RoundRobinProxy;
+    /** rene's one SDK session through the balancer, connected once for the whole scenario, restarts included. */
+    let session: Client;
+    /** What each way saved, to be read back after the restart. */
+    const artifacts = new Map<string, { artifactId: string; content: Buffer }>();
+
+    const direct = (replica: () => Replica): Lane => ({ client: () => replica().as('rene'), answered: (n = 1) => Array<string>(n).fill(replica().origin) });
+    const balanced: Lane = { client: async () => session, answered: (n = 1) => proxy.routed.slice(-n) };
+    const ways = (): Way[] => [
+      { label: 'a client on A, one on B', a: direct(() => replicas[0]!), b: direct(() => replicas[1]!) },
+      { label: 'one session through the balancer', a: balanced, b: balanced },
+    ];
+    const projectPath = (way: number): string => `/project/gh/acme/${['api', 'web'][way]}/pipeline`;
 
     before(async () => {
-      mock = await MockUpstream.start();
-      mock.on('GET', '/repos/octo/app/actions/runs/:id', { body: workflowRun });
+      upstreams = await startVendorUpstreams();
+      deployment = writeDeployment();
+      storeEnv = { MCP_STORE_URL: await store.url(), MCP_STORE_NAMESPACE: uniqueNamespace('replicas') };
       replicas = await startReplicas(2, {
-        storeUrl: await store.url(),
-        namespace: uniqueNamespace('replicas'),
-        env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'replica-token' },
+        storeUrl: storeEnv.MCP_STORE_URL!,
+        namespace: storeEnv.MCP_STORE_NAMESPACE!,
+        env: { ...vendorCredentials(upstreams.urls), ...deployment.env },
+        plugins: REPLICA_PLUGINS,
+        tokens: deployment.tokens,
       });
-      [a, b] = replicas as [Replica, Replica];
+      proxy = await startRoundRobinProxy(() => replicas.map((r) => r.url));
+      session = await connectHttp(proxy.url, deployment.tokens.rene);
     });
     after(async () => {
+      await session?.close();
+      await proxy?.close();
       await stopReplicas(replicas ?? []);
-      await mock?.close();
+      await upstreams?.close();
     });
 
-    it('are two processes that both list the same tools and answer a vendor call', async () => {
-      const pids = new Set([a.server.process.pid, b.server.process.pid]);
-      expect(pids.size).to.equal(2);
-      const [toolsA, toolsB] = await Promise.all([a.client.listTools(), b.client.listTools()]);
-      const names = toolsA.tools.map((t) => t.name).sort();
-      expect(names).to.include.members(['fixture_get', 'store_probe_get', 'store_probe_put']);
-      expect(toolsB.tools.map((t) => t.name).sort()).to.deep.equal(names);
-      for (const replica of replicas) {
-        const run = await replica.callJson<{ id: number; name: string }>('fixture_get', { path: `/repos/octo/app/actions/runs/${workflowRun.id}` });
-        expect(run).to.include({ id: workflowRun.id, name: workflowRun.name });
-      }
-      expect(mock.requests.map((r) => r.headers.authorization)).to.deep.equal(['Bearer replica-token', 'Bearer replica-token']);
-    });
+    it('read to the last byte through B an oversized result produced through A, and refuse it to another caller', async () => {
+      expect(new Set(replicas.map((r) => r.pid)).size).to.equal(2);
+      for (const way of ways()) {
+        const produced = await call(way.a, 'github_list_workflow_runs', RUNS_ARGS);
+        const producedOn = way.a.answered()[0];
+        const value = Buffer.from(JSON.stringify({ data: upstreams.runsPage(upstreams.github.requests.at(-1)!), nextPage: 2 }), 'utf8');
+        const { artifactId } = envelope<{ incomplete: { artifactId: string } }>(produced).incomplete;
+        expect(produced.structuredContent, way.label).to.deep.equal({ data: null, nextPage: 2, incomplete: { reason: 'size', bytes: value.length, limitBytes: DEFAULT_STRUCTURED_BOUND, artifactId } });
+        expect(artifactId).to.match(/^[0-9a-f]{32}$/);
 
-    it('show each other what they write to the store', async () => {
-      const put = await a.callJson<{ pid: number }>('store_probe_put', { key: 'from-a', value: 'written by A', ttlMs: 600_000 });
-      const got = await b.callJson<{ value: string | null; pid: number }>('store_probe_get', { key: 'from-a' });
-      expect(got.value).to.equal('written by A');
-      expect(got.pid).not.to.equal(put.pid);
-      await b.callJson('store_probe_put', { key: 'from-b', value: 'written by B', ttlMs: 600_000 });
-      expect((await a.callJson<{ value: string | null }>('store_probe_get', { key: 'from-b' })).value).to.equal('written by B');
-    });
+        const read = await readArtifact(await way.b.client(), artifactId);
+        expect(way.b.answered(read.reads)[0], way.label).not.to.equal(producedOn);
+        expect(read.reads).to.be.greaterThan(10);
+        expect(read.mimeType).to.equal('application/json');
+        expect(read.content.equals(value), `${way.label}: the bytes read back differ from the value`).to.equal(true);
 
-    it('read to the last byte through B an artifact saved through A', async () => {
-      const content = randomBytes(150 * 1024).toString('base64');
-      const saved = await a.callJson<{ artifactId: string; bytes: number; pid: number }>('store_probe_save_artifact', { content });
-      expect(saved.bytes).to.equal(content.length);
-      const read = await readArtifact(b, saved.artifactId);
-      expect(read.content.toString('utf8')).to.equal(content);
-      expect([...read.pids]).to.deep.equal([b.server.process.pid]);
-      expect(read.pids.has(saved.pid)).to.equal(false);
-    });
-
-    it('serve one client session behind a load balancer without sticky sessions', async () => {
-      const proxy = await startRoundRobinProxy(() => replicas.map((r) => r.url));
-      const client = new Client({ name: 'behind-the-balancer', version: '1.0.0' });
-      try {
-        await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
-        expect((await client.listTools()).tools.map((t) => t.name)).to.include('store_probe_get');
-        const answered = new Set<number>();
-        for (let i = 0; i < 4; i++) {
-          const result = await client.callTool({ name: 'store_probe_get', arguments: { key: 'from-a', outputFormat: 'json' } });
-          const body = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { value: string; pid: number };
-          expect(body.value).to.equal('written by A');
-          answered.add(body.pid);
+        const unknown = await call(way.b, 'artifact_read', { artifactId: 'f'.repeat(32) });
+        for (const replica of replicas) {
+          const refused = (await (await replica.as('alice')).callTool({ name: 'artifact_read', arguments: { artifactId } })) as CallToolResult;
+          expect([refused.isError, textOf(refused)], `alice on ${replica.name}`).to.deep.equal([true, ARTIFACT_NOT_FOUND_TEXT]);
+          expect(refused).not.to.have.property('structuredContent');
         }
-        expect(answered).to.deep.equal(new Set([a.server.process.pid, b.server.process.pid]));
-        expect(new Set(proxy.routed).size).to.equal(2);
-      } finally {
-        await client.close();
-        await proxy.close();
+        expect(textOf(unknown)).to.equal(ARTIFACT_NOT_FOUND_TEXT);
+        artifacts.set(way.label, { artifactId, content: value });
       }
     });
 
-    it('lose nothing within its TTL when both restart, and forget what expired', async () => {
-      const content = randomBytes(70 * 1024).toString('base64');
-      const saved = await a.callJson<{ artifactId: string }>('store_probe_save_artifact', { content });
-      await b.callJson('store_probe_put', { key: 'short-lived', value: 'soon gone', ttlMs: 300 });
-      const before = [a.server.process.pid, b.server.process.pid];
+    it('serve through B, as a hit, a circleci_get answer cached through A: one upstream request', async () => {
+      for (const [i, way] of ways().entries()) {
+        const first = await call(way.a, 'circleci_get', { path: projectPath(i) });
+        const fetchedOn = way.a.answered()[0];
+        const second = await call(way.b, 'circleci_get', { path: projectPath(i) });
+        expect(way.b.answered()[0], way.label).not.to.equal(fetchedOn);
+        const [miss, hit] = [envelope<CircleciRead>(first), envelope<CircleciRead>(second)];
+        expect(miss.cache).to.include({ hit: false, ageMs: 0 });
+        expect(hit.cache, way.label).to.include({ hit: true, fetchedAt: miss.cache.fetchedAt });
+        expect(hit.data).to.deep.equal(miss.data);
+        expect(upstreams.count('circleci', 'GET', `/api/v2${projectPath(i)}`), way.label).to.equal(1);
+      }
+    });
+
+    it('honour on A, once, an approval granted on B (admin endpoint)', async () => {
+      for (const [i, way] of ways().entries()) {
+        const path = `/rest/api/3/issue/PLAT-${70 + i}`;
+        const held = await call(way.b, 'jira_delete', { path });
+        const heldOn = way.b.answered()[0]!;
+        expect(held._meta, way.label).to.deep.include({ code: 'approval_required' });
+        const { approvalId } = decisionOf(held);
+        const grant = await decideOnAdminEndpoint(heldOn, approvalId!, 'grant');
+        expect(grant.status, JSON.stringify(grant.body)).to.equal(200);
+
+        const granted = await call(way.a, 'jira_delete', { path });
+        expect(way.a.answered()[0], way.label).not.to.equal(heldOn);
+        expect(granted.isError, textOf(granted)).to.equal(undefined);
+        const replay = await call(way.b, 'jira_delete', { path });
+        expect(replay._meta).to.deep.include({ code: 'approval_required' });
+        expect(decisionOf(replay).approvalId).not.to.equal(approvalId);
+        expect(upstreams.count('jira', 'DELETE', path), way.label).to.equal(1);
+      }
+    });
+
+    it('lose nothing within its TTL when both restart (artifacts, cache entries, pending approvals), and forget what expired', async () => {
+      const pending = await Promise.all(ways().map(async (way, i) => decisionOf(await call(way.b, 'jira_delete', { path: `/rest/api/3/issue/PLAT-${80 + i}` })).approvalId!));
+      const [oneOnEach] = ways();
+      expect(envelope<CircleciRead>(await call(oneOnEach!.a, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
+      const before = replicas.map((r) => r.pid);
       await Promise.all(replicas.map((r) => r.restart()));
-      expect([a.server.process.pid, b.server.process.pid]).not.to.include.members(before);
-      await sleep(400);
-      expect((await b.callJson<{ value: string | null }>('store_probe_get', { key: 'from-a' })).value).to.equal('written by A');
-      expect((await a.callJson<{ value: string | null }>('store_probe_get', { key: 'from-b' })).value).to.equal('written by B');
-      expect((await a.callJson<{ value: string | null }>('store_probe_get', { key: 'short-lived' })).value).to.equal(null);
-      expect((await readArtifact(b, saved.artifactId)).content.toString('utf8')).to.equal(content);
+      replicas.forEach((r, i) => expect(r.pid, `replica ${r.name} was not restarted`).not.to.equal(before[i]));
+      await sleep(SHORT_LIVED_SECONDS * 1000 + 200); // past the short-lived entry's max-age, however fast the restart was
+
+      for (const [i, way] of ways().entries()) {
+        const kept = artifacts.get(way.label)!;
+        expect((await readArtifact(await way.a.client(), kept.artifactId)).content.equals(kept.content), way.label).to.equal(true);
+        const refused = (await (await replicas[1]!.as('alice')).callTool({ name: 'artifact_read', arguments: { artifactId: kept.artifactId } })) as CallToolResult;
+        expect(textOf(refused)).to.equal(ARTIFACT_NOT_FOUND_TEXT);
+
+        expect(envelope<CircleciRead>(await call(way.b, 'circleci_get', { path: projectPath(i) })).cache.hit, way.label).to.equal(true);
+        expect(upstreams.count('circleci', 'GET', `/api/v2${projectPath(i)}`)).to.equal(1);
+
+        // The approver uses the CLI against the shared store, as with no replica at hand.
+        const grant = await runCli(['approvals', 'grant', pending[i]!, '--by', 'olga'], { cwd: deployment.dir, env: storeEnv });
+        expect(grant.code, grant.stderr).to.equal(0);
+        const path = `/rest/api/3/issue/PLAT-${80 + i}`;
+        expect((await call(way.a, 'jira_delete', { path })).isError, way.label).to.equal(undefined);
+        expect(decisionOf(await call(way.b, 'jira_delete', { path })).approvalId).not.to.equal(pending[i]);
+        expect(upstreams.count('jira', 'DELETE', path)).to.equal(1);
+      }
+      expect(envelope<CircleciRead>(await call(oneOnEach!.b, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
+      expect(upstreams.count('circleci', 'GET', `/api/v2${SHORT_LIVED_PATH}`)).to.equal(2);
+      // The one session went on across the restart, answered by both replicas before it and both after.
+      expect(new Set(proxy.routed).size).to.equal(4);
     });
   });
 }

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '../../core/logging/logger.js';
 import { resolveSettings, type Settings } from '../../core/config/settings.js';
 import { mapLayer } from '../../core/config/sources.js';
 import { AuthSettings } from '../../server/auth/auth-settings.js';
+import { hashToken } from '../../server/auth/token-hash.js';
 
 /** The auth settings as the cascade would resolve them from these values. */
 export function authSettings(values: Record<string, string>): Settings {
@@ -18,4 +19,9 @@ export function capturedLogger(): { logger: Logger; lines: string[] } {
 /** An HTTP request as the authenticator sees it: only its headers matter. */
 export function requestWith(authorization?: string): IncomingMessage {
   return { headers: authorization === undefined ? {} : { authorization } } as IncomingMessage;
+}
+
+/** A tokens file (MCP_AUTH_TOKENS_FILE) in YAML: the SHA-256 of each token, never the token, with its subject and groups. */
+export function tokensFileYaml(entries: ReadonlyArray<{ token: string; subject: string; groups?: readonly string[] }>): string {
+  return `tokens:\n${entries.map((e) => `  - sha256: ${hashToken(e.token)}\n    subject: ${e.subject}\n    groups: [${(e.groups ?? []).join(', ')}]\n`).join('')}`;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Principal } from '../../core/pipeline/principal.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { tokensFileYaml } from './auth-fixture.js';
 import { REPO_ROOT } from './paths.js';
 import { startTestKernel, type TestKernel } from './test-kernel.js';
 
@@ -18,6 +19,21 @@ export function docsPolicyExample(): string {
   const match = /```yaml\n([\s\S]*?)```/.exec(doc.slice(start));
   if (start < 0 || match === null) throw new Error('docs/policy.md has no yaml block under "## Worked example"');
   return match[1]!;
+}
+
+/**
+ * An enterprise deployment's files in `dir`, as an operator lays them out: the tokens file of `callers` and the
+ * policy of docs/policy.md. Returns the settings that turn on bearer tokens, that policy and the admin endpoint.
+ */
+export function writeEnterpriseFiles(dir: string, callers: Parameters<typeof tokensFileYaml>[0], adminToken: string): Record<string, string> {
+  writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml(callers));
+  writeFileSync(join(dir, 'policy.yaml'), docsPolicyExample());
+  return {
+    MCP_AUTH_MODE: 'tokens',
+    MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
+    MCP_POLICY_FILE: join(dir, 'policy.yaml'),
+    MCP_ADMIN_TOKEN: adminToken,
+  };
 }
 
 /** Writes a file in a fresh temporary folder and returns its path. */

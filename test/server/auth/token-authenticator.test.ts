@@ -3,19 +3,15 @@ import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import { TokenAuthenticator } from '../../../server/auth/token-authenticator.js';
 import { hashToken } from '../../../server/auth/token-hash.js';
-import { capturedLogger, requestWith } from '../../support/auth-fixture.js';
+import { capturedLogger, requestWith, tokensFileYaml } from '../../support/auth-fixture.js';
 import { tempFile } from '../../support/enterprise-fixture.js';
 
 const ALICE = 'tok-alice-4b1e9c0d';
 const CAROL = 'tok-carol-77aa01f3';
 
-function yamlFile(entries: Array<{ token: string; subject: string; groups?: string[] }>): string {
-  return `tokens:\n${entries.map((e) => `  - sha256: ${hashToken(e.token)}\n    subject: ${e.subject}\n    groups: [${(e.groups ?? []).join(', ')}]\n`).join('')}`;
-}
-
 describe('tokens authentication (MCP_AUTH_MODE=tokens)', () => {
   it('maps a bearer token to its principal through the SHA-256 in a YAML file', async () => {
-    const path = tempFile('tokens.yaml', `# issued 2026-11-30\n${yamlFile([{ token: ALICE, subject: 'alice', groups: ['developers'] }, { token: CAROL, subject: 'carol', groups: ['contractors'] }])}`);
+    const path = tempFile('tokens.yaml', `# issued 2026-11-30\n${tokensFileYaml([{ token: ALICE, subject: 'alice', groups: ['developers'] }, { token: CAROL, subject: 'carol', groups: ['contractors'] }])}`);
     const auth = await TokenAuthenticator.open(path, capturedLogger().logger);
     try {
       expect(await auth.authenticate(requestWith(`Bearer ${ALICE}`))).to.deep.equal({ principal: { subject: 'alice', groups: ['developers'], via: 'tokens' } });
@@ -43,17 +39,17 @@ describe('tokens authentication (MCP_AUTH_MODE=tokens)', () => {
     const error = (await TokenAuthenticator.open(short, capturedLogger().logger).catch((e: unknown) => e)) as Error;
     expect(error).to.be.instanceOf(StartupError);
     expect(error.message).to.match(/^MCP_AUTH_TOKENS_FILE is invalid:\n.*tokens\.yaml line 2: tokens\[0\]\.sha256: must match pattern/);
-    const twice = tempFile('tokens.yaml', yamlFile([{ token: ALICE, subject: 'alice' }, { token: ALICE, subject: 'mallory' }]));
+    const twice = tempFile('tokens.yaml', tokensFileYaml([{ token: ALICE, subject: 'alice' }, { token: ALICE, subject: 'mallory' }]));
     expect(((await TokenAuthenticator.open(twice, capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain('line 5: tokens[1].sha256: the same hash is listed twice');
     expect(((await TokenAuthenticator.open('', capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain('MCP_AUTH_MODE=tokens needs MCP_AUTH_TOKENS_FILE');
   });
 
   it('issues and revokes tokens when the file changes; an invalid edit keeps the last good tokens', async () => {
-    const path = tempFile('tokens.yaml', yamlFile([{ token: ALICE, subject: 'alice' }]));
+    const path = tempFile('tokens.yaml', tokensFileYaml([{ token: ALICE, subject: 'alice' }]));
     const { logger, lines } = capturedLogger();
     const auth = await TokenAuthenticator.open(path, logger);
     try {
-      writeFileSync(path, yamlFile([{ token: CAROL, subject: 'carol' }]));
+      writeFileSync(path, tokensFileYaml([{ token: CAROL, subject: 'carol' }]));
       await auth.check();
       expect(await auth.authenticate(requestWith(`Bearer ${CAROL}`))).to.have.nested.property('principal.subject', 'carol');
       expect(await auth.authenticate(requestWith(`Bearer ${ALICE}`))).to.have.property('failure');
