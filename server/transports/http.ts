@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logging/logger.js';
 import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { readJsonBody } from './json-body.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
 
 export interface HttpOptions {
@@ -26,7 +27,6 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Streamable HTTP at `/mcp`, stateless: every POST gets a fresh SDK server and transport, so no session state
@@ -83,7 +83,7 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
     sendJsonRpcError(response, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC with POST.');
     return;
   }
-  const body = await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const body = await readJsonBody(request, options.maxBodyBytes ?? MAX_MESSAGE_BYTES);
   if (!body.ok) {
     sendJsonRpcError(response, body.status, body.code, body.message);
     return;
