@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logging/logger.js';
 import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { readJsonBody } from './json-body.js';
+import { INVALID_REQUEST, isJsonRpcPayload } from './json-rpc-shape.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
 
@@ -86,6 +87,11 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
   const body = await readJsonBody(request, options.maxBodyBytes ?? MAX_MESSAGE_BYTES);
   if (!body.ok) {
     sendJsonRpcError(response, body.status, body.code, body.message);
+    return;
+  }
+  if (!isJsonRpcPayload(body.value)) {
+    // The SDK would call this a parse error (-32700); it parsed fine, and JSON-RPC names it -32600.
+    sendJsonRpcError(response, 400, -32600, `${INVALID_REQUEST}.`);
     return;
   }
   (request as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: auth.principal.subject, scopes: [], extra: { principal: auth.principal } };

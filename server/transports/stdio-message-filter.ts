@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_REQUEST, isJsonRpcMessage } from './json-rpc-shape.js';
 
 /** What the filter answers itself, as a JSON-RPC error response line. */
 export type Reply = (line: string) => void;
@@ -64,7 +65,7 @@ export class StdioMessageFilter extends Transform {
       this.answer(null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
       return;
     }
-    if (JSONRPCMessageSchema.safeParse(parsed).success) {
+    if (isJsonRpcMessage(parsed)) {
       this.push(`${line}\n`);
       return;
     }
@@ -73,7 +74,7 @@ export class StdioMessageFilter extends Transform {
     // A malformed notification (no id) gets no answer, as JSON-RPC says; anything with a method and an id does.
     const isNotification = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && !('id' in parsed) && 'method' in parsed;
     if (isNotification) return;
-    this.answer(usableId, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response (batches are not supported).');
+    this.answer(usableId, ErrorCode.InvalidRequest, `${INVALID_REQUEST} (batches are not supported over stdio).`);
   }
 
   private answer(id: string | number | null, code: number, message: string): void {
