@@ -1,5 +1,12 @@
 import { ToolError } from '../errors/tool-error.js';
+import { tooDeeplyNested } from '../schema/argument-depth.js';
 import type { BodyKind } from './types.js';
+
+/**
+ * How deeply a response body may nest. No API answers with hundreds of levels; a body that does would overflow
+ * the stack of projection and rendering, and be reported as a plugin crash instead of a bad upstream answer.
+ */
+export const MAX_BODY_DEPTH = 512;
 
 /**
  * How a successful body is read:
@@ -16,11 +23,14 @@ export function parseBody(status: number, contentType: string | null, text: stri
   if (expect === 'text') return blank ? { body: '', kind: 'empty' } : { body: text, kind: 'text' };
   if (expect === 'lenient') {
     if (blank) return { body: undefined, kind: 'empty' };
+    let lenientBody: unknown;
     try {
-      return { body: JSON.parse(text), kind: 'json' };
+      lenientBody = JSON.parse(text);
     } catch {
       return { body: text, kind: 'text' };
     }
+    refuseTooDeep(lenientBody, status, what);
+    return { body: lenientBody, kind: 'json' };
   }
   if (blank) throw new ToolError('upstream_empty_body', `${what} answered ${status} with an empty body where JSON was expected.`, { status });
   let body: unknown;
@@ -31,5 +41,11 @@ export function parseBody(status: number, contentType: string | null, text: stri
     throw new ToolError('upstream_invalid_body', `${what} answered ${status} with a body that is not JSON${type}. The API may be behind a proxy or down.`, { status, upstreamBody: text });
   }
   if (body === null) throw new ToolError('upstream_empty_body', `${what} answered ${status} with a null body where JSON was expected.`, { status });
+  refuseTooDeep(body, status, what);
   return { body, kind: 'json' };
+}
+
+function refuseTooDeep(body: unknown, status: number, what: string): void {
+  if (tooDeeplyNested(body, MAX_BODY_DEPTH) === undefined) return;
+  throw new ToolError('upstream_invalid_body', `${what} answered ${status} with JSON nested more than ${MAX_BODY_DEPTH} levels deep, which no API sends; it was not rendered. The API may be misbehaving.`, { status });
 }

@@ -34,16 +34,25 @@ function decodedForms(value: string, refuse: (why: string) => never): string[] {
   const forms = [value];
   let current = value;
   for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
-    let next: string;
-    try {
-      next = decodeURIComponent(current);
-    } catch {
-      // A lone % is not a trick by itself; what decodes so far has been checked.
-      return forms;
-    }
+    const next = percentDecoded(current);
     if (next === current) return forms;
     forms.push(next);
     current = next;
   }
   return refuse('it is percent-encoded too many times');
+}
+
+/**
+ * Percent-decodes every escape that can be decoded. A malformed sequence elsewhere (`%c0%ae`, a lone `%`) must
+ * not stop the rest from being decoded: URL parsers and servers still read `%2e%2e` beside it as `..`. Runs of
+ * escapes that are not valid UTF-8 keep their non-ASCII bytes encoded and have their ASCII ones decoded.
+ */
+export function percentDecoded(value: string): string {
+  return value.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-7][0-9A-Fa-f])/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
 }

@@ -2,6 +2,7 @@ import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
 import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
+import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
 import { describeValidationErrors } from '../schema/validation-errors.js';
 
 export interface PreparedCall {
@@ -16,6 +17,10 @@ export interface PreparedCall {
  * exactly the same request. Throws `invalid_arguments` or `invalid_path`.
  */
 export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>): PreparedCall {
+  const deep = tooDeeplyNested(rawArgs);
+  if (deep !== undefined) {
+    throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n- ${deep}: is nested more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value.`);
+  }
   const args = validator.Default(structuredClone(rawArgs)) as Record<string, unknown>;
   if (!validator.Check(args)) {
     const lines = describeValidationErrors(validator.Errors(args), args, tool.spec.input);

@@ -95,7 +95,16 @@ export class MockUpstream {
   }
 
   private async dispatch(method: string, url: string, headers: IncomingHttpHeaders, body: string, res: ServerResponse): Promise<void> {
-    const parsed = new URL(url, 'http://mock');
+    // The request target is a path: never let a `//host/...` form be read as another host, or a malformed one
+    // throw out of the server (a request the mock cannot parse is still recorded, and answered 400).
+    let parsed: URL;
+    try {
+      parsed = new URL(`http://mock${url.startsWith('/') ? '' : '/'}${url}`);
+    } catch {
+      this.requests.push({ method, path: url, query: new URLSearchParams(), url, headers, body, params: {} });
+      await send(res, { status: 400, body: { message: `mock cannot parse the request target ${JSON.stringify(url)}` } });
+      return;
+    }
     const recorded: RecordedRequest = { method, path: parsed.pathname, query: parsed.searchParams, url, headers, body, params: {} };
     this.requests.push(recorded);
     const route = this.routes.find((r) => r.method === method && r.pattern.test(parsed.pathname));
@@ -104,7 +113,7 @@ export class MockUpstream {
       reply = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } };
     } else {
       const match = route.pattern.exec(parsed.pathname)!;
-      route.names.forEach((n, i) => (recorded.params[n] = decodeURIComponent(match[i + 1] ?? '')));
+      route.names.forEach((n, i) => (recorded.params[n] = decodedParam(match[i + 1] ?? '')));
       try {
         reply = await route.handler(recorded);
       } catch (error) {
@@ -112,6 +121,15 @@ export class MockUpstream {
       }
     }
     await send(res, reply);
+  }
+}
+
+/** A path parameter as the vendor would read it; a malformed escape is kept as written rather than thrown. */
+function decodedParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
 

@@ -10,6 +10,7 @@ import {
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { answerInvalidParamsAsSuch } from './invalid-params.js';
 
 export interface McpServerOptions {
   /** The protocol revision the client sent (the `mcp-protocol-version` header over HTTP). */
@@ -43,5 +44,6 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
       throw error;
     }
   });
+  answerInvalidParamsAsSuch(server);
   return server;
 }

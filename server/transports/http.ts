@@ -7,6 +7,8 @@ import type { Logger } from '../../core/logging/logger.js';
 import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { readJsonBody } from './json-body.js';
+import { INVALID_REQUEST, isJsonRpcPayload } from './json-rpc-shape.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
 
 export interface HttpOptions {
@@ -26,7 +28,6 @@ export interface RunningHttp {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Streamable HTTP at `/mcp`, stateless: every POST gets a fresh SDK server and transport, so no session state
@@ -83,9 +84,14 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
     sendJsonRpcError(response, 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC with POST.');
     return;
   }
-  const body = await readJsonBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const body = await readJsonBody(request, options.maxBodyBytes ?? MAX_MESSAGE_BYTES);
   if (!body.ok) {
     sendJsonRpcError(response, body.status, body.code, body.message);
+    return;
+  }
+  if (!isJsonRpcPayload(body.value)) {
+    // The SDK would call this a parse error (-32700); it parsed fine, and JSON-RPC names it -32600.
+    sendJsonRpcError(response, 400, -32600, `${INVALID_REQUEST}.`);
     return;
   }
   (request as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: auth.principal.subject, scopes: [], extra: { principal: auth.principal } };

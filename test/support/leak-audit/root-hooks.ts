@@ -1,0 +1,25 @@
+import { tapEveryKernel } from './kernel-taps.js';
+import { leakAudit } from './leak-audit.js';
+
+/**
+ * Mocha root hooks (loaded with `--require`, see package.json): before any test, every kernel the process will
+ * start is tapped; after the last test, the collected results, logs, store writes and transcripts, and every
+ * watched file, must hold none of the secrets the suite used. A leak fails the run, naming where it was.
+ */
+export const mochaHooks = {
+  beforeAll(): void {
+    tapEveryKernel();
+  },
+  afterAll(): void {
+    const { leaks, figures } = leakAudit.finish();
+    const summary =
+      `secret leak check: ${figures.canaries} canary forms; scanned ${figures.results} results, ${figures.logLines} log lines, ` +
+      `${figures.storeWrites} store writes, ${figures.transcripts} child-process transcripts, ${figures.files} files (${figures.fileBytes} bytes); ` +
+      `leaks found: ${leaks.length}`;
+    process.stdout.write(`\n  ${summary}\n`);
+    if (leaks.length > 0) {
+      const shown = leaks.slice(0, 20).map((l) => `  - ${l.canary} in ${l.where}`).join('\n');
+      throw new Error(`${summary}\n${shown}${leaks.length > 20 ? `\n  ... and ${leaks.length - 20} more` : ''}`);
+    }
+  },
+};
