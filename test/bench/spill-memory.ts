@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
+import { MiB } from './stats.js';
+
+export interface SpillMemoryRow {
+  clients: number;
+  /** The serialized structured value each client's call produced (what went to the artifact). */
+  valueBytes: number;
+  /** Resident set of the server after start-up and one small call. */
+  idleRssBytes: number;
+  /** The kernel's high-water mark (VmHWM) once every client read its artifact back. */
+  peakRssBytes: number;
+  seconds: number;
+}
+
+/**
+ * Peak resident memory of the server (built CLI, Streamable HTTP, memory store) while `clients` clients at once
+ * each call jira_get on a 16 MiB Jira search page with structured output on: the value spills to an artifact,
+ * which each client then reads back whole with artifact_read and checks byte for byte. One fresh server per
+ * measurement, so the high-water mark is this scenario's alone.
+ */
+export async function benchSpillMemory(clientCounts: number[]): Promise<SpillMemoryRow[]> {
+  const body = jiraSearchBody(16 * MiB);
+  const expected = JSON.stringify({ data: JSON.parse(body.toString('utf8')) as unknown });
+  const mock = await MockUpstream.start();
+  const rows: SpillMemoryRow[] = [];
+  try {
+    for (const clients of clientCounts) {
+      serveJiraSearch(mock, jiraSearchBody(2048));
+      const server = await startHttpServer({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
+      try {
+        const sessions = await Promise.all(Array.from({ length: clients }, () => connectHttp(server.url)));
+        await spillAndReadBack(sessions[0]!, undefined); // small: nothing spills; warms the server up
+        const idleRssBytes = procStatus(server, 'VmRSS');
+        serveJiraSearch(mock, body);
+        const started = performance.now();
+        await Promise.all(sessions.map((client) => spillAndReadBack(client, expected)));
+        const seconds = (performance.now() - started) / 1000;
+        rows.push({ clients, valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes: procStatus(server, 'VmHWM'), seconds });
+        process.stderr.write(`  spill memory x${clients}: peak ${(rows.at(-1)!.peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
+        await Promise.allSettled(sessions.map((c) => c.close()));
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await mock.close();
+  }
+  return rows;
+}
+
+/** One spilling call and the artifact read back; with `expected`, the bytes must be exactly the value. */
+async function spillAndReadBack(client: Client, expected: string | undefined): Promise<void> {
+  const result = (await client.callTool({ name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } }, undefined, { timeout: 600_000 })) as CallToolResult;
+  if (result.isError) throw new Error(`jira_get failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  const incomplete = (result.structuredContent as { incomplete?: { artifactId: string | null } } | undefined)?.incomplete;
+  if (expected === undefined) return;
+  if (!incomplete?.artifactId) throw new Error(`the 16 MiB value did not spill to an artifact: ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
+  const pieces: Buffer[] = [];
+  for (let offset = 0, eof = false; !eof; ) {
+    const chunk = (await client.callTool({ name: 'artifact_read', arguments: { artifactId: incomplete.artifactId, offset } })) as CallToolResult;
+    const block = chunk.content[0];
+    if (chunk.isError || block?.type !== 'text') throw new Error(`artifact_read failed at ${offset}: ${JSON.stringify(chunk.content).slice(0, 300)}`);
+    const answer = JSON.parse(block.text) as { data: string; nextOffset: number; eof: boolean };
+    pieces.push(Buffer.from(answer.data, 'base64'));
+    ({ nextOffset: offset, eof } = answer);
+  }
+  if (!Buffer.concat(pieces).equals(Buffer.from(expected, 'utf8'))) throw new Error('the artifact read back differs from the structured value');
+}
+
+/** A /proc/<pid>/status field in bytes (VmRSS now, VmHWM the peak so far). */
+function procStatus(server: HttpServerProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  if (!kb) throw new Error(`no ${field} in /proc/${server.process.pid}/status`);
+  return Number(kb[1]) * 1024;
+}
