@@ -2,6 +2,7 @@ import { Kernel } from '../../core/kernel/kernel.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
+import { isBuiltinPlugin } from './builtin-plugins.js';
 import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-config.js';
 
 export interface StartOptions extends Invocation {
@@ -25,6 +26,7 @@ export async function startKernel(options: StartOptions): Promise<Started> {
     namespace: settings.get('MCP_STORE_NAMESPACE'),
     timeoutMs: settings.get('MCP_STORE_TIMEOUT_MS'),
   });
-  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock });
+  const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));
+  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated });
   return { ...resolved, kernel, logger };
 }
