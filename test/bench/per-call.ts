@@ -16,6 +16,12 @@ export interface PerCallRow {
   floor: Summary;
 }
 
+export interface PerCallResult {
+  rows: PerCallRow[];
+  /** An MCP ping over the same stdio sessions: the transport and SDK cost of a call, with no tool work. */
+  ping: { ours: Summary; reference: Summary };
+}
+
 export interface PerCallOptions {
   sizes: number[];
   /** Calls per server and configuration, by body size. */
@@ -27,13 +33,18 @@ export interface PerCallOptions {
  * both fed the same bytes by one loopback mock. Calls alternate between the servers so that whatever else the
  * machine is doing slows both alike.
  */
-export async function benchPerCall(options: PerCallOptions): Promise<PerCallRow[]> {
+export async function benchPerCall(options: PerCallOptions): Promise<PerCallResult> {
   const mock = await MockUpstream.start();
   const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
   const rows: PerCallRow[] = [];
+  const pings = { ours: [] as number[], reference: [] as number[] };
   try {
     await warmUp(mock, [ours.client, reference.client]);
+    for (let i = 0; i < options.iterations(0); i++) {
+      pings.ours.push(await pingOnce(ours.client));
+      pings.reference.push(await pingOnce(reference.client));
+    }
     for (const bytes of options.sizes) {
       const body = jiraSearchBody(bytes);
       serveJiraSearch(mock, body);
@@ -58,7 +69,13 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallRow[
     await Promise.allSettled([ours.close(), reference.close()]);
     await mock.close();
   }
-  return rows;
+  return { rows, ping: { ours: summarize(pings.ours), reference: summarize(pings.reference) } };
+}
+
+async function pingOnce(client: Client): Promise<number> {
+  const started = performance.now();
+  await client.ping();
+  return since(started);
 }
 
 /**

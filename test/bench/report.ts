@@ -1,5 +1,5 @@
 import type { MachineInfo } from './machine.js';
-import type { PerCallRow } from './per-call.js';
+import type { PerCallResult } from './per-call.js';
 import type { PolicyBenchResult } from './policy-decision.js';
 import type { SpillMemoryRow } from './spill-memory.js';
 import { BREAKDOWN_ROWS, type BreakdownColumn } from './stage-breakdown.js';
@@ -16,7 +16,7 @@ export interface BenchResults {
   minutes: number;
   machine: MachineInfo;
   loadAtEnd: number[];
-  perCall: PerCallRow[];
+  perCall: PerCallResult;
   stages: BreakdownColumn[];
   throughput: ThroughputRow[];
   spill: SpillMemoryRow[];
@@ -37,8 +37,8 @@ const ms = (v: number): string => `${fmt(v)} ms`;
 const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
 
 function targets(r: BenchResults): string {
-  const worst = r.perCall.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
-  const small = r.perCall.filter((row) => row.bodyBytes < 4096);
+  const worst = r.perCall.rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
+  const small = r.perCall.rows.filter((row) => row.bodyBytes < 4096);
   const overFloor = Math.max(...small.map((row) => row.ours.median - row.floor.median));
   const single = r.spill.find((s) => s.clients === 1);
   const growth = single ? single.peakRssBytes - single.idleRssBytes : Number.NaN;
@@ -58,7 +58,7 @@ function targets(r: BenchResults): string {
 }
 
 function perCall(r: BenchResults): string {
-  const rows = r.perCall.map((row) => [
+  const rows = r.perCall.rows.map((row) => [
     bytesCell(row.bodyBytes),
     row.format,
     row.jq ? 'yes' : 'no',
@@ -72,6 +72,8 @@ function perCall(r: BenchResults): string {
     `${spread(row.ours)} / ${spread(row.reference)}`,
     String(row.ours.n),
   ]);
+  const { ping } = r.perCall;
+  rows.push(['MCP ping (no tool)', '', '', ms(ping.ours.median), ms(ping.ours.p99), ms(ping.reference.median), ms(ping.reference.p99), ratio(ping.ours.median, ping.reference.median), '', '', `${spread(ping.ours)} / ${spread(ping.reference)}`, String(ping.ours.n)]);
   return table(['body', 'format', 'jq', 'ours median', 'ours p99', 'reference median', 'reference p99', 'ours / reference', 'floor', 'ours above floor', 'IQR ms (ours / ref)', 'calls'], rows);
 }
 
@@ -124,7 +126,7 @@ ${targets(r)}
 
 ## Per-call time: jira_get, ours against the reference
 
-\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`.
+\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`.
 
 ${perCall(r)}
 
