@@ -110,6 +110,27 @@ function tokens(r: BenchResults): string {
   return table(head, rows);
 }
 
+/** The range of a token ratio over rows, as percentages: "41-63%". */
+function percentRange(rows: TokenRow[], of: (t: TokenRow) => number): string {
+  const values = rows.map(of).map((v) => Math.round(v * 100));
+  return `${Math.min(...values)}-${Math.max(...values)}%`;
+}
+
+function tokenSummary(r: BenchResults): string {
+  const withJq = r.tokens.filter((t) => t.jq !== undefined);
+  const whole = r.tokens.filter((t) => t.jq === undefined);
+  const toonVsPretty = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / t.sizes['pretty JSON'].tokens;
+  const toonVsCompact = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / t.sizes['compact JSON'].tokens;
+  const jqVsWhole = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / whole.find((w) => w.dataset === t.dataset)!.sizes['TOON 2.3.1'].tokens;
+  const latestDiffers = r.tokens.filter((t) => t.sizes['TOON latest'].tokens !== t.sizes['TOON 2.3.1'].tokens).length;
+  return [
+    `- TOON 2.3.1 takes ${percentRange(whole, toonVsPretty)} of pretty JSON's tokens on whole pages and ${percentRange(withJq, toonVsPretty)} after a typical jq, whose uniform rows TOON writes as a table.`,
+    `- Against compact JSON, TOON takes ${percentRange(whole, toonVsCompact)} on whole pages (deeply nested objects are where TOON's indentation costs) and ${percentRange(withJq, toonVsCompact)} after jq.`,
+    `- The jq itself leaves ${percentRange(withJq, jqVsWhole)} of the page's TOON tokens: projecting is what buys the most.`,
+    `- The newest TOON counts ${latestDiffers === 0 ? 'the same tokens as 2.3.1 on every sample here' : `differently from 2.3.1 on ${latestDiffers} of ${r.tokens.length} samples`}.`,
+  ].join('\n');
+}
+
 /** docs/benchmarks.md: the figures, where they come from, and the analysis that goes with them. */
 export function renderReport(r: BenchResults, notes: string): string {
   const m = r.machine;
@@ -172,6 +193,8 @@ ours / reference: ${ratio(r.startup.ours.median, r.startup.reference.median)}.
 Bytes (UTF-8) and tokens (o200k_base, counted with gpt-tokenizer) of real-shaped responses in each rendering: pretty JSON is \`outputFormat: "json"\`, TOON 2.3.1 the default, TOON latest is @toon-format/toon@${r.toonLatest}, the newest, for comparison.
 
 ${tokens(r)}
+
+${tokenSummary(r)}
 
 ${notes}
 `;
