@@ -66,6 +66,7 @@ const results: BenchResults = {
   perCall,
   stages,
   throughput,
+  throughputSeconds: PLAN.seconds,
   spill,
   footprint,
   footprintNote,
