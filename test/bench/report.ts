@@ -95,14 +95,24 @@ function throughput(r: BenchResults): string {
 
 function memory(r: BenchResults): string {
   const spill = table(
-    ['clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'seconds'],
-    r.spill.map((s) => [String(s.clients), bytesCell(s.valueBytes), bytesCell(s.idleRssBytes), bytesCell(s.peakRssBytes), bytesCell(s.peakRssBytes - s.idleRssBytes), `${fmt((s.peakRssBytes - s.idleRssBytes) / (s.clients * s.valueBytes))}x`, fmt(s.seconds)]),
+    ['clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'peak range', 'servers', 'seconds'],
+    r.spill.map((s) => [
+      String(s.clients),
+      bytesCell(s.valueBytes),
+      bytesCell(s.idleRssBytes),
+      bytesCell(s.peakRssBytes),
+      bytesCell(s.peakRssBytes - s.idleRssBytes),
+      `${fmt((s.peakRssBytes - s.idleRssBytes) / (s.clients * s.valueBytes))}x`,
+      `${bytesCell(s.peakRange[0])}-${bytesCell(s.peakRange[1])}`,
+      String(s.runs),
+      fmt(s.seconds),
+    ]),
   );
   const stores = table(
     ['store', 'artifact', 'held', 'held / artifact', 'save', 'read back (1 MiB reads)'],
     r.footprint.map((f) => [f.store, bytesCell(f.artifactBytes), bytesCell(f.heldBytes), `${fmt(f.heldBytes / f.artifactBytes)}x`, ms(f.saveMs), ms(f.readMs)]),
   );
-  return `${spill}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB):\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
+  return `${spill}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
 }
 
 function tokens(r: BenchResults): string {
@@ -171,7 +181,7 @@ ${throughput(r)}
 
 ## Memory
 
-Peak resident memory (VmHWM) of the server while clients each fetch a 16 MiB Jira page with structured output on (the value spills to an artifact in the memory store) and read the artifact back whole with \`artifact_read\`, checked byte for byte. A fresh server per row.
+Peak resident memory (VmHWM) of the server while clients each fetch a 16 MiB Jira page with structured output on (the value spills to an artifact in the memory store) and read the artifact back whole with \`artifact_read\`, checked byte for byte. A fresh server per measurement; medians over the servers measured.
 
 ${memory(r)}
 

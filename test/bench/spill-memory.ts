@@ -4,10 +4,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
-import { MiB } from './stats.js';
+import { median, MiB } from './stats.js';
 
 export interface SpillMemoryRow {
   clients: number;
+  /** Fresh servers measured; the figures are their medians. */
+  runs: number;
+  /** The lowest and highest peak of those runs. */
+  peakRange: [number, number];
   /** The serialized structured value each client's call produced (what went to the artifact). */
   valueBytes: number;
   /** Resident set of the server after start-up and one small call. */
@@ -23,34 +27,50 @@ export interface SpillMemoryRow {
  * which each client then reads back whole with artifact_read and checks byte for byte. One fresh server per
  * measurement, so the high-water mark is this scenario's alone.
  */
-export async function benchSpillMemory(clientCounts: number[]): Promise<SpillMemoryRow[]> {
+export async function benchSpillMemory(clientCounts: number[], runs: (clients: number) => number): Promise<SpillMemoryRow[]> {
+  const rows: SpillMemoryRow[] = [];
+  for (const clients of clientCounts) {
+    const measured: Measured[] = [];
+    for (let i = 0; i < runs(clients); i++) measured.push(await measureOnce(clients));
+    const peaks = measured.map((m) => m.peakRssBytes);
+    rows.push({
+      clients,
+      runs: measured.length,
+      peakRange: [Math.min(...peaks), Math.max(...peaks)],
+      valueBytes: measured[0]!.valueBytes,
+      idleRssBytes: median(measured.map((m) => m.idleRssBytes)),
+      peakRssBytes: median(peaks),
+      seconds: median(measured.map((m) => m.seconds)),
+    });
+  }
+  return rows;
+}
+
+type Measured = Omit<SpillMemoryRow, 'clients' | 'runs' | 'peakRange'>;
+
+/** One fresh server, `clients` clients spilling and reading back at once. */
+async function measureOnce(clients: number): Promise<Measured> {
   const body = jiraSearchBody(16 * MiB);
   const expected = JSON.stringify({ data: JSON.parse(body.toString('utf8')) as unknown });
   const mock = await MockUpstream.start();
-  const rows: SpillMemoryRow[] = [];
+  serveJiraSearch(mock, jiraSearchBody(2048));
+  const server = await startHttpServer({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
   try {
-    for (const clients of clientCounts) {
-      serveJiraSearch(mock, jiraSearchBody(2048));
-      const server = await startHttpServer({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
-      try {
-        const sessions = await Promise.all(Array.from({ length: clients }, () => connectHttp(server.url)));
-        await spillAndReadBack(sessions[0]!, undefined); // small: nothing spills; warms the server up
-        const idleRssBytes = procStatus(server, 'VmRSS');
-        serveJiraSearch(mock, body);
-        const started = performance.now();
-        await Promise.all(sessions.map((client) => spillAndReadBack(client, expected)));
-        const seconds = (performance.now() - started) / 1000;
-        rows.push({ clients, valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes: procStatus(server, 'VmHWM'), seconds });
-        process.stderr.write(`  spill memory x${clients}: peak ${(rows.at(-1)!.peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
-        await Promise.allSettled(sessions.map((c) => c.close()));
-      } finally {
-        await server.stop();
-      }
-    }
+    const sessions = await Promise.all(Array.from({ length: clients }, () => connectHttp(server.url)));
+    await spillAndReadBack(sessions[0]!, undefined); // small: nothing spills; warms the server up
+    const idleRssBytes = procStatus(server, 'VmRSS');
+    serveJiraSearch(mock, body);
+    const started = performance.now();
+    await Promise.all(sessions.map((client) => spillAndReadBack(client, expected)));
+    const seconds = (performance.now() - started) / 1000;
+    const peakRssBytes = procStatus(server, 'VmHWM');
+    process.stderr.write(`  spill memory x${clients}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
+    await Promise.allSettled(sessions.map((c) => c.close()));
+    return { valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes, seconds };
   } finally {
+    await server.stop();
     await mock.close();
   }
-  return rows;
 }
 
 /** One spilling call and the artifact read back; with `expected`, the bytes must be exactly the value. */

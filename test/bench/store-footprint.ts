@@ -11,6 +11,7 @@ import type { Principal } from '../../core/pipeline/principal.js';
 import { systemClock, type KeyValueStore } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
 import { sqliteFile } from '../support/store-backends.js';
+import { median } from './stats.js';
 
 const MiB = 1024 * 1024;
 const owner: Principal = { subject: 'bench', groups: [], via: 'local' };
@@ -57,8 +58,8 @@ const fileSize = (p: string): number => {
   }
 };
 
-/** The memory and SQLite stores always; Redis when a URL is given. */
-export async function benchStoreFootprint(redisUrl?: string): Promise<FootprintRow[]> {
+/** One artifact into a fresh store of each kind: the memory and SQLite stores always, Redis when a URL is given. */
+async function measureEach(redisUrl?: string): Promise<FootprintRow[]> {
   const rows = [await measure('memory', await openStore('memory://'), async () => heapAndBuffers())];
   const path = sqliteFile();
   rows.push(await measure('sqlite', await openStore(`sqlite://${path}`), async () => fileSize(path) + fileSize(`${path}-wal`)));
@@ -70,6 +71,16 @@ export async function benchStoreFootprint(redisUrl?: string): Promise<FootprintR
     raw.destroy();
   }
   return rows;
+}
+
+/** The median of `runs` measurements of each store (held bytes, save and read times). */
+export async function benchStoreFootprint(redisUrl?: string, runs = 3): Promise<FootprintRow[]> {
+  const all: FootprintRow[][] = [];
+  for (let i = 0; i < runs; i++) all.push(await measureEach(redisUrl));
+  return all[0]!.map((first, i) => {
+    const of = (pick: (r: FootprintRow) => number): number => median(all.map((rows) => pick(rows[i]!)));
+    return { store: first.store, artifactBytes: first.artifactBytes, heldBytes: of((r) => r.heldBytes), saveMs: of((r) => r.saveMs), readMs: of((r) => r.readMs) };
+  });
 }
 
 if (process.argv[1]?.endsWith('store-footprint.js')) {
