@@ -65,7 +65,13 @@ chunks, 21 MiB kept in the memory store. Two of them were removed as an experime
 piece, chunking the artifact from the string without a whole UTF-8 copy): no measurable change in the peak,
 so they were not kept. Meeting 4x needs streaming through the stages (render writing lines straight to the
 saved file while keeping the first 40,000 characters, the structured value serialized into artifact chunks
-as it goes) where today each stage hands the next one whole string; that is a change of the pipeline's
+as it goes) where today each stage hands the next one whole strings; that is a change of the pipeline's
 contract, not made here. With many clients at once the copies of different calls overlap less than their
 sum, so the peak per client is lower than for one.
+
+**64 clients each pulling a 16 MiB page at once can exhaust V8's default heap** (about 4 GiB on this
+machine): the server died of it in some runs (the memory table says how many). Nothing bounds how many large
+bodies are in flight; a byte budget on in-flight upstream bodies (waiting, or refusing with a clear error)
+or streaming would, and until then \`--max-old-space-size\` or a lower MCP_MAX_RESPONSE_BYTES is the
+operator's lever.
 `;

@@ -104,7 +104,7 @@ function memory(r: BenchResults): string {
       bytesCell(s.peakRssBytes - s.idleRssBytes),
       `${fmt((s.peakRssBytes - s.idleRssBytes) / (s.clients * s.valueBytes))}x`,
       `${bytesCell(s.peakRange[0])}-${bytesCell(s.peakRange[1])}`,
-      String(s.runs),
+      s.died === 0 ? String(s.runs) : `${s.runs} (${s.died} died)`,
       fmt(s.seconds),
     ]),
   );
@@ -112,7 +112,10 @@ function memory(r: BenchResults): string {
     ['store', 'artifact', 'held', 'held / artifact', 'save', 'read back (1 MiB reads)'],
     r.footprint.map((f) => [f.store, bytesCell(f.artifactBytes), bytesCell(f.heldBytes), `${fmt(f.heldBytes / f.artifactBytes)}x`, ms(f.saveMs), ms(f.readMs)]),
   );
-  return `${spill}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
+  const deaths = r.spill
+    .filter((s) => s.died > 0)
+    .map((s) => `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`);
+  return `${spill}${deaths.length > 0 ? `\n\n${deaths.join('\n')}` : ''}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
 }
 
 function tokens(r: BenchResults): string {

@@ -12,6 +12,9 @@ export interface SpillMemoryRow {
   runs: number;
   /** The lowest and highest peak of those runs. */
   peakRange: [number, number];
+  /** Runs in which the server died, and the last thing it said (a V8 heap limit, typically). */
+  died: number;
+  deathNote?: string;
   /** The serialized structured value each client's call produced (what went to the artifact). */
   valueBytes: number;
   /** Resident set of the server after start-up and one small call. */
@@ -33,9 +36,12 @@ export async function benchSpillMemory(clientCounts: number[], runs: (clients: n
     const measured: Measured[] = [];
     for (let i = 0; i < runs(clients); i++) measured.push(await measureOnce(clients));
     const peaks = measured.map((m) => m.peakRssBytes);
+    const deaths = measured.filter((m) => m.deathNote !== undefined);
     rows.push({
       clients,
       runs: measured.length,
+      died: deaths.length,
+      deathNote: deaths[0]?.deathNote,
       peakRange: [Math.min(...peaks), Math.max(...peaks)],
       valueBytes: measured[0]!.valueBytes,
       idleRssBytes: median(measured.map((m) => m.idleRssBytes)),
@@ -46,7 +52,7 @@ export async function benchSpillMemory(clientCounts: number[], runs: (clients: n
   return rows;
 }
 
-type Measured = Omit<SpillMemoryRow, 'clients' | 'runs' | 'peakRange'>;
+type Measured = Omit<SpillMemoryRow, 'clients' | 'runs' | 'peakRange' | 'died'>;
 
 /** One fresh server, `clients` clients spilling and reading back at once. */
 async function measureOnce(clients: number): Promise<Measured> {
@@ -58,15 +64,26 @@ async function measureOnce(clients: number): Promise<Measured> {
   try {
     const sessions = await Promise.all(Array.from({ length: clients }, () => retried(() => connectHttp(server.url))));
     await spillAndReadBack(sessions[0]!, undefined); // small: nothing spills; warms the server up
-    const idleRssBytes = procStatus(server, 'VmRSS');
+    const idleRssBytes = procStatus(server, 'VmRSS') ?? 0;
+    // Sampled as it goes, so that the high-water mark is known even if the server dies on the way.
+    let peakRssBytes = 0;
+    const sample = (): void => void (peakRssBytes = Math.max(peakRssBytes, procStatus(server, 'VmHWM') ?? 0));
+    const sampler = setInterval(sample, 100);
     serveJiraSearch(mock, body);
     const started = performance.now();
-    await Promise.all(sessions.map((client) => spillAndReadBack(client, expected)));
+    const outcome = await Promise.allSettled(sessions.map((client) => spillAndReadBack(client, expected)));
     const seconds = (performance.now() - started) / 1000;
-    const peakRssBytes = procStatus(server, 'VmHWM');
-    process.stderr.write(`  spill memory x${clients}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
+    sample();
+    clearInterval(sampler);
+    const failed = outcome.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    let deathNote: string | undefined;
+    if (failed !== undefined) {
+      if (server.process.exitCode === null && server.process.signalCode === null) throw failed.reason;
+      deathNote = (server.stderr.find((line) => line.includes('FATAL ERROR')) ?? `exit ${server.process.exitCode ?? server.process.signalCode}`).trim();
+    }
+    process.stderr.write(`  spill memory x${clients}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)${deathNote ? `; the server died: ${deathNote}` : ''}\n`);
     await Promise.allSettled(sessions.map((c) => c.close()));
-    return { valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes, seconds };
+    return { valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes, seconds, deathNote };
   } finally {
     await server.stop();
     await mock.close();
@@ -103,15 +120,19 @@ async function retried<T>(request: () => Promise<T>): Promise<T> {
       return await request();
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause;
-      if (attempt >= 3 || !(error instanceof TypeError) || cause?.code !== 'UND_ERR_SOCKET') throw error;
+      if (attempt >= 3 || !(error instanceof TypeError) || !['UND_ERR_SOCKET', 'ECONNRESET'].includes(cause?.code ?? '')) throw error;
     }
   }
 }
 
-/** A /proc/<pid>/status field in bytes (VmRSS now, VmHWM the peak so far). */
-function procStatus(server: HttpServerProcess, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+/** A /proc/<pid>/status field in bytes (VmRSS now, VmHWM the peak so far); undefined once the process is gone. */
+function procStatus(server: HttpServerProcess, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
   const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  if (!kb) throw new Error(`no ${field} in /proc/${server.process.pid}/status`);
-  return Number(kb[1]) * 1024;
+  return kb ? Number(kb[1]) * 1024 : undefined;
 }
