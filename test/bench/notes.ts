@@ -1,7 +1,7 @@
 /**
  * The analysis under the figures of docs/benchmarks.md: what was profiled, what changed and what did not.
- * Figures quoted here were measured while making each change (before and after in the same session, on the
- * machine named above); the tables above are the current run's.
+ * Figures quoted here were measured while making each change (before and after, on the machine named above);
+ * the tables above are the current run's.
  */
 export const BENCH_NOTES = `## What the profiles showed, and what was done
 
@@ -50,9 +50,9 @@ compiling every tool's input schema 20 ms. Changes, each measured:
 ### Throughput
 
 One Ajv per SDK Server was most of a cached call over HTTP: circleci_get from the cache went from about 415
-to 1,040 calls/s with one client and from 930 to 3,180 with 16 (same machine, same run each).
-github_list_workflow_runs renders 30 real-sized runs (about 440 KB of TOON) per call: 23 to 92 calls/s with
-the fast TOON encoder. A single process serves the calls on one core while the load generator uses the
+to 1,040 calls/s with one client and from 930 to 3,180 with 16 (quick runs on this machine before and after
+the change). github_list_workflow_runs renders 30 real-sized runs (about 440 KB of TOON) per call: 23 to 92
+calls/s with the fast TOON encoder, likewise. A single process serves the calls on one core while the load generator uses the
 other, so more clients add queueing (p99) rather than calls.
 
 ### Memory: the 4x target is missed
