@@ -1,9 +1,78 @@
 // Bundles the CLI and the public plugin API into dist/, then the type declarations of the public entry points
-// (one .d.ts per entry). Dependencies stay external (installed with the package).
+// (one .d.ts per entry).
+//
+// Dependencies are bundled in: Node resolves, reads and links every module file on its own, and that was
+// most of the server's start-up (TypeBox alone is some 700 files, the MCP SDK with zod 170 more). Everything
+// a server needs to start goes into one chunk; what only some servers use (the HTTP transport and its
+// authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed
+// (docs/benchmarks.md has the figures). Kept installed and imported: reflect-metadata (one metadata store
+// for every copy of the decorators), keyv and its store adapters (native SQLite, the Redis client: loaded
+// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire).
+import commonjs from '@rollup/plugin-commonjs';
+import json from '@rollup/plugin-json';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 
-const isExternal = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
+const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
+
+const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
+const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));
+/** The declarations name every dependency's types by package; nothing of them is bundled. */
+const isExternalType = isBare;
+
+/**
+ * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the HTTP transport and
+ * its authenticators, the admin routes, the package resolver for plugins named by package, the JMESPath
+ * engine (loaded by the first call with a jq).
+ */
+const LAZY = [/\/server\/transports\/http\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
+
+/** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
+function startupModules(getModuleInfo) {
+  const seen = new Set();
+  const stack = [resolvePath('server/cli.ts')];
+  while (stack.length > 0) {
+    const id = stack.pop();
+    const info = seen.has(id) ? null : getModuleInfo(id);
+    if (!info || info.isExternal) continue;
+    seen.add(id);
+    stack.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((d) => !LAZY.some((lazy) => lazy.test(d))));
+  }
+  return seen;
+}
+
+/**
+ * One chunk for everything start-up needs (Node reads, resolves and links each file on its own, so a
+ * handful of files start faster than sixty), the lazy parts beside it.
+ */
+function startupChunk() {
+  let startup;
+  return (id, { getModuleInfo }) => {
+    startup ??= startupModules(getModuleInfo);
+    // The entry modules stay out: each entry then runs once the whole chunk has been evaluated (the CLI's
+    // top-level await would otherwise run before the modules placed after it in the chunk).
+    if (getModuleInfo(id)?.isEntry) return undefined;
+    return startup.has(id) ? 'startup' : undefined;
+  };
+}
+
+/**
+ * The SDK server's default JSON Schema validator (an Ajv with every format, built by each Server), replaced by
+ * a stub: createMcpServer always passes its own validator, which loads Ajv on first use, so Ajv stays out of
+ * start-up. The SDK client (the test kit) keeps the real one.
+ */
+const SDK_SERVER = /\/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js$/;
+const VALIDATOR_STUB = '\0sdk-server-default-validator';
+const sdkServerValidatorStub = {
+  name: 'sdk-server-default-validator',
+  resolveId: (source, importer) => (source === '../validation/ajv-provider.js' && importer && SDK_SERVER.test(importer) ? VALIDATOR_STUB : null),
+  load: (id) =>
+    id === VALIDATOR_STUB
+      ? 'export class AjvJsonSchemaValidator { constructor() { throw new Error("mcp-devtools: pass jsonSchemaValidator to the SDK Server (createMcpServer does)"); } }'
+      : null,
+};
 
 /** The public entry points: `mcp-devtools/plugin` and `mcp-devtools/testing` (package.json `exports`). */
 const PUBLIC = {
@@ -24,8 +93,14 @@ export default [
       sourcemap: true,
       entryFileNames: '[name].js',
       chunkFileNames: 'chunks/[name]-[hash].js',
+      manualChunks: startupChunk(),
     },
     plugins: [
+      sdkServerValidatorStub,
+      // es2015: tsyringe's modern ESM build (its "module" is ES5).
+      nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
+      commonjs({ ignoreDynamicRequires: true }),
+      json(),
       typescript({
         tsconfig: './tsconfig.json',
         include: ['core/**/*.ts', 'plugins/**/*.ts', 'server/**/*.ts'],
@@ -37,12 +112,15 @@ export default [
     onwarn(warning, warn) {
       // Type errors must fail the build, not scroll past as warnings.
       if (warning.plugin === 'typescript') throw new Error(warning.message);
+      // Bundled dependencies' own circular imports and comment annotations are theirs, and harmless.
+      const inDependency = (warning.ids ?? [warning.id ?? warning.loc?.file ?? '']).every((id) => id.includes('/node_modules/'));
+      if (inDependency && ['CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION', 'THIS_IS_UNDEFINED'].includes(warning.code)) return;
       warn(warning);
     },
   },
   {
     input: PUBLIC,
-    external: isExternal,
+    external: isExternalType,
     output: {
       dir: 'dist',
       format: 'es',

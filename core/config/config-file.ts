@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { parse as parseYaml } from 'yaml';
 import { StartupError } from '../errors/tool-error.js';
+import { yamlParser } from '../schema/yaml-document.js';
 
 const ConfigFileSchema = Type.Object(
   {
@@ -20,7 +20,8 @@ const ConfigFileSchema = Type.Object(
 
 export type ConfigFile = Static<typeof ConfigFileSchema> & { path?: string; dir: string };
 
-const checker = Compile(ConfigFileSchema);
+// Compiled when a config file is read: a server started without one does not pay for it.
+let checker: ReturnType<typeof Compile<typeof ConfigFileSchema>> | undefined;
 const DEFAULT_NAMES = ['mcp-devtools.config.json', 'mcp-devtools.config.yaml', 'mcp-devtools.config.yml'];
 
 /** The config file named by `--config`, else `MCP_DEVTOOLS_CONFIG`, else one in the working directory. */
@@ -38,7 +39,7 @@ export function readConfigFile(path: string | undefined, cwd: string): ConfigFil
   let doc: unknown;
   const text = readFileSync(path, 'utf8');
   try {
-    doc = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+    doc = extname(path) === '.json' ? JSON.parse(text) : yamlParser().parse(text);
   } catch (error) {
     throw new StartupError(`Config file ${path} does not parse: ${(error as Error).message}`);
   }
@@ -50,6 +51,7 @@ export function readConfigFile(path: string | undefined, cwd: string): ConfigFil
       `Config file ${path}: unknown key "${unknown[0]}". Allowed keys: ${Object.keys(ConfigFileSchema.properties).join(', ')}.`,
     );
   }
+  checker ??= Compile(ConfigFileSchema);
   if (!checker.Check(doc)) {
     const [first] = checker.Errors(doc);
     throw new StartupError(`Config file ${path}: "${first?.instancePath.slice(1) || '/'}" ${first?.message ?? 'is invalid'}.`);

@@ -29,6 +29,12 @@ export interface KernelOptions {
   store: KeyValueStore;
   clock?: Clock;
   container?: DependencyContainer;
+  /**
+   * Plugins whose tool schemas the test suite checks against the JSON Schema meta-schema and compiles (the
+   * built-ins): start-up skips both for them (compiling the meta-schema alone was a fifth of start-up), and
+   * their input schemas are compiled by each tool's first call. Every other plugin is checked at start-up.
+   */
+  prevalidated?: ReadonlySet<PluginClass>;
 }
 
 export interface CallOptions {
@@ -52,13 +58,25 @@ interface LoadedPlugin {
 
 interface RegisteredTool {
   definition: ToolDefinition;
-  validator: Validator;
+  /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
+  validator: () => Validator;
   interceptors: UpstreamInterceptor[];
   chain: ComposedChain;
   descriptor: ToolDescriptor;
 }
 
 const DEFAULT_BOOT_TIMEOUT_MS = 10_000;
+
+const eagerValidator = (validator: Validator): (() => Validator) => () => validator;
+
+/**
+ * A prevalidated plugin's input schema, compiled by its first call: compiling every tool's schema was a fifth
+ * of start-up, and a server seldom calls all of its tools. The test suite compiles every built-in schema.
+ */
+function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator {
+  let compiled: Validator | undefined;
+  return () => (compiled ??= Compile(schema));
+}
 
 /**
  * The kernel: boots plugins in dependency order inside a tsyringe container, reads their tools, composes each
@@ -141,7 +159,7 @@ export class Kernel {
       interceptors.push(...(instance.interceptors?.() ?? []));
     }
     const all = [...coreStages({
-      validatorFor: (tool) => this.tools.get(tool)!.validator,
+      validatorFor: (tool) => this.tools.get(tool)!.validator(),
       interceptorsFor: (tool) => this.tools.get(tool)!.interceptors,
       scrub: (text) => this.scrub(text),
     }), ...contributions];
@@ -155,12 +173,13 @@ export class Kernel {
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
       const owner = this.tools.get(spec.name);
       if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
-      const problem = schemaProblems(spec.input);
+      const checked = !this.options.prevalidated?.has(plugin.cls);
+      const problem = checked ? schemaProblems(spec.input) : undefined;
       if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
       if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
       const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
       if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
-      const usable = this.checkEnvelope(spec, where);
+      const usable = this.checkEnvelope(spec, where, checked);
       const definition: ToolDefinition = {
         spec: usable,
         plugin: plugin.spec.name,
@@ -170,7 +189,7 @@ export class Kernel {
       const chain = compose(orderForTool(stages, (m) => m.appliesTo?.(usable) ?? true));
       this.tools.set(spec.name, {
         definition,
-        validator: Compile(spec.input),
+        validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
         interceptors: interceptors.filter((i) => i.appliesTo?.(usable) ?? true),
         chain,
         descriptor: toolDescriptor(usable),
@@ -179,10 +198,10 @@ export class Kernel {
   }
 
   /** A broken envelope schema is a plugin bug, not a reason to refuse the tool: register it without one. */
-  private checkEnvelope(spec: ToolDefinition['spec'], where: string): ToolDefinition['spec'] {
+  private checkEnvelope(spec: ToolDefinition['spec'], where: string, againstMetaSchema: boolean): ToolDefinition['spec'] {
     if (spec.envelope === undefined) return spec;
-    let problem = schemaProblems(spec.envelope);
-    if (problem === undefined) {
+    let problem = againstMetaSchema ? schemaProblems(spec.envelope) : undefined;
+    if (problem === undefined && againstMetaSchema) {
       try {
         Compile(spec.envelope);
       } catch (error) {

@@ -1,7 +1,10 @@
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { DevtoolsPlugin, ToolSpec } from '../../core/plugin/contract.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
-import { applyJq } from './apply-jq.js';
+
+/** The JMESPath engine loads with the first call that has a jq: start-up and calls without one never need it. */
+let jq: Promise<typeof import('./apply-jq.js')> | undefined;
+const loadJq = (): Promise<typeof import('./apply-jq.js')> => (jq ??= import('./apply-jq.js'));
 
 /** Tools whose input schema declares a `jq` argument get the projection stage. */
 export function acceptsJq(tool: ToolSpec): boolean {
@@ -18,7 +21,10 @@ export class ProjectionPlugin implements DevtoolsPlugin {
         name: 'jmespath',
         appliesTo: acceptsJq,
         run: async (ctx, next) => {
-          if (ctx.output?.text === undefined) ctx.value = applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon');
+          if (ctx.output?.text === undefined && typeof ctx.args.jq === 'string' && ctx.args.jq.trim() !== '') {
+            const { applyJq } = await loadJq();
+            ctx.value = applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon');
+          }
           await next();
         },
       },

@@ -1,14 +1,21 @@
 import { encode } from '@toon-format/toon';
+import { encodeToon } from './fast-encode.js';
 
 export type OutputFormat = 'toon' | 'json';
 
 /**
  * The one renderer of every vendor: TOON 2.3.1 with `{indent: 2}` by default, pretty JSON on request. Neither
  * ends with a newline. If TOON cannot encode a value, JSON is shown instead (as the reference servers do).
+ * Plain JSON goes through the fast encoder (the same bytes); anything else through the library itself.
  */
 export function renderValue(value: unknown, format: unknown): string {
   const json = (): string => JSON.stringify(value, null, 2) ?? 'null';
   if (format === 'json') return json();
+  try {
+    return encodeToon(value);
+  } catch {
+    // not plain JSON, or nested too deep: the library decides, as it always did
+  }
   try {
     return encode(value, { indent: 2 });
   } catch {

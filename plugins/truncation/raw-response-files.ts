@@ -34,8 +34,15 @@ export class RawResponseFiles {
   async save(text: string): Promise<string | undefined> {
     const path = join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
     try {
-      await this.ensureDir();
-      await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+      try {
+        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+      } catch (error) {
+        // The folder is made (owner-only) at start-up; only when it has gone since is it made again, rather
+        // than checked before every save (two more file system round trips on every truncated call).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await this.ensureDir();
+        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+      }
       return path;
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');

@@ -1,6 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolve as resolveSpecifier } from 'import-meta-resolve';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { isPluginClass, type PluginClass } from '../../core/plugin/metadata.js';
 import type { ConfigFile } from '../../core/config/config-file.js';
@@ -32,7 +31,8 @@ async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
   const isPath = ref.startsWith('.') || isAbsolute(ref);
   let url: string;
   try {
-    url = isPath ? pathToFileURL(resolve(dir, ref)).href : resolveSpecifier(ref, pathToFileURL(join(dir, 'noop.js')).href);
+    // The package resolver loads only when a plugin is named by package: most servers never need it.
+    url = isPath ? pathToFileURL(resolve(dir, ref)).href : (await import('import-meta-resolve')).resolve(ref, pathToFileURL(join(dir, 'noop.js')).href);
   } catch (error) {
     throw new StartupError(`Plugin "${ref}" cannot be found (${(error as Error).message}). Built-in plugins: ${Object.keys(VENDORS).join(', ')}; others are module paths or installed packages.`);
   }

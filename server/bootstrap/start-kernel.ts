@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
+import { isBuiltinPlugin } from './builtin-plugins.js';
 import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-config.js';
 
 export interface StartOptions extends Invocation {
@@ -34,6 +35,7 @@ export async function startKernel(options: StartOptions): Promise<Started> {
   const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
   for (const warning of resolved.warnings) logger.warn(warning);
   const store = await openConfiguredStore(settings);
-  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock });
+  const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));
+  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated });
   return { ...resolved, kernel, logger };
 }

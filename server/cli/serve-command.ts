@@ -2,10 +2,8 @@ import type { Command } from 'commander';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
-import { approvalRoutes } from '../admin/approval-routes.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { createAuthenticator } from '../auth/create-authenticator.js';
-import { serveHttp, type HttpOptions, type RunningHttp } from '../transports/http.js';
+import type { HttpOptions, RunningHttp } from '../transports/http.js';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { serveStdio } from '../transports/stdio.js';
@@ -36,13 +34,16 @@ export function registerServe(program: Command): void {
       let http: RunningHttp;
       let authenticator: Authenticator | undefined;
       try {
+        // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP transport, JWT
+        // verification) are a large part of start-up that a stdio server never uses.
+        const [{ serveHttp }, { createAuthenticator }] = await Promise.all([import('../transports/http.js'), import('../auth/create-authenticator.js')]);
         authenticator = await createAuthenticator(settings, logger);
         http = await serveHttp(kernel, {
           host: settings.get('MCP_HTTP_HOST'),
           port: settings.get('MCP_HTTP_PORT'),
           allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
           authenticator,
-          routes: adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
+          routes: await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
           logger,
         });
       } catch (error) {
@@ -67,8 +68,9 @@ export function registerServe(program: Command): void {
 }
 
 /** The admin endpoint, when the policy plugin runs (a config file may disable it). */
-function adminRoutes(kernel: Kernel, adminToken: string, logger: Logger): HttpOptions['routes'] {
+async function adminRoutes(kernel: Kernel, adminToken: string, logger: Logger): Promise<HttpOptions['routes']> {
   if (!kernel.plugins.includes('policy')) return undefined;
+  const { approvalRoutes } = await import('../admin/approval-routes.js');
   return approvalRoutes(kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), adminToken, logger);
 }
 

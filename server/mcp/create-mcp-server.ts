@@ -7,6 +7,9 @@ import {
   McpError,
   type InitializeResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createRequire } from 'node:module';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
@@ -22,7 +25,7 @@ export interface McpServerOptions {
  * The principal comes from the transport's authentication (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
-  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedSchemaValidator });
   let negotiated = options.protocolVersion;
 
   // The SDK negotiates the revision but does not keep it; the kernel needs it to gate schemas per client.
@@ -47,3 +50,21 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
   answerInvalidParamsAsSuch(server);
   return server;
 }
+
+let ajvValidator: AjvJsonSchemaValidator | undefined;
+
+/**
+ * The JSON Schema validator the SDK wants for elicitation, which this server never sends. By default each
+ * SDK Server builds its own Ajv with every format: milliseconds at start-up and again for every HTTP request
+ * (one Server per POST). This one loads Ajv and builds a single instance the first time something asks for
+ * it (the bundle leaves the SDK's default out: see rollup.config.mjs).
+ */
+const sharedSchemaValidator: jsonSchemaValidator = {
+  getValidator: (schema) => {
+    if (ajvValidator === undefined) {
+      const sdk = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
+      ajvValidator = new sdk.AjvJsonSchemaValidator();
+    }
+    return ajvValidator.getValidator(schema);
+  },
+};

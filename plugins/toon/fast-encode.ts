@@ -1,0 +1,229 @@
+/**
+ * TOON exactly as @toon-format/toon 2.3.1 `encode(value, { indent: 2 })` writes it, for plain JSON values
+ * (what JSON.parse and the jq projection produce), several times faster. The library's encoder copies the
+ * value first and then hands every line up through a chain of generators, one per level of nesting: on a
+ * large response that was most of the time of a call (docs/benchmarks.md). This writes the same lines into
+ * one array. The library stays the reference: anything that is not plain JSON (a Date, a Map, a class
+ * instance, a toJSON method) is left to it, and a test holds the two to the same bytes on real payloads and
+ * on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Thrown when a value is not plain JSON: the caller falls back to the library. */
+export class NotPlainJson extends Error {}
+
+const INDENT = 2;
+const NUMERIC_LIKE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+const LEADING_ZERO = /^0\d+$/;
+const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
+
+/** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
+export function encodeToon(value: unknown): string {
+  const out = new Encoder();
+  const root = checked(value);
+  if (isPrimitive(root)) out.lines.push(primitive(root));
+  else if (Array.isArray(root)) out.array(undefined, root, 0);
+  else out.object(root, 0);
+  return out.lines.join('\n');
+}
+
+class Encoder {
+  readonly lines: string[] = [];
+  private readonly keys = new Map<string, string>();
+  private readonly indents: string[] = [''];
+
+  private line(depth: number, content: string): void {
+    let indent = this.indents[depth];
+    if (indent === undefined) indent = this.indents[depth] = ' '.repeat(INDENT * depth);
+    this.lines.push(indent + content);
+  }
+
+  private key(key: string): string {
+    let encoded = this.keys.get(key);
+    if (encoded === undefined) this.keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
+    return encoded;
+  }
+
+  private header(length: number, key: string | undefined, fields?: string[]): string {
+    let header = key === undefined ? `[${length}]` : `${this.key(key)}[${length}]`;
+    if (fields !== undefined) header += `{${fields.map((f) => this.key(f)).join(',')}}`;
+    return `${header}:`;
+  }
+
+  private inline(values: Json[], key?: string): string {
+    const header = this.header(values.length, key);
+    return values.length === 0 ? header : `${header} ${values.map((v) => primitive(checked(v) as Primitive)).join(',')}`;
+  }
+
+  object(value: { [key: string]: Json }, depth: number, skipFirst = false): void {
+    const keys = Object.keys(value);
+    for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const v = checked(value[key]);
+      if (isPrimitive(v)) this.line(depth, `${this.key(key)}: ${primitive(v)}`);
+      else if (Array.isArray(v)) this.array(key, v, depth);
+      else {
+        this.line(depth, `${this.key(key)}:`);
+        this.object(v, depth + 1);
+      }
+    }
+  }
+
+  array(key: string | undefined, value: Json[], depth: number): void {
+    if (value.length === 0) {
+      this.line(depth, key === undefined ? '[]' : `${this.key(key)}: []`);
+    } else if (value.every(isPrimitiveItem)) {
+      this.line(depth, this.inline(value, key));
+    } else if (value.every((item) => Array.isArray(item) && item.every(isPrimitiveItem))) {
+      this.line(depth, this.header(value.length, key));
+      for (const item of value) this.line(depth + 1, `- ${this.inline(item as Json[])}`);
+    } else {
+      const fields = value.every(isObjectItem) ? tabularFields(value as Array<{ [key: string]: Json }>) : undefined;
+      if (fields !== undefined) {
+        this.line(depth, this.header(value.length, key, fields));
+        this.rows(value as Array<{ [key: string]: Json }>, fields, depth + 1);
+      } else {
+        this.line(depth, this.header(value.length, key));
+        for (const item of value) this.listItem(checked(item), depth + 1);
+      }
+    }
+  }
+
+  private rows(rows: Array<{ [key: string]: Json }>, fields: string[], depth: number): void {
+    for (const row of rows) this.line(depth, fields.map((f) => primitive(checked(row[f]) as Primitive)).join(','));
+  }
+
+  private listItem(value: Json, depth: number): void {
+    if (isPrimitive(value)) this.line(depth, `- ${primitive(value)}`);
+    else if (Array.isArray(value)) {
+      if (value.every(isPrimitiveItem)) this.line(depth, `- ${this.inline(value)}`);
+      else {
+        this.line(depth, `- ${this.header(value.length, undefined)}`);
+        for (const item of value) this.listItem(checked(item), depth + 1);
+      }
+    } else this.objectItem(value, depth);
+  }
+
+  /** An object as a list item: its first field on the "- " line, the others indented under it. */
+  private objectItem(value: { [key: string]: Json }, depth: number): void {
+    const keys = Object.keys(value);
+    if (keys.length === 0) {
+      this.line(depth, '-');
+      return;
+    }
+    const first = keys[0]!;
+    const v = checked(value[first]);
+    if (Array.isArray(v) && v.every(isObjectItem)) {
+      const fields = tabularFields(v as Array<{ [key: string]: Json }>);
+      if (fields !== undefined) {
+        this.line(depth, `- ${this.header(v.length, first, fields)}`);
+        this.rows(v as Array<{ [key: string]: Json }>, fields, depth + 2);
+        this.object(value, depth + 1, true);
+        return;
+      }
+    }
+    const key = this.key(first);
+    if (isPrimitive(v)) this.line(depth, `- ${key}: ${primitive(v)}`);
+    else if (Array.isArray(v)) {
+      if (v.length === 0) this.line(depth, `- ${key}: []`);
+      else if (v.every(isPrimitiveItem)) this.line(depth, `- ${key}${this.inline(v)}`);
+      else {
+        this.line(depth, `- ${key}${this.header(v.length, undefined)}`);
+        for (const item of v) this.listItem(checked(item), depth + 2);
+      }
+    } else {
+      this.line(depth, `- ${key}:`);
+      this.object(v, depth + 2);
+    }
+    this.object(value, depth + 1, true);
+  }
+}
+
+type Primitive = null | boolean | number | string;
+
+function isPrimitive(value: Json): value is Primitive {
+  return value === null || typeof value !== 'object';
+}
+
+const isPrimitiveItem = (item: Json): boolean => isPrimitive(checked(item));
+const isObjectItem = (item: Json): boolean => !isPrimitive(checked(item)) && !Array.isArray(item);
+
+/** The field names when every row has the first row's keys, each holding a primitive: a table. */
+function tabularFields(rows: Array<{ [key: string]: Json }>): string[] | undefined {
+  const fields = Object.keys(rows[0] ?? {});
+  if (fields.length === 0) return undefined;
+  for (const row of rows) {
+    if (Object.keys(row).length !== fields.length) return undefined;
+    for (const field of fields) if (!Object.hasOwn(row, field) || !isPrimitive(checked(row[field]))) return undefined;
+  }
+  return fields;
+}
+
+/**
+ * A value as the library's normalisation would leave it, when that is the value itself: -0 and non-finite
+ * numbers are the only primitives it changes (to 0 and null); an undefined field it would render as null.
+ */
+function checked(value: unknown): Json {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : null;
+    case 'undefined':
+      return null;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) return value as Json[];
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if ((proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') return value as { [key: string]: Json };
+      throw new NotPlainJson();
+    }
+    default:
+      throw new NotPlainJson();
+  }
+}
+
+function primitive(value: Primitive): string {
+  if (typeof value === 'string') return needsQuotes(value) ? `"${escape(value)}"` : value;
+  return String(value);
+}
+
+/** The library's isSafeUnquoted, negated, in one pass over the characters. */
+function needsQuotes(s: string): boolean {
+  const n = s.length;
+  if (n === 0) return true;
+  const first = s.charCodeAt(0);
+  const last = s.charCodeAt(n - 1);
+  // Printable ASCII is never trimmed; anything else at either end is decided by trim() itself.
+  if ((first <= 32 || first >= 127 || last <= 32 || last >= 127) && s !== s.trim()) return true;
+  if (s === 'true' || s === 'false' || s === 'null') return true;
+  if (first >= 48 && first <= 57 && (NUMERIC_LIKE.test(s) || LEADING_ZERO.test(s))) return true;
+  if (first === 45) return true; // "-": a list marker, or a negative number
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    // : " \ [ ] { } , and control characters
+    if (c < 32 || c === 58 || c === 34 || c === 92 || c === 91 || c === 93 || c === 123 || c === 125 || c === 44) return true;
+  }
+  return false;
+}
+
+/** The library's escapeString: backslash, quote, \n, \r, \t, and other control characters as \u00XX. */
+function escape(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 32 && c !== 34 && c !== 92) continue;
+    out += s.slice(from, i);
+    from = i + 1;
+    if (c === 34) out += '\\"';
+    else if (c === 92) out += '\\\\';
+    else if (c === 10) out += '\\n';
+    else if (c === 13) out += '\\r';
+    else if (c === 9) out += '\\t';
+    else out += `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  return from === 0 ? s : out + s.slice(from);
+}

@@ -1,0 +1,77 @@
+/**
+ * The analysis under the figures of docs/benchmarks.md: what was profiled, what changed and what did not.
+ * Figures quoted here were measured while making each change (before and after, on the machine named above);
+ * the tables above are the current run's.
+ */
+export const BENCH_NOTES = `## What the profiles showed, and what was done
+
+How to look again: \`node --cpu-prof dist/cli.js < /dev/null\` profiles a whole start-up (the server exits
+when stdin closes); \`--cpu-prof\` on a server driven by a client profiles calls; \`kernel.callTimed\` gives the
+stage table above.
+
+### Start-up: 2.5x the reference before, about 0.55x after
+
+Before, the server was unbundled ESM: Node resolved, read and linked some 970 module files to start (TypeBox
+683, zod 115, jose 46, ...), about 600 ms to the first \`tools/list\` against the reference's 240 ms. The
+profile: module loading over 60 % of it, Ajv compiling the JSON Schema 2020-12 meta-schema 50 ms, TypeBox
+compiling every tool's input schema 20 ms. Changes, each measured:
+
+- **Bundling** (rollup.config.mjs): dependencies are bundled; everything start-up needs is one chunk, loaded
+  with the entry. reflect-metadata, keyv and the store adapters stay installed packages.
+- **Loaded on first use**: the HTTP transport and its authenticators (hono, jose), the admin routes, the
+  plugin package resolver, JMESPath (first call with a \`jq\`), YAML (first YAML config or policy file), Ajv
+  (only for a third-party plugin's schemas, or if the SDK ever validates an elicitation).
+- **Built-in schemas are checked by the test suite, not at every start** (test/core/builtin-schemas.test.ts);
+  a third-party plugin's still are. Built-in input schemas are compiled by each tool's first call.
+- **One lazy JSON Schema validator for the SDK** instead of an Ajv with every format per SDK \`Server\`: over
+  Streamable HTTP a Server is made per POST, so this was also the largest cost of a cached call (below).
+
+### Per call
+
+- **TOON rendering was most of a large call**, the same for both servers (the reference uses the same
+  library). plugins/toon/fast-encode.ts writes TOON 2.3.1's exact bytes for plain JSON about 5x faster (the
+  library copies the value, then passes each line up a chain of generators, one per nesting level); the
+  library stays the reference, renders anything that is not plain JSON, and a test holds the two to the same
+  bytes on every fixture and 5,000 generated edge cases. Large TOON calls went from 1.06x the reference to
+  about 0.4x.
+- **Below about 100 KB neither server does much of its own**: the MCP ping row is what the SDK and stdio
+  cost each side, and the floor what one \`fetch\` and \`JSON.parse\` cost. At 2 KB they are most of the
+  reference's time too, so half of it is below what Node's \`fetch\` allows. Measured: \`node:http\`
+  instead of \`fetch\` (undici) saves about 0.3 ms a request (0.4-0.5 against 0.7-0.9 ms at 2 KB, 4.1 against
+  5.2 ms at 1 MB). Not done: every vendor's client shares that code, and undici also negotiates and
+  decompresses gzip and shapes the network errors the retry policy reads; a change for its own review.
+- **JSON without jq at 1-5 MB is at the floor for both**: profile of a 5 MB page: reading the body 13 ms,
+  \`JSON.parse\` 16 ms, pretty \`JSON.stringify\` 17 ms, encoding the whole text as UTF-8 for the saved file
+  19 ms, garbage collection 29 ms. Every step is needed for the same text and the same saved file (the
+  reference also saves a file, on every call). Half of the reference here would mean skipping one of them.
+- Truncation no longer checks its folder before every saved file (two file system round trips a call).
+- Secret scrubbing of structured values no longer builds a copy of the whole value to find nothing changed.
+
+### Throughput
+
+One Ajv per SDK Server was most of a cached call over HTTP: circleci_get from the cache went from about 415
+to 1,040 calls/s with one client and from 930 to 3,180 with 16 (quick runs on this machine before and after
+the change). github_list_workflow_runs renders 30 real-sized runs (about 440 KB of TOON) per call: 23 to 92
+calls/s with the fast TOON encoder, likewise. A single process serves the calls on one core while the load generator uses the
+other, so more clients add queueing (p99) rather than calls.
+
+### Memory: the 4x target is missed
+
+The peak is the sum of the whole-value copies one large call makes before V8 collects any of them. Measured
+one by one for this 16 MiB page: the body's bytes 16 MiB, its text 32 MiB (UTF-16: the page has characters
+outside Latin-1), the parsed value about 20 MiB, the rendered text up to 44 MiB, its UTF-8 copy for the
+saved file 22 MiB, the serialized structured value 32 MiB, its UTF-8 copy 16 MiB, and the artifact's base64
+chunks, 21 MiB kept in the memory store. Two of them were removed as an experiment (decoding the body in one
+piece, chunking the artifact from the string without a whole UTF-8 copy): no measurable change in the peak,
+so they were not kept. Meeting 4x needs streaming through the stages (render writing lines straight to the
+saved file while keeping the first 40,000 characters, the structured value serialized into artifact chunks
+as it goes) where today each stage hands the next one whole strings; that is a change of the pipeline's
+contract, not made here. With many clients at once the copies of different calls overlap less than their
+sum, so the peak per client is lower than for one.
+
+**64 clients each pulling a 16 MiB page at once can exhaust V8's default heap** (about 4 GiB on this
+machine): the server died of it in some runs (the memory table says how many). Nothing bounds how many large
+bodies are in flight; a byte budget on in-flight upstream bodies (waiting, or refusing with a clear error)
+or streaming would, and until then \`--max-old-space-size\` or a lower MCP_MAX_RESPONSE_BYTES is the
+operator's lever.
+`;

@@ -1,0 +1,115 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { startReferenceServer } from '../plugins/atlassian/differential/reference-server.js';
+import { connectStdio } from '../support/sdk-client.js';
+import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
+import { since, summarize, type Summary } from './stats.js';
+
+export interface PerCallRow {
+  bodyBytes: number;
+  format: 'toon' | 'json';
+  jq: boolean;
+  ours: Summary;
+  reference: Summary;
+  /** A direct fetch of the mock plus JSON.parse, in this process: the physical minimum. */
+  floor: Summary;
+}
+
+export interface PerCallResult {
+  rows: PerCallRow[];
+  /** An MCP ping over the same stdio sessions: the transport and SDK cost of a call, with no tool work. */
+  ping: { ours: Summary; reference: Summary };
+}
+
+export interface PerCallOptions {
+  sizes: number[];
+  /** Calls per server and configuration, by body size. */
+  iterations(bytes: number): number;
+}
+
+/**
+ * jira_get over stdio with the official SDK client, ours against @aashari/mcp-server-atlassian-jira@3.3.0,
+ * both fed the same bytes by one loopback mock. Calls alternate between the servers so that whatever else the
+ * machine is doing slows both alike.
+ */
+export async function benchPerCall(options: PerCallOptions): Promise<PerCallResult> {
+  const mock = await MockUpstream.start();
+  const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
+  const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
+  const rows: PerCallRow[] = [];
+  const pings = { ours: [] as number[], reference: [] as number[] };
+  try {
+    await warmUp(mock, [ours.client, reference.client]);
+    for (let i = 0; i < options.iterations(0); i++) {
+      pings.ours.push(await pingOnce(ours.client));
+      pings.reference.push(await pingOnce(reference.client));
+    }
+    for (const bytes of options.sizes) {
+      const body = jiraSearchBody(bytes);
+      serveJiraSearch(mock, body);
+      const n = options.iterations(bytes);
+      const floor = await measureFloor(`${mock.url}${SEARCH_PATH}?maxResults=50`, n);
+      for (const format of ['toon', 'json'] as const) {
+        for (const jq of [false, true]) {
+          const args: Record<string, unknown> = { path: SEARCH_PATH, queryParams: { maxResults: '50' }, outputFormat: format };
+          if (jq) args.jq = TYPICAL_JIRA_JQ;
+          const samples = { ours: [] as number[], reference: [] as number[] };
+          for (let i = 0; i < 3; i++) await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args)]);
+          for (let i = 0; i < n; i++) {
+            samples.ours.push(await callOnce(ours.client, args));
+            samples.reference.push(await callOnce(reference.client, args));
+          }
+          rows.push({ bodyBytes: body.length, format, jq, ours: summarize(samples.ours), reference: summarize(samples.reference), floor });
+          process.stderr.write(`  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`);
+        }
+      }
+    }
+  } finally {
+    await Promise.allSettled([ours.close(), reference.close()]);
+    await mock.close();
+  }
+  return { rows, ping: { ours: summarize(pings.ours), reference: summarize(pings.reference) } };
+}
+
+async function pingOnce(client: Client): Promise<number> {
+  const started = performance.now();
+  await client.ping();
+  return since(started);
+}
+
+/**
+ * Both servers run every configuration on a small body for a while before anything is measured, so that the
+ * first row does not pay for JIT compilation, connection pools and lazy imports.
+ */
+async function warmUp(mock: MockUpstream, clients: Client[]): Promise<void> {
+  serveJiraSearch(mock, jiraSearchBody(20 * 1024));
+  for (let i = 0; i < 40; i++) {
+    for (const client of clients) {
+      await callOnce(client, { path: SEARCH_PATH, outputFormat: i % 2 === 0 ? 'toon' : 'json', ...(i % 4 < 2 ? {} : { jq: TYPICAL_JIRA_JQ }) });
+    }
+  }
+}
+
+/** Milliseconds of one tools/call, failing loudly if the server answered with an error. */
+async function callOnce(client: Client, args: Record<string, unknown>): Promise<number> {
+  const started = performance.now();
+  const result = (await client.callTool({ name: 'jira_get', arguments: args })) as CallToolResult;
+  const took = since(started);
+  if (result.isError) throw new Error(`jira_get failed during the benchmark: ${JSON.stringify(result.content).slice(0, 500)}`);
+  return took;
+}
+
+async function measureFloor(url: string, n: number): Promise<Summary> {
+  const samples: number[] = [];
+  let sink = 0;
+  for (let i = 0; i < n + 3; i++) {
+    const started = performance.now();
+    const response = await fetch(url);
+    const value = JSON.parse(await response.text()) as { issues: unknown[] };
+    if (i >= 3) samples.push(since(started));
+    sink += value.issues.length;
+  }
+  if (sink === 0) throw new Error('the mock served no issues');
+  return summarize(samples);
+}

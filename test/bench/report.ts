@@ -1,0 +1,222 @@
+import type { MachineInfo } from './machine.js';
+import type { PerCallResult } from './per-call.js';
+import type { PolicyBenchResult } from './policy-decision.js';
+import type { SpillMemoryRow } from './spill-memory.js';
+import { BREAKDOWN_ROWS, type BreakdownColumn } from './stage-breakdown.js';
+import type { StartupResult } from './startup.js';
+import { bytesCell, fmt, MiB, ratio, spread } from './stats.js';
+import type { FootprintRow } from './store-footprint.js';
+import type { ThroughputRow } from './throughput.js';
+import { RENDERINGS, type TokenRow } from './token-counts.js';
+
+export interface BenchResults {
+  mode: 'full' | 'quick';
+  command: string;
+  date: string;
+  minutes: number;
+  machine: MachineInfo;
+  loadAtEnd: number[];
+  perCall: PerCallResult;
+  stages: BreakdownColumn[];
+  throughput: ThroughputRow[];
+  /** How long each throughput configuration ran. */
+  throughputSeconds: number;
+  spill: SpillMemoryRow[];
+  footprint: FootprintRow[];
+  /** Why a store was not measured (no redis-server). */
+  footprintNote?: string;
+  policy: PolicyBenchResult;
+  startup: StartupResult;
+  tokens: TokenRow[];
+  /** The version installed as toon-latest. */
+  toonLatest: string;
+}
+
+const table = (head: string[], rows: string[][]): string =>
+  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+const ms = (v: number): string => `${fmt(v)} ms`;
+/** A difference from the floor: +0.95 ms, or -0.27 ms where ours beat the floor's fetch and parse. */
+const signedMs = (v: number): string => `${v < 0 ? '-' : '+'}${fmt(Math.abs(v))} ms`;
+/** autocannon measures latency in whole milliseconds. */
+const wholeMs = (v: number): string => (v < 1 ? '<1 ms' : `${fmt(v)} ms`);
+const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
+
+function targets(r: BenchResults): string {
+  const worst = r.perCall.rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
+  const small = r.perCall.rows.filter((row) => row.bodyBytes < 4096);
+  const overFloor = Math.max(...small.map((row) => row.ours.median - row.floor.median));
+  const single = r.spill.find((s) => s.clients === 1);
+  const growth = single ? single.peakRssBytes - single.idleRssBytes : Number.NaN;
+  const rows = [
+    ['per call: ours / reference, every body size', '<= 0.5x', `worst ${ratio(worst.ours.median, worst.reference.median)} (${bytesCell(worst.bodyBytes)}, ${worst.format}${worst.jq ? ' +jq' : ''})`, verdict(worst.ours.median <= 0.5 * worst.reference.median)],
+    ['per call, 2 KB: ours above the floor', '<= 1 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 1)],
+    ['start-up to the first tools/list', '<= 150 ms', `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`, verdict(r.startup.ours.median <= 150)],
+    ['policy decision, 500 rules', '<= 10 us', `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`, verdict(r.policy.warm.medianUs <= 10)],
+    [
+      'peak RSS serving a 16 MiB spilled value',
+      '<= 4x the value',
+      single ? `+${bytesCell(growth)} over idle = ${fmt(growth / single.valueBytes)}x (peak ${bytesCell(single.peakRssBytes)})` : 'n/a',
+      verdict(single !== undefined && growth <= 4 * single.valueBytes),
+    ],
+  ];
+  return table(['target', 'budget', 'measured (median)', ''], rows);
+}
+
+function perCall(r: BenchResults): string {
+  const rows = r.perCall.rows.map((row) => [
+    bytesCell(row.bodyBytes),
+    row.format,
+    row.jq ? 'yes' : 'no',
+    ms(row.ours.median),
+    ms(row.ours.p99),
+    ms(row.reference.median),
+    ms(row.reference.p99),
+    ratio(row.ours.median, row.reference.median),
+    ms(row.floor.median),
+    signedMs(row.ours.median - row.floor.median),
+    `${spread(row.ours)} / ${spread(row.reference)}`,
+    String(row.ours.n),
+  ]);
+  const { ping } = r.perCall;
+  rows.push(['MCP ping (no tool)', '', '', ms(ping.ours.median), ms(ping.ours.p99), ms(ping.reference.median), ms(ping.reference.p99), ratio(ping.ours.median, ping.reference.median), '', '', `${spread(ping.ours)} / ${spread(ping.reference)}`, String(ping.ours.n)]);
+  return table(['body', 'format', 'jq', 'ours median', 'ours p99', 'reference median', 'reference p99', 'ours / reference', 'floor', 'ours above floor', 'IQR ms (ours / ref)', 'calls'], rows);
+}
+
+function stages(r: BenchResults): string {
+  const rows = BREAKDOWN_ROWS.map((row) => [row, ...r.stages.map((c) => fmt(c.micros[row] ?? 0))]);
+  return table(['stage (us, median)', ...r.stages.map((c) => bytesCell(Number(c.label.split(' ')[0])) + (c.label.includes('+jq') ? ' +jq' : ''))], rows);
+}
+
+function throughput(r: BenchResults): string {
+  const rows = r.throughput.map((t) => [t.tool, String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests)]);
+  return table(['tool', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests'], rows);
+}
+
+function memory(r: BenchResults): string {
+  const spill = table(
+    ['clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'peak range', 'servers', 'seconds'],
+    r.spill.map((s) => [
+      String(s.clients),
+      bytesCell(s.valueBytes),
+      bytesCell(s.idleRssBytes),
+      bytesCell(s.peakRssBytes),
+      bytesCell(s.peakRssBytes - s.idleRssBytes),
+      `${fmt((s.peakRssBytes - s.idleRssBytes) / (s.clients * s.valueBytes))}x`,
+      `${bytesCell(s.peakRange[0])}-${bytesCell(s.peakRange[1])}`,
+      s.died === 0 ? String(s.runs) : `${s.runs} (${s.died} died)`,
+      fmt(s.seconds),
+    ]),
+  );
+  const stores = table(
+    ['store', 'artifact', 'held', 'held / artifact', 'save', 'read back (1 MiB reads)'],
+    r.footprint.map((f) => [f.store, bytesCell(f.artifactBytes), bytesCell(f.heldBytes), `${fmt(f.heldBytes / f.artifactBytes)}x`, ms(f.saveMs), ms(f.readMs)]),
+  );
+  const deaths = r.spill
+    .filter((s) => s.died > 0)
+    .map((s) => `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`);
+  return `${spill}${deaths.length > 0 ? `\n\n${deaths.join('\n')}` : ''}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
+}
+
+function tokens(r: BenchResults): string {
+  const head = ['response', 'jq', ...RENDERINGS.map((x) => `${x} bytes / tokens`), 'TOON 2.3.1 tokens vs pretty JSON'];
+  const rows = r.tokens.map((t) => [
+    t.dataset,
+    t.jq === undefined ? 'none' : `\`${t.jq.replace(/\|/g, '\\|')}\``,
+    ...RENDERINGS.map((x) => `${t.sizes[x].bytes} / ${t.sizes[x].tokens}`),
+    `${fmt((100 * t.sizes['TOON 2.3.1'].tokens) / t.sizes['pretty JSON'].tokens)}%`,
+  ]);
+  return table(head, rows);
+}
+
+/** The range of a token ratio over rows, as percentages: "41-63%". */
+function percentRange(rows: TokenRow[], of: (t: TokenRow) => number): string {
+  const values = rows.map(of).map((v) => Math.round(v * 100));
+  return `${Math.min(...values)}-${Math.max(...values)}%`;
+}
+
+function tokenSummary(r: BenchResults): string {
+  const withJq = r.tokens.filter((t) => t.jq !== undefined);
+  const whole = r.tokens.filter((t) => t.jq === undefined);
+  const toonVsPretty = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / t.sizes['pretty JSON'].tokens;
+  const toonVsCompact = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / t.sizes['compact JSON'].tokens;
+  const jqVsWhole = (t: TokenRow): number => t.sizes['TOON 2.3.1'].tokens / whole.find((w) => w.dataset === t.dataset)!.sizes['TOON 2.3.1'].tokens;
+  const latestDiffers = r.tokens.filter((t) => t.sizes['TOON latest'].tokens !== t.sizes['TOON 2.3.1'].tokens).length;
+  return [
+    `- TOON 2.3.1 takes ${percentRange(whole, toonVsPretty)} of pretty JSON's tokens on whole pages and ${percentRange(withJq, toonVsPretty)} after a typical jq, whose uniform rows TOON writes as a table.`,
+    `- Against compact JSON, TOON takes ${percentRange(whole, toonVsCompact)} on whole pages (deeply nested objects are where TOON's indentation costs) and ${percentRange(withJq, toonVsCompact)} after jq.`,
+    `- The jq itself leaves ${percentRange(withJq, jqVsWhole)} of the page's TOON tokens: projecting is what buys the most.`,
+    `- The newest TOON counts ${latestDiffers === 0 ? 'the same tokens as 2.3.1 on every sample here' : `differently from 2.3.1 on ${latestDiffers} of ${r.tokens.length} samples`}.`,
+  ].join('\n');
+}
+
+/** docs/benchmarks.md: the figures, where they come from, and the analysis that goes with them. */
+export function renderReport(r: BenchResults, notes: string): string {
+  const m = r.machine;
+  return `# Benchmarks
+
+Written by \`${r.command}\` (${r.mode} run, ${fmt(r.minutes)} minutes) on ${r.date}, at commit ${m.commit}.
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average (1, 5, 15 min) ${m.loadAtStart.join(', ')} at the start and ${r.loadAtEnd.join(', ')} at the end: other work on the machine slows every figure, which is why each comparison is a ratio of figures measured in the same run, calls interleaved.
+
+Every time is a median over repeated calls (p99 and the interquartile range where shown); "calls" says how many. Servers are measured as shipped (\`dist/cli.js\`), against loopback mocks of the vendor APIs that serve the same bytes to every server. Regenerate with \`npm run bench\` (\`npm run bench -- --quick\` for a CI-sized run).
+
+## Targets
+
+${targets(r)}
+
+## Per-call time: jira_get, ours against the reference
+
+\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`.
+
+${perCall(r)}
+
+## Where one call's time goes
+
+\`kernel.callTimed\` in-process (no transport), microseconds per stage (each stage's own time, without what runs inside it), with a 500-rule policy deciding each call, structured output on (values over 256 KiB spill to an artifact in the memory store) and the 40,000-character cut saving the whole text to a file. \`upstream\` is the handler without the network exchange, shown as \`network\` (the mock's loopback answer and reading the body); \`in-process\` is the whole call.
+
+${stages(r)}
+
+## Throughput over Streamable HTTP
+
+The built CLI over Streamable HTTP (stateless: one SDK server per POST), autocannon keeping that many JSON-RPC \`tools/call\` requests in flight, each client on its own connection, for ${r.throughputSeconds} s after a 1 s warm-up. circleci_get is answered from the HTTP cache (CircleCI said \`max-age=300\`); github_list_workflow_runs reaches the mock every time (30 real-sized runs a page). "Upstream requests" also counts calls still in flight when the run ended. Latency is in whole milliseconds (autocannon's resolution).
+
+${throughput(r)}
+
+## Memory
+
+Peak resident memory (VmHWM) of the server while clients each fetch a 16 MiB Jira page with structured output on (the value spills to an artifact in the memory store) and read the artifact back whole with \`artifact_read\`, checked byte for byte. A fresh server per measurement; medians over the servers measured.
+
+${memory(r)}
+
+## Policy decisions
+
+${r.policy.rules} rules (test/bench/policy-rules.ts: per-team, per-repository, per-person and argument rules), ${r.policy.decisions} decisions in batches of 1,000.
+
+${table(['caller', 'median', 'p99'], [
+    ['seen before (a running server)', `${fmt(r.policy.warm.medianUs)} us`, `${fmt(r.policy.warm.p99Us)} us`],
+    ['never seen (narrows the rules first)', `${fmt(r.policy.unseenCaller.medianUs)} us`, `${fmt(r.policy.unseenCaller.p99Us)} us`],
+  ])}
+
+## Start-up
+
+From spawning the server to the answer of its first \`tools/list\` (initialize, then tools/list, over stdio with the official SDK client), ${r.startup.ours.n} starts each, alternating; \`node -e 0\` is what any Node process costs before its own code runs.
+
+${table(['process', 'median', 'p99', 'IQR'], [
+    ['mcp-devtools (all five vendors, every cross-cutting plugin)', ms(r.startup.ours.median), ms(r.startup.ours.p99), spread(r.startup.ours)],
+    ['@aashari/mcp-server-atlassian-jira@3.3.0', ms(r.startup.reference.median), ms(r.startup.reference.p99), spread(r.startup.reference)],
+    ['node -e 0', ms(r.startup.bareNode.median), ms(r.startup.bareNode.p99), spread(r.startup.bareNode)],
+  ])}
+
+ours / reference: ${ratio(r.startup.ours.median, r.startup.reference.median)}.
+
+## Tokens: what outputFormat and jq buy
+
+Bytes (UTF-8) and tokens (o200k_base, counted with gpt-tokenizer) of real-shaped responses in each rendering: pretty JSON is \`outputFormat: "json"\`, TOON 2.3.1 the default, TOON latest is @toon-format/toon@${r.toonLatest}, the newest, for comparison.
+
+${tokens(r)}
+
+${tokenSummary(r)}
+
+${notes}
+`;
+}

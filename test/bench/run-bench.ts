@@ -1,0 +1,85 @@
+/**
+ * `npm run bench` (`-- --quick` for a CI-sized run): every benchmark, then docs/benchmarks.md (a quick run
+ * writes build/bench/benchmarks.md instead, so the committed figures always come from a full run).
+ * Needs `npm run build` (the servers are measured as shipped) and node --expose-gc (the store footprint).
+ */
+// The kernel's DI needs the decorator metadata polyfill before any plugin module loads.
+import 'reflect-metadata';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/paths.js';
+import { redisServerAvailable, startRedisServer } from '../support/redis.js';
+import { describeMachine } from './machine.js';
+import { BENCH_NOTES } from './notes.js';
+import { benchPerCall } from './per-call.js';
+import { benchPolicy } from './policy-decision.js';
+import { renderReport, type BenchResults } from './report.js';
+import { benchSpillMemory } from './spill-memory.js';
+import { benchStages } from './stage-breakdown.js';
+import { benchStartup } from './startup.js';
+import { MiB } from './stats.js';
+import { benchStoreFootprint } from './store-footprint.js';
+import { benchThroughput } from './throughput.js';
+import { benchTokens } from './token-counts.js';
+
+const quick = process.argv.includes('--quick');
+const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
+
+/** How many calls per configuration: enough for a stable median, within the 20 minutes of a full run. */
+const PLAN = quick
+  ? { calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4), stageCalls: 10, startups: 5, seconds: 3, spillClients: [1, 8], spillRuns: () => 3 }
+  : { calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12), stageCalls: 60, startups: 21, seconds: 10, spillClients: [1, 64], spillRuns: (clients: number) => (clients === 1 ? 5 : 3) };
+
+const startedAt = performance.now();
+const log = (what: string): void => void process.stderr.write(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0)}s] ${what}\n`);
+const machine = describeMachine();
+
+log('tokens');
+const tokens = benchTokens();
+log('policy decisions');
+const policy = benchPolicy(500);
+log('store footprint');
+let footprintNote: string | undefined;
+const redis = redisServerAvailable() ? await startRedisServer() : undefined;
+if (redis === undefined) footprintNote = 'Redis was not measured: no redis-server on this machine (apt-get install redis-server).';
+const footprint = await benchStoreFootprint(redis?.url);
+await redis?.stop();
+log('start-up');
+const startup = await benchStartup(PLAN.startups);
+log('stage breakdown');
+const stages = await benchStages(SIZES, PLAN.stageCalls);
+log('per-call, ours and the reference');
+const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls });
+log('throughput');
+const throughput = await benchThroughput([1, 16, 64], PLAN.seconds);
+log('spill memory');
+const spill = await benchSpillMemory(PLAN.spillClients, PLAN.spillRuns);
+
+const results: BenchResults = {
+  mode: quick ? 'quick' : 'full',
+  command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+  date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  minutes: (performance.now() - startedAt) / 60_000,
+  machine,
+  loadAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
+  perCall,
+  stages,
+  throughput,
+  throughputSeconds: PLAN.seconds,
+  spill,
+  footprint,
+  footprintNote,
+  policy,
+  startup,
+  tokens,
+  toonLatest: (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/toon-latest/package.json'), 'utf8')) as { version: string }).version,
+};
+const out = quick ? join(REPO_ROOT, 'build/bench') : join(REPO_ROOT, 'docs');
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, 'benchmarks.md'), renderReport(results, BENCH_NOTES));
+mkdirSync(join(REPO_ROOT, 'build/bench'), { recursive: true });
+writeFileSync(join(REPO_ROOT, 'build/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+log(`wrote ${join(out, 'benchmarks.md')}`);
+// Child servers and sockets are closed; a lingering keep-alive timer must not hold the run open.
+process.exit(0);

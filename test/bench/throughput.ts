@@ -1,0 +1,104 @@
+import autocannon from 'autocannon';
+import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
+import { pagedListReply, workflowRuns } from '../fixtures/github/github-api.js';
+import { startHttpServer } from '../support/sdk-client.js';
+
+export interface ThroughputRow {
+  tool: string;
+  clients: number;
+  /** Median of the per-second completed-call counts. */
+  callsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  calls: number;
+  /** Requests the vendor mock received during the run: equal to `calls` uncached, near 0 cached. */
+  upstreamRequests: number;
+}
+
+const PROTOCOL_VERSION = '2025-06-18';
+const RUNS = workflowRuns(30);
+const PIPELINE = circleciFixture('pipeline.json');
+
+/** The tools measured: each a JSON-RPC tools/call body as a client POSTs it. */
+const CASES = [
+  { tool: 'circleci_get', label: 'circleci_get (cached)', arguments: { path: '/project/gh/acme/app/pipeline/5034460f' } },
+  { tool: 'github_list_workflow_runs', label: 'github_list_workflow_runs (uncached)', arguments: { owner: 'octo-org', repo: 'octo-repo', perPage: 30 } },
+] as const;
+
+/**
+ * Calls per second over Streamable HTTP (stateless, one SDK server per POST) against the built CLI, with
+ * autocannon keeping `clients` requests in flight, each on its own connection. circleci_get is answered from
+ * the HTTP cache after its first call (CircleCI says max-age=300); github_list_workflow_runs reaches the mock
+ * every time. The load generator shares the machine with the server, as a sidecar would.
+ */
+export async function benchThroughput(concurrency: number[], seconds: number): Promise<ThroughputRow[]> {
+  const mock = await MockUpstream.start();
+  let upstream = 0;
+  mock.on('GET', '/repos/:owner/:repo/actions/runs', (request) => {
+    upstream++;
+    mock.requests.length = 0;
+    return pagedListReply(request, { key: 'workflow_runs', items: RUNS, linkPath: '/repositories/1296269/actions/runs' });
+  });
+  mock.on('GET', '/api/v2/project/*', () => {
+    upstream++;
+    mock.requests.length = 0;
+    return { headers: { 'cache-control': 'private, max-age=300', etag: '"pipeline-v1"' }, body: PIPELINE };
+  });
+  const server = await startHttpServer({
+    env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_benchToken0123456789', CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-benchToken0123456789', LOG_LEVEL: 'warn' },
+  });
+  const rows: ThroughputRow[] = [];
+  try {
+    for (const c of CASES) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.arguments } });
+      await checkOneCall(server.url, body, c.tool);
+      for (const clients of concurrency) {
+        // Warm-up at this concurrency, then the measured run.
+        await load(server.url, body, clients, 1);
+        upstream = 0;
+        const result = await load(server.url, body, clients, seconds);
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
+        rows.push({
+          tool: c.label,
+          clients,
+          callsPerSecond: result.requests.p50,
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          calls: result.requests.total,
+          upstreamRequests: upstream,
+        });
+        process.stderr.write(`  throughput ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
+      }
+    }
+  } finally {
+    await server.stop();
+    await mock.close();
+  }
+  return rows;
+}
+
+function load(url: string, body: string, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+    body,
+  });
+}
+
+/** The body autocannon will send gets a successful tool result (not an HTTP 200 carrying an error). */
+async function checkOneCall(url: string, body: string, tool: string): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION },
+    body,
+  });
+  const answer = (await response.json()) as { result?: { isError?: boolean; content?: Array<{ text?: string }> }; error?: unknown };
+  if (response.status !== 200 || answer.result === undefined || answer.result.isError) {
+    throw new Error(`${tool} does not answer over HTTP: ${response.status} ${JSON.stringify(answer).slice(0, 500)}`);
+  }
+}
