@@ -11,6 +11,7 @@ export const CoreSettings = Type.Object({
   MCP_HTTP_ALLOWED_ORIGINS: Type.String({ default: '', description: 'Comma-separated extra Origins allowed to call /mcp (loopback origins always are).' }),
   MCP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000, description: 'Timeout of one upstream request.' }),
   MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
+  MCP_MAX_INFLIGHT_BODY_BYTES: Type.Integer({ minimum: 0, default: 134217728, description: 'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.' }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
   MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Hide every tool that is not read-only.' }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),

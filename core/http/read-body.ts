@@ -1,10 +1,12 @@
 import { ToolError } from '../errors/tool-error.js';
+import type { BodyLease } from '../kernel/body-budget.js';
 
 /**
  * Reads a response body as UTF-8, failing as soon as it exceeds `maxBytes` (checked against Content-Length
- * first, then while reading), so an oversized response never sits whole in memory.
+ * first, then while reading), so an oversized response never sits whole in memory. Each chunk is taken from the
+ * call's share of the in-flight body budget first: when the server holds too much, reading waits.
  */
-export async function readBodyCapped(response: Response, maxBytes: number, what: string): Promise<string> {
+export async function readBodyCapped(response: Response, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
@@ -23,6 +25,7 @@ export async function readBodyCapped(response: Response, maxBytes: number, what:
       await reader.cancel().catch(() => {});
       throw tooLarge(what, maxBytes);
     }
+    if (lease !== undefined) await lease.take(value.byteLength, signal ?? new AbortController().signal);
     parts.push(decoder.decode(value, { stream: true }));
   }
   parts.push(decoder.decode());

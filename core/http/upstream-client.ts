@@ -141,7 +141,7 @@ export class UpstreamClient implements UpstreamBinding {
       const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-        const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`);
+        const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
         return { status: response.status, statusText: response.statusText, headers: response.headers, text };
       }
       await response.body?.cancel().catch(() => {});

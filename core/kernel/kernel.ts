@@ -18,6 +18,7 @@ import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { schemaProblems } from '../schema/schema-check.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
+import { BodyBudget } from './body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { toolDescriptor } from './tool-descriptor.js';
@@ -87,6 +88,7 @@ export class Kernel {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly booted: LoadedPlugin[] = [];
   private readonly inFlight = new InFlightCalls();
+  private readonly bodies: BodyBudget;
   private readonly container: DependencyContainer;
   private readonly scrub: Scrub;
   private closed = false;
@@ -94,6 +96,12 @@ export class Kernel {
   private constructor(private readonly options: KernelOptions) {
     this.container = (options.container ?? rootContainer).createChildContainer();
     this.scrub = secretScrubber(options.settings.secretValues());
+    this.bodies = new BodyBudget(options.settings.get<number>('MCP_MAX_INFLIGHT_BODY_BYTES'));
+  }
+
+  /** Upstream body bytes held by calls in flight (tests and the benchmark). */
+  get bodyBytesInFlight(): number {
+    return this.bodies.inUse;
   }
 
   static async start(options: KernelOptions): Promise<Kernel> {
@@ -261,8 +269,13 @@ export class Kernel {
         args: args ?? {},
         meta: {},
         timings: {},
+        bodyLease: this.bodies.lease(),
       };
-      await tool.chain.run(ctx);
+      try {
+        await tool.chain.run(ctx);
+      } finally {
+        ctx.bodyLease!.release();
+      }
       return { result: ctx.result!, timings: ctx.timings };
     });
   }

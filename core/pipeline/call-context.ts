@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { BodyLease } from '../kernel/body-budget.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { Principal } from './principal.js';
 
@@ -33,6 +34,8 @@ export interface ToolContext<A = Record<string, unknown>> {
   readonly interceptors: readonly UpstreamInterceptor[];
   /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
   time(step: string, micros: number): void;
+  /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
+  readonly bodyLease?: BodyLease;
 }
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
@@ -56,5 +59,7 @@ export interface CallContext {
   meta: Record<string, unknown>;
   /** Microseconds spent per stage and sub-step, for the stage breakdown. */
   timings: Record<string, number>;
+  /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
+  bodyLease?: BodyLease;
   result?: CallToolResult;
 }

@@ -59,6 +59,7 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     logger: ctx.logger,
     route: ctx.route,
     interceptors: deps.interceptorsFor(ctx.tool.spec.name),
+    bodyLease: ctx.bodyLease,
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },
