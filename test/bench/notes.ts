@@ -69,9 +69,10 @@ as it goes) where today each stage hands the next one whole strings; that is a c
 contract, not made here. With many clients at once the copies of different calls overlap less than their
 sum, so the peak per client is lower than for one.
 
-**64 clients each pulling a 16 MiB page at once can exhaust V8's default heap** (about 4 GiB on this
-machine): the server died of it in some runs (the memory table says how many). Nothing bounds how many large
-bodies are in flight; a byte budget on in-flight upstream bodies (waiting, or refusing with a clear error)
-or streaming would, and until then \`--max-old-space-size\` or a lower MCP_MAX_RESPONSE_BYTES is the
-operator's lever.
+**64 clients each pulling a 16 MiB page at once used to exhaust V8's default heap** (about 4 GiB on this
+machine) and kill the server in some runs. The upstream body bytes held by calls in flight are now bounded
+(MCP_MAX_INFLIGHT_BODY_BYTES, 128 MiB by default, core/kernel/body-budget.ts): a read takes each chunk from
+the budget and waits when it is spent, so TCP pushes back on the vendor instead of the heap growing; the
+oldest call in flight never waits, so the server always makes progress. The 64-client row above is measured
+with it: the calls queue, none is lost, and the table says whether the server died.
 `;
