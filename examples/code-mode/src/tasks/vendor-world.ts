@@ -7,7 +7,7 @@ import type { Task } from './task.js';
 
 /** Credentials the mock never checks; they only have to be set for the vendor plugins to call it. */
 const CREDENTIALS = {
-  GITHUB_TOKEN: 'ghp_codeModeExample000000000000000000',
+  GITHUB_TOKEN: 'code-mode-example-github-token',
   CIRCLECI_TOKEN: 'CCIPAT_codeModeExample_0000000000000000',
   ATLASSIAN_SITE_NAME: 'acme',
   ATLASSIAN_USER_EMAIL: 'mia.krystof@acme.example',
