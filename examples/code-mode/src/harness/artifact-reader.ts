@@ -1,19 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+// One `artifact_read` answer (structured-output.md, "Oversized results"), as the server declares it.
+import type { ArtifactChunk } from 'mcp-devtools/plugin';
 import { errorRecordOf, resultText, toolErrorFromRecord } from './tool-errors.js';
 
 /** Calls one tool on the server and returns its result as is. */
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** One `artifact_read` answer (structured-output.md, "Oversized results"). */
-interface ArtifactChunk {
-  artifactId: string;
-  mimeType: string;
-  bytes: number;
-  offset: number;
-  nextOffset: number;
-  eof: boolean;
-  data: string;
-}
 
 /**
  * Reads a whole artifact back: `artifact_read` from offset 0, then from each `nextOffset`, until `eof`; the
