@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { secretScrubber } from '../result/secret-scrubber.js';
 
 export type { Logger } from 'pino';
 
@@ -22,20 +23,15 @@ export interface LoggerOptions {
  * never give a child its own `redact`, which would replace the parent's.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const secrets = [...new Set(options.secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
-  const scrub = (line: string): string => {
-    let out = line;
-    for (const s of secrets) {
-      for (const form of [s, JSON.stringify(s).slice(1, -1)]) if (out.includes(form)) out = out.split(form).join('[REDACTED]');
-    }
-    return out;
-  };
+  // A log line is JSON: a secret with characters JSON escapes appears in its escaped form.
+  const forms = options.secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]);
+  const scrub = secretScrubber(forms);
   return pino(
     {
       level: options.level,
       base: { name: 'mcp-devtools' },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      hooks: secrets.length > 0 ? { streamWrite: scrub } : {},
+      hooks: forms.length > 0 ? { streamWrite: scrub } : {},
     },
     (options.destination as pino.DestinationStream | undefined) ?? pino.destination({ fd: 2, sync: true }),
   );

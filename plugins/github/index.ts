@@ -7,9 +7,10 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
+import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, GithubSettings } from './github-client.js';
-import { jobLogText, withoutSecrets } from './job-log-result.js';
+import { jobLogText } from './job-log-result.js';
 import { nextPageFromLink } from '../../core/http/link-header.js';
 import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
 
@@ -23,7 +24,11 @@ import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-sp
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly maxBytes: number;
-  private readonly secrets: readonly string[];
+  /**
+   * Configured secrets replaced in a log before it is shown or saved: the kernel scrubs result text, but an
+   * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
+   */
+  private readonly scrub: Scrub;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -31,7 +36,7 @@ export class GithubPlugin implements DevtoolsPlugin {
   ) {
     this.upstream = createGithubClient(settings);
     this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
-    this.secrets = settings.secretValues();
+    this.scrub = secretScrubber(settings.secretValues());
   }
 
   @Tool(LIST_RUNS)
@@ -50,7 +55,7 @@ export class GithubPlugin implements DevtoolsPlugin {
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
       const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
-      return { text: await jobLogText(ctx, this.artifacts, args, withoutSecrets(response.text, this.secrets)) };
+      return { text: await jobLogText(ctx, this.artifacts, args, this.scrub(response.text)) };
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.
       if ((error as { code?: string }).code !== 'upstream_too_large') throw error;

@@ -41,16 +41,6 @@ export async function jobLogText(ctx: ToolContext, artifacts: ArtifactStore, req
   return lines.join('\n');
 }
 
-/**
- * Configured secrets replaced in a log before it is shown or saved: the kernel scrubs result text, but an
- * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
- */
-export function withoutSecrets(log: string, secrets: readonly string[]): string {
-  let out = log;
-  for (const secret of secrets) if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
-  return out;
-}
-
 async function saveWholeLog(ctx: ToolContext, artifacts: ArtifactStore, log: string): Promise<SavedArtifact | undefined> {
   try {
     return await artifacts.save(ctx.principal, 'text/plain', log);
