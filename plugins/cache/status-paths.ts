@@ -1,3 +1,5 @@
+import { percentDecoded } from '../../core/http/safe-path.js';
+
 /**
  * Paths whose answers change by the second, per vendor: never served from the cache, however the response is
  * labelled. Matched against the path as sent (API prefix included, query excluded).
@@ -20,12 +22,8 @@ const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
 /** True when `path` (as sent to `vendor`, with or without a query) is a status path that must not be cached. */
 export function isStatusPath(vendor: string, path: string): boolean {
   const [pathPart = ''] = path.split('?', 1);
-  // Percent-encoded letters must not dodge the rules (`/api/v2/%77orkflow/x` is the same workflow upstream).
-  let decoded = pathPart;
-  try {
-    decoded = decodeURIComponent(pathPart);
-  } catch {
-    // a lone % decodes nowhere: match the path as written
-  }
+  // Percent-encoded letters must not dodge the rules (`/api/v2/%77orkflow/x` is the same workflow upstream),
+  // not even beside a malformed escape.
+  const decoded = percentDecoded(pathPart);
   return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(pathPart) || pattern.test(decoded));
 }

@@ -1,3 +1,4 @@
+import { percentDecoded } from '../../../core/http/safe-path.js';
 import type { UpstreamIdentity } from '../../../core/http/types.js';
 import type { CallContext } from '../../../core/pipeline/call-context.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
@@ -64,12 +65,9 @@ const MAX_DECODE_ROUNDS = 5;
 export function normalizePolicyPath(path: string): string {
   let current = path.split('?', 1)[0]!;
   for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(current);
-    } catch {
-      break;
-    }
+    // Tolerant decoding, as the path check does: a malformed escape must not keep `%69ssue` beside it from
+    // matching a rule on `issue`.
+    const decoded = percentDecoded(current);
     if (decoded === current) break;
     current = decoded;
   }

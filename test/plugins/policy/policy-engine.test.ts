@@ -96,6 +96,8 @@ describe('policy engine', () => {
   it('matches the path as the vendor reads it: encoded, doubled or trailing slashes and the query do not hide it', () => {
     expect(normalizePolicyPath('/repos//ACME/%2573ecret/?page=2')).to.equal('/repos/ACME/secret');
     expect(normalizePolicyPath('/')).to.equal('/');
+    // A malformed escape elsewhere does not keep an encoded letter from matching.
+    expect(normalizePolicyPath('/rest/api/3/%69ssue/PLAT-1/%c0')).to.equal('/rest/api/3/issue/PLAT-1/%c0');
     const policy = rules(`  - { id: secret, effect: deny, match: { paths: [/repos/acme/secret/] } }\n  - { id: rest, effect: allow }\n`);
     expect(policy.decide(call({ path: normalizePolicyPath('/repos/acme/%73ecret?x=1') })).ruleId).to.equal('secret');
   });
