@@ -9,15 +9,24 @@ import type { Html } from './html.js';
  */
 const SECURITY_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': contentSecurityPolicy(),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
 };
 
-export function sendHtml(response: ServerResponse, status: number, page: Html, cookies: string[] = []): void {
+function contentSecurityPolicy(formTarget?: string): string {
+  return `default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+/**
+ * `formTarget`: another origin a form of this page may end up at (browsers apply form-action to the
+ * redirects after a submission too: the OIDC sign-in form redirects to the identity provider).
+ */
+export function sendHtml(response: ServerResponse, status: number, page: Html, cookies: string[] = [], formTarget?: string): void {
   if (cookies.length > 0) response.setHeader('set-cookie', cookies);
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' }).end(page.text);
+  const csp = formTarget === undefined ? {} : { 'content-security-policy': contentSecurityPolicy(formTarget) };
+  response.writeHead(status, { ...SECURITY_HEADERS, ...csp, 'content-type': 'text/html; charset=utf-8' }).end(page.text);
 }
 
 export function sendAsset(response: ServerResponse, contentType: string, body: string): void {

@@ -50,6 +50,17 @@ export class OidcSignIn {
     return { url: url.href, state, login };
   }
 
+  /** The origin of the provider's authorization endpoint (the issuer's while it cannot be discovered). */
+  async authorizationOrigin(): Promise<string> {
+    try {
+      const endpoint = (await this.discovered()).config.serverMetadata().authorization_endpoint;
+      if (endpoint !== undefined) return new URL(endpoint).origin;
+    } catch {
+      // shown when the sign-in is attempted
+    }
+    return new URL(this.options.issuer).origin;
+  }
+
   /** Redeems the code at the token endpoint (with the PKCE verifier) and names the principal of the ID token. */
   async finish(callbackUrl: URL, state: string, login: PendingLogin): Promise<AuthOutcome> {
     const { config, verifier } = await this.discovered();
@@ -59,8 +70,8 @@ export class OidcSignIn {
       idToken = tokens.id_token;
     } catch (error) {
       // The provider's own words (access_denied, invalid_grant...), never a token.
-      const code = (error as { error?: string; code?: string }).error ?? (error as { code?: string }).code;
-      this.logger.warn({ code, err: (error as Error).message }, 'console sign-in failed at the identity provider');
+      const { error: code = (error as { code?: string }).code, error_description: description } = error as { error?: string; error_description?: string };
+      this.logger.warn({ code, description, err: (error as Error).message }, 'console sign-in failed at the identity provider');
       return { failure: `the identity provider did not complete the sign-in (${code ?? (error as Error).message}).` };
     }
     if (idToken === undefined) return { failure: 'the identity provider returned no ID token.' };

@@ -35,7 +35,8 @@ export class SignInRoutes {
     const csrf = randomSecret();
     const shown = banner ?? NOTICES[rq.query.get('notice') ?? ''];
     const provider = this.method.mode === 'oidc' ? this.method.provider : undefined;
-    sendHtml(rq.response, status, signInPage(this.method.mode, csrf, shown, provider), [rq.cookie(SIGN_IN_COOKIE, csrf, this.sessions.loginTtlSeconds)]);
+    const formTarget = this.method.mode === 'oidc' ? await this.method.oidc.authorizationOrigin() : undefined;
+    sendHtml(rq.response, status, signInPage(this.method.mode, csrf, shown, provider), [rq.cookie(SIGN_IN_COOKIE, csrf, this.sessions.loginTtlSeconds)], formTarget);
   }
 
   async signIn(rq: ConsoleRequest): Promise<void> {

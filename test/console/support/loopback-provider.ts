@@ -47,6 +47,7 @@ export class LoopbackProvider {
       // The console reads the groups from the ID token, as Keycloak or Okta put them there when configured to.
       conformIdTokenClaims: false,
       pkce: { methods: ['S256'], required: () => true },
+      ttl: { AuthorizationCode: 60, Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
       features: { devInteractions: { enabled: true } },
       findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, groups: [...(accounts[id] ?? [])] }) }),
       // A first-party client: no consent page after the login.
@@ -57,17 +58,15 @@ export class LoopbackProvider {
         return grant;
       },
     } as ConstructorParameters<typeof Provider>[1]);
-    const callback = provider.callback();
-    server.on('request', (request, response) => {
-      const url = new URL(request.url ?? '/', issuer);
-      if (url.pathname === '/auth') holder.authorizeRequests.push(url.searchParams);
-      if (url.pathname === '/token') {
-        const chunks: Buffer[] = [];
-        request.on('data', (c: Buffer) => chunks.push(c));
-        request.on('end', () => holder.tokenRequests.push(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-      }
-      callback(request, response);
+    // What the endpoints were sent, as the provider parsed it.
+    provider.use(async (ctx, next) => {
+      await next();
+      const params = (ctx as { oidc?: { params?: Record<string, unknown> } }).oidc?.params ?? {};
+      const fields = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      if (ctx.path === '/auth') holder.authorizeRequests.push(fields);
+      if (ctx.path === '/token') holder.tokenRequests.push(fields);
     });
+    server.on('request', provider.callback());
     return holder;
   }
 
