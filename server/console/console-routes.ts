@@ -88,7 +88,7 @@ class Routes {
     if (method === 'GET' && path === '/console/policy') return this.policy(rq, s);
     if (method === 'POST' && path === '/console/policy/explain') return this.explain(rq, s);
     const decide = DECIDE.exec(path);
-    if (decide !== null && method === 'POST') return this.decide(rq, s, decodeURIComponent(decide[1]!), decide[2] as Verdict);
+    if (decide !== null && method === 'POST') return this.decide(rq, s, decide[1]!, decide[2] as Verdict);
     sendHtml(rq.response, 404, problemPage('Not found', `There is no console page at ${path}.`));
   }
 

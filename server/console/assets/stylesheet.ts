@@ -57,7 +57,9 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .rejected, .denied, .deny, .error { background: var(--bad-bg); color: var(--bad); }
 .held, .approval_required { background: var(--warn-bg); color: var(--warn); }
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
-th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td code { overflow-wrap: break-word; }
+td:first-child { white-space: nowrap; }
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); white-space: nowrap; }
 tr.applies { background: #f1f6ff; }
 li.holds { color: var(--ok); } li.fails { color: var(--muted); }

@@ -31,9 +31,15 @@ export function approvalsPage(all: readonly ApprovalRecord[], view: ApprovalsVie
 ${decided.length === 0
     ? html`<p class="empty">No decisions within the approvals' lifetime.</p>`
     : html`<table class="stack"><thead><tr><th>Decided</th><th>Call</th><th>Asked by</th><th>Decision</th><th>Reason</th></tr></thead><tbody>
-${decided.map((a) => html`<tr><td data-label="Decided"><time datetime="${a.decidedAt}">${shortTime(a.decidedAt)}</time></td><td data-label="Call"><code>${a.tool}</code> ${a.request ? html`<span class="method">${a.request.method}</span> <code>${a.request.path}</code>` : ''}</td><td data-label="Asked by">${a.subject}</td><td data-label="Decision"><span class="status ${a.status}">${a.status}</span> by ${a.decidedBy}</td><td data-label="Reason">${a.decisionReason ?? ''}</td></tr>`)}
+${decided.map(decidedRow)}
 </tbody></table>`}`;
   return page('Pending approvals', body, { viewer: view.viewer, section: 'approvals', banner });
+}
+
+function decidedRow(a: ApprovalRecord): Html {
+  const call = html`<code>${a.tool}</code> ${a.request ? html`<span class="method">${a.request.method}</span> <code>${a.request.path}</code>` : ''}`;
+  const status = html`<span class="status ${a.status}">${a.status === 'used' ? 'granted, used' : a.status}</span> by ${a.decidedBy}`;
+  return html`<tr><td data-label="Decided"><time datetime="${a.decidedAt}">${shortTime(a.decidedAt)}</time></td><td data-label="Call">${call}</td><td data-label="Asked by">${a.subject}</td><td data-label="Decision">${status}</td><td data-label="Reason">${a.decisionReason ?? ''}</td></tr>`;
 }
 
 /** The cards of the pending list: the page's first paint, and what the script fetches to refresh it. */

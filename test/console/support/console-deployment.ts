@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,7 +8,7 @@ import { tokensFileYaml } from '../../support/auth-fixture.js';
 import { canary } from '../../support/canaries.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, vendorEnv } from '../../support/enterprise-fixture.js';
 import { leakAudit } from '../../support/leak-audit/leak-audit.js';
-import { sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
+import { freePort, sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
 import { API_AUDIENCE, LoopbackProvider } from './loopback-provider.js';
 
@@ -141,15 +140,4 @@ export function heldApproval(result: CallToolResult): string {
 
 export function textOf(result: CallToolResult): string {
   return (result.content[0] as { text: string }).text;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
