@@ -77,7 +77,9 @@ label { display: block; font-size: 13px; color: var(--muted); }
   table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
   table.stack thead { display: none; }
   table.stack tr { border-bottom: 2px solid var(--line); padding: 6px 0; }
-  table.stack td { display: grid; grid-template-columns: 6.5em minmax(0, 1fr); gap: 8px; border: 0; padding: 3px 10px; }
-  table.stack td::before { content: attr(data-label); font-size: 11px; line-height: 2; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+  table.stack td { position: relative; min-height: 1.9em; border: 0; padding: 3px 10px 3px calc(7.5em + 18px); white-space: normal; }
+  table.stack td:empty { display: none; }
+  table.stack td, table.stack td code { overflow-wrap: anywhere; }
+  table.stack td::before { content: attr(data-label); position: absolute; left: 10px; top: 6px; width: 7.5em; font-size: 11px; line-height: 1.3; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 }
 `;

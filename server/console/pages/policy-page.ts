@@ -29,7 +29,7 @@ export function policyPage(viewer: Viewer, data: PolicyData): Html {
   const body = html`<h1>Policy in force</h1>
 <p class="lead"><code>${data.path}</code>, version <code>${data.engine.version}</code>, ${rules.length} rules. Deny beats approval_required, which beats allow, wherever the rules stand; what no rule allows is denied.</p>
 <table class="stack rules"><thead><tr><th>Line</th><th>Rule</th><th>Effect</th><th>Applies when</th><th>Except when</th><th>Reason</th></tr></thead><tbody>
-${rules.map((r) => html`<tr><td data-label="Line">${data.engine!.policy.ruleLines.get(r.id) ?? ''}</td><td data-label="Rule"><code>${r.id}</code></td><td data-label="Effect"><span class="effect ${r.effect}">${r.effect}</span></td><td data-label="Applies when">${conditions(r.match)}</td><td data-label="Except when">${r.except ? conditions(r.except) : ''}</td><td data-label="Reason">${r.reason ?? ''}</td></tr>`)}
+${rules.map((r) => html`<tr><td data-label="Line">${data.engine!.policy.ruleLines.get(r.id) ?? ''}</td><td data-label="Rule"><code>${r.id}</code></td><td data-label="Effect"><span class="effect ${r.effect}">${r.effect}</span></td><td data-label="Applies">${conditions(r.match)}</td><td data-label="Except">${r.except ? conditions(r.except) : ''}</td><td data-label="Reason">${r.reason ?? ''}</td></tr>`)}
 </tbody></table>
 <h2 id="explain">Would this call be allowed?</h2>
 <form method="post" action="/console/policy/explain#explain" class="explain">${csrfField(viewer.csrf)}
