@@ -25,6 +25,8 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
     let browser: Browser;
     let olga: BrowserContext;
     let page: Page;
+    /** Every origin the approver's browser fetched anything from. */
+    const origins = new Set<string>();
 
     const signIn = async (context: BrowserContext, token: string): Promise<Page> => {
       const p = await context.newPage();
@@ -39,6 +41,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       d = await ConsoleDeployment.start({ store, env: { MCP_CONSOLE_ARGUMENT_VALUES: 'path,body.branch' } });
       browser = await launchChromium();
       olga = await browser.newContext({ viewport: VIEWPORTS.laptop });
+      olga.on('request', (r) => origins.add(new URL(r.url()).origin));
     });
     after(async () => {
       await browser?.close();
@@ -161,6 +164,10 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
         await screenshot(p, `${store}-${name}-phone`, docs);
       }
       await phone.close();
+    });
+
+    it('loads nothing from anywhere but the console itself', () => {
+      expect([...origins]).to.deep.equal([new URL(d.base).origin]);
     });
 
     it('signs out: the cookie that was kept no longer opens the console', async () => {
