@@ -47,6 +47,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     const auditFile = this.settings.get<string>('MCP_AUDIT_LOG');
     if (auditFile !== '') {
       this.audit = await AuditLog.open(resolve(auditFile));
+      ctx.provide(POLICY_TOKENS.AuditLog, this.audit);
       this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log open');
     }
   }

@@ -11,4 +11,6 @@ export const PolicySettings = Type.Object({
 export const POLICY_TOKENS = {
   Approvals: 'mcp-devtools:Approvals',
   PolicySource: 'mcp-devtools:PolicySource',
+  /** The AuditLog, when MCP_AUDIT_LOG is set (the console reads it and records approvers' decisions in it). */
+  AuditLog: 'mcp-devtools:AuditLog',
 } as const;

@@ -43,7 +43,7 @@ export function registerServe(program: Command): void {
           port: settings.get('MCP_HTTP_PORT'),
           allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
           authenticator,
-          routes: await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
+          routes: await consoleRoutes(kernel, authenticator, logger, await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger)),
           logger,
         });
       } catch (error) {
@@ -59,6 +59,7 @@ export function registerServe(program: Command): void {
       };
     } else {
       if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
+      if (settings.get('MCP_CONSOLE')) logger.warn('MCP_CONSOLE applies to Streamable HTTP only: the console is served beside /mcp.');
       const stdio = await serveStdio(kernel);
       void stdio.closed.then(() => shutdown(kernel, logger, () => stdio.close(), 'stdin closed'));
       stop = () => stdio.close();
@@ -72,6 +73,13 @@ async function adminRoutes(kernel: Kernel, adminToken: string, logger: Logger): 
   if (!kernel.plugins.includes('policy')) return undefined;
   const { approvalRoutes } = await import('../admin/approval-routes.js');
   return approvalRoutes(kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), adminToken, logger);
+}
+
+/** The approvals console ahead of the other routes, when MCP_CONSOLE=true (loaded only then). */
+async function consoleRoutes(kernel: Kernel, authenticator: Authenticator, logger: Logger, others: HttpOptions['routes']): Promise<HttpOptions['routes']> {
+  if (!kernel.settings.get<boolean>('MCP_CONSOLE')) return others;
+  const { withConsole } = await import('../console/mount.js');
+  return withConsole(kernel, authenticator, logger, others);
 }
 
 let shuttingDown = false;

@@ -135,7 +135,8 @@ function launch(port: number, dir: string, options: RedisServerOptions): Promise
   });
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on right now, on loopback. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -28,6 +28,8 @@ export interface ApprovalRecord {
   ttlMs: number;
   decidedBy?: string;
   decidedAt?: string;
+  /** Why the approver decided so (a rejection's reason is told to the caller). */
+  decisionReason?: string;
   usedAt?: string;
 }
 
@@ -71,7 +73,8 @@ export class ApprovalStore {
       return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
     }
     if (record?.status === 'rejected') {
-      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call. ${decision.reason}`, approvalId: record.id };
+      const why = record.decisionReason ? `: ${record.decisionReason}` : '';
+      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call${why}. ${decision.reason}`, approvalId: record.id };
     }
     const pending = record?.status === 'pending' ? record : await this.create(decision, call, binding);
     return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
@@ -95,17 +98,18 @@ export class ApprovalStore {
     return this.decide(id, 'granted', by);
   }
 
-  reject(id: string, by: string): Promise<ApprovalRecord> {
-    return this.decide(id, 'rejected', by);
+  /** `reason`, when given, is kept with the decision and told to the caller whose retry is refused. */
+  reject(id: string, by: string, reason?: string): Promise<ApprovalRecord> {
+    return this.decide(id, 'rejected', by, reason);
   }
 
-  private async decide(id: string, verdict: 'granted' | 'rejected', by: string): Promise<ApprovalRecord> {
+  private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
     if (record.status !== 'pending') throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
-    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs) };
+    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs), ...(reason ? { decisionReason: reason } : {}) };
     // The grant token goes first: a retry that sees "granted" must find it.
     if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
     await this.save(decided);

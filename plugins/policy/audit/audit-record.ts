@@ -15,6 +15,8 @@ export interface AuditRecord {
   durationMs: number;
   /** Keys and types of the arguments as the caller sent them; never a value. */
   args: Shape;
+  /** Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`). */
+  approval?: { id: string; status: 'granted' | 'rejected'; requestedBy: string; reason?: string };
   prev: string;
   hash: string;
 }
