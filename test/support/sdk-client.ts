@@ -43,7 +43,8 @@ export async function startHttpServer(options: ProcessOptions = {}): Promise<Htt
     child.stderr.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
         stderr.push(line);
-        const match = /listening on (http:\/\/\S+)/.exec(line);
+        // A JSON log line: the URL ends where its JSON string does.
+        const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
         if (match) {
           clearTimeout(timer);
           resolve(match[1]!);
