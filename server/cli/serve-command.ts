@@ -8,6 +8,7 @@ import { exposedMetrics, startMetrics } from '../metrics/exposed-metrics.js';
 import type { RunningHttp } from '../transports/http.js';
 import { serveStdio } from '../transports/stdio.js';
 import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
+import { reportStartupFailure } from './startup-failure.js';
 import { unknownCommand } from './unknown-command.js';
 
 interface ServeOptions extends ConfigOptions, ToolOptions {
@@ -27,58 +28,63 @@ export function registerServe(program: Command): void {
     .allowExcessArguments();
   withConfigOptions(withToolOptions(serve)).action(async (options: ServeOptions, command: Command) => {
     if (command.args.length > 0) throw unknownCommand(command.args[0]!, program);
-    const flags: Record<string, string> = toolFlags(options);
-    if (options.transport) flags.MCP_TRANSPORT = options.transport;
-    if (options.port) flags.MCP_HTTP_PORT = options.port;
-    if (options.host) flags.MCP_HTTP_HOST = options.host;
-    const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
-    let stopMetrics: () => Promise<void>;
+    await startServing(options).catch(reportStartupFailure);
+  });
+}
+
+/** Starts the kernel, the metrics and the transport, and stops them all on a signal or when stdin closes. */
+async function startServing(options: ServeOptions): Promise<void> {
+  const flags: Record<string, string> = toolFlags(options);
+  if (options.transport) flags.MCP_TRANSPORT = options.transport;
+  if (options.port) flags.MCP_HTTP_PORT = options.port;
+  if (options.host) flags.MCP_HTTP_HOST = options.host;
+  const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
+  let stopMetrics: () => Promise<void>;
+  try {
+    stopMetrics = await startMetrics(kernel, settings, metrics, logger);
+  } catch (error) {
+    await kernel.close();
+    throw error;
+  }
+  let stop: () => Promise<void>;
+  if (settings.get('MCP_TRANSPORT') === 'http') {
+    let http: RunningHttp;
+    let authenticator: Authenticator | undefined;
     try {
-      stopMetrics = await startMetrics(kernel, settings, metrics, logger);
+      // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP transport, JWT
+      // verification) are a large part of start-up that a stdio server never uses.
+      const [{ serveHttp }, { createAuthenticator }, { httpRoutes }] = await Promise.all([import('../transports/http.js'), import('../auth/create-authenticator.js'), import('./http-routes.js')]);
+      authenticator = loggedAuthenticator(await createAuthenticator(settings, logger), logger);
+      http = await serveHttp(kernel, {
+        host: settings.get('MCP_HTTP_HOST'),
+        port: settings.get('MCP_HTTP_PORT'),
+        allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
+        authenticator,
+        routes: await httpRoutes(kernel, settings, authenticator.mode, metrics, logger),
+        logger,
+      });
     } catch (error) {
+      await authenticator?.close?.();
+      await stopMetrics();
       await kernel.close();
       throw error;
     }
-    let stop: () => Promise<void>;
-    if (settings.get('MCP_TRANSPORT') === 'http') {
-      let http: RunningHttp;
-      let authenticator: Authenticator | undefined;
-      try {
-        // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP transport, JWT
-        // verification) are a large part of start-up that a stdio server never uses.
-        const [{ serveHttp }, { createAuthenticator }, { httpRoutes }] = await Promise.all([import('../transports/http.js'), import('../auth/create-authenticator.js'), import('./http-routes.js')]);
-        authenticator = loggedAuthenticator(await createAuthenticator(settings, logger), logger);
-        http = await serveHttp(kernel, {
-          host: settings.get('MCP_HTTP_HOST'),
-          port: settings.get('MCP_HTTP_PORT'),
-          allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
-          authenticator,
-          routes: await httpRoutes(kernel, settings, authenticator.mode, metrics, logger),
-          logger,
-        });
-      } catch (error) {
-        await authenticator?.close?.();
-        await stopMetrics();
-        await kernel.close();
-        throw error;
-      }
-      // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
-      // LOG_LEVEL says, as JSON like every other line.
-      logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
-      stop = async () => {
-        await Promise.all([http.close(), stopMetrics()]);
-        await authenticator?.close?.();
-      };
-    } else {
-      if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
-      const stdio = await serveStdio(kernel);
-      stop = async () => {
-        await Promise.all([stdio.close(), stopMetrics()]);
-      };
-      void stdio.closed.then(() => shutdown(kernel, logger, stop, 'stdin closed'));
-    }
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
-  });
+    // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
+    // LOG_LEVEL says, as JSON like every other line.
+    logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
+    stop = async () => {
+      await Promise.all([http.close(), stopMetrics()]);
+      await authenticator?.close?.();
+    };
+  } else {
+    if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
+    const stdio = await serveStdio(kernel);
+    stop = async () => {
+      await Promise.all([stdio.close(), stopMetrics()]);
+    };
+    void stdio.closed.then(() => shutdown(kernel, logger, stop, 'stdin closed'));
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
 }
 
 let shuttingDown = false;

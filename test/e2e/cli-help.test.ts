@@ -25,9 +25,10 @@ describe('CLI help for mistakes', () => {
   it('a setting with fixed choices lists the values it allows', async () => {
     const level = await runCli(['config'], { env: { LOG_LEVEL: 'verbose' } });
     expect(level.stderr.trim()).to.equal('mcp-devtools: Setting LOG_LEVEL="verbose" from environment is not one of the allowed values: trace, debug, info, warn, error, fatal, silent.');
+    // `serve` writes a log stream: its reason for not starting is a JSON line too (plain text on a terminal).
     const transport = await runCli(['--transport', 'sse']);
     expect(transport.code).to.equal(1);
-    expect(transport.stderr.trim()).to.equal('mcp-devtools: Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.');
+    expect(JSON.parse(transport.stderr.trim())).to.deep.include({ level: 60, name: 'mcp-devtools', msg: 'Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.' });
   });
 
   it('an unknown setting suggests the nearest one', async () => {

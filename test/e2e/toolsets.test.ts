@@ -82,6 +82,8 @@ describe('toolsets: which tools a server serves', () => {
     expect(toolset.stderr).to.contain('mcp-devtools: MCP_TOOLSETS (--toolsets) names "gthub", which is not a loaded plugin with tools. Did you mean "github"? Toolsets: all, artifacts, github, circleci, jira, confluence, bitbucket.');
     const tool = await runCli(['--tools', 'jira_gte']);
     expect(tool.code).to.equal(1);
-    expect(tool.stderr).to.contain('MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"?');
+    // The server's reason for not starting is its last log line.
+    const reason = (JSON.parse(tool.stderr.trim().split('\n').at(-1)!) as { msg: string }).msg;
+    expect(reason).to.equal('MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"? `mcp-devtools tools` lists the tools.');
   });
 });
