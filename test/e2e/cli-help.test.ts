@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
-import { freePort } from '../support/prometheus-text.js';
+import { freePort } from '../support/free-port.js';
 import { runCli, type CliRun } from '../support/run-cli.js';
 import { makeTlsFiles, opensslAvailable } from '../support/tls-files.js';
 

@@ -10,7 +10,8 @@ import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
-import { freePort, parseExposition, valueOf, type Sample } from '../support/prometheus-text.js';
+import { freePort } from '../support/free-port.js';
+import { parseExposition, valueOf, type Sample } from '../support/prometheus-text.js';
 import { runCli } from '../support/run-cli.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 

@@ -11,7 +11,7 @@ import { canary } from '../support/canaries.js';
 import { argsOf, dockerfileStages, envOf, execForm, runToEnd, startCommand, type RunningCommand, type Stage } from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { freePort } from '../support/prometheus-text.js';
+import { freePort } from '../support/free-port.js';
 import { connectHttp } from '../support/sdk-client.js';
 
 const stages = dockerfileStages();

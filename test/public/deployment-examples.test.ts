@@ -12,7 +12,7 @@ import { canary } from '../support/canaries.js';
 import { argsOf, composeFile, dockerfileStages, envOf, execForm, interpolate, kubernetesObjects, startCommand, type RunningCommand } from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { REPO_ROOT } from '../support/paths.js';
-import { freePort } from '../support/prometheus-text.js';
+import { freePort } from '../support/free-port.js';
 import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.js';
 import { connectHttp } from '../support/sdk-client.js';

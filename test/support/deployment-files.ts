@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from './paths.js';
+import { listeningUrl } from './sdk-client.js';
 
 /** One instruction of a Dockerfile, continuation lines joined. */
 export interface Instruction {
@@ -86,23 +87,7 @@ export async function startCommand(argv: readonly string[], env: Record<string, 
   const child = spawn(argv[0] === 'node' ? process.execPath : argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line after 20 s:\n${stderr.join('\n')}`)), 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        stderr.push(line);
-        const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${stderr.join('\n')}`));
-    });
-  });
+  const url = await listeningUrl(child, stderr, exited);
   return {
     url,
     stderr,

@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-
 /** One sample of the Prometheus text format: `name{a="x",b="y"} 12`. */
 export interface Sample {
   name: string;
@@ -24,16 +22,4 @@ export function parseExposition(text: string): Sample[] {
 /** The value of the sample with exactly these labels (among others), undefined when there is none. */
 export function valueOf(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
-}
-
-/** A TCP port free on 127.0.0.1 right now, for settings that take a fixed port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
