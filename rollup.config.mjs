@@ -24,10 +24,21 @@ const isExternalType = isBare;
 
 /**
  * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the HTTP transport and
- * its authenticators, the admin routes, the approvals console, the package resolver for plugins named by
- * package, the JMESPath engine (loaded by the first call with a jq).
+ * its authenticators, the admin and metrics routes, the approvals console, the Prometheus client, the package
+ * resolver for plugins named by package, the JMESPath engine (loaded by the first call with a jq).
  */
-const LAZY = [/\/server\/transports\/http\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/server\/console\/mount\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
+const LAZY = [
+  /\/server\/transports\/http\.ts$/,
+  /\/server\/auth\/create-authenticator\.ts$/,
+  /\/server\/admin\/approval-routes\.ts$/,
+  /\/server\/cli\/http-routes\.ts$/,
+  /\/server\/console\/mount\.ts$/,
+  // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
+  /\/server\/metrics\/prometheus-metrics\.ts$/,
+  /\/server\/metrics\/metrics-server\.ts$/,
+  /\/node_modules\/import-meta-resolve\//,
+  /\/plugins\/projection\/apply-jq\.ts$/,
+];
 
 /** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
 function startupModules(getModuleInfo) {

@@ -12,6 +12,8 @@ export const TOKENS = {
   Store: 'mcp-devtools:Store',
   /** The Clock; controllable in tests. */
   Clock: 'mcp-devtools:Clock',
+  /** The Metrics the server records (tool calls, cache lookups, policy decisions); a no-op without an endpoint. */
+  Metrics: 'mcp-devtools:Metrics',
   /** The ArtifactStore, provided by the artifacts plugin. */
   ArtifactStore: 'mcp-devtools:ArtifactStore',
 } as const;

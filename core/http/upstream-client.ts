@@ -6,6 +6,7 @@ import { rateLimitRetryAfter } from './rate-limit.js';
 import { readBodyCapped } from './read-body.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './safe-path.js';
+import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type {
   InterceptContext,
@@ -23,6 +24,8 @@ export interface UpstreamClientOptions {
   label: string;
   /** Base URL; a path in it is kept (GitHub Enterprise Server's `/api/v3`). */
   baseUrl: string;
+  /** The setting the base URL comes from, named when it is not a usable URL. */
+  baseUrlSetting?: string;
   /** Auth headers, or undefined when the credential is not configured. */
   auth(): Record<string, string> | undefined;
   /** What to set when credentials are missing (`Set GITHUB_TOKEN ...`). */
@@ -65,7 +68,7 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly base: URL;
 
   constructor(private readonly options: UpstreamClientOptions) {
-    this.base = parseBaseUrl(options.baseUrl, options.label);
+    this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
     const fingerprint = createHash('sha256').update(`${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`).digest('hex').slice(0, 32);
     this.identity = Object.freeze({
       vendor: options.vendor,
@@ -174,7 +177,7 @@ export class UpstreamClient implements UpstreamBinding {
       return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, { status, upstreamBody: text, retryAfterSeconds: limited.seconds });
     }
     const code = status >= 500 ? 'upstream_server_error' : 'upstream_http_error';
-    return new ToolError(code, `${what}. ${statusHint(status)}`, { status, upstreamBody: text });
+    return new ToolError(code, `${what}. ${statusHint(status, this.identity.credential)}`, { status, upstreamBody: text });
   }
 
   private asToolError(error: unknown, request: PreparedRequest, signal: AbortSignal): ToolError {
@@ -184,8 +187,7 @@ export class UpstreamClient implements UpstreamBinding {
     if (name === 'TimeoutError' || name === 'AbortError') {
       return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`);
     }
-    const code = networkErrorCode(error) ?? (error as Error)?.message ?? 'unknown error';
-    return new ToolError('upstream_unreachable', `${this.options.label} could not be reached for ${request.method} ${request.path} (${code}). Check ${this.base.origin} is reachable, then try again.`, { cause: error });
+    return new ToolError('upstream_unreachable', unreachableMessage(this.options.label, request, this.base.origin, error), { cause: error });
   }
 }
 
@@ -207,14 +209,15 @@ function queryToAppend(path: string, query: UpstreamRequest['query']): string {
   return (path.includes('?') ? '&' : '?') + new URLSearchParams(entries).toString();
 }
 
-function parseBaseUrl(value: string, label: string): URL {
+function parseBaseUrl(value: string, label: string, setting: string | undefined): URL {
+  const given = setting === undefined ? `The ${label} base URL ${JSON.stringify(value)}` : `${setting}=${JSON.stringify(value)}`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new StartupError(`The ${label} base URL ${JSON.stringify(value)} is not a URL.`);
+    throw new StartupError(`${given} is not a URL: give the ${label} API's base URL with its scheme, such as https://host.example.com.`);
   }
-  if (!/^https?:$/.test(url.protocol)) throw new StartupError(`The ${label} base URL must be http(s), not ${url.protocol}`);
+  if (!/^https?:$/.test(url.protocol)) throw new StartupError(`${given} must be an http:// or https:// URL, not ${url.protocol}`);
   url.search = '';
   url.hash = '';
   return url;

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';
+import type { UpstreamObservation } from '../kernel/upstream-observer.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { Principal } from './principal.js';
 
@@ -62,4 +63,8 @@ export interface CallContext {
   /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
   bodyLease?: BodyLease;
   result?: CallToolResult;
+  /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */
+  errorCode?: string;
+  /** The call's last upstream exchange as its tool saw it (the call's log line). */
+  observed?: UpstreamObservation;
 }

@@ -9,7 +9,8 @@ import type { StageMiddleware } from './stages.js';
 
 export interface CoreStageDeps {
   validatorFor(tool: string): Validator;
-  interceptorsFor(tool: string): readonly UpstreamInterceptor[];
+  /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
+  interceptorsFor(ctx: CallContext): readonly UpstreamInterceptor[];
   /** Replaces configured secret values in result text: a secret never reaches a caller. */
   scrub(text: string): string;
 }
@@ -28,7 +29,9 @@ async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreS
     await next();
     ctx.result = successResult(ctx);
   } catch (thrown) {
-    ctx.result = errorResult(asToolError(thrown, ctx), ctx.meta);
+    const error = asToolError(thrown, ctx);
+    ctx.errorCode = error.code;
+    ctx.result = errorResult(error, ctx.meta);
   }
   for (const block of ctx.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
 }
@@ -58,7 +61,7 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     signal: ctx.signal,
     logger: ctx.logger,
     route: ctx.route,
-    interceptors: deps.interceptorsFor(ctx.tool.spec.name),
+    interceptors: deps.interceptorsFor(ctx),
     bodyLease: ctx.bodyLease,
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;

@@ -34,6 +34,7 @@ export function createCircleciClient(settings: Settings): UpstreamClient {
     vendor: 'circleci',
     label: 'CircleCI',
     baseUrl: settings.get<string>('CIRCLECI_BASE_URL'),
+    baseUrlSetting: 'CIRCLECI_BASE_URL',
     auth: () => (token === '' ? undefined : { 'circle-token': token }),
     missingCredentials: 'CircleCI credentials are not configured: set CIRCLECI_TOKEN to a personal API token.',
     secretMaterial: () => token,

@@ -24,6 +24,7 @@ export function createGithubClient(settings: Settings): UpstreamClient {
     vendor: 'github',
     label: 'GitHub',
     baseUrl: settings.get<string>('GITHUB_API_URL'),
+    baseUrlSetting: 'GITHUB_API_URL',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
     missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
     secretMaterial: () => token,

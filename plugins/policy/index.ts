@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
@@ -32,6 +33,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Store) store: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
     this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
   }
@@ -65,7 +67,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     const stages: StageMiddleware[] = [];
     if (this.source !== undefined) stages.push(upstreamIdentityMeta());
     if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.clock, this.logger));
-    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger));
+    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
     return stages;
   }
 }

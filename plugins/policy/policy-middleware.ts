@@ -1,5 +1,6 @@
 import { isToolError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -36,7 +37,7 @@ export function upstreamIdentityMeta(): StageMiddleware {
  * The policy stage: after validation (rules see typed arguments and the prepared request), before the
  * upstream call and its cache. A refusal ends the call as an error result; nothing is sent upstream.
  */
-export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger): StageMiddleware {
+export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger, metrics: Metrics): StageMiddleware {
   return {
     stage: 'policy',
     name: 'policy-decision',
@@ -59,6 +60,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         }
       }
       decisions.set(ctx, decision);
+      metrics.policyDecision(decision.effect);
       if (decision.effect !== 'allow') throw refusal(decision, facts);
       await next();
     },

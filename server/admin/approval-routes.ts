@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
 import { ApprovalError, type ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
-import { bearerToken } from '../auth/authenticator.js';
 import { readJsonBody } from '../transports/json-body.js';
+import { adminTokenCheck } from './admin-token.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
@@ -14,7 +13,7 @@ const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
  * `{"by": "name"}`), each with `Authorization: Bearer $MCP_ADMIN_TOKEN`. Without an admin token it is off.
  */
 export function approvalRoutes(approvals: ApprovalStore, adminToken: string, logger: Logger): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
-  const expected = digest(adminToken);
+  const isAdmin = adminTokenCheck(adminToken, logger);
   return async (request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
     if (path !== '/admin' && !path.startsWith('/admin/')) return false;
@@ -22,8 +21,7 @@ export function approvalRoutes(approvals: ApprovalStore, adminToken: string, log
       send(response, 404, { error: 'The admin endpoints are off: set MCP_ADMIN_TOKEN to turn them on.' });
       return true;
     }
-    const bearer = bearerToken(request);
-    if (!('token' in bearer) || !timingSafeEqual(digest(bearer.token), expected)) {
+    if (!isAdmin(request)) {
       response.setHeader('www-authenticate', 'Bearer realm="mcp-devtools-admin"');
       send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' });
       return true;
@@ -64,10 +62,6 @@ async function approverName(request: IncomingMessage): Promise<string | undefine
   const by = (body.value as { by?: unknown }).by;
   if (by === undefined) return 'admin';
   return typeof by === 'string' && by.trim() !== '' && by.length <= 200 ? by.trim() : undefined;
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

@@ -14,6 +14,29 @@ export function withConfigOptions(command: Command): Command {
     .addOption(new Option('--set <KEY=VALUE>', 'set a setting, above every other source (repeatable)').argParser(collect).default([]));
 }
 
+export interface ToolOptions {
+  toolsets?: string;
+  tools?: string;
+  readOnly?: boolean;
+}
+
+/** `--toolsets`, `--tools`, `--read-only`: which tools are served (serve, and the tools and call commands). */
+export function withToolOptions(command: Command): Command {
+  return command
+    .option('--toolsets <plugins>', 'serve only the tools of these plugins, comma-separated: github,jira (MCP_TOOLSETS)')
+    .option('--tools <names>', 'serve these tools too, comma-separated: jira_get,github_get (MCP_TOOLS)')
+    .option('--read-only', 'hide every tool that can change something (MCP_READ_ONLY)');
+}
+
+/** The settings those options stand for. */
+export function toolFlags(options: ToolOptions): Record<string, string> {
+  const flags: Record<string, string> = {};
+  if (options.toolsets !== undefined) flags.MCP_TOOLSETS = options.toolsets;
+  if (options.tools !== undefined) flags.MCP_TOOLS = options.tools;
+  if (options.readOnly) flags.MCP_READ_ONLY = 'true';
+  return flags;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

@@ -14,6 +14,7 @@ import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
 
 export interface McpServerOptions {
   /** The protocol revision the client sent (the `mcp-protocol-version` header over HTTP). */
@@ -25,7 +26,7 @@ export interface McpServerOptions {
  * The principal comes from the transport's authentication (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
-  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedSchemaValidator });
+  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator });
   let negotiated = options.protocolVersion;
 
   // The SDK negotiates the revision but does not keep it; the kernel needs it to gate schemas per client.

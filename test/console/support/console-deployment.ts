@@ -8,7 +8,8 @@ import { tokensFileYaml } from '../../support/auth-fixture.js';
 import { canary } from '../../support/canaries.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, vendorEnv } from '../../support/enterprise-fixture.js';
 import { leakAudit } from '../../support/leak-audit/leak-audit.js';
-import { freePort, sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
+import { freePort } from '../../support/free-port.js';
+import { sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
 import { API_AUDIENCE, LoopbackProvider } from './loopback-provider.js';
 
