@@ -26,7 +26,7 @@ export function reportCall(ctx: CallContext, durationMs: number, { logger, metri
       tool,
       vendor: ctx.tool.upstream?.identity.vendor ?? null,
       method: request?.method ?? null,
-      path: request?.url.pathname ?? null,
+      path: request === undefined ? null : capped(request.url.pathname),
       ...(query.length > 0 ? { query } : {}),
       outcome,
       upstreamStatus: ctx.observed?.status ?? null,
@@ -53,3 +53,7 @@ function resultBytes(result: CallToolResult | undefined): number {
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** A log line stays a line a log shipper takes whole: a path an agent made huge is cut, saying so. */
+const MAX_LOGGED_PATH = 1024;
+const capped = (path: string): string => (path.length <= MAX_LOGGED_PATH ? path : `${path.slice(0, MAX_LOGGED_PATH)}...(${path.length} chars)`);

@@ -12,7 +12,8 @@ export function logAuthFailure(logger: Logger, request: IncomingMessage, reason:
     {
       method: request.method,
       path: (request.url ?? '/').split('?', 1)[0],
-      remoteAddress: request.socket.remoteAddress,
+      // The console authenticates a pasted token through a request that has headers only.
+      remoteAddress: request.socket?.remoteAddress,
       status,
       reason,
     },
