@@ -60,6 +60,7 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     route: ctx.route,
     interceptors: deps.interceptorsFor(ctx.tool.spec.name),
     bodyLease: ctx.bodyLease,
+    ...(ctx.decideRedirect !== undefined ? { decideRedirect: ctx.decideRedirect } : {}),
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },
