@@ -88,6 +88,11 @@ export class UpstreamClient implements UpstreamBinding {
     return prepared;
   }
 
+  secretForms(): string[] {
+    // Each header value whole, and without its scheme (`Basic `, `Bearer `, `token `): what an echo shows.
+    return Object.values(this.options.auth() ?? {}).flatMap((value) => [value, value.replace(/^[A-Za-z]+\s+/, '')]);
+  }
+
   /** Sends a route through the tool's interceptors and the network. Error statuses throw ToolError. */
   async send(ctx: ToolContext, request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
     const prepared = this.prepare(request);

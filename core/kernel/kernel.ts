@@ -90,7 +90,8 @@ export class Kernel {
   private readonly inFlight = new InFlightCalls();
   private readonly bodies: BodyBudget;
   private readonly container: DependencyContainer;
-  private readonly scrub: Scrub;
+  /** Settings' secrets until the plugins have booted; then their upstream clients' credential forms too. */
+  private scrub: Scrub;
   private closed = false;
 
   private constructor(private readonly options: KernelOptions) {
@@ -140,6 +141,7 @@ export class Kernel {
     const clock = this.options.clock ?? systemClock;
     this.container.register(TOKENS.Clock, { useValue: clock });
     this.container.register(TOKENS.ArtifactStore, { useValue: new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger)) });
+    this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -166,6 +168,7 @@ export class Kernel {
       contributions.push(...(instance.middleware?.() ?? []));
       interceptors.push(...(instance.interceptors?.() ?? []));
     }
+    this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
     const all = [...coreStages({
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
       interceptorsFor: (tool) => this.tools.get(tool)!.interceptors,

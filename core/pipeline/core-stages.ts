@@ -2,15 +2,16 @@ import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
+import { scrubJsonValue, type Scrub } from '../result/secret-scrubber.js';
 import { successResult } from '../result/success-result.js';
-import type { CallContext, ToolContext } from './call-context.js';
+import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { prepareCall } from './prepare-call.js';
 import type { StageMiddleware } from './stages.js';
 
 export interface CoreStageDeps {
   validatorFor(tool: string): Validator;
   interceptorsFor(tool: string): readonly UpstreamInterceptor[];
-  /** Replaces configured secret values in result text: a secret never reaches a caller. */
+  /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub(text: string): string;
 }
 
@@ -28,8 +29,9 @@ async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreS
     await next();
     ctx.result = successResult(ctx);
   } catch (thrown) {
-    ctx.result = errorResult(asToolError(thrown, ctx), ctx.meta);
+    ctx.result = errorResult(asToolError(thrown, ctx), ctx.meta, deps.scrub);
   }
+  // The last net: everything was scrubbed before it was shaped or cut, so this finds nothing on its own.
   for (const block of ctx.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
 }
 
@@ -70,7 +72,17 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
     throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
   }
-  ctx.output = output;
-  ctx.value = output.value;
+  // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
+  // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
+  ctx.output = scrubbedOutput(output, deps.scrub);
+  ctx.value = ctx.output.value;
   await next();
+}
+
+function scrubbedOutput(output: ToolOutput, scrub: Scrub): ToolOutput {
+  const out: ToolOutput = { ...output };
+  if (output.value !== undefined) out.value = scrubJsonValue(output.value, scrub);
+  if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, scrub);
+  if (output.text !== undefined) out.text = scrub(output.text);
+  return out;
 }
