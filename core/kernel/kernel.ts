@@ -173,6 +173,7 @@ export class Kernel {
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
       interceptorsFor: (tool) => this.tools.get(tool)!.interceptors,
       scrub: (text) => this.scrub(text),
+      maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
     }), ...contributions];
     for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');

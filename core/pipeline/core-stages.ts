@@ -2,7 +2,7 @@ import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
-import { scrubJsonValue, type Scrub } from '../result/secret-scrubber.js';
+import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
 import { successResult } from '../result/success-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { prepareCall } from './prepare-call.js';
@@ -13,6 +13,11 @@ export interface CoreStageDeps {
   interceptorsFor(tool: string): readonly UpstreamInterceptor[];
   /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub(text: string): string;
+  /**
+   * The most nodes a handler's value may have, counted as rendering walks it (shared parts each time they
+   * appear): what the largest response body could hold (MCP_MAX_RESPONSE_BYTES; a node takes a byte or more).
+   */
+  maxValueNodes: number;
 }
 
 /** The stages the kernel itself provides: the result envelope, argument validation and the handler call. */
@@ -74,15 +79,23 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
   }
   // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
   // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
-  ctx.output = scrubbedOutput(output, deps.scrub);
+  ctx.output = scrubbedOutput(output, deps);
   ctx.value = ctx.output.value;
   await next();
 }
 
-function scrubbedOutput(output: ToolOutput, scrub: Scrub): ToolOutput {
+/**
+ * The handler's output with every secret scrubbed. The walk that scrubs also bounds what rendering will walk
+ * later: a value that shares parts by reference (a plugin bug) could render to far more than it holds.
+ */
+function scrubbedOutput(output: ToolOutput, deps: CoreStageDeps): ToolOutput {
+  const walk: WalkBudget = {
+    left: deps.maxValueNodes,
+    exceeded: () => new Error(`it returned a value of more than ${deps.maxValueNodes} nodes (a part shared by reference counts each time it appears), more than any response it may read can hold`),
+  };
   const out: ToolOutput = { ...output };
-  if (output.value !== undefined) out.value = scrubJsonValue(output.value, scrub);
-  if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, scrub);
-  if (output.text !== undefined) out.text = scrub(output.text);
+  if (output.value !== undefined) out.value = scrubJsonValue(output.value, deps.scrub, walk);
+  if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, deps.scrub, walk);
+  if (output.text !== undefined) out.text = deps.scrub(output.text);
   return out;
 }

@@ -55,20 +55,30 @@ function redactSpans(text: string, spans: Array<[number, number]>): string {
 }
 
 /**
- * A JSON value with every string (keys included) scrubbed. The value is walked rather than its serialization
+ * How many nodes a walk may still visit: a part shared by reference is visited, and counted, each time it
+ * appears, as rendering would write it. `exceeded` makes the error thrown when none are left.
+ */
+export interface WalkBudget {
+  left: number;
+  exceeded(): Error;
+}
+
+/**
+ * A JSON value with every string (keys included) scrubbed, visiting at most `walk.left` nodes when given. The value is walked rather than its serialization
  * edited, so a secret with characters JSON escapes is found too and the structure can never be broken.
  * Only what changed is copied (the path from the root to each scrubbed string): a value without secrets,
  * the common case, comes back as is without a shadow copy of it being built on the way (on a 16 MiB value,
  * that copy was tens of MiB of garbage at the peak of a call). A key that scrubbing leaves as `__proto__` is
  * defined, never assigned, so it stays a key.
  */
-export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
+export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T {
+  if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
   if (typeof value === 'string') return scrub(value) as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const scrubbed = scrubJsonValue(item, scrub);
+      const scrubbed = scrubJsonValue(item, scrub, walk);
       if (out === undefined && scrubbed !== item) out = value.slice(0, i);
       out?.push(scrubbed);
     }
@@ -81,7 +91,7 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const key = scrub(k);
-      const scrubbed = scrubJsonValue(source[k], scrub);
+      const scrubbed = scrubJsonValue(source[k], scrub, walk);
       if (out === undefined && (key !== k || scrubbed !== source[k])) {
         out = {};
         for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
