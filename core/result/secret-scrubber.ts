@@ -27,7 +27,10 @@ export function secretForms(secret: string): string[] {
 export function secretScrubber(secretValues: readonly string[], derived: readonly string[] = []): Scrub {
   const forms = [...new Set([...secretValues.flatMap(secretForms), ...derived])].filter((s) => s.length >= MIN_SECRET_LENGTH);
   if (forms.length === 0) return (text) => text;
+  // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
+  const shortest = Math.min(...forms.map((f) => f.length));
   return (text) => {
+    if (text.length < shortest) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) (spans ??= []).push([at, at + form.length]);

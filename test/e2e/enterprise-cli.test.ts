@@ -31,7 +31,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
     const good = tempFile('policy.yaml', docsPolicyExample());
     const ok = await runCli(['policy', 'check', good]);
     expect(ok.code).to.equal(0);
-    expect(ok.stdout).to.match(/^.*policy\.yaml: valid, 6 rules, version sha256:[0-9a-f]{16}\n$/);
+    expect(ok.stdout).to.match(/^.*policy\.yaml: valid, 8 rules, version sha256:[0-9a-f]{16}\n$/);
     const bad = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: a\n    effect: alow\n  - id: b\n    effect: deny\n    match: { tool: [x] }\n');
     const failed = await runCli(['policy', 'check', bad]);
     expect(failed.code).to.equal(1);

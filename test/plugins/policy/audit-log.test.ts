@@ -60,7 +60,7 @@ describe('audit log', () => {
     }
     const records = readRecords(audit);
     expect(records.map((r) => [r.seq, r.principal.subject, r.tool, r.decision?.effect ?? null, r.decision?.ruleId ?? null, r.outcome])).to.deep.equal([
-      [1, 'alice', 'jira_post', 'allow', 'jira-writes-for-developers', { status: 'ok' }],
+      [1, 'alice', 'jira_post', 'allow', 'jira-creates-for-developers', { status: 'ok' }],
       [2, 'carol', 'jira_post', 'deny', 'contractors-read-only', { status: 'error', code: 'policy_denied' }],
       [3, 'alice', 'jira_delete', 'approval_required', 'deletes-need-approval', { status: 'error', code: 'approval_required' }],
       [4, 'rene', 'jira_get', 'allow', 'everyone-reads', { status: 'error', code: 'upstream_http_error' }],
