@@ -33,7 +33,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Store) store: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {
-    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
+    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000, settings.get<number>('MCP_APPROVAL_MAX_PENDING'));
   }
 
   async boot(ctx: BootContext): Promise<void> {
