@@ -14,7 +14,7 @@ import { RawResponseFiles } from './raw-response-files.js';
 import { needsTruncation, truncateForModel } from './truncate-text.js';
 
 const TruncationSettings = Type.Object({
-  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files).' }),
+  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files). One that is not private to this user (made by another, a symbolic link) is never written to: a private temporary folder is used instead.' }),
   MCP_RAW_RESPONSE_RETENTION_SECONDS: Type.Integer({ minimum: 60, default: 3600, description: 'How long the full text of a truncated result is kept.' }),
 });
 
