@@ -8,7 +8,7 @@ import { startTestKernel, textOf, type TestKernel } from '../../core/testing/tes
 import { auditLines } from '../support/audit-records.js';
 import { tempFile } from '../support/enterprise-fixture.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
-import { projectionBombs } from '../support/projection-bombs.js';
+import { projectionBombs, sharedValue } from '../support/projection-bombs.js';
 
 /** The review's body: about 100 bytes. */
 const BODY = { id: 1296269, name: 'app', full_name: 'acme/app', private: false, owner: { login: 'acme', id: 1 } };
@@ -79,18 +79,11 @@ describe('hardening: projection bombs are stopped, reported with their own code 
   });
 });
 
-/** `[x, x]` nested `depth` times: what a plugin that shares parts by reference could hand back. */
-function shared(depth: number): unknown {
-  let value: unknown = { leaf: 'x'.repeat(40) };
-  for (let i = 0; i < depth; i++) value = [value, value];
-  return value;
-}
-
 @Plugin({ name: 'sharing', version: '1.0.0' })
 class SharingPlugin {
   @Tool({ name: 'sharing_get', title: 'Shared parts', description: 'Returns a value whose parts are shared.', annotations: { readOnlyHint: true }, input: Type.Object({ depth: Type.Integer(), ...renderingArgs }) })
   async get(ctx: { args: { depth: number } }): Promise<ToolOutput> {
-    return { value: shared(ctx.args.depth) };
+    return { value: sharedValue(ctx.args.depth) };
   }
 }
 

@@ -31,3 +31,10 @@ export function projectionBomb(): fc.Arbitrary<string> {
     fc.tuple(fc.constantFrom('[@,@]', '[@,@][]', '{a: @, b: @}', '[@, @, @]'), fc.integer({ min: 25, max: 60 })).map(([step, n]) => doubling(step, n)),
   );
 }
+
+/** `[x, x]` nested `depth` times: 2^depth leaves from `depth + 1` objects, as a value sharing parts by reference. */
+export function sharedValue(depth: number): unknown {
+  let value: unknown = { leaf: 'x'.repeat(40) };
+  for (let i = 0; i < depth; i++) value = [value, value];
+  return value;
+}

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { boundedSearch } from '../../../plugins/projection/bounded-jmespath.js';
 import { MIN_BUDGET_BYTES, ProjectionBudget, ProjectionTooLarge } from '../../../plugins/projection/projection-budget.js';
-
-/** `[x, x]` nested `depth` times: 2^depth leaves, `depth + 1` objects. */
-function shared(depth: number): unknown {
-  let value: unknown = { leaf: 'x'.repeat(40) };
-  for (let i = 0; i < depth; i++) value = [value, value];
-  return value;
-}
+import { sharedValue } from '../../support/projection-bombs.js';
 
 function stopped(run: () => unknown): string {
   try {
@@ -22,13 +16,13 @@ function stopped(run: () => unknown): string {
 describe('projection budget (plugins/projection)', () => {
   it('measures a value whose parts are shared once per part, so 2^60 leaves are refused at once', () => {
     const budget = new ProjectionBudget({ a: 1 });
-    expect(stopped(() => budget.visited(true, shared(60)))).to.contain('more than 1 MiB of data');
-    expect(stopped(() => new ProjectionBudget({}).visited(true, shared(10)))).to.equal('not stopped');
+    expect(stopped(() => budget.visited(true, sharedValue(60)))).to.contain('more than 1 MiB of data');
+    expect(stopped(() => new ProjectionBudget({}).visited(true, sharedValue(10)))).to.equal('not stopped');
   });
 
   it('does not measure what a node merely hands on (a field of the body), only what it built', () => {
     const budget = new ProjectionBudget({});
-    expect(stopped(() => budget.visited(false, shared(60)))).to.equal('not stopped');
+    expect(stopped(() => budget.visited(false, sharedValue(60)))).to.equal('not stopped');
   });
 
   it('allows twice the body when the body is larger than the minimum budget', () => {
