@@ -6,7 +6,8 @@
 export const ERROR_CATALOGUE = {
   invalid_arguments: { retryable: false, summary: 'The arguments do not match the tool\'s input schema.' },
   invalid_path: { retryable: false, summary: 'A path argument is not a safe, relative API path for this vendor.' },
-  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression could not be applied.' },
+  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression could not be applied (longer than 2,000 characters).' },
+  projection_too_large: { retryable: false, summary: 'The jq (JMESPath) expression would produce far more data than the response holds, or ran over 1 s; it was stopped.' },
   missing_credentials: { retryable: false, summary: 'The vendor\'s credentials are not configured.' },
   upstream_http_error: { retryable: false, summary: 'The vendor API answered with an error status.' },
   upstream_server_error: { retryable: true, summary: 'The vendor API answered 5xx; retried where safe.' },

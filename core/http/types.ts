@@ -79,4 +79,9 @@ export interface UpstreamBinding {
   readonly identity: UpstreamIdentity;
   /** Checks and normalises a route (path safety, API prefix); throws `invalid_path` without any request. */
   prepare(request: UpstreamRequest): PreparedRequest;
+  /**
+   * The credential as it travels (a Basic `base64(user:secret)` value, a bearer token): scrubbed from every
+   * result like the secret settings themselves, since an upstream that echoes request headers hands it back.
+   */
+  secretForms?(): readonly string[];
 }

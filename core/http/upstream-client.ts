@@ -91,6 +91,11 @@ export class UpstreamClient implements UpstreamBinding {
     return prepared;
   }
 
+  secretForms(): string[] {
+    // Each header value whole, and without its scheme (`Basic `, `Bearer `, `token `): what an echo shows.
+    return Object.values(this.options.auth() ?? {}).flatMap((value) => [value, value.replace(/^[A-Za-z]+\s+/, '')]);
+  }
+
   /** Sends a route through the tool's interceptors and the network. Error statuses throw ToolError. */
   async send(ctx: ToolContext, request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
     const prepared = this.prepare(request);
@@ -133,31 +138,67 @@ export class UpstreamClient implements UpstreamBinding {
     }
   }
 
-  /** One request, following same-origin redirects (and foreign ones without credentials when allowed). */
+  /**
+   * One request, following same-origin redirects of reads (each checked as a path argument would be and
+   * decided by the policy again) and foreign ones without credentials when allowed. A write is never
+   * redirected: the policy decided on the path the call named, and a 307 would re-send its body elsewhere.
+   */
   private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    let url = request.url;
-    let withAuth = true;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-        const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
-        return { status: response.status, statusText: response.statusText, headers: response.headers, text };
-      }
-      await response.body?.cancel().catch(() => {});
-      const target = new URL(location, url);
-      if (target.origin !== this.base.origin) {
-        if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
-          throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+    // A timer held here, not AbortSignal.timeout: that one is held weakly, and after a garbage collection a
+    // slow upstream kept the call open for minutes instead of timing out.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
+    const cancel = (): void => deadline.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) cancel();
+    else ctx.signal.addEventListener('abort', cancel, { once: true });
+    const signal = deadline.signal;
+    try {
+      let url = request.url;
+      let withAuth = true;
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+        const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
+        if (request.body !== undefined) headers['content-type'] = 'application/json';
+        const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
+        const location = response.headers.get('location');
+        if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
+          const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          return { status: response.status, statusText: response.statusText, headers: response.headers, text };
         }
-        withAuth = false;
+        await response.body?.cancel().catch(() => {});
+        const target = new URL(location, url);
+        if (target.origin !== this.base.origin) {
+          if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
+            throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+          }
+          withAuth = false;
+        } else if (withAuth) {
+          this.decideRedirect(ctx, request, target, response.status);
+        }
+        url = target;
       }
-      url = target;
+      throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', cancel);
     }
-    throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
+  }
+
+  /** A same-origin redirect is followed only as a new read of a path the call could have named itself. */
+  private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
+    const refuse = (why: string): never => {
+      throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to ${target.pathname}${target.search}; it is not followed: ${why}`, { status });
+    };
+    if (request.method !== 'GET') refuse('a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.');
+    const basePath = this.base.pathname.replace(/\/$/, '');
+    if (target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) refuse(`it is outside ${this.base.href}.`);
+    let path: string;
+    try {
+      path = safeApiPath(target.pathname.slice(basePath.length) + target.search, this.options.label);
+      if (this.options.mapPath) path = this.options.mapPath(path);
+    } catch (error) {
+      return refuse(isToolError(error) ? error.message : String(error));
+    }
+    ctx.decideRedirect?.({ method: request.method, path });
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {

@@ -99,7 +99,8 @@ export class Kernel {
   private readonly inFlight = new InFlightCalls();
   private readonly bodies: BodyBudget;
   private readonly container: DependencyContainer;
-  private readonly scrub: Scrub;
+  /** Settings' secrets until the plugins have booted; then their upstream clients' credential forms too. */
+  private scrub: Scrub;
   private readonly reporting: CallReporting;
   private selection: ToolSelection | undefined;
   private closed = false;
@@ -160,6 +161,7 @@ export class Kernel {
     this.container.register(TOKENS.Metrics, { useValue: metrics });
     const artifacts = new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger));
     this.container.register(TOKENS.ArtifactStore, { useValue: countedArtifacts(artifacts, metrics) });
+    this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -186,10 +188,12 @@ export class Kernel {
       contributions.push(...(instance.middleware?.() ?? []));
       interceptors.push(...(instance.interceptors?.() ?? []));
     }
+    this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
     const all = [...coreStages({
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
       interceptorsFor: (ctx) => observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
       scrub: (text) => this.scrub(text),
+      maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
     }), ...contributions];
     for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
     const savesArtifacts = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));

@@ -37,7 +37,12 @@ export interface ToolContext<A = Record<string, unknown>> {
   time(step: string, micros: number): void;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
+  /** Decides a same-origin redirect of a read as the call itself was decided (set by the policy); throws to refuse it. */
+  readonly decideRedirect?: RedirectDecider;
 }
+
+/** Throws a ToolError when the request a redirect leads to may not be made. */
+export type RedirectDecider = (request: { method: string; path: string }) => void;
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
 export interface CallContext {
@@ -62,6 +67,8 @@ export interface CallContext {
   timings: Record<string, number>;
   /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
   bodyLease?: BodyLease;
+  /** Set by the policy stage: how a redirect the upstream answers with is decided (see ToolContext). */
+  decideRedirect?: RedirectDecider;
   result?: CallToolResult;
   /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */
   errorCode?: string;

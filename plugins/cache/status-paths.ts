@@ -1,4 +1,4 @@
-import { percentDecoded } from '../../core/http/safe-path.js';
+import { servedPath } from '../../core/http/path-reading.js';
 
 /**
  * Paths whose answers change by the second, per vendor: never served from the cache, however the response is
@@ -21,9 +21,7 @@ const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
 
 /** True when `path` (as sent to `vendor`, with or without a query) is a status path that must not be cached. */
 export function isStatusPath(vendor: string, path: string): boolean {
-  const [pathPart = ''] = path.split('?', 1);
-  // Percent-encoded letters must not dodge the rules (`/api/v2/%77orkflow/x` is the same workflow upstream),
-  // not even beside a malformed escape.
-  const decoded = percentDecoded(pathPart);
-  return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(pathPart) || pattern.test(decoded));
+  // Matched as the vendor serves it, as policy rules are: `/api/v2/%77orkflow/x` is the same workflow upstream.
+  const served = servedPath(path);
+  return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(served));
 }

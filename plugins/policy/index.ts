@@ -35,7 +35,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
-    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
+    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000, settings.get<number>('MCP_APPROVAL_MAX_PENDING'));
   }
 
   async boot(ctx: BootContext): Promise<void> {

@@ -40,9 +40,14 @@ export function approvalRoutes(approvals: ApprovalStore, adminToken: string, log
       send(response, 400, { error: 'The body must be empty or JSON {"by": "<approver name, up to 200 characters>"}.' });
       return true;
     }
-    const [, id, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
+    const [, encoded, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
+    const id = decodedSegment(encoded);
+    if (id === undefined) {
+      send(response, 400, { error: `The approval id ${JSON.stringify(encoded)} is not valid percent-encoding; ids look like apr-4c9e0f0b8a6d2e1f3a5b7c9d.` });
+      return true;
+    }
     try {
-      const approval = verdict === 'grant' ? await approvals.grant(decodeURIComponent(id), by) : await approvals.reject(decodeURIComponent(id), by);
+      const approval = verdict === 'grant' ? await approvals.grant(id, by) : await approvals.reject(id, by);
       logger.info({ approval: approval.id, status: approval.status, by, tool: approval.tool, subject: approval.subject }, 'approval decided');
       send(response, 200, { approval });
     } catch (error) {
@@ -62,6 +67,15 @@ async function approverName(request: IncomingMessage): Promise<string | undefine
   const by = (body.value as { by?: unknown }).by;
   if (by === undefined) return 'admin';
   return typeof by === 'string' && by.trim() !== '' && by.length <= 200 ? by.trim() : undefined;
+}
+
+/** A path segment percent-decoded, or undefined when its escapes are malformed (a client's mistake, not ours). */
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

@@ -73,6 +73,7 @@ function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logg
       subjectClaim: settings.get('MCP_OIDC_SUBJECT_CLAIM'),
       groupsClaim: settings.get('MCP_OIDC_GROUPS_CLAIM'),
       clockSkewSeconds: settings.get('MCP_OIDC_CLOCK_SKEW_SECONDS'),
+      maxLifetimeSeconds: settings.get('MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS'),
     },
     logger,
   );

@@ -14,6 +14,7 @@ export interface OidcSignInOptions {
   subjectClaim: string;
   groupsClaim: string;
   clockSkewSeconds: number;
+  maxLifetimeSeconds: number;
 }
 
 const TIMEOUT_SECONDS = 10;
@@ -103,6 +104,7 @@ export class OidcSignIn {
       audience: clientId,
       jwksUrl: new URL(jwks),
       clockSkewSeconds: this.options.clockSkewSeconds,
+      maxLifetimeSeconds: this.options.maxLifetimeSeconds,
       subjectClaim: this.options.subjectClaim,
       groupsClaim: this.options.groupsClaim,
     });
