@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'chai';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
-import { ConsoleDeployment, heldApproval, textOf, type StoreKind } from '../console/support/console-deployment.js';
+import { ConsoleDeployment, docsPolicyRuleCount, heldApproval, textOf, type StoreKind } from '../console/support/console-deployment.js';
 import { launchChromium, overflowsSideways, screenshot, VIEWPORTS, type PageGlobals } from '../console/support/browser.js';
 
 const issue = (key: string): { path: string } => ({ path: `/rest/api/3/issue/${key}` });
@@ -145,13 +145,13 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
 
     it('shows the policy in force and explains whether a call would be allowed', async () => {
       await page.goto(`${d.base}/console/policy`);
-      expect(await page.locator('table.rules tbody tr').count()).to.equal(6);
+      expect(await page.locator('table.rules tbody tr').count()).to.equal(docsPolicyRuleCount());
       await page.selectOption('select[name=tool]', 'jira_post');
       await page.fill('textarea[name=args]', '{"path": "/rest/api/3/issue", "body": {"fields": {"project": {"key": "SEC"}}}}');
       await page.fill('input[name=subject]', 'alice');
       await page.fill('input[name=groups]', 'developers');
       await page.click('form.explain button');
-      expect(await page.textContent('.decision')).to.equal('Denied by rule no-agent-writes-to-security-issues: Security issues are handled outside agents.');
+      expect(await page.textContent('.decision')).to.equal('Denied by rule no-agent-issues-in-the-security-project: Security issues are handled outside agents.');
       await screenshot(page, `${store}-policy-laptop`, docs);
     });
 

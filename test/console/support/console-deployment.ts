@@ -1,3 +1,4 @@
+import { parse as parseYaml } from 'yaml';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,4 +142,9 @@ export function heldApproval(result: CallToolResult): string {
 
 export function textOf(result: CallToolResult): string {
   return (result.content[0] as { text: string }).text;
+}
+
+/** How many rules the policy of docs/policy.md has: what the console's policy page must list. */
+export function docsPolicyRuleCount(): number {
+  return (parseYaml(docsPolicyExample()) as { rules: unknown[] }).rules.length;
 }
