@@ -24,6 +24,20 @@ export const GetArgs = Type.Object(
   { additionalProperties: false },
 );
 
+export const LogsArgs = Type.Object(
+  {
+    projectSlug: Type.String({ pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).' }),
+    jobNumber: Type.Integer({ minimum: 1, description: 'Job number (the "job_number" of circleci_get "/workflow/{id}/job").' }),
+    step: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], { description: 'Only this step, by number (from 1) or name, whatever its status.' })),
+    failedOnly: Type.Boolean({ default: true, description: 'Only failed steps (default true).' }),
+    tailLines: Type.Integer({ minimum: 1, maximum: 100000, default: 500, description: 'Lines to show from the end (default 500).' }),
+  },
+  { additionalProperties: false },
+);
+
+/** CircleCI's v1.1 names for the VCS of a v2 project slug. */
+const V1_VCS: Record<string, string> = { gh: 'github', github: 'github', bb: 'bitbucket', bitbucket: 'bitbucket' };
+
 export const WriteArgs = Type.Object({ path: Path, queryParams: QueryParams, body: Body, ...renderingArgs }, { additionalProperties: false });
 
 export const GET: ToolSpec<typeof GetArgs> = {
@@ -54,6 +68,25 @@ export const POST: ToolSpec<typeof WriteArgs> = {
   route: (args: Static<typeof WriteArgs>) => ({ method: 'POST', path: args.path, query: args.queryParams, body: args.body }),
 };
 
+/** PUT and PATCH: sent once like POST; they replace or change in place, so they are idempotent or not as HTTP says. */
+export const PUT: ToolSpec<typeof WriteArgs> = {
+  name: 'circleci_put',
+  title: 'CircleCI API PUT',
+  description: 'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  input: WriteArgs,
+  route: (args: Static<typeof WriteArgs>) => ({ method: 'PUT', path: args.path, query: args.queryParams, body: args.body }),
+};
+
+export const PATCH: ToolSpec<typeof WriteArgs> = {
+  name: 'circleci_patch',
+  title: 'CircleCI API PATCH',
+  description: 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  input: WriteArgs,
+  route: (args: Static<typeof WriteArgs>) => ({ method: 'PATCH', path: args.path, query: args.queryParams, body: args.body }),
+};
+
 export const DELETE: ToolSpec<typeof WriteArgs> = {
   name: 'circleci_delete',
   title: 'CircleCI API DELETE',
@@ -61,4 +94,20 @@ export const DELETE: ToolSpec<typeof WriteArgs> = {
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   input: WriteArgs,
   route: (args: Static<typeof WriteArgs>) => ({ method: 'DELETE', path: args.path, query: args.queryParams, body: args.body }),
+};
+
+export const LOGS: ToolSpec<typeof LogsArgs> = {
+  name: 'circleci_logs',
+  title: 'Read the step output of a CircleCI job',
+  description: [
+    'Show the output of a job\'s steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.',
+    'The whole output is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
+  ].join(' '),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  input: LogsArgs,
+  // The step list with output URLs exists only in CircleCI's v1.1 job detail.
+  route: (args: Static<typeof LogsArgs>) => {
+    const [vcs = '', org, repo] = args.projectSlug.split('/');
+    return { method: 'GET', path: `/api/v1.1/project/${V1_VCS[vcs]}/${org}/${repo}/${args.jobNumber}` };
+  },
 };

@@ -10,7 +10,7 @@ import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, GithubSettings } from './github-client.js';
-import { jobLogText } from './job-log-result.js';
+import { logResultText } from '../log-text/log-result.js';
 import { nextPageFromLink } from '../../core/http/link-header.js';
 import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
 
@@ -55,7 +55,9 @@ export class GithubPlugin implements DevtoolsPlugin {
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
       const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
-      return { text: await jobLogText(ctx, this.artifacts, args, this.scrub(response.text)) };
+      const log = this.scrub(response.text);
+      const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
+      return { text: await logResultText(ctx, this.artifacts, { where, what: 'log', tailLines: args.tailLines, shown: log, whole: log }) };
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.
       if ((error as { code?: string }).code !== 'upstream_too_large') throw error;

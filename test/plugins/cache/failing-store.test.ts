@@ -12,7 +12,8 @@ import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { textOf } from '../../support/test-kernel.js';
 
-const LIST = '/project/gh/CircleCI-Public/api-preview-docs/pipeline';
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths.
+const LIST = '/project/gh/CircleCI-Public/api-preview-docs/schedule';
 
 /**
  * The real memory store, with an outage switch: while `down`, every operation throws, as a Redis store does
