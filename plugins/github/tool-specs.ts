@@ -1,17 +1,10 @@
 import Type, { type Static } from 'typebox';
-import type { ToolAnnotations, ToolSpec } from '../../core/plugin/contract.js';
+import type { ToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
-
-// Names GitHub accepts for owners and repositories; anything else could only make a different path.
-const Owner = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'Repository owner (user or organization), e.g. "octo-org".' });
-const Repo = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'Repository name without the owner, e.g. "octo-repo".' });
-const PerPage = Type.Integer({ minimum: 1, maximum: 100, default: 30, description: 'Results per page, 1-100 (default 30).' });
-const Page = Type.Integer({ minimum: 1, default: 1, description: 'Page to fetch, from 1 (default 1). Pass the nextPage of the previous result.' });
+import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
 
 const RUN_STATUSES = ['completed', 'action_required', 'cancelled', 'failure', 'neutral', 'skipped', 'stale', 'success', 'timed_out', 'in_progress', 'queued', 'requested', 'waiting', 'pending'] as const;
-
-const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 
 export const ListRunsArgs = Type.Object(
   {
@@ -68,8 +61,6 @@ export const GetArgs = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const repoPath = (args: { owner: string; repo: string }): string => `/repos/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}`;
 
 export const LIST_RUNS: ToolSpec<typeof ListRunsArgs> = {
   name: 'github_list_workflow_runs',
