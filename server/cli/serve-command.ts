@@ -7,6 +7,7 @@ import type { HttpOptions, RunningHttp } from '../transports/http.js';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { serveStdio } from '../transports/stdio.js';
+import { chainRoutes, kernelArtifactDownloads } from '../http/artifact-download.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 interface ServeOptions extends ConfigOptions {
@@ -43,7 +44,7 @@ export function registerServe(program: Command): void {
           port: settings.get('MCP_HTTP_PORT'),
           allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
           authenticator,
-          routes: await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
+          routes: chainRoutes(kernelArtifactDownloads(kernel, authenticator, logger), await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger)),
           logger,
         });
       } catch (error) {
