@@ -1,18 +1,11 @@
 import { expect } from 'chai';
-import type { ArtifactStore } from '../../../core/artifacts/artifact-store.js';
+import type { ArtifactChunk, ArtifactStore } from '../../../core/artifacts/artifact-store.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { TOKENS } from '../../../core/tokens.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
-interface TextChunk {
-  artifactId: string;
-  mimeType: string;
-  bytes: number;
-  offset: number;
-  nextOffset: number;
-  eof: boolean;
-  data: string;
-}
+/** With encoding "utf8", `data` is the text itself. */
+type TextChunk = ArtifactChunk;
 
 /** 1-, 2-, 3- and 4-byte characters in a cycle, so chunk boundaries fall inside characters of every length. */
 function multilingualLog(lines: number): string {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { Principal } from '../../../core/pipeline/principal.js';
 import type { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { FAILED_TEST_OUTPUT, jobDetailV1, serveJobLogs } from '../../fixtures/circleci/circleci-v1.js';
-import { textOf, type TestKernel } from '../../support/test-kernel.js';
+import { readTextArtifact } from '../../support/artifact-reader.js';
+import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const TOKEN = 'circle-logsTestToken0123456789';
@@ -20,16 +21,6 @@ const OTHER_OUTPUTS: Record<number, string> = {
 };
 
 const artifactIdIn = (text: string): string => /artifact ([0-9a-f]{32})/.exec(text)?.[1] ?? '';
-
-async function readText(kernel: TestKernel, artifactId: string, principal?: Principal): Promise<string> {
-  let whole = '';
-  for (let offset = 0, eof = false; !eof; ) {
-    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset, encoding: 'utf8' }, principal))) as { data: string; nextOffset: number; eof: boolean };
-    whole += chunk.data;
-    ({ nextOffset: offset, eof } = chunk);
-  }
-  return whole;
-}
 
 describe('circleci_logs (v1.1 job detail on the API mock, step output on a storage mock)', () => {
   const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
@@ -70,7 +61,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
   it('saves the whole output, uncollapsed, as a text artifact only the caller can read', async () => {
     serveJobLogs(api(), storage(), { ...OTHER_OUTPUTS, 103: FAILED_TEST_OUTPUT });
     const artifactId = artifactIdIn(textOf(await logs()));
-    const whole = await readText(t.kernel, artifactId);
+    const whole = await readTextArtifact(t.kernel, artifactId);
     expect(whole.split('\n').filter((l) => l === 'waiting for search service on 127.0.0.1:9200 ...')).to.have.length(40);
     expect(whole.startsWith('=== Step 5 "Run tests" (failed, exit code 1) ===\n#!/bin/bash -eo pipefail\n')).to.equal(true);
     expect(whole).not.to.match(/\u001b|\r/);
@@ -84,7 +75,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     expect(text.split('\n')[0]).to.equal(`Output of every step of job 1262 of ${SLUG}: the last 3 of 35 lines.`);
     expect(text.split('\n')[1]).to.match(/^Steps shown: 1 "Spin up environment", 2 "Preparing environment variables", 3 "Checkout code", 4 "Install dependencies", 5 "Run tests", 6 "Uploading test results"\./);
     expect(text.split('---\n')[1]).to.equal('=== Step 6 "Uploading test results" (success) ===\nArchiving the following test results\n  * test-results/mocha.xml');
-    const whole = await readText(t.kernel, artifactIdIn(text));
+    const whole = await readTextArtifact(t.kernel, artifactIdIn(text));
     const headings = whole.split('\n').filter((l) => l.startsWith('=== Step'));
     expect(headings).to.deep.equal([
       '=== Step 1 "Spin up environment" (success) ===',
@@ -148,7 +139,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     serveJobLogs(api(), storage(), { 103: `export CIRCLECI_TOKEN=${TOKEN}\nnpm test failed\n` });
     const text = textOf(await logs());
     expect(text).to.contain('export CIRCLECI_TOKEN=[REDACTED]');
-    const whole = await readText(t.kernel, artifactIdIn(text));
+    const whole = await readTextArtifact(t.kernel, artifactIdIn(text));
     expect(whole).not.to.contain(TOKEN);
     expect(whole).to.contain('export CIRCLECI_TOKEN=[REDACTED]');
   });

@@ -1,22 +1,13 @@
 import { expect } from 'chai';
 import { pullRequestDiff } from '../../fixtures/github/github-repo-api.js';
-import { textOf, type TestKernel } from '../../support/test-kernel.js';
+import { readTextArtifact } from '../../support/artifact-reader.js';
+import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const TOKEN = 'ghp_diffTestToken0123456789';
 const PR_PATH = '/repos/octo-org/octo-repo/pulls/1347';
 const ARGS = { owner: 'octo-org', repo: 'octo-repo', pullNumber: 1347 };
 const DIFF_HEADERS = { 'content-type': 'application/vnd.github.diff; charset=utf-8' };
-
-async function readText(kernel: TestKernel, artifactId: string): Promise<string> {
-  let whole = '';
-  for (let offset = 0, eof = false; !eof; ) {
-    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset, encoding: 'utf8' }))) as { data: string; nextOffset: number; eof: boolean };
-    whole += chunk.data;
-    ({ nextOffset: offset, eof } = chunk);
-  }
-  return whole;
-}
 
 describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff media type)', () => {
   const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
@@ -44,7 +35,7 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
     expect(separator).to.equal('---');
     const body = text.split('\n---\n')[1]!;
     expect(diff.startsWith(`${body}\n`)).to.equal(true);
-    expect(await readText(t.kernel, /artifact ([0-9a-f]{32})/.exec(text)![1]!)).to.equal(diff);
+    expect(await readTextArtifact(t.kernel, /artifact ([0-9a-f]{32})/.exec(text)![1]!)).to.equal(diff);
   });
 
   it('says an empty diff changes nothing', async () => {
