@@ -55,45 +55,29 @@ export const GET: ToolSpec<typeof GetArgs> = {
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
 };
 
-export const POST: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_post',
-  title: 'CircleCI API POST',
-  description: [
-    'POST to the CircleCI v2 API: trigger a pipeline ("/project/gh/ORG/REPO/pipeline", body {"branch": "main"}), rerun or cancel a workflow ("/workflow/{id}/rerun", "/workflow/{id}/cancel"), approve a job.',
+/**
+ * A write passthrough: sent once, never retried or cached. Whether it is idempotent or destructive is what its
+ * HTTP method says (a PUT replaces, a DELETE removes).
+ */
+function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string): ToolSpec<typeof WriteArgs> {
+  return {
+    name: `circleci_${method.toLowerCase()}`,
+    title: `CircleCI API ${method}`,
+    description,
+    annotations: { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true },
+    input: WriteArgs,
+    route: (args: Static<typeof WriteArgs>) => ({ method, path: args.path, query: args.queryParams, body: args.body }),
+  };
+}
+
+export const POST = writeTool(
+  'POST',
+  'POST to the CircleCI v2 API: trigger a pipeline ("/project/gh/ORG/REPO/pipeline", body {"branch": "main"}), rerun or cancel a workflow ("/workflow/{id}/rerun", "/workflow/{id}/cancel"), approve a job. ' +
     'Sent once, never retried or cached: after a timeout, check with circleci_get before sending again.',
-  ].join(' '),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'POST', path: args.path, query: args.queryParams, body: args.body }),
-};
-
-/** PUT and PATCH: sent once like POST; they replace or change in place, so they are idempotent or not as HTTP says. */
-export const PUT: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_put',
-  title: 'CircleCI API PUT',
-  description: 'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'PUT', path: args.path, query: args.queryParams, body: args.body }),
-};
-
-export const PATCH: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_patch',
-  title: 'CircleCI API PATCH',
-  description: 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'PATCH', path: args.path, query: args.queryParams, body: args.body }),
-};
-
-export const DELETE: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_delete',
-  title: 'CircleCI API DELETE',
-  description: 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'DELETE', path: args.path, query: args.queryParams, body: args.body }),
-};
+);
+export const PUT = writeTool('PUT', 'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.');
+export const PATCH = writeTool('PATCH', 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.');
+export const DELETE = writeTool('DELETE', 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.');
 
 export const LOGS: ToolSpec<typeof LogsArgs> = {
   name: 'circleci_logs',
