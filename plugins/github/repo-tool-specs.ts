@@ -156,8 +156,9 @@ function contentsPath(args: { owner: string; repo: string; path: string }): stri
   if (inRepo === '') return `${repoPath(args)}/contents`;
   try {
     safeApiPath(`/${inRepo}`, 'GitHub');
+    // A lone surrogate cannot be percent-encoded (encodeURIComponent throws): no file has such a name.
+    return `${repoPath(args)}/contents/${inRepo.split('/').map(encodeURIComponent).join('/')}`;
   } catch {
     throw new ToolError('invalid_path', `The path ${JSON.stringify(args.path.slice(0, 200))} does not stay inside the repository (no "." or ".." segments, backslashes, control characters or "#", in any encoding): give one such as "src/index.ts".`);
   }
-  return `${repoPath(args)}/contents/${inRepo.split('/').map(encodeURIComponent).join('/')}`;
 }

@@ -94,6 +94,7 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
     ['both content and artifactId', { files: [{ name: 'x', content: 'aGk=', artifactId: 'f'.repeat(32) }] }, /needs exactly one of content \(base64\) and artifactId/],
     ['neither', { files: [{ name: 'x' }] }, /needs exactly one of content/],
     ['a name with a slash', { files: [{ name: '../x', content: 'aGk=' }] }, /holds a character file names cannot/],
+    ['a name that is not well-formed text', { files: [{ name: 'report\ud800.txt', content: 'aGk=' }] }, /is not well-formed text/],
     ['the same name twice', { files: [{ name: 'A.txt', content: 'aGk=' }, { name: 'a.txt', content: 'aGk=' }] }, /"a\.txt" appears more than once/],
     ['empty content', { files: [{ name: 'x', content: '' }] }, /"x" is empty/],
     ['a bad mime type', { files: [{ name: 'x', content: 'aGk=', mimeType: 'text/plain; charset=utf-8' }] }, /is not a type\/subtype media type/],

@@ -106,6 +106,12 @@ describe('github_get_file (contents API mock: base64 with line breaks, listings,
     );
   });
 
+  it('refuses a path that is not well-formed text (a lone surrogate) as a path, not as a crash', async () => {
+    const result = await t.kernel.call('github_get_file', { ...REPO, path: 'src/\ud800.ts' });
+    expect(textOf(result)).to.match(/^Error: The path "src\/\\ud800\.ts" does not stay inside the repository .*\nCode: invalid_path$/);
+    expect(t.mock.requests).to.have.length(0);
+  });
+
   it('refuses .. with an error that says what a path must be, before any request', async () => {
     const result = await t.kernel.call('github_get_file', { ...REPO, path: 'src/../../other-repo/secrets.txt' });
     expect(textOf(result)).to.equal(
