@@ -21,6 +21,8 @@ export const ERROR_CATALOGUE = {
   policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
   approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
   artifact_not_found: { retryable: false, summary: 'Artifact not found or expired.' },
+  unsupported_content: { retryable: false, summary: 'The content is not of a kind this tool returns (an attachment that is not an image, an artifact that is not text); the message names the tool that can read it.' },
+  upload_refused: { retryable: false, summary: 'An upload was refused before anything was sent: a name that exists, a file over the size limits, or content that is not base64.' },
   tool_failed: { retryable: false, summary: 'The tool\'s plugin failed unexpectedly; other calls are unaffected.' },
   cancelled: { retryable: true, summary: 'The call was cancelled by the client or by shutdown.' },
 } as const;

@@ -3,7 +3,7 @@ import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import type { ToolContext } from '../pipeline/call-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
-import { readBodyCapped } from './read-body.js';
+import { readBodyCapped, readBytesCapped } from './read-body.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './safe-path.js';
 import { unreachableMessage } from './connection-failure.js';
@@ -54,6 +54,10 @@ export interface SendOptions {
    * cross-origin redirect is refused: a request never takes credentials off the vendor's origin.
    */
   followForeignRedirectWithoutAuth?: boolean;
+  /** Keep a successful body as bytes (`body` is a Buffer, kind `bytes`): images and files, never decoded. */
+  binary?: boolean;
+  /** Send these bytes (a multipart upload) as the body, instead of the route's JSON body. */
+  rawBody?: { contentType: string; bytes: Buffer };
 }
 
 const MAX_REDIRECTS = 5;
@@ -157,9 +161,13 @@ export class UpstreamClient implements UpstreamBinding {
       let withAuth = true;
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
         const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
-        if (request.body !== undefined) headers['content-type'] = 'application/json';
-        const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
+        if (request.body !== undefined || options.rawBody !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
+        const response = await fetch(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, redirect: 'manual', signal });
         const location = response.headers.get('location');
+        if (options.binary && response.status < 300) {
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          return { status: response.status, statusText: response.statusText, headers: response.headers, text: '', bytes };
+        }
         if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
           const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text };
@@ -205,6 +213,7 @@ export class UpstreamClient implements UpstreamBinding {
     const { status, headers, text } = response;
     if (status >= 400) throw this.statusError(response, request);
     if (status === 304) return { status, headers, body: undefined, kind: 'empty', text: '' };
+    if (response.bytes !== undefined) return { status, headers, body: response.bytes, kind: 'bytes', text: '' };
     const parsed = parseBody(status, headers.get('content-type'), text, expect, `${this.options.label} (${request.method} ${request.path})`);
     return { status, headers, text, ...parsed };
   }
@@ -237,6 +246,8 @@ interface RawResponse {
   statusText: string;
   headers: Headers;
   text: string;
+  /** The body of a `binary` request. */
+  bytes?: Buffer;
 }
 
 /**

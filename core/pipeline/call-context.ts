@@ -14,6 +14,8 @@ export interface ToolOutput {
   meta?: Record<string, unknown>;
   /** Final text for text-only tools (job logs): projection and rendering are skipped. */
   text?: string;
+  /** An image shown after the text, as an MCP image content block (base64 `data`, lossless). */
+  image?: { data: string; mimeType: string };
   /**
    * Whether text cut for the model may be saved whole to a file named in the truncation notice (default true).
    * The Atlassian passthroughs set false for bodies that were not JSON, where the reference servers save no

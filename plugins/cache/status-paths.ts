@@ -6,8 +6,11 @@ import { servedPath } from '../../core/http/path-reading.js';
  *
  * CircleCI: one pipeline (`/pipeline/{id}` and below, `/project/{slug}/pipeline/{number}`), one workflow
  * (`/workflow/{id}` and below) and one job (`/project/{slug}/job/{number}`, its artifacts and test results).
- * Lists such as `/project/{slug}/pipeline` or `/project/{slug}/pipeline/mine` stay cacheable. Project slugs
- * may be written with `/` or with `%2F`, so a slug is matched as "anything".
+ * The discovery lists an agent polls after a push are status paths too: a project's pipelines
+ * (`/project/{slug}/pipeline`, `.../pipeline/mine`), an organisation's (`/pipeline`), a pipeline's workflows
+ * and a workflow's jobs (below one pipeline or workflow), so a new pipeline shows at once. Other lists
+ * (insights, contexts) stay cacheable. Project slugs may be written with `/` or with `%2F`, so a slug is
+ * matched as "anything".
  */
 const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
   circleci: [
@@ -16,6 +19,8 @@ const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
     /^\/api\/v2\/project\/.+\/pipeline\/\d+$/i,
     /^\/api\/v2\/project\/.+\/job\/[^/]+(\/.*)?$/i,
     /^\/api\/v2\/project\/.+\/\d+\/(artifacts|tests)$/i,
+    /^\/api\/v2\/project\/.+\/pipeline(\/mine)?$/i,
+    /^\/api\/v2\/pipeline$/i,
   ],
 };
 

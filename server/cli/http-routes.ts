@@ -4,11 +4,12 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
+import { kernelArtifactDownloads } from '../http/artifact-download.js';
 import { anyOf, metricsRoute, type Route } from '../metrics/metrics-route.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
 
 /**
- * The routes the HTTP transport serves beside /mcp and /healthz: the approvals console (MCP_CONSOLE=true, loaded
+ * The routes the HTTP transport serves beside /mcp and /healthz: artifact downloads, the approvals console (MCP_CONSOLE=true, loaded
  * only then), the approvals admin endpoint (when the policy plugin runs) and /metrics, open like /mcp on a
  * loopback server without authentication, and otherwise only to scrapes that send MCP_ADMIN_TOKEN.
  */
@@ -20,7 +21,7 @@ export async function httpRoutes(kernel: Kernel, settings: Settings, authenticat
     admin = approvalRoutes(kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), adminToken, logger);
   }
   const scrape = metrics === undefined ? undefined : metricsRoute(metrics, { requireAdminToken: authenticator.mode !== 'off', adminToken, logger });
-  const others = anyOf(admin, scrape);
+  const others = anyOf(kernelArtifactDownloads(kernel, authenticator, logger), admin, scrape);
   if (!settings.get<boolean>('MCP_CONSOLE')) return others;
   const { withConsole } = await import('../console/mount.js');
   return withConsole(kernel, authenticator, logger, others) as Route;

@@ -32,7 +32,7 @@ export class VendorMocks {
     const bearer = (r: RecordedRequest): string | undefined => r.headers.authorization;
     const vendors = {
       github: { mock: await start(), prefixes: ['/repos/', '/'], authorization: bearer, credential: `Bearer ${canaries.github}` },
-      circleci: { mock: await start(), prefixes: ['/api/v2/', '/api/v2?'], authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined, credential: canaries.circleci },
+      circleci: { mock: await start(), prefixes: ['/api/v2/', '/api/v2?', '/api/v1.1/project/'], authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined, credential: canaries.circleci },
       jira: { mock: await start(), prefixes: ['/rest/'], authorization: bearer, credential: `Basic ${basic}` },
       confluence: { mock: await start(), prefixes: ['/wiki/'], authorization: bearer, credential: `Basic ${basic}` },
       bitbucket: { mock: await start(), prefixes: ['/2.0/'], authorization: bearer, credential: `Basic ${basic}` },

@@ -12,7 +12,8 @@ import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api
 import { StoreWithOutage } from '../../support/store-with-outage.js';
 import { textOf } from '../../support/test-kernel.js';
 
-const LIST = '/project/gh/CircleCI-Public/api-preview-docs/pipeline';
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths.
+const LIST = '/project/gh/CircleCI-Public/api-preview-docs/schedule';
 
 describe('HTTP cache when its store fails', () => {
   let mock: MockUpstream;
