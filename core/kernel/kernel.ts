@@ -196,10 +196,13 @@ export class Kernel {
       maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
     }), ...contributions];
     for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
-    const savesArtifacts = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
-    this.selection = new ToolSelection(settings, [...this.tools.values()].map((t) => ({
+    const tools = [...this.tools.values()];
+    const marks = new Set(tools.filter((t) => t.definition.spec.savesArtifacts !== undefined).map((t) => t.definition.plugin));
+    const injects = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
+    const savesArtifacts = ({ spec, plugin }: ToolDefinition): boolean => spec.savesArtifacts ?? (injects.has(plugin) && !marks.has(plugin));
+    this.selection = new ToolSelection(settings, tools.map((t) => ({
       definition: t.definition,
-      canSpill: savesArtifacts.has(t.definition.plugin) || t.chain.names.some((n) => n.startsWith('spill:')),
+      canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
     })));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }

@@ -42,6 +42,12 @@ export interface ToolSpec<I extends TSchema = TSchema> {
   route?: (args: Static<I>) => UpstreamRequest;
   /** Serve this tool's upstream GETs through the HTTP cache (cache plugin). */
   cache?: boolean;
+  /**
+   * This tool saves (part of) what it reads as an artifact, so `artifact_read` is served beside it when tools
+   * are selected (`--tools`, `--toolsets`). A plugin that injects the artifact store and marks none of its tools
+   * is taken to save from all of them.
+   */
+  savesArtifacts?: boolean;
 }
 
 /** A tool as the kernel holds it after reading the decorators. */

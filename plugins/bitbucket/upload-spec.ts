@@ -36,6 +36,8 @@ export const UPLOAD: ToolSpec<typeof UploadArgs> = {
     'Upload files to a repository\'s Downloads, from base64 content or an artifact id. A name that already exists is refused unless replace is true. Limits: UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_TOTAL_BYTES per call.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: UploadArgs,
+  // It reads an artifact another tool saved; it saves none of its own.
+  savesArtifacts: false,
   envelope: ReadEnvelope,
   // What policy sees: the files' names and whether they may overwrite; the bytes go as multipart/form-data.
   route: (args: UploadArgs) => ({

@@ -88,6 +88,7 @@ export const LOGS: ToolSpec<typeof LogsArgs> = {
   ].join(' '),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: LogsArgs,
+  savesArtifacts: true,
   // The step list with output URLs exists only in CircleCI's v1.1 job detail.
   route: (args: Static<typeof LogsArgs>) => {
     const [vcs = '', org, repo] = args.projectSlug.split('/');

@@ -114,6 +114,7 @@ export const GET_PULL_REQUEST_DIFF: ToolSpec<typeof DiffArgs> = {
   description: 'The unified diff of a pull request, as text. A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
   annotations: READ,
   input: DiffArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof DiffArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
 };
 
@@ -133,6 +134,7 @@ export const GET_FILE: ToolSpec<typeof FileArgs> = {
   description: 'A file\'s text, or a directory\'s listing. A binary file, or one too long to show, is saved as an artifact the result names (read it with artifact_read).',
   annotations: READ,
   input: FileArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof FileArgs>) => ({ method: 'GET', path: contentsPath(args), query: { ref: args.ref } }),
 };
 

@@ -107,6 +107,7 @@ export const JOB_LOGS: ToolSpec<typeof JobLogsArgs> = {
   ].join(' '),
   annotations: READ,
   input: JobLogsArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof JobLogsArgs>) => ({ method: 'GET', path: `${repoPath(args)}/actions/jobs/${args.jobId}/logs` }),
 };
 
