@@ -7,7 +7,8 @@
 // authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed
 // (docs/benchmarks.md has the figures). Kept installed and imported: reflect-metadata (one metadata store
 // for every copy of the decorators), keyv and its store adapters (native SQLite, the Redis client: loaded
-// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire).
+// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire): the
+// MCP SDK's server loads its Ajv as it is imported, so its shims module is replaced (sdkServerShims below).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -27,7 +28,7 @@ const isExternalType = isBare;
  * its authenticators, the admin routes, the package resolver for plugins named by package, the JMESPath
  * engine (loaded by the first call with a jq).
  */
-const LAZY = [/\/server\/transports\/http\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
+const LAZY = [/\/server\/transports\/http\.ts$/, /\/server\/cli\/http-auth\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
 
 /** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
 function startupModules(getModuleInfo) {
@@ -59,19 +60,15 @@ function startupChunk() {
 }
 
 /**
- * The SDK server's default JSON Schema validator (an Ajv with every format, built by each Server), replaced by
- * a stub: createMcpServer always passes its own validator, which loads Ajv on first use, so Ajv stays out of
- * start-up. The SDK client (the test kit) keeps the real one.
+ * The SDK server's shims module (`@modelcontextprotocol/server/_shims`) imports its default JSON Schema
+ * validator, and with it Ajv (some 8,000 lines), as the server is imported. The bundle gives it our own shims
+ * instead, whose default validator loads the SDK's Ajv on first use (server/mcp/sdk-shims.ts). The SDK client
+ * (the test kit) keeps the real one: it validates every structured result.
  */
-const SDK_SERVER = /\/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js$/;
-const VALIDATOR_STUB = '\0sdk-server-default-validator';
-const sdkServerValidatorStub = {
-  name: 'sdk-server-default-validator',
-  resolveId: (source, importer) => (source === '../validation/ajv-provider.js' && importer && SDK_SERVER.test(importer) ? VALIDATOR_STUB : null),
-  load: (id) =>
-    id === VALIDATOR_STUB
-      ? 'export class AjvJsonSchemaValidator { constructor() { throw new Error("mcp-devtools: pass jsonSchemaValidator to the SDK Server (createMcpServer does)"); } }'
-      : null,
+const SDK_SERVER_SHIMS = '@modelcontextprotocol/server/_shims';
+const sdkServerShims = {
+  name: 'sdk-server-shims',
+  resolveId: (source) => (source === SDK_SERVER_SHIMS ? resolvePath('server/mcp/sdk-shims.ts') : null),
 };
 
 /** The public entry points: `mcp-devtools/plugin` and `mcp-devtools/testing` (package.json `exports`). */
@@ -96,7 +93,7 @@ export default [
       manualChunks: startupChunk(),
     },
     plugins: [
-      sdkServerValidatorStub,
+      sdkServerShims,
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
       commonjs({ ignoreDynamicRequires: true }),

@@ -1,8 +1,9 @@
 import type { TObject } from 'typebox';
 import { AuthSettings } from './auth/auth-settings.js';
+import { PublicEndpointSettings } from './auth/public-endpoint.js';
 
 /**
  * Settings schemas of the server-side parts that are not plugins (authentication adds its own here), so the
  * configuration cascade validates them and `mcp-devtools config` lists them.
  */
-export const serverSettingsSchemas: TObject[] = [AuthSettings];
+export const serverSettingsSchemas: TObject[] = [AuthSettings, PublicEndpointSettings];

@@ -5,6 +5,7 @@ import { registerApprovals } from './approvals-command.js';
 import { registerAudit } from './audit-command.js';
 import { registerAuth } from './auth-command.js';
 import { registerCall } from './call-command.js';
+import { endQuietlyWhenOutputCloses } from './closed-output.js';
 import { registerConfig } from './config-command.js';
 import { registerPolicy } from './policy-command.js';
 import { registerServe } from './serve-command.js';
@@ -13,6 +14,7 @@ import { registerServe } from './serve-command.js';
 const COMMANDS: Array<(program: Command) => void> = [registerServe, registerCall, registerConfig, registerAuth, registerPolicy, registerApprovals, registerAudit];
 
 export async function main(argv: readonly string[]): Promise<void> {
+  endQuietlyWhenOutputCloses();
   const program = new Command('mcp-devtools')
     .description('MCP server for GitHub Actions, CircleCI, Jira, Confluence and Bitbucket')
     .version(VERSION)

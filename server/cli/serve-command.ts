@@ -7,6 +7,7 @@ import type { HttpOptions, RunningHttp } from '../transports/http.js';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { serveStdio } from '../transports/stdio.js';
+import { whenOutputCloses } from './closed-output.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 interface ServeOptions extends ConfigOptions {
@@ -34,15 +35,22 @@ export function registerServe(program: Command): void {
       let http: RunningHttp;
       let authenticator: Authenticator | undefined;
       try {
-        // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP transport, JWT
+        // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP entry, JWT
         // verification) are a large part of start-up that a stdio server never uses.
-        const [{ serveHttp }, { createAuthenticator }] = await Promise.all([import('../transports/http.js'), import('../auth/create-authenticator.js')]);
-        authenticator = await createAuthenticator(settings, logger);
+        const [{ serveHttp }, { openHttpAuth }] = await Promise.all([import('../transports/http.js'), import('./http-auth.js')]);
         http = await serveHttp(kernel, {
           host: settings.get('MCP_HTTP_HOST'),
           port: settings.get('MCP_HTTP_PORT'),
           allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
-          authenticator,
+          publicUrl: settings.get<string>('MCP_PUBLIC_URL'),
+          auth: {
+            mode: settings.get<string>('MCP_AUTH_MODE'),
+            open: async (endpoint) => {
+              const opened = await openHttpAuth(settings, logger, endpoint);
+              authenticator = opened.authenticator;
+              return opened;
+            },
+          },
           routes: await adminRoutes(kernel, settings.get<string>('MCP_ADMIN_TOKEN'), logger),
           logger,
         });
@@ -59,8 +67,10 @@ export function registerServe(program: Command): void {
       };
     } else {
       if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
-      const stdio = await serveStdio(kernel);
-      void stdio.closed.then(() => shutdown(kernel, logger, () => stdio.close(), 'stdin closed'));
+      // The transport sees stdout close and ends the connection; the server then shuts down as for stdin's end.
+      whenOutputCloses(() => {});
+      const stdio = serveStdio(kernel, logger);
+      void stdio.closed.then(() => shutdown(kernel, logger, () => stdio.close(), 'the client closed stdin or stdout'));
       stop = () => stdio.close();
     }
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));

@@ -1,11 +1,11 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 
 /** What both transports answer, with -32600, to JSON that is not a message they can take. */
 export const INVALID_REQUEST = 'Invalid Request: not a JSON-RPC 2.0 request, notification or response';
 
 /** A JSON-RPC message as the SDK will read it. */
 export function isJsonRpcMessage(value: unknown): boolean {
-  return JSONRPCMessageSchema.safeParse(value).success;
+  return isJSONRPCRequest(value) || isJSONRPCNotification(value) || isJSONRPCResultResponse(value) || isJSONRPCErrorResponse(value);
 }
 
 /** A POST body the Streamable HTTP transport takes: one message, or a non-empty batch of them. */

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { startReferenceServer } from '../plugins/atlassian/differential/reference-server.js';
 import { connectStdio } from '../support/sdk-client.js';

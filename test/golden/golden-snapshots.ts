@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { startTestKernel } from '../support/test-kernel.js';

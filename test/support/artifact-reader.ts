@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ArtifactChunk } from '../../core/artifacts/artifact-store.js';
 
 /** The one text every refused `artifact_read` gets: another principal's, an unknown and an expired id alike. */

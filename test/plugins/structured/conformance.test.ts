@@ -1,26 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { standardCorpus } from '../../../core/testing/conformance-corpus.js';
 import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { assertConforms } from '../../../core/testing/plugin-conformance.js';
 import { checkStructuredConformance, type ConformanceReport } from '../../../core/testing/structured-conformance.js';
-import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
-import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
-import { githubFixture, githubLink, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
-import { vendorSettingsAgainst } from './vendor-env.js';
-
-/** Every built-in vendor plus the fixture plugins with Paged, CircleCI-like and Atlassian-like envelopes. */
-async function serverFolder(mockUrl: string): Promise<{ cwd: string; env: Record<string, string> }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-conformance-'));
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [...Object.keys(VENDORS), FIXTURE_PLUGIN_PATH, STRUCTURED_FIXTURE_PATH] }));
-  const env = { ...(await vendorSettingsAgainst(cwd, mockUrl)), FIXTURE_BASE_URL: mockUrl, FIXTURE_TOKEN: 'conformance-token', MCP_STRUCTURED_OUTPUT: 'true' };
-  return { cwd, env };
-}
+import { conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
+import { githubFixture, githubLink } from './structured-fixtures.js';
 
 /** The shared public GitHub payloads, as GitHub serves them (with a Link header on the paginated ones). */
 function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
@@ -29,11 +15,6 @@ function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
     reply: { status: 200, headers: (i < 4 ? { link: githubLink(mockUrl, 1, 2) } : {}) as Record<string, string>, body: githubFixture(name) },
   }));
 }
-
-/** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
-const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
-const argsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
-  PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
 
 describe('structured output conformance (official SDK client + independent 2020-12 validator)', function () {
   this.timeout(180_000);
@@ -51,9 +32,9 @@ describe('structured output conformance (official SDK client + independent 2020-
     let report: ConformanceReport;
 
     before(async () => {
-      const { cwd, env } = await serverFolder(mock.url);
+      const { cwd, env } = await conformanceServerFolder(mock.url);
       session = await connectStdio({ cwd, env });
-      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url)] });
+      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor: conformanceArgsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url)] });
     });
     after(async () => {
       await session.close();
@@ -87,7 +68,7 @@ describe('structured output conformance (official SDK client + independent 2020-
     let client: Client;
 
     before(async () => {
-      const { cwd, env } = await serverFolder(mock.url);
+      const { cwd, env } = await conformanceServerFolder(mock.url);
       server = await startHttpServer({ cwd, env });
       client = await connectHttp(server.url);
     });
@@ -97,13 +78,12 @@ describe('structured output conformance (official SDK client + independent 2020-
     });
 
     it('has every result accepted by both validators', async () => {
-      const wanted = new Set(['github page with a next page', 'empty collection', 'unicode everywhere', 'huge page', '204 no content', 'text body (a diff)', 'json null']);
       const report = await checkStructuredConformance({
         client,
         upstreams: [mock],
-        argsFor,
-        corpus: standardCorpus().filter((c) => wanted.has(c.name)),
-        projections: [{}, { outputFormat: 'json' }, { jq: 'no_such_field', outputFormat: 'json' }, { jq: '[*', outputFormat: 'json' }],
+        argsFor: conformanceArgsFor,
+        corpus: representativeCorpus(),
+        projections: REPRESENTATIVE_PROJECTIONS,
       });
       expect(report.tools.length).to.be.greaterThan(3);
       assertConforms(report);
