@@ -30,13 +30,20 @@ const isExternalType = isBare;
  */
 const LAZY = [/\/server\/transports\/http\.ts$/, /\/server\/cli\/http-auth\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
 
+/**
+ * The MCP SDK server's index module: the start-up code imports the low-level Server through it, but its own
+ * code is the Streamable HTTP entry (createMcpHandler and its transports), which only the lazy HTTP transport
+ * uses. Kept out of the start-up chunk, its code goes with the HTTP transport.
+ */
+const HTTP_ONLY = [/\/@modelcontextprotocol\/server\/dist\/index\.mjs$/];
+
 /** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
 function startupModules(getModuleInfo) {
   const seen = new Set();
   const stack = [resolvePath('server/cli.ts')];
   while (stack.length > 0) {
     const id = stack.pop();
-    const info = seen.has(id) ? null : getModuleInfo(id);
+    const info = seen.has(id) || HTTP_ONLY.some((only) => only.test(id)) ? null : getModuleInfo(id);
     if (!info || info.isExternal) continue;
     seen.add(id);
     stack.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((d) => !LAZY.some((lazy) => lazy.test(d))));
@@ -55,6 +62,7 @@ function startupChunk() {
     // The entry modules stay out: each entry then runs once the whole chunk has been evaluated (the CLI's
     // top-level await would otherwise run before the modules placed after it in the chunk).
     if (getModuleInfo(id)?.isEntry) return undefined;
+    if (HTTP_ONLY.some((only) => only.test(id))) return 'sdk-http';
     return startup.has(id) ? 'startup' : undefined;
   };
 }

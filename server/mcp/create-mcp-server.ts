@@ -41,8 +41,10 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
-    // The SDK's projection for the negotiated era; the kernel already withheld what this revision cannot carry.
-    return server.projectCallToolResult(result, kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema);
+    // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
+    // the advertised schema matters only to a result with a structured value.
+    const advertised = result.structuredContent === undefined ? undefined : kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema;
+    return server.projectCallToolResult(result, advertised);
   });
   answerInvalidParamsAsSuch(server);
   return server;
