@@ -16,6 +16,8 @@ export interface PublicEndpoint {
   resource: URL;
   /** Its protected resource metadata (RFC 9728 3.1: the well-known path inserted before the resource's path). */
   metadataUrl: URL;
+  /** Whether MCP_PUBLIC_URL named it (otherwise it is the listening address). */
+  configured: boolean;
 }
 
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -29,7 +31,7 @@ export function publicEndpoint(configured: string, listening: string): PublicEnd
   if (resource.pathname.length > 1 && resource.pathname.endsWith('/')) resource.pathname = resource.pathname.replace(/\/+$/, '');
   const metadataUrl = new URL(resource.origin);
   metadataUrl.pathname = `${METADATA_PATH}${resource.pathname === '/' ? '' : resource.pathname}`;
-  return { resource, metadataUrl };
+  return { resource, metadataUrl, configured: configured !== '' };
 }
 
 function parsePublicUrl(value: string): URL {

@@ -126,6 +126,17 @@ describe('OAuth protected resource metadata (RFC 9728) and the token audience, o
     }
   });
 
+  it('warns when it listens on every address with no MCP_PUBLIC_URL: the metadata cannot name a usable resource', async () => {
+    const server = await startHttpServer({ env: oidcEnv({ MCP_HTTP_HOST: '0.0.0.0' }) });
+    try {
+      const metadata = (await (await fetch(`http://127.0.0.1:${new URL(server.url).port}${METADATA}`)).json()) as { resource: string };
+      expect(metadata.resource).to.equal(server.url);
+      expect(server.stderr.some((line) => line.includes('MCP_PUBLIC_URL is not set and the server listens on all addresses'))).to.equal(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('refuses to start with an MCP_PUBLIC_URL that cannot name a resource', async () => {
     const result = await runCli(['--transport', 'http', '--port', '0'], { env: oidcEnv({ MCP_PUBLIC_URL: 'https://mcp.example.com/mcp?tenant=a' }) });
     expect(result.code).to.equal(1);
