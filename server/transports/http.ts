@@ -60,10 +60,13 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   if (mode === 'off' && !isLoopbackHost(options.host)) {
     throw new StartupError(`Refusing to serve HTTP on ${options.host} with MCP_AUTH_MODE=off: anyone who can reach it would act with the server's credentials. Bind to 127.0.0.1 or set MCP_AUTH_MODE=tokens or oidc.`);
   }
-  let serving: Promise<Serving> | undefined;
+  let ready!: (serving: Serving) => void;
+  let failed!: (error: unknown) => void;
+  const serving = new Promise<Serving>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  serving.catch(() => {}); // a start-up failure is thrown by serveHttp itself
   const server = createServer((request, response) => {
     // Requests that arrive while authentication is still opening wait for it.
-    void (serving ?? Promise.reject(new Error('not serving yet')))
+    void serving
       .then((s) => handle(s, request, response))
       .catch((error: unknown) => {
         options.logger.error({ err: error }, 'HTTP request failed');
@@ -81,10 +84,10 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   let endpoint: PublicEndpoint;
   try {
     endpoint = publicEndpoint(options.publicUrl ?? '', url);
-    const opening = options.auth ? options.auth.open(endpoint) : Promise.resolve({ authenticator: options.authenticator ?? noAuthentication });
-    serving = opening.then((auth) => ({ options, auth, exchange: mcpExchange(kernel, options.logger) }));
-    await serving;
+    const auth = options.auth ? await options.auth.open(endpoint) : { authenticator: options.authenticator ?? noAuthentication };
+    ready({ options, auth, exchange: mcpExchange(kernel, options.logger) });
   } catch (error) {
+    failed(error);
     await closeServer(server);
     throw error;
   }
