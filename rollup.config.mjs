@@ -26,10 +26,24 @@ const isExternalType = isBare;
 /**
  * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the command-line parser
  * and the commands (a server started with no arguments, as MCP clients start it, serves without them), the
- * HTTP transport and its authenticators, the admin routes, the package resolver for plugins named by package,
- * the JMESPath engine (loaded by the first call with a jq).
+ * HTTP transport and its authenticators, the admin and metrics routes, the approvals console, the Prometheus
+ * client, the package resolver for plugins named by package, the JMESPath engine (loaded by the first call
+ * with a jq).
  */
-const LAZY = [/\/server\/cli\/commands\.ts$/, /\/server\/transports\/http\.ts$/, /\/server\/cli\/http-auth\.ts$/, /\/server\/auth\/create-authenticator\.ts$/, /\/server\/admin\/approval-routes\.ts$/, /\/node_modules\/import-meta-resolve\//, /\/plugins\/projection\/apply-jq\.ts$/];
+const LAZY = [
+  /\/server\/cli\/commands\.ts$/,
+  /\/server\/transports\/http\.ts$/,
+  /\/server\/cli\/http-auth\.ts$/,
+  /\/server\/auth\/create-authenticator\.ts$/,
+  /\/server\/admin\/approval-routes\.ts$/,
+  /\/server\/cli\/http-routes\.ts$/,
+  /\/server\/console\/mount\.ts$/,
+  // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
+  /\/server\/metrics\/prometheus-metrics\.ts$/,
+  /\/server\/metrics\/metrics-server\.ts$/,
+  /\/node_modules\/import-meta-resolve\//,
+  /\/plugins\/projection\/apply-jq\.ts$/,
+];
 
 /**
  * The MCP SDK server's index module: the start-up code imports the low-level Server through it, but its own

@@ -12,6 +12,13 @@ export const TOKENS = {
   Store: 'mcp-devtools:Store',
   /** The Clock; controllable in tests. */
   Clock: 'mcp-devtools:Clock',
+  /** The Metrics the server records (tool calls, cache lookups, policy decisions); a no-op without an endpoint. */
+  Metrics: 'mcp-devtools:Metrics',
+  /**
+   * The secret scrubber, `(text) => text`: every configured secret, and each form it travels in (URL-encoded,
+   * base64, the Basic value an upstream client sends), replaced by `[REDACTED]`. For text a plugin writes out.
+   */
+  Scrubber: 'mcp-devtools:Scrubber',
   /** The ArtifactStore, provided by the artifacts plugin. */
   ArtifactStore: 'mcp-devtools:ArtifactStore',
 } as const;

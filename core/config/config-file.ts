@@ -31,7 +31,12 @@ export function findConfigFile(cwd: string, explicit: string | undefined): strin
     if (!existsSync(path)) throw new StartupError(`Config file ${path} does not exist (given by --config or MCP_DEVTOOLS_CONFIG).`);
     return path;
   }
-  return DEFAULT_NAMES.map((n) => join(cwd, n)).find((p) => existsSync(p));
+  const found = DEFAULT_NAMES.map((n) => join(cwd, n)).filter((p) => existsSync(p));
+  if (found.length > 1) {
+    // Reading one and ignoring the other would leave half of what someone configured silently unused.
+    throw new StartupError(`Two config files in ${cwd}: ${found.join(' and ')}. Keep one of them (merge what the other holds into it), or pick one with --config.`);
+  }
+  return found[0];
 }
 
 export function readConfigFile(path: string | undefined, cwd: string): ConfigFile {

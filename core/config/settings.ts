@@ -1,6 +1,7 @@
 import type { TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { StartupError } from '../errors/tool-error.js';
+import { didYouMean } from '../text/nearest-names.js';
 import { coerceSetting } from './coerce.js';
 import { isLenient, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
@@ -98,7 +99,7 @@ export function resolveSettings(
   }
   for (const [key, where] of explicitKeys) {
     if (!declared.has(key)) {
-      throw new StartupError(`Unknown setting "${key}" in ${where}. Run \`mcp-devtools config\` to list the settings.`);
+      throw new StartupError(`Unknown setting "${key}" in ${where}.${didYouMean(key, declared.keys())} Run \`mcp-devtools config\` to list the settings.`);
     }
   }
   const warned = new Set<string>();
@@ -138,7 +139,7 @@ function resolveOne(
     const value = coerceSetting(schema, found.value);
     const check = Compile(schema);
     if (check.Check(value)) return { key, value, source: found.source, owner, secret };
-    const reason = check.Errors(value)[0]?.message ?? 'is invalid';
+    const reason = problemOf(schema, check.Errors(value)[0]?.message);
     const shown = secret ? '(secret)' : JSON.stringify(found.value);
     if (isLenient(schema)) {
       warn(`Setting ${key}=${shown} from ${found.source} ${reason}; using the default ${JSON.stringify(fallback)}.`);
@@ -147,4 +148,13 @@ function resolveOne(
     throw new StartupError(`Setting ${key}=${shown} from ${found.source} ${reason}.`);
   }
   return { key, value: fallback, source: 'default', owner, secret };
+}
+
+/** What is wrong with a value: for a choice among fixed values (LOG_LEVEL, MCP_TRANSPORT), the values allowed. */
+function problemOf(schema: TSchema, message: string | undefined): string {
+  const choices = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf?.map((s) => s.const);
+  if (choices !== undefined && choices.length > 0 && choices.every((c) => c !== undefined)) {
+    return `is not one of the allowed values: ${choices.map((c) => String(c)).join(', ')}`;
+  }
+  return message ?? 'is invalid';
 }

@@ -31,20 +31,11 @@ export function dotenvLayer(cwd: string): SettingsLayer {
   return mapLayer('.env', values);
 }
 
+/** `~/.mcp/configs.json`: sections named after MCP servers, each with the `environments` it gives them. */
+export type McpConfigs = Record<string, { environments?: Record<string, unknown> }>;
+
 /** The vendor sections of `~/.mcp/configs.json`: `{"jira": {"environments": {"KEY": "value"}}}`. */
-export function mcpConfigsLayer(home = homedir()): SettingsLayer {
-  const file = join(home, '.mcp', 'configs.json');
-  let doc: Record<string, { environments?: Record<string, unknown> }> = {};
-  if (existsSync(file)) {
-    try {
-      doc = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw new StartupError(`${file} is not valid JSON: ${(error as Error).message}. Fix or remove it.`);
-    }
-    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-      throw new StartupError(`${file} must hold a JSON object of sections such as {"jira": {"environments": {...}}}.`);
-    }
-  }
+export function mcpConfigsLayer(doc: McpConfigs): SettingsLayer {
   return {
     source: '~/.mcp/configs.json',
     lookup(key, sections) {
@@ -57,4 +48,21 @@ export function mcpConfigsLayer(home = homedir()): SettingsLayer {
       return undefined;
     },
   };
+}
+
+/** The parsed file, `{}` when there is none. */
+export function readMcpConfigs(home = homedir()): McpConfigs {
+  const file = join(home, '.mcp', 'configs.json');
+  let doc: McpConfigs = {};
+  if (existsSync(file)) {
+    try {
+      doc = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new StartupError(`${file} is not valid JSON: ${(error as Error).message}. Fix or remove it.`);
+    }
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+      throw new StartupError(`${file} must hold a JSON object of sections such as {"jira": {"environments": {...}}}.`);
+    }
+  }
+  return doc;
 }

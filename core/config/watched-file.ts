@@ -62,8 +62,10 @@ export class WatchedFile {
         this.unreadable = true;
         return;
       }
+      // After a read error the consumer may have dropped what it had (fail closed): the same text is news again.
+      const recovered = this.unreadable;
       this.unreadable = false;
-      if (text === this.lastText) return;
+      if (text === this.lastText && !recovered) return;
       this.lastText = text;
       await this.options.onChange(text);
     }).catch(() => {}); // the consumer handles its own errors; the chain must survive them

@@ -7,15 +7,28 @@ import type { BodyLease } from '../kernel/body-budget.js';
  * call's share of the in-flight body budget first: when the server holds too much, reading waits.
  */
 export async function readBodyCapped(response: Response, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  const parts: string[] = [];
+  await readChunksCapped(response, maxBytes, what, lease, signal, (chunk) => parts.push(decoder.decode(chunk, { stream: true })));
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
+/** The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. */
+export async function readBytesCapped(response: Response, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  await readChunksCapped(response, maxBytes, what, lease, signal, (chunk) => parts.push(chunk));
+  return Buffer.concat(parts);
+}
+
+async function readChunksCapped(response: Response, maxBytes: number, what: string, lease: BodyLease | undefined, signal: AbortSignal | undefined, take: (chunk: Uint8Array) => void): Promise<void> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge(what, maxBytes, declared);
   }
-  if (response.body === null) return '';
-  const decoder = new TextDecoder('utf-8');
+  if (response.body === null) return;
   const reader = response.body.getReader();
-  const parts: string[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -26,10 +39,8 @@ export async function readBodyCapped(response: Response, maxBytes: number, what:
       throw tooLarge(what, maxBytes);
     }
     if (lease !== undefined) await lease.take(value.byteLength, signal ?? new AbortController().signal);
-    parts.push(decoder.decode(value, { stream: true }));
+    take(value);
   }
-  parts.push(decoder.decode());
-  return parts.join('');
 }
 
 function tooLarge(what: string, maxBytes: number, declared?: number): ToolError {

@@ -1,10 +1,15 @@
-/** What a model can do about an upstream error status, in one sentence. */
-export function statusHint(status: number): string {
+/**
+ * What a model can do about an upstream error status, in one sentence. `credential` names the credential
+ * (the setting that holds it, unless it was given a label), so a refused one says what to check.
+ */
+export function statusHint(status: number, credential?: string): string {
   switch (status) {
     case 400:
       return 'The request was rejected as malformed: check the arguments and query parameters.';
     case 401:
-      return 'The credentials were not accepted: check the configured token.';
+      return credential === undefined
+        ? 'The credentials were not accepted: check the configured token.'
+        : `The credentials were not accepted: check ${credential} (a valid token, not expired or revoked).`;
     case 403:
       return 'The credentials lack permission for this resource.';
     case 404:

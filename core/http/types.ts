@@ -35,7 +35,8 @@ export interface UpstreamIdentity {
   readonly fingerprint: string;
 }
 
-export type BodyKind = 'json' | 'text' | 'empty';
+/** `bytes`: a body read with SendOptions.binary, a Buffer. */
+export type BodyKind = 'json' | 'text' | 'empty' | 'bytes';
 
 export interface CacheInfo {
   hit: boolean;
@@ -46,7 +47,7 @@ export interface CacheInfo {
 export interface UpstreamResponse {
   status: number;
   headers: Headers;
-  /** Parsed JSON, a string for text bodies, undefined for an empty body. */
+  /** Parsed JSON, a string for text bodies, a Buffer for binary ones, undefined for an empty body. */
   body: unknown;
   kind: BodyKind;
   /** The raw body text (kept for caching and error reports). */
@@ -79,4 +80,9 @@ export interface UpstreamBinding {
   readonly identity: UpstreamIdentity;
   /** Checks and normalises a route (path safety, API prefix); throws `invalid_path` without any request. */
   prepare(request: UpstreamRequest): PreparedRequest;
+  /**
+   * The credential as it travels (a Basic `base64(user:secret)` value, a bearer token): scrubbed from every
+   * result like the secret settings themselves, since an upstream that echoes request headers hands it back.
+   */
+  secretForms?(): readonly string[];
 }

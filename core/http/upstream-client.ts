@@ -3,9 +3,10 @@ import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import type { ToolContext } from '../pipeline/call-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
-import { readBodyCapped } from './read-body.js';
+import { readBodyCapped, readBytesCapped } from './read-body.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './safe-path.js';
+import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type {
   InterceptContext,
@@ -23,6 +24,8 @@ export interface UpstreamClientOptions {
   label: string;
   /** Base URL; a path in it is kept (GitHub Enterprise Server's `/api/v3`). */
   baseUrl: string;
+  /** The setting the base URL comes from, named when it is not a usable URL. */
+  baseUrlSetting?: string;
   /** Auth headers, or undefined when the credential is not configured. */
   auth(): Record<string, string> | undefined;
   /** What to set when credentials are missing (`Set GITHUB_TOKEN ...`). */
@@ -51,6 +54,10 @@ export interface SendOptions {
    * cross-origin redirect is refused: a request never takes credentials off the vendor's origin.
    */
   followForeignRedirectWithoutAuth?: boolean;
+  /** Keep a successful body as bytes (`body` is a Buffer, kind `bytes`): images and files, never decoded. */
+  binary?: boolean;
+  /** Send these bytes (a multipart upload) as the body, instead of the route's JSON body. */
+  rawBody?: { contentType: string; bytes: Buffer };
 }
 
 const MAX_REDIRECTS = 5;
@@ -65,7 +72,7 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly base: URL;
 
   constructor(private readonly options: UpstreamClientOptions) {
-    this.base = parseBaseUrl(options.baseUrl, options.label);
+    this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
     const fingerprint = createHash('sha256').update(`${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`).digest('hex').slice(0, 32);
     this.identity = Object.freeze({
       vendor: options.vendor,
@@ -86,6 +93,11 @@ export class UpstreamClient implements UpstreamBinding {
     const prepared: PreparedRequest = { method: request.method, path, url };
     if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
     return prepared;
+  }
+
+  secretForms(): string[] {
+    // Each header value whole, and without its scheme (`Basic `, `Bearer `, `token `): what an echo shows.
+    return Object.values(this.options.auth() ?? {}).flatMap((value) => [value, value.replace(/^[A-Za-z]+\s+/, '')]);
   }
 
   /** Sends a route through the tool's interceptors and the network. Error statuses throw ToolError. */
@@ -130,37 +142,78 @@ export class UpstreamClient implements UpstreamBinding {
     }
   }
 
-  /** One request, following same-origin redirects (and foreign ones without credentials when allowed). */
+  /**
+   * One request, following same-origin redirects of reads (each checked as a path argument would be and
+   * decided by the policy again) and foreign ones without credentials when allowed. A write is never
+   * redirected: the policy decided on the path the call named, and a 307 would re-send its body elsewhere.
+   */
   private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.options.timeoutMs)]);
-    let url = request.url;
-    let withAuth = true;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(url, { method: request.method, headers, body: request.body, redirect: 'manual', signal });
-      const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-        const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
-        return { status: response.status, statusText: response.statusText, headers: response.headers, text };
-      }
-      await response.body?.cancel().catch(() => {});
-      const target = new URL(location, url);
-      if (target.origin !== this.base.origin) {
-        if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
-          throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+    // A timer held here, not AbortSignal.timeout: that one is held weakly, and after a garbage collection a
+    // slow upstream kept the call open for minutes instead of timing out.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
+    const cancel = (): void => deadline.abort(ctx.signal.reason);
+    if (ctx.signal.aborted) cancel();
+    else ctx.signal.addEventListener('abort', cancel, { once: true });
+    const signal = deadline.signal;
+    try {
+      let url = request.url;
+      let withAuth = true;
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+        const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
+        if (request.body !== undefined || options.rawBody !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
+        const response = await fetch(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, redirect: 'manual', signal });
+        const location = response.headers.get('location');
+        if (options.binary && response.status < 300) {
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          return { status: response.status, statusText: response.statusText, headers: response.headers, text: '', bytes };
         }
-        withAuth = false;
+        if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
+          const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          return { status: response.status, statusText: response.statusText, headers: response.headers, text };
+        }
+        await response.body?.cancel().catch(() => {});
+        const target = new URL(location, url);
+        if (target.origin !== this.base.origin) {
+          if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
+            throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+          }
+          withAuth = false;
+        } else if (withAuth) {
+          this.decideRedirect(ctx, request, target, response.status);
+        }
+        url = target;
       }
-      url = target;
+      throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', cancel);
     }
-    throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
+  }
+
+  /** A same-origin redirect is followed only as a new read of a path the call could have named itself. */
+  private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
+    const refuse = (why: string): never => {
+      throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to ${target.pathname}${target.search}; it is not followed: ${why}`, { status });
+    };
+    if (request.method !== 'GET') refuse('a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.');
+    const basePath = this.base.pathname.replace(/\/$/, '');
+    if (target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) refuse(`it is outside ${this.base.href}.`);
+    let path: string;
+    try {
+      path = safeApiPath(target.pathname.slice(basePath.length) + target.search, this.options.label);
+      if (this.options.mapPath) path = this.options.mapPath(path);
+    } catch (error) {
+      return refuse(isToolError(error) ? error.message : String(error));
+    }
+    ctx.decideRedirect?.({ method: request.method, path });
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
     const { status, headers, text } = response;
     if (status >= 400) throw this.statusError(response, request);
     if (status === 304) return { status, headers, body: undefined, kind: 'empty', text: '' };
+    if (response.bytes !== undefined) return { status, headers, body: response.bytes, kind: 'bytes', text: '' };
     const parsed = parseBody(status, headers.get('content-type'), text, expect, `${this.options.label} (${request.method} ${request.path})`);
     return { status, headers, text, ...parsed };
   }
@@ -174,7 +227,7 @@ export class UpstreamClient implements UpstreamBinding {
       return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, { status, upstreamBody: text, retryAfterSeconds: limited.seconds });
     }
     const code = status >= 500 ? 'upstream_server_error' : 'upstream_http_error';
-    return new ToolError(code, `${what}. ${statusHint(status)}`, { status, upstreamBody: text });
+    return new ToolError(code, `${what}. ${statusHint(status, this.identity.credential)}`, { status, upstreamBody: text });
   }
 
   private asToolError(error: unknown, request: PreparedRequest, signal: AbortSignal): ToolError {
@@ -184,8 +237,7 @@ export class UpstreamClient implements UpstreamBinding {
     if (name === 'TimeoutError' || name === 'AbortError') {
       return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`);
     }
-    const code = networkErrorCode(error) ?? (error as Error)?.message ?? 'unknown error';
-    return new ToolError('upstream_unreachable', `${this.options.label} could not be reached for ${request.method} ${request.path} (${code}). Check ${this.base.origin} is reachable, then try again.`, { cause: error });
+    return new ToolError('upstream_unreachable', unreachableMessage(this.options.label, request, this.base.origin, error), { cause: error });
   }
 }
 
@@ -194,6 +246,8 @@ interface RawResponse {
   statusText: string;
   headers: Headers;
   text: string;
+  /** The body of a `binary` request. */
+  bytes?: Buffer;
 }
 
 /**
@@ -207,14 +261,15 @@ function queryToAppend(path: string, query: UpstreamRequest['query']): string {
   return (path.includes('?') ? '&' : '?') + new URLSearchParams(entries).toString();
 }
 
-function parseBaseUrl(value: string, label: string): URL {
+function parseBaseUrl(value: string, label: string, setting: string | undefined): URL {
+  const given = setting === undefined ? `The ${label} base URL ${JSON.stringify(value)}` : `${setting}=${JSON.stringify(value)}`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new StartupError(`The ${label} base URL ${JSON.stringify(value)} is not a URL.`);
+    throw new StartupError(`${given} is not a URL: give the ${label} API's base URL with its scheme, such as https://host.example.com.`);
   }
-  if (!/^https?:$/.test(url.protocol)) throw new StartupError(`The ${label} base URL must be http(s), not ${url.protocol}`);
+  if (!/^https?:$/.test(url.protocol)) throw new StartupError(`${given} must be an http:// or https:// URL, not ${url.protocol}`);
   url.search = '';
   url.hash = '';
   return url;

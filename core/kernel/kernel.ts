@@ -6,15 +6,19 @@ import { artifactRetentionMs } from './artifact-retention.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
+import { reportCall, type CallReporting } from '../logging/call-log.js';
 import type { Logger } from '../logging/logger.js';
+import { countedArtifacts } from '../metrics/counted-artifacts.js';
+import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
 import { compose, orderForTool, type ComposedChain } from '../pipeline/compose.js';
 import { coreStages } from '../pipeline/core-stages.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { StageMiddleware } from '../pipeline/stages.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
-import { readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { injectsToken, readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
 import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
+import { didYouMean } from '../text/nearest-names.js';
 import { schemaProblems } from '../schema/schema-check.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
@@ -22,6 +26,8 @@ import { BodyBudget } from './body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { toolDescriptor } from './tool-descriptor.js';
+import { ToolSelection } from './tool-selection.js';
+import { observedInterceptors } from './upstream-observer.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -36,6 +42,8 @@ export interface KernelOptions {
    * their input schemas are compiled by each tool's first call. Every other plugin is checked at start-up.
    */
   prevalidated?: ReadonlySet<PluginClass>;
+  /** Where tool calls, upstream requests and artifacts are counted (nothing counted by default). */
+  metrics?: Metrics;
 }
 
 export interface CallOptions {
@@ -45,8 +53,9 @@ export interface CallOptions {
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
 export class UnknownToolError extends Error {
-  constructor(readonly tool: string) {
-    super(`Unknown tool: ${tool}`);
+  /** `detail` says what to do instead: the nearest names, or what in the configuration hides the tool. */
+  constructor(readonly tool: string, detail = '') {
+    super(`Unknown tool: ${tool}${detail}`);
     this.name = 'UnknownToolError';
   }
 }
@@ -90,13 +99,22 @@ export class Kernel {
   private readonly inFlight = new InFlightCalls();
   private readonly bodies: BodyBudget;
   private readonly container: DependencyContainer;
-  private readonly scrub: Scrub;
+  /** Settings' secrets until the plugins have booted; then their upstream clients' credential forms too. */
+  private scrub: Scrub;
+  private readonly reporting: CallReporting;
+  private selection: ToolSelection | undefined;
   private closed = false;
 
   private constructor(private readonly options: KernelOptions) {
     this.container = (options.container ?? rootContainer).createChildContainer();
     this.scrub = secretScrubber(options.settings.secretValues());
     this.bodies = new BodyBudget(options.settings.get<number>('MCP_MAX_INFLIGHT_BODY_BYTES'));
+    this.reporting = { logger: options.logger, metrics: options.metrics ?? noMetrics };
+  }
+
+  /** Tool calls in progress (the metrics' gauge). */
+  get callsInFlight(): number {
+    return this.inFlight.size;
   }
 
   /** Upstream body bytes held by calls in flight (tests and the benchmark). */
@@ -139,7 +157,11 @@ export class Kernel {
     this.container.register(TOKENS.Store, { useValue: store });
     const clock = this.options.clock ?? systemClock;
     this.container.register(TOKENS.Clock, { useValue: clock });
-    this.container.register(TOKENS.ArtifactStore, { useValue: new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger)) });
+    const { metrics } = this.reporting;
+    this.container.register(TOKENS.Metrics, { useValue: metrics });
+    const artifacts = new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger));
+    this.container.register(TOKENS.ArtifactStore, { useValue: countedArtifacts(artifacts, metrics) });
+    this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -166,12 +188,19 @@ export class Kernel {
       contributions.push(...(instance.middleware?.() ?? []));
       interceptors.push(...(instance.interceptors?.() ?? []));
     }
+    this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
     const all = [...coreStages({
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
-      interceptorsFor: (tool) => this.tools.get(tool)!.interceptors,
+      interceptorsFor: (ctx) => observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
       scrub: (text) => this.scrub(text),
+      maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
     }), ...contributions];
     for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
+    const savesArtifacts = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
+    this.selection = new ToolSelection(settings, [...this.tools.values()].map((t) => ({
+      definition: t.definition,
+      canSpill: savesArtifacts.has(t.definition.plugin) || t.chain.names.some((n) => n.startsWith('spill:')),
+    })));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
@@ -224,7 +253,17 @@ export class Kernel {
   }
 
   private visible(tool: RegisteredTool): boolean {
-    return !(this.options.settings.get<boolean>('MCP_READ_ONLY') && !tool.definition.spec.annotations.readOnlyHint);
+    return this.hiddenBy(tool.definition.spec.name) === undefined;
+  }
+
+  /** What in the configuration hides a registered tool (MCP_READ_ONLY, MCP_TOOLSETS, MCP_TOOLS); undefined if served. */
+  hiddenBy(tool: string): string | undefined {
+    return this.selection?.hiddenBy(tool);
+  }
+
+  /** The definitions of the tools served (the `tools` command). */
+  servedDefinitions(): ToolDefinition[] {
+    return [...this.tools.values()].filter((t) => this.visible(t)).map((t) => t.definition);
   }
 
   /** The `tools/list` answer for a client that negotiated `protocolVersion`. */
@@ -259,7 +298,9 @@ export class Kernel {
     options: CallOptions = {},
   ): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
     const tool = this.tools.get(name);
-    if (tool === undefined || !this.visible(tool) || this.closed) throw new UnknownToolError(name);
+    if (tool === undefined || this.closed) throw new UnknownToolError(name, this.closed ? '' : `.${didYouMean(name, this.servedDefinitions().map((d) => d.spec.name))}`);
+    const hidden = this.hiddenBy(name);
+    if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {
       const ctx: CallContext = {
         tool: tool.definition,
@@ -272,10 +313,12 @@ export class Kernel {
         timings: {},
         bodyLease: this.bodies.lease(),
       };
+      const started = performance.now();
       try {
         await tool.chain.run(ctx);
       } finally {
         ctx.bodyLease!.release();
+        reportCall(ctx, performance.now() - started, this.reporting);
       }
       return { result: ctx.result!, timings: ctx.timings };
     });

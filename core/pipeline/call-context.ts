@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';
+import type { UpstreamObservation } from '../kernel/upstream-observer.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { Principal } from './principal.js';
 
@@ -13,6 +14,8 @@ export interface ToolOutput {
   meta?: Record<string, unknown>;
   /** Final text for text-only tools (job logs): projection and rendering are skipped. */
   text?: string;
+  /** An image shown after the text, as an MCP image content block (base64 `data`, lossless). */
+  image?: { data: string; mimeType: string };
   /**
    * Whether text cut for the model may be saved whole to a file named in the truncation notice (default true).
    * The Atlassian passthroughs set false for bodies that were not JSON, where the reference servers save no
@@ -36,7 +39,12 @@ export interface ToolContext<A = Record<string, unknown>> {
   time(step: string, micros: number): void;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
+  /** Decides a same-origin redirect of a read as the call itself was decided (set by the policy); throws to refuse it. */
+  readonly decideRedirect?: RedirectDecider;
 }
+
+/** Throws a ToolError when the request a redirect leads to may not be made. */
+export type RedirectDecider = (request: { method: string; path: string }) => void;
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
 export interface CallContext {
@@ -61,5 +69,11 @@ export interface CallContext {
   timings: Record<string, number>;
   /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
   bodyLease?: BodyLease;
+  /** Set by the policy stage: how a redirect the upstream answers with is decided (see ToolContext). */
+  decideRedirect?: RedirectDecider;
   result?: CallToolResult;
+  /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */
+  errorCode?: string;
+  /** The call's last upstream exchange as its tool saw it (the call's log line). */
+  observed?: UpstreamObservation;
 }

@@ -2,16 +2,23 @@ import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
+import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
 import { successResult } from '../result/success-result.js';
-import type { CallContext, ToolContext } from './call-context.js';
+import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { prepareCall } from './prepare-call.js';
 import type { StageMiddleware } from './stages.js';
 
 export interface CoreStageDeps {
   validatorFor(tool: string): Validator;
-  interceptorsFor(tool: string): readonly UpstreamInterceptor[];
-  /** Replaces configured secret values in result text: a secret never reaches a caller. */
+  /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
+  interceptorsFor(ctx: CallContext): readonly UpstreamInterceptor[];
+  /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub(text: string): string;
+  /**
+   * The most nodes a handler's value may have, counted as rendering walks it (shared parts each time they
+   * appear): what the largest response body could hold (MCP_MAX_RESPONSE_BYTES; a node takes a byte or more).
+   */
+  maxValueNodes: number;
 }
 
 /** The stages the kernel itself provides: the result envelope, argument validation and the handler call. */
@@ -28,8 +35,11 @@ async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreS
     await next();
     ctx.result = successResult(ctx);
   } catch (thrown) {
-    ctx.result = errorResult(asToolError(thrown, ctx), ctx.meta);
+    const error = asToolError(thrown, ctx);
+    ctx.errorCode = error.code;
+    ctx.result = errorResult(error, ctx.meta, deps.scrub);
   }
+  // The last net: everything was scrubbed before it was shaped or cut, so this finds nothing on its own.
   for (const block of ctx.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
 }
 
@@ -58,8 +68,9 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     signal: ctx.signal,
     logger: ctx.logger,
     route: ctx.route,
-    interceptors: deps.interceptorsFor(ctx.tool.spec.name),
+    interceptors: deps.interceptorsFor(ctx),
     bodyLease: ctx.bodyLease,
+    ...(ctx.decideRedirect !== undefined ? { decideRedirect: ctx.decideRedirect } : {}),
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },
@@ -69,7 +80,25 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
     throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
   }
-  ctx.output = output;
-  ctx.value = output.value;
+  // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
+  // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
+  ctx.output = scrubbedOutput(output, deps);
+  ctx.value = ctx.output.value;
   await next();
+}
+
+/**
+ * The handler's output with every secret scrubbed. The walk that scrubs also bounds what rendering will walk
+ * later: a value that shares parts by reference (a plugin bug) could render to far more than it holds.
+ */
+function scrubbedOutput(output: ToolOutput, deps: CoreStageDeps): ToolOutput {
+  const walk: WalkBudget = {
+    left: deps.maxValueNodes,
+    exceeded: () => new Error(`it returned a value of more than ${deps.maxValueNodes} nodes (a part shared by reference counts each time it appears), more than any response it may read can hold`),
+  };
+  const out: ToolOutput = { ...output };
+  if (output.value !== undefined) out.value = scrubJsonValue(output.value, deps.scrub, walk);
+  if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, deps.scrub, walk);
+  if (output.text !== undefined) out.text = deps.scrub(output.text);
+  return out;
 }

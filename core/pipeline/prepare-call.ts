@@ -1,5 +1,6 @@
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
+import { safeApiPath } from '../http/safe-path.js';
 import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
@@ -28,7 +29,11 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   }
   if (tool.spec.route === undefined) return { args };
   const route = tool.spec.route(args);
-  // Preparing checks path safety now, so a bad path is refused before policy or any request.
+  // Preparing checks path safety now, so a bad path is refused before policy or any request. The path as it
+  // will be sent is checked again here, whoever prepared it: a third-party binding (or one built against an
+  // older copy of this package) gets the same refusals as the built-in client.
   const prepared = tool.upstream?.prepare(route);
-  return prepared === undefined ? { args, route } : { args, route, prepared };
+  if (prepared === undefined) return { args, route };
+  safeApiPath(prepared.path, tool.upstream!.identity.vendor);
+  return { args, route, prepared };
 }

@@ -22,3 +22,10 @@ export function readToolSpecs(target: PluginClass): RecordedTool[] {
 export function isPluginClass(value: unknown): value is PluginClass {
   return readPluginSpec(value) !== undefined;
 }
+
+/** Whether a plugin's constructor asks for `token` with `@inject` (tsyringe records those tokens on the class). */
+export function injectsToken(target: PluginClass, token: string): boolean {
+  const tokens = Reflect.getOwnMetadata('injectionTokens', target) as Record<number, unknown> | undefined;
+  // A plain token, or `{token, multiple, ...}` as recent tsyringe versions record it.
+  return Object.values(tokens ?? {}).some((t) => t === token || (t as { token?: unknown } | null)?.token === token);
+}

@@ -29,6 +29,7 @@ export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
 export type { Clock, KeyValueStore } from '../store/key-value-store.js';
 export type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../artifacts/artifact-store.js';
+export type { CacheLookupResult, Metrics } from '../metrics/metrics.js';
 export { lenient, secret } from '../config/setting-kinds.js';
 
 // Calling the vendor's API.

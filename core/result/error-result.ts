@@ -1,11 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors/tool-error.js';
+import type { Scrub } from './secret-scrubber.js';
 
 /** Upstream error bodies are capped so that one bad response cannot flood the model's context. */
 export const UPSTREAM_BODY_CAP_BYTES = 4096;
 
-/** Pretty-prints a JSON body, keeps any other text as is, and caps it at UPSTREAM_BODY_CAP_BYTES of UTF-8. */
-export function capUpstreamBody(body: string): string {
+/**
+ * Pretty-prints a JSON body, keeps any other text as is, scrubs it, and caps it at UPSTREAM_BODY_CAP_BYTES of
+ * UTF-8. Scrubbed after printing (a secret JSON-escaped in the body is whole there) and before the cut.
+ */
+export function capUpstreamBody(body: string, scrub: Scrub = (text) => text): string {
   let text = body;
   try {
     const parsed: unknown = JSON.parse(body);
@@ -13,6 +17,7 @@ export function capUpstreamBody(body: string): string {
   } catch {
     // not JSON: shown as the upstream sent it
   }
+  text = scrub(text);
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= UPSTREAM_BODY_CAP_BYTES) return text;
   // Cut on a character boundary: decoding a byte-cut buffer would leave a replacement character.
@@ -21,20 +26,23 @@ export function capUpstreamBody(body: string): string {
   return `${kept}\n... (truncated: ${bytes} bytes in all)`;
 }
 
-/** The one layout of every error result's text (the Bitbucket reference server's, plus the code). */
-export function renderErrorText(error: ToolError): string {
-  const lines = [`Error: ${error.message}`, `Code: ${error.code}`];
+/**
+ * The one layout of every error result's text (the Bitbucket reference server's, plus the code). The message
+ * and the upstream body are scrubbed before the body is capped: a cut must not leave the head of a secret.
+ */
+export function renderErrorText(error: ToolError, scrub: Scrub = (text) => text): string {
+  const lines = [`Error: ${scrub(error.message)}`, `Code: ${error.code}`];
   if (error.status !== undefined) lines.push(`HTTP Status: ${error.status}`);
   if (error.retryAfterSeconds !== undefined) lines.push(`Retry After: ${error.retryAfterSeconds} seconds`);
   if (error.upstreamBody !== undefined && error.upstreamBody.trim() !== '') {
-    lines.push('', 'Raw API Response:', capUpstreamBody(error.upstreamBody));
+    lines.push('', 'Raw API Response:', capUpstreamBody(error.upstreamBody, scrub));
   }
   return lines.join('\n');
 }
 
-export function errorResult(error: ToolError, meta: Record<string, unknown>): CallToolResult {
+export function errorResult(error: ToolError, meta: Record<string, unknown>, scrub?: Scrub): CallToolResult {
   const merged = { ...meta, ...error.meta };
-  const result: CallToolResult = { content: [{ type: 'text', text: renderErrorText(error) }], isError: true };
+  const result: CallToolResult = { content: [{ type: 'text', text: renderErrorText(error, scrub) }], isError: true };
   if (Object.keys(merged).length > 0) result._meta = merged;
   return result;
 }

@@ -4,34 +4,84 @@ export type Scrub = (text: string) => string;
 /** Secrets shorter than this are not scrubbed: replacing two or three characters would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4;
 
+const REDACTED = '[REDACTED]';
+
 /**
- * The one scrubber of result text, structured values and artifacts: a secret never reaches a caller, whatever
- * an upstream echoed back. Longest secrets first, so a secret that contains another is replaced whole.
+ * The forms a secret takes when an upstream carries it back rather than shows it: as is, URL-encoded (either
+ * case of hex), JSON-escaped, and base64-encoded alone or as a Basic `secret:` value. (Basic `user:secret`
+ * needs the user too: the upstream client hands those forms over itself, see UpstreamBinding.secretForms.)
  */
-export function secretScrubber(secretValues: readonly string[]): Scrub {
-  const secrets = [...new Set(secretValues.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
-  if (secrets.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
-    for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-    return out;
-  };
+export function secretForms(secret: string): string[] {
+  const encoded = encodeURIComponent(secret);
+  const forms = [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), JSON.stringify(secret).slice(1, -1)];
+  for (const raw of [secret, `${secret}:`]) forms.push(Buffer.from(raw, 'utf8').toString('base64'));
+  return forms;
 }
 
 /**
- * A JSON value with every string (keys included) scrubbed. The value is walked rather than its serialization
+ * The one scrubber of result text, structured values, truncation files and artifacts: a secret never reaches a
+ * caller, whatever an upstream echoed back, in any form of secretForms. Every occurrence of every form is
+ * found first and overlapping or touching ones are replaced as one, so neither the order of the secrets nor an
+ * overlap between two of them (one's tail is another's head) can leave part of one behind.
+ */
+export function secretScrubber(secretValues: readonly string[], derived: readonly string[] = []): Scrub {
+  const forms = [...new Set([...secretValues.flatMap(secretForms), ...derived])].filter((s) => s.length >= MIN_SECRET_LENGTH);
+  if (forms.length === 0) return (text) => text;
+  // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
+  const shortest = Math.min(...forms.map((f) => f.length));
+  return (text) => {
+    if (text.length < shortest) return text;
+    let spans: Array<[number, number]> | undefined;
+    for (const form of forms) {
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) (spans ??= []).push([at, at + form.length]);
+    }
+    return spans === undefined ? text : redactSpans(text, spans);
+  };
+}
+
+/** `text` with each run covered by one or more of `spans` replaced by one REDACTED marker. */
+function redactSpans(text: string, spans: Array<[number, number]>): string {
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let kept = 0;
+  let [start, end] = spans[0]!;
+  for (const [from, to] of spans) {
+    if (from <= end) {
+      end = Math.max(end, to);
+      continue;
+    }
+    out += text.slice(kept, start) + REDACTED;
+    kept = end;
+    [start, end] = [from, to];
+  }
+  return out + text.slice(kept, start) + REDACTED + text.slice(end);
+}
+
+/**
+ * How many nodes a walk may still visit: a part shared by reference is visited, and counted, each time it
+ * appears, as rendering would write it. `exceeded` makes the error thrown when none are left.
+ */
+export interface WalkBudget {
+  left: number;
+  exceeded(): Error;
+}
+
+/**
+ * A JSON value with every string (keys included) scrubbed, visiting at most `walk.left` nodes when given. The value is walked rather than its serialization
  * edited, so a secret with characters JSON escapes is found too and the structure can never be broken.
  * Only what changed is copied (the path from the root to each scrubbed string): a value without secrets,
  * the common case, comes back as is without a shadow copy of it being built on the way (on a 16 MiB value,
- * that copy was tens of MiB of garbage at the peak of a call).
+ * that copy was tens of MiB of garbage at the peak of a call). A key that scrubbing leaves as `__proto__` is
+ * defined, never assigned, so it stays a key.
  */
-export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
+export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T {
+  if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
   if (typeof value === 'string') return scrub(value) as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const scrubbed = scrubJsonValue(item, scrub);
+      const scrubbed = scrubJsonValue(item, scrub, walk);
       if (out === undefined && scrubbed !== item) out = value.slice(0, i);
       out?.push(scrubbed);
     }
@@ -44,14 +94,18 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub): T {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const key = scrub(k);
-      const scrubbed = scrubJsonValue(source[k], scrub);
+      const scrubbed = scrubJsonValue(source[k], scrub, walk);
       if (out === undefined && (key !== k || scrubbed !== source[k])) {
         out = {};
-        for (const earlier of keys.slice(0, i)) out[earlier] = source[earlier];
+        for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
       }
-      if (out !== undefined) out[key] = scrubbed;
+      if (out !== undefined) define(out, key, scrubbed);
     }
     return (out ?? value) as T;
   }
   return value;
+}
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

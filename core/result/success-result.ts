@@ -7,6 +7,7 @@ export function successResult(ctx: CallContext): CallToolResult {
   // Without a render plugin the value is still shown, as JSON.
   const text = ctx.text ?? ctx.output?.text ?? JSON.stringify(renderedValue(ctx) ?? null, null, 2);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
+  if (ctx.output?.image !== undefined) result.content.push({ type: 'image', ...ctx.output.image });
   if (ctx.structured !== undefined) {
     result.structuredContent = ctx.structured;
     // MCP 2026-07-28: a structured value that is not an object is also given as its JSON text (unless the text

@@ -50,7 +50,13 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
     stderr: 'pipe',
   });
   const stderr: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  // A long line can arrive in several chunks: only whole lines are pushed.
+  let partial = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    stderr.push(...lines.filter(Boolean));
+  });
   const client = kitClient('mcp-devtools-tests', options.versionNegotiation);
   try {
     await client.connect(transport);

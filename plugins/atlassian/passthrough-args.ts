@@ -26,21 +26,21 @@ export interface PassthroughArgs {
  */
 export function passthroughArgs(docs: ArgDocs): PassthroughArgs {
   const common = {
-    path: Type.String({ minLength: 1, description: `${docs.path} A missing leading "/" is added.` }),
+    path: Type.String({ minLength: 1, description: docs.path }),
     queryParams: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
-        description: `Query parameters as string key-value pairs, appended to the path (after "&" when the path already has a query). Example: ${docs.queryExample}`,
+        description: `Query parameters (string values), e.g. ${docs.queryExample}.`,
       }),
     ),
     jq: Type.Optional(
       Type.String({
-        description: `JMESPath expression (https://jmespath.org) applied to the response before rendering. Use it to keep only the fields you need: unfiltered responses are large. Example: ${docs.jqExample}. An invalid expression returns {_jqError, _originalData}.`,
+        description: `JMESPath applied to the response: keep only what you need, e.g. ${docs.jqExample}.`,
       }),
     ),
     outputFormat: OutputFormatArg,
   };
   const body = Type.Record(Type.String(), Type.Unknown(), {
-    description: `Request body, a JSON object sent as JSON; its shape depends on the endpoint. Example: ${docs.bodyExample}`,
+    description: `JSON request body, e.g. ${docs.bodyExample}.`,
   });
   return {
     read: Type.Object(common, { additionalProperties: false }),

@@ -7,7 +7,7 @@ export const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 export type Verb = (typeof VERBS)[number];
 
 /** The closing note of every passthrough description. */
-export const OUTPUT_NOTE = 'Output: TOON by default (compact), or JSON with outputFormat: "json". The text is the response body itself.';
+export const OUTPUT_NOTE = 'The text is the response body (TOON, or JSON with outputFormat "json").';
 
 /** One Atlassian product's passthrough tool family: `jira_*`, `conf_*` or `bb_*`. */
 export interface PassthroughProduct {

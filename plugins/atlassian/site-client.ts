@@ -42,6 +42,7 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
     vendor: product.vendor,
     label: product.label,
     baseUrl: base.url ?? UNCONFIGURED_BASE_URL,
+    baseUrlSetting: `${product.settingsPrefix}_BASE_URL`,
     auth: () => (problem === undefined ? basicAuth(email, token) : undefined),
     missingCredentials: problem ?? '',
     secretMaterial: () => `${email}\0${token}`,

@@ -47,6 +47,7 @@ export function createBitbucketClient(settings: Settings): UpstreamClient {
     vendor: 'bitbucket',
     label: 'Bitbucket',
     baseUrl: settings.get<string>('BITBUCKET_BASE_URL'),
+    baseUrlSetting: 'BITBUCKET_BASE_URL',
     auth: () => (credential === undefined ? undefined : basicAuth(credential.user, credential.secret)),
     missingCredentials:
       'Bitbucket is not configured: set ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an Atlassian API token with Bitbucket scopes), ' +

@@ -1,5 +1,6 @@
 import type { InterceptContext, PreparedRequest, UpstreamInterceptor, UpstreamResponse } from '../../core/http/types.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
 import type { ToolSpec } from '../../core/plugin/contract.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { cacheKey, entryFrom, isCacheEntry, refreshedEntry, responseFrom, type CacheEntry } from './cache-entry.js';
@@ -15,6 +16,8 @@ export interface HttpCacheOptions {
   limits: CacheLimits;
   /** Bodies larger than this (HTTP_CACHE_MAX_BYTES) are not stored. */
   maxBytes: number;
+  /** Counts each lookup by its result. */
+  metrics: Metrics;
 }
 
 type Lookup = { failed: false; entry: CacheEntry | undefined } | { failed: true };
@@ -38,16 +41,26 @@ export class HttpCache implements UpstreamInterceptor {
   async run(request: PreparedRequest, exchange: InterceptContext, next: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
     if (request.method !== 'GET' || isStatusPath(exchange.identity.vendor, request.path)) return this.fetched(await next());
     const key = cacheKey(exchange.identity, request);
-    const lookup: Lookup = exchange.tool.args.fresh === true ? { failed: false, entry: undefined } : await this.read(key, exchange);
-    if (lookup.failed) return this.fetched(await next());
+    const bypass = exchange.tool.args.fresh === true;
+    const lookup: Lookup = bypass ? { failed: false, entry: undefined } : await this.read(key, exchange);
+    const counted = (result: CacheLookupResult): void => this.options.metrics.cacheLookup(bypass ? 'bypass' : result);
+    if (lookup.failed) {
+      counted('error');
+      return this.fetched(await next());
+    }
     const { entry } = lookup;
-    if (entry !== undefined && this.options.clock.now() < entry.expiresAt) return responseFrom(entry, this.options.clock.now());
+    if (entry !== undefined && this.options.clock.now() < entry.expiresAt) {
+      counted('hit');
+      return responseFrom(entry, this.options.clock.now());
+    }
     const etag = entry?.headers.etag;
     if (entry !== undefined && etag !== undefined) {
       const response = await exchange.revalidate({ 'if-none-match': etag });
+      counted(response.status === 304 ? 'revalidated' : 'miss');
       if (response.status === 304) return this.refresh(key, entry, response, exchange);
       return this.keep(key, response, exchange);
     }
+    counted('miss');
     return this.keep(key, await next(), exchange);
   }
 

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { Settings } from '../../core/config/settings.js';
 import type { UpstreamInterceptor } from '../../core/http/types.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
@@ -29,6 +30,7 @@ export class CachePlugin implements DevtoolsPlugin {
     @inject(TOKENS.Store) store: KeyValueStore,
     @inject(TOKENS.Clock) clock: Clock,
     @inject(TOKENS.Logger) logger: Logger,
+    @inject(TOKENS.Metrics) metrics: Metrics,
   ) {
     if (!settings.get<boolean>('HTTP_CACHE_ENABLED')) return;
     this.cache = new HttpCache({
@@ -40,6 +42,7 @@ export class CachePlugin implements DevtoolsPlugin {
         maxTtlMs: settings.get<number>('HTTP_CACHE_MAX_TTL_SECONDS') * 1000,
       },
       maxBytes: settings.get<number>('HTTP_CACHE_MAX_BYTES'),
+      metrics,
     });
   }
 

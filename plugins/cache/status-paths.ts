@@ -1,4 +1,4 @@
-import { percentDecoded } from '../../core/http/safe-path.js';
+import { servedPath } from '../../core/http/path-reading.js';
 
 /**
  * Paths whose answers change by the second, per vendor: never served from the cache, however the response is
@@ -6,8 +6,11 @@ import { percentDecoded } from '../../core/http/safe-path.js';
  *
  * CircleCI: one pipeline (`/pipeline/{id}` and below, `/project/{slug}/pipeline/{number}`), one workflow
  * (`/workflow/{id}` and below) and one job (`/project/{slug}/job/{number}`, its artifacts and test results).
- * Lists such as `/project/{slug}/pipeline` or `/project/{slug}/pipeline/mine` stay cacheable. Project slugs
- * may be written with `/` or with `%2F`, so a slug is matched as "anything".
+ * The discovery lists an agent polls after a push are status paths too: a project's pipelines
+ * (`/project/{slug}/pipeline`, `.../pipeline/mine`), an organisation's (`/pipeline`), a pipeline's workflows
+ * and a workflow's jobs (below one pipeline or workflow), so a new pipeline shows at once. Other lists
+ * (insights, contexts) stay cacheable. Project slugs may be written with `/` or with `%2F`, so a slug is
+ * matched as "anything".
  */
 const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
   circleci: [
@@ -16,14 +19,14 @@ const STATUS_PATHS: Readonly<Record<string, readonly RegExp[]>> = {
     /^\/api\/v2\/project\/.+\/pipeline\/\d+$/i,
     /^\/api\/v2\/project\/.+\/job\/[^/]+(\/.*)?$/i,
     /^\/api\/v2\/project\/.+\/\d+\/(artifacts|tests)$/i,
+    /^\/api\/v2\/project\/.+\/pipeline(\/mine)?$/i,
+    /^\/api\/v2\/pipeline$/i,
   ],
 };
 
 /** True when `path` (as sent to `vendor`, with or without a query) is a status path that must not be cached. */
 export function isStatusPath(vendor: string, path: string): boolean {
-  const [pathPart = ''] = path.split('?', 1);
-  // Percent-encoded letters must not dodge the rules (`/api/v2/%77orkflow/x` is the same workflow upstream),
-  // not even beside a malformed escape.
-  const decoded = percentDecoded(pathPart);
-  return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(pathPart) || pattern.test(decoded));
+  // Matched as the vendor serves it, as policy rules are: `/api/v2/%77orkflow/x` is the same workflow upstream.
+  const served = servedPath(path);
+  return (STATUS_PATHS[vendor] ?? []).some((pattern) => pattern.test(served));
 }

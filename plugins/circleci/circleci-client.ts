@@ -18,12 +18,19 @@ export const CircleciSettings = Type.Object({
 export const API_PREFIX = '/api/v2';
 
 /**
+ * The one v1.1 endpoint kept reachable, for what v2 lacks: a job's detail with its steps and their output URLs
+ * (circleci_logs). The rest of v1.1 stays out of reach.
+ */
+const V1_JOB_DETAIL = /^\/api\/v1\.1\/project\/(github|bitbucket)\/[^/]+\/[^/]+\/\d+$/;
+
+/**
  * Tool paths are relative to /api/v2 (`/project/gh/acme/api/pipeline`); one that already names the prefix is
- * taken as is. Path safety (no `..`, no absolute URL) was checked before this runs, so a prefixed path cannot
- * climb out of the API.
+ * taken as is, as is the v1.1 job detail. Path safety (no `..`, no absolute URL) was checked before this runs,
+ * so a prefixed path cannot climb out of the API.
  */
 export function underApiPrefix(path: string): string {
   const [pathPart = ''] = path.split('?', 1);
+  if (V1_JOB_DETAIL.test(pathPart)) return path;
   return pathPart === API_PREFIX || pathPart.startsWith(`${API_PREFIX}/`) ? path : `${API_PREFIX}${path}`;
 }
 
@@ -34,6 +41,7 @@ export function createCircleciClient(settings: Settings): UpstreamClient {
     vendor: 'circleci',
     label: 'CircleCI',
     baseUrl: settings.get<string>('CIRCLECI_BASE_URL'),
+    baseUrlSetting: 'CIRCLECI_BASE_URL',
     auth: () => (token === '' ? undefined : { 'circle-token': token }),
     missingCredentials: 'CircleCI credentials are not configured: set CIRCLECI_TOKEN to a personal API token.',
     secretMaterial: () => token,

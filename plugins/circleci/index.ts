@@ -1,29 +1,41 @@
 import { inject } from 'tsyringe';
+import type { Static } from 'typebox';
+import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { CacheInfo } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
+import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { CircleciSettings, createCircleciClient } from './circleci-client.js';
-import { DELETE, GET, POST } from './tool-specs.js';
+import type { V1JobDetail } from './job-steps.js';
+import { stepLogsText } from './step-logs.js';
+import { StepOutputReader } from './step-output.js';
+import { DELETE, GET, LOGS, PATCH, POST, PUT, type LogsArgs } from './tool-specs.js';
 
 /**
- * CircleCI v2: a cached read passthrough (`{data, cache}`) and write passthroughs (text only, never cached,
- * never retried). Handlers send `ctx.route`, which the validate stage computed from the arguments: what
- * policy decided on is exactly what goes out.
+ * CircleCI v2: a cached read passthrough (`{data, cache}`), write passthroughs (text only, never cached,
+ * never retried) and a job's step output (from the v1.1 job detail). Handlers send `ctx.route`, which the
+ * validate stage computed from the arguments: what policy decided on is exactly what goes out.
  */
 @Plugin({ name: 'circleci', version: '1.0.0', settings: CircleciSettings })
 export class CircleciPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
+  private readonly outputs: StepOutputReader;
+  /** Configured secrets replaced in step output before it is shown or saved (an artifact is stored as given). */
+  private readonly scrub: Scrub;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.upstream = createCircleciClient(settings);
+    this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);
+    this.scrub = secretScrubber(settings.secretValues());
   }
 
   @Tool(GET)
@@ -34,8 +46,24 @@ export class CircleciPlugin implements DevtoolsPlugin {
     return { value: response.body, meta: { cache } };
   }
 
+  @Tool(LOGS)
+  async logs(ctx: ToolContext): Promise<ToolOutput> {
+    const detail = (await this.upstream.send(ctx, ctx.route!)).body as V1JobDetail;
+    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args as Static<typeof LogsArgs>, detail) };
+  }
+
   @Tool(POST)
   async post(ctx: ToolContext): Promise<ToolOutput> {
+    return this.write(ctx);
+  }
+
+  @Tool(PUT)
+  async put(ctx: ToolContext): Promise<ToolOutput> {
+    return this.write(ctx);
+  }
+
+  @Tool(PATCH)
+  async patch(ctx: ToolContext): Promise<ToolOutput> {
     return this.write(ctx);
   }
 

@@ -5,24 +5,38 @@ import { CircleCiReadEnvelope } from '../../core/schema/envelopes.js';
 
 const Path = Type.String({
   minLength: 1,
-  description: 'API path relative to /api/v2, e.g. "/project/gh/acme/api/pipeline" (a path starting with /api/v2 is taken as is). Never a full URL.',
+  description: 'Path under /api/v2, e.g. "/project/gh/ORG/REPO/pipeline". Never a full URL.',
 });
 const QueryParams = Type.Optional(
   Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-    description: 'Query parameters, e.g. {"branch": "main"} or {"page-token": "<next_page_token of the previous page>"}.',
+    description: 'Query parameters, e.g. {"branch": "main"}.',
   }),
 );
-const Body = Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON request body, e.g. {"branch": "main", "parameters": {"deploy": true}}.' }));
+const Body = Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON request body.' }));
 
 export const GetArgs = Type.Object(
   {
     path: Path,
     queryParams: QueryParams,
-    fresh: Type.Optional(Type.Boolean({ description: 'true: skip the HTTP cache and fetch from CircleCI now (the fresh answer is cached again).' })),
+    fresh: Type.Optional(Type.Boolean({ description: 'true: skip the HTTP cache.' })),
     ...renderingArgs,
   },
   { additionalProperties: false },
 );
+
+export const LogsArgs = Type.Object(
+  {
+    projectSlug: Type.String({ pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).' }),
+    jobNumber: Type.Integer({ minimum: 1, description: 'Job number (job_number of "/workflow/{id}/job").' }),
+    step: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], { description: 'Only this step, by number (from 1) or name, whatever its status.' })),
+    failedOnly: Type.Boolean({ default: true, description: 'Only failed steps (default true).' }),
+    tailLines: Type.Integer({ minimum: 1, maximum: 100000, default: 500, description: 'Lines to show from the end (default 500).' }),
+  },
+  { additionalProperties: false },
+);
+
+/** CircleCI's v1.1 names for the VCS of a v2 project slug. */
+const V1_VCS: Record<string, string> = { gh: 'github', github: 'github', bb: 'bitbucket', bitbucket: 'bitbucket' };
 
 export const WriteArgs = Type.Object({ path: Path, queryParams: QueryParams, body: Body, ...renderingArgs }, { additionalProperties: false });
 
@@ -30,10 +44,9 @@ export const GET: ToolSpec<typeof GetArgs> = {
   name: 'circleci_get',
   title: 'CircleCI API GET',
   description: [
-    'Read-only GET of the CircleCI v2 API, e.g. "/project/gh/ORG/REPO/pipeline" (recent pipelines), "/pipeline/{id}/workflow", "/workflow/{id}/job", "/project/gh/ORG/REPO/job/{number}", "/insights/gh/ORG/REPO/workflows".',
-    'The result is {data, cache}: data is CircleCI\'s body after jq; cache says whether it came from the server\'s HTTP cache (hit), how old it is (ageMs) and when it was fetched (fetchedAt). Pass fresh: true for an answer fetched now.',
-    'Status paths (a pipeline, a workflow, a job) are never cached. Lists continue with CircleCI\'s next_page_token: pass it back as queryParams {"page-token": "..."}; null means the last page.',
-    'Use jq to keep what you need, e.g. "items[*].{id: id, number: number, state: state, branch: vcs.branch}".',
+    'Read-only GET of the CircleCI v2 API, e.g. "/project/gh/ORG/REPO/pipeline", "/pipeline/{id}/workflow", "/workflow/{id}/job", "/insights/gh/ORG/REPO/workflows".',
+    'Result {data, cache}: cache says whether the answer came from the HTTP cache (hit, ageMs, fetchedAt). Pipelines, workflows, jobs and their lists are never cached.',
+    'Continue a list with queryParams {"page-token": next_page_token}. Project with jq, e.g. "items[*].{id: id, number: number, state: state}".',
   ].join(' '),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: GetArgs,
@@ -42,23 +55,42 @@ export const GET: ToolSpec<typeof GetArgs> = {
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
 };
 
-export const POST: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_post',
-  title: 'CircleCI API POST',
-  description: [
-    'POST to the CircleCI v2 API: trigger a pipeline ("/project/gh/ORG/REPO/pipeline" with body {"branch": "main"}), rerun or cancel a workflow ("/workflow/{id}/rerun", "/workflow/{id}/cancel"), approve a job, create an environment variable...',
-    'Sent once, never retried and never cached: if the result is an error such as a timeout, check the state with circleci_get before sending again.',
-  ].join(' '),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'POST', path: args.path, query: args.queryParams, body: args.body }),
-};
+/**
+ * A write passthrough: sent once, never retried or cached. Whether it is idempotent or destructive is what its
+ * HTTP method says (a PUT replaces, a DELETE removes).
+ */
+function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string): ToolSpec<typeof WriteArgs> {
+  return {
+    name: `circleci_${method.toLowerCase()}`,
+    title: `CircleCI API ${method}`,
+    description,
+    annotations: { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true },
+    input: WriteArgs,
+    route: (args: Static<typeof WriteArgs>) => ({ method, path: args.path, query: args.queryParams, body: args.body }),
+  };
+}
 
-export const DELETE: ToolSpec<typeof WriteArgs> = {
-  name: 'circleci_delete',
-  title: 'CircleCI API DELETE',
-  description: 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME"), a context or a schedule. Irreversible; sent once, never retried.',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  input: WriteArgs,
-  route: (args: Static<typeof WriteArgs>) => ({ method: 'DELETE', path: args.path, query: args.queryParams, body: args.body }),
+export const POST = writeTool(
+  'POST',
+  'POST to the CircleCI v2 API: trigger a pipeline ("/project/gh/ORG/REPO/pipeline", body {"branch": "main"}), rerun or cancel a workflow ("/workflow/{id}/rerun", "/workflow/{id}/cancel"), approve a job. ' +
+    'Sent once, never retried or cached: after a timeout, check with circleci_get before sending again.',
+);
+export const PUT = writeTool('PUT', 'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.');
+export const PATCH = writeTool('PATCH', 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.');
+export const DELETE = writeTool('DELETE', 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.');
+
+export const LOGS: ToolSpec<typeof LogsArgs> = {
+  name: 'circleci_logs',
+  title: 'Read the step output of a CircleCI job',
+  description: [
+    'Show the output of a job\'s steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.',
+    'The whole output is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
+  ].join(' '),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  input: LogsArgs,
+  // The step list with output URLs exists only in CircleCI's v1.1 job detail.
+  route: (args: Static<typeof LogsArgs>) => {
+    const [vcs = '', org, repo] = args.projectSlug.split('/');
+    return { method: 'GET', path: `/api/v1.1/project/${V1_VCS[vcs]}/${org}/${repo}/${args.jobNumber}` };
+  },
 };

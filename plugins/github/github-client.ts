@@ -17,18 +17,26 @@ export const GithubSettings = Type.Object({
 /** The REST API version every request pins, so a GitHub-side default change cannot alter the payloads. */
 export const GITHUB_API_VERSION = '2022-11-28';
 
-/** The GitHub REST client: Bearer auth, GitHub's media type and API version, a User-Agent (GitHub refuses requests without one). */
-export function createGithubClient(settings: Settings): UpstreamClient {
+/** Media types GitHub answers with the same resource in another form: a pull request as a diff, a file raw. */
+export const DIFF_MEDIA_TYPE = 'application/vnd.github.diff';
+export const RAW_MEDIA_TYPE = 'application/vnd.github.raw+json';
+
+/**
+ * The GitHub REST client: Bearer auth, GitHub's media type (or `accept`) and API version, a User-Agent
+ * (GitHub refuses requests without one). Clients that differ only in `accept` share one identity.
+ */
+export function createGithubClient(settings: Settings, accept = 'application/vnd.github+json'): UpstreamClient {
   const token = settings.get<string>('GITHUB_TOKEN');
   return new UpstreamClient({
     vendor: 'github',
     label: 'GitHub',
     baseUrl: settings.get<string>('GITHUB_API_URL'),
+    baseUrlSetting: 'GITHUB_API_URL',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
     missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
     secretMaterial: () => token,
     headers: {
-      accept: 'application/vnd.github+json',
+      accept,
       'x-github-api-version': GITHUB_API_VERSION,
       'user-agent': `${SERVER_NAME}/${VERSION}`,
     },

@@ -9,20 +9,38 @@ import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
-import { createGithubClient, GithubSettings } from './github-client.js';
-import { jobLogText } from './job-log-result.js';
+import { createGithubClient, DIFF_MEDIA_TYPE, GithubSettings, RAW_MEDIA_TYPE } from './github-client.js';
+import { logResultText } from '../log-text/log-result.js';
 import { nextPageFromLink } from '../../core/http/link-header.js';
+import { contentBytes, fileText, listingText, pointerText, type ContentEntry } from './file-contents.js';
+import { diffText } from './pull-request-diff.js';
+import {
+  GET_FILE,
+  GET_ISSUE,
+  GET_PULL_REQUEST,
+  GET_PULL_REQUEST_DIFF,
+  LIST_ISSUES,
+  LIST_PULL_REQUESTS,
+  LIST_REPOSITORIES,
+  type DiffArgs,
+  type FileArgs,
+  type ListIssuesArgs,
+} from './repo-tool-specs.js';
 import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
 
 /**
- * GitHub Actions: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), and a
- * read-only passthrough for the rest of the REST API. GitHub Enterprise Server works through GITHUB_API_URL.
+ * GitHub: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), pull requests,
+ * issues, files and repositories (repo-tool-specs.ts), and a read-only passthrough for the rest of the REST
+ * API. GitHub Enterprise Server works through GITHUB_API_URL.
  * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
  * exactly what goes out.
  */
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
+  /** The same API and identity, asking for a pull request as a diff, and for a file's raw bytes. */
+  private readonly diffs: UpstreamClient;
+  private readonly raw: UpstreamClient;
   private readonly maxBytes: number;
   /**
    * Configured secrets replaced in a log before it is shown or saved: the kernel scrubs result text, but an
@@ -35,6 +53,8 @@ export class GithubPlugin implements DevtoolsPlugin {
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.upstream = createGithubClient(settings);
+    this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
+    this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
     this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
     this.scrub = secretScrubber(settings.secretValues());
   }
@@ -55,12 +75,82 @@ export class GithubPlugin implements DevtoolsPlugin {
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
       const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
-      return { text: await jobLogText(ctx, this.artifacts, args, this.scrub(response.text)) };
+      const log = this.scrub(response.text);
+      const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
+      return { text: await logResultText(ctx, this.artifacts, { where, what: 'log', tailLines: args.tailLines, shown: log, whole: log }) };
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.
       if ((error as { code?: string }).code !== 'upstream_too_large') throw error;
       throw new ToolError('upstream_too_large', `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`);
     }
+  }
+
+  @Tool(LIST_PULL_REQUESTS)
+  async listPullRequests(ctx: ToolContext): Promise<ToolOutput> {
+    return this.page(ctx);
+  }
+
+  @Tool(LIST_ISSUES)
+  async listIssues(ctx: ToolContext): Promise<ToolOutput> {
+    const page = await this.page(ctx);
+    // GitHub lists pull requests as issues (they carry a `pull_request` key): left out unless asked for.
+    if ((ctx.args as Static<typeof ListIssuesArgs>).includePullRequests === true || !Array.isArray(page.value)) return page;
+    return { ...page, value: page.value.filter((item: unknown) => !(item !== null && typeof item === 'object' && 'pull_request' in item)) };
+  }
+
+  @Tool(LIST_REPOSITORIES)
+  async listRepositories(ctx: ToolContext): Promise<ToolOutput> {
+    try {
+      return await this.page(ctx);
+    } catch (error) {
+      // The owner is not an organization: list it as a user (GitHub answers 404 for /orgs/{user}).
+      if ((error as { status?: number }).status !== 404) throw error;
+      const owner = encodeURIComponent((ctx.args as { owner: string }).owner);
+      return this.page(ctx, { ...ctx.route!, path: `/users/${owner}/repos` });
+    }
+  }
+
+  @Tool(GET_PULL_REQUEST)
+  async getPullRequest(ctx: ToolContext): Promise<ToolOutput> {
+    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  }
+
+  @Tool(GET_ISSUE)
+  async getIssue(ctx: ToolContext): Promise<ToolOutput> {
+    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  }
+
+  @Tool(GET_PULL_REQUEST_DIFF)
+  async getPullRequestDiff(ctx: ToolContext): Promise<ToolOutput> {
+    const args = ctx.args as Static<typeof DiffArgs>;
+    const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
+    try {
+      const response = await this.diffs.send(ctx, ctx.route!, { expect: 'text' });
+      return { text: await diffText(ctx, this.artifacts, where, this.scrub(response.text)) };
+    } catch (error) {
+      const { code, status } = error as { code?: string; status?: number };
+      // GitHub refuses diffs past its own limits with 406; a diff over MCP_MAX_RESPONSE_BYTES cannot be read either.
+      if (status !== 406 && code !== 'upstream_too_large') throw error;
+      const files = `${ctx.route!.path}/files`;
+      const why = status === 406 ? 'GitHub refuses to produce a diff this large' : `it is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes)`;
+      throw new ToolError(code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error', `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`, {
+        status,
+        upstreamBody: (error as ToolError).upstreamBody,
+      });
+    }
+  }
+
+  @Tool(GET_FILE)
+  async getFile(ctx: ToolContext): Promise<ToolOutput> {
+    const args = ctx.args as Static<typeof FileArgs>;
+    const where = `${args.path.replace(/^\/+|\/+$/g, '') || '/'} of ${args.owner}/${args.repo} at ${args.ref ?? 'the default branch'}`;
+    const body = (await this.upstream.send(ctx, ctx.route!)).body as ContentEntry | ContentEntry[];
+    if (Array.isArray(body)) return { text: listingText(where, body) };
+    if (body === null || typeof body !== 'object') throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
+    if (body.type !== 'file') return { text: pointerText(where, body) };
+    // Above 1 MB the contents API leaves `content` empty: the raw media type gives the bytes.
+    const bytes = contentBytes(body) ?? ((await this.raw.send(ctx, ctx.route!, { binary: true })).body as Buffer);
+    return { text: await fileText(ctx, this.artifacts, { where, entry: body, bytes: Buffer.from(this.scrub(bytes.toString('latin1')), 'latin1') }) };
   }
 
   @Tool(GET)
@@ -76,8 +166,8 @@ export class GithubPlugin implements DevtoolsPlugin {
   }
 
   /** A list page as `{data, nextPage}`: nextPage comes from the Link header, null on the last page. */
-  private async page(ctx: ToolContext): Promise<ToolOutput> {
-    const response = await this.upstream.send(ctx, ctx.route!);
+  private async page(ctx: ToolContext, route = ctx.route!): Promise<ToolOutput> {
+    const response = await this.upstream.send(ctx, route);
     return { value: response.body, meta: { nextPage: nextPageFromLink(response.headers.get('link')) } };
   }
 }

@@ -1,11 +1,13 @@
 import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
-import { Plugin } from '../../core/plugin/decorators.js';
+import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
+import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
 import { referenceConfigSections } from '../atlassian/settings.js';
 import { createSiteClient } from '../atlassian/site-client.js';
 import { siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
+import { attachmentImage, GET_ATTACHMENT } from './attachment-image.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 
 const JIRA: SiteProduct = {
@@ -17,11 +19,19 @@ const JIRA: SiteProduct = {
   examplePath: '/rest/api/3/issue/PROJ-1',
 };
 
-/** jira_get|post|put|patch|delete: the Jira REST API, text byte-identical to the reference Jira server. */
+/**
+ * jira_get|post|put|patch|delete: the Jira REST API, text byte-identical to the reference Jira server; and
+ * jira_get_attachment, an image attachment as an image content block.
+ */
 @Plugin({ name: 'jira', version: '1.0.0', settings: siteProductSettings(JIRA), configSections: referenceConfigSections('jira') })
 @PassthroughTools(JIRA_TOOLS)
 export class JiraPlugin extends AtlassianPassthroughPlugin {
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     super(createSiteClient(settings, JIRA), siteProductBehaviour(JIRA));
+  }
+
+  @Tool(GET_ATTACHMENT)
+  getAttachment(ctx: ToolContext): Promise<ToolOutput> {
+    return attachmentImage(ctx, this.upstream);
   }
 }

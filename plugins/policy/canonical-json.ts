@@ -14,7 +14,8 @@ function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = sortKeys(v);
+    // Defined, never assigned: a "__proto__" argument is data the request sends, and must be bound and shown.
+    if (v !== undefined) Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
@@ -32,8 +33,9 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Store) store: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
-    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
+    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000, settings.get<number>('MCP_APPROVAL_MAX_PENDING'));
   }
 
   async boot(ctx: BootContext): Promise<void> {
@@ -47,6 +49,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     const auditFile = this.settings.get<string>('MCP_AUDIT_LOG');
     if (auditFile !== '') {
       this.audit = await AuditLog.open(resolve(auditFile));
+      ctx.provide(POLICY_TOKENS.AuditLog, this.audit);
       this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log open');
     }
   }
@@ -64,7 +67,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     const stages: StageMiddleware[] = [];
     if (this.source !== undefined) stages.push(upstreamIdentityMeta());
     if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.clock, this.logger));
-    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger));
+    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
     return stages;
   }
 }

@@ -1,5 +1,7 @@
 import { isToolError } from '../../core/errors/tool-error.js';
+import { servedPath } from '../../core/http/path-reading.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -9,7 +11,7 @@ import { shapeOf, type AuditRecord } from './audit/audit-record.js';
 import { callFacts, publicIdentity } from './engine/call-facts.js';
 import type { Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
-import { refusal } from './refusal.js';
+import { redirectRefusal, refusal } from './refusal.js';
 
 /** The `_meta` key naming the upstream identity that acted. */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
@@ -36,7 +38,7 @@ export function upstreamIdentityMeta(): StageMiddleware {
  * The policy stage: after validation (rules see typed arguments and the prepared request), before the
  * upstream call and its cache. A refusal ends the call as an error result; nothing is sent upstream.
  */
-export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger): StageMiddleware {
+export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger, metrics: Metrics): StageMiddleware {
   return {
     stage: 'policy',
     name: 'policy-decision',
@@ -59,7 +61,16 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         }
       }
       decisions.set(ctx, decision);
+      metrics.policyDecision(decision.effect);
       if (decision.effect !== 'allow') throw refusal(decision, facts);
+      ctx.decideRedirect = (request) => {
+        // The same policy version decides where a read is redirected to, as if the call had named that path.
+        const redirected = engine.decide({ ...facts, method: request.method, path: servedPath(request.path) });
+        if (redirected.effect === 'allow') return;
+        const refused = redirectRefusal(redirected, facts, request.path);
+        decisions.set(ctx, refused.meta!.decision as Decision);
+        throw refused;
+      };
       await next();
     },
   };

@@ -4,6 +4,7 @@ import Type from 'typebox';
 export const PolicySettings = Type.Object({
   MCP_POLICY_FILE: Type.String({ default: '', description: 'YAML policy document; every call is decided by it, and what no rule allows is denied. Empty: no policy.' }),
   MCP_APPROVAL_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 604800, default: 900, description: 'How long a pending approval can be granted, and a grant used.' }),
+  MCP_APPROVAL_MAX_PENDING: Type.Integer({ minimum: 1, maximum: 10000, default: 20, description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.' }),
   MCP_AUDIT_LOG: Type.String({ default: '', description: 'Append-only, hash-chained JSON Lines audit log of every call (one file per server process). Empty: none.' }),
 });
 
@@ -11,4 +12,6 @@ export const PolicySettings = Type.Object({
 export const POLICY_TOKENS = {
   Approvals: 'mcp-devtools:Approvals',
   PolicySource: 'mcp-devtools:PolicySource',
+  /** The AuditLog, when MCP_AUDIT_LOG is set (the console reads it and records approvers' decisions in it). */
+  AuditLog: 'mcp-devtools:AuditLog',
 } as const;

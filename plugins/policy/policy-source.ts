@@ -7,16 +7,35 @@ import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
 import { readPolicyDocument } from './document/policy-document.js';
 import { PolicyEngine } from './engine/policy-engine.js';
 
-/** Reads and compiles a policy file; an invalid one throws InvalidDocumentError naming the lines. */
+/** How long a policy file must read the same before it is taken: an editor or a deploy may be writing it. */
+export const STABLE_READ_MS = 100;
+const STABLE_READ_ATTEMPTS = 50;
+
+/**
+ * The file's text once two reads STABLE_READ_MS apart agree (`first`: a read already made), so a file caught
+ * half-written is never taken for the whole. Throws when it keeps changing for seconds.
+ */
+export async function readStable(path: string, first?: string): Promise<string> {
+  let previous = first ?? (await readFile(path, 'utf8'));
+  for (let i = 0; i < STABLE_READ_ATTEMPTS; i++) {
+    await new Promise((resolve) => setTimeout(resolve, STABLE_READ_MS));
+    const next = await readFile(path, 'utf8');
+    if (next === previous) return next;
+    previous = next;
+  }
+  throw new Error(`it kept changing for ${(STABLE_READ_ATTEMPTS * STABLE_READ_MS) / 1000} s`);
+}
+
+/** Reads (stably) and compiles a policy file; an invalid one throws InvalidDocumentError naming the lines. */
 export async function loadPolicyFile(path: string): Promise<{ engine: PolicyEngine; text: string }> {
-  const text = await readFile(path, 'utf8');
+  const text = await readStable(path);
   return { engine: new PolicyEngine(readPolicyDocument(text, path)), text };
 }
 
 /**
  * The policy in force: loaded at start-up (an invalid document refuses the start, naming the line), then
- * reloaded whenever the file changes. An invalid or unreadable new version is logged with its problems and
- * the last good policy stays in force, so a typo never opens or closes everything.
+ * reloaded whenever the file changes, once it has stopped changing. An invalid or unreadable new version is
+ * logged with its problems and the last good policy stays in force, so a typo never opens or closes everything.
  */
 export class PolicySource {
   private engine: PolicyEngine;
@@ -61,9 +80,11 @@ export class PolicySource {
     await this.watched?.check();
   }
 
-  private reload(text: string): void {
+  /** Takes a new version only once it reads the same twice, parses and validates: only then is it swapped in. */
+  private async reload(changed: string): Promise<void> {
     let engine: PolicyEngine;
     try {
+      const text = await readStable(this.path, changed);
       engine = new PolicyEngine(readPolicyDocument(text, this.path));
     } catch (error) {
       const problems = error instanceof InvalidDocumentError ? error.message : (error as Error).message;

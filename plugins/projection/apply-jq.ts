@@ -1,4 +1,9 @@
-import jmespath from 'jmespath';
+import { ToolError } from '../../core/errors/tool-error.js';
+import { boundedSearch } from './bounded-jmespath.js';
+import { ProjectionTooLarge } from './projection-budget.js';
+
+/** The longest `jq` expression accepted: far above any real projection, far below what parsing can choke on. */
+export const MAX_JQ_CHARS = 2000;
 
 /** How the projected value will be rendered: it decides what becomes of values JSON cannot hold. */
 export type PlainJsonMode = 'toon' | 'json';
@@ -6,14 +11,22 @@ export type PlainJsonMode = 'toon' | 'json';
 /**
  * Applies a JMESPath expression the way the reference Atlassian servers do: an empty or blank expression
  * means none, and any failure (syntax or runtime) yields `{_jqError, _originalData}` instead of an error, so
- * the model sees both what went wrong and the data it can retry on.
+ * the model sees both what went wrong and the data it can retry on. Two things are errors instead, since no
+ * retry on the same data can help: an expression over MAX_JQ_CHARS (`invalid_jq`), and one that would produce
+ * more than its budget or run past its deadline (`projection_too_large`, see projection-budget.ts).
  */
 export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json'): unknown {
   if (typeof expression !== 'string' || expression.trim() === '') return data;
+  if (expression.length > MAX_JQ_CHARS) {
+    throw new ToolError('invalid_jq', `The jq expression is ${expression.length} characters long; the limit is ${MAX_JQ_CHARS}. Select fewer fields, or split the projection into simpler ones.`);
+  }
   let result: unknown;
   try {
-    result = jmespath.search(data as never, expression);
-  } catch {
+    result = boundedSearch(data, expression);
+  } catch (error) {
+    if (error instanceof ProjectionTooLarge) {
+      throw new ToolError('projection_too_large', `The jq expression was stopped: ${error.message}. Select less: pick fields rather than repeat values (\`[@,@]\` doubles the data at each step).`);
+    }
     return { _jqError: `Invalid JMESPath expression: ${expression}`, _originalData: data };
   }
   return toPlainJson(result, mode);

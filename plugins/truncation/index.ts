@@ -7,13 +7,14 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { RawResponseFiles } from './raw-response-files.js';
 import { needsTruncation, truncateForModel } from './truncate-text.js';
 
 const TruncationSettings = Type.Object({
-  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files).' }),
+  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files). One that is not private to this user (made by another, a symbolic link) is never written to: a private temporary folder is used instead.' }),
   MCP_RAW_RESPONSE_RETENTION_SECONDS: Type.Integer({ minimum: 60, default: 3600, description: 'How long the full text of a truncated result is kept.' }),
 });
 
@@ -26,6 +27,7 @@ export class TruncationPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Logger) logger: Logger,
     @inject(TOKENS.Clock) clock: Clock,
+    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     this.files = new RawResponseFiles(
       settings.get<string>('MCP_RAW_RESPONSE_DIR'),
@@ -50,8 +52,10 @@ export class TruncationPlugin implements DevtoolsPlugin {
         name: 'model-text-limit',
         run: async (ctx, next) => {
           if (ctx.text !== undefined && needsTruncation(ctx.text)) {
-            const saved = ctx.output?.saveTruncated === false ? undefined : await this.files.save(ctx.text);
-            ctx.text = truncateForModel(ctx.text, saved);
+            // Scrubbed before the file is written and before the cut, which could leave a secret's head.
+            const text = this.scrub(ctx.text);
+            const saved = ctx.output?.saveTruncated === false ? undefined : await this.files.save(text);
+            ctx.text = truncateForModel(text, saved);
           }
           await next();
         },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logging/logger.js';
 
@@ -7,17 +8,26 @@ const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
 
 /**
  * Full renderings of truncated results, kept on disk for the retention period only: owner-only files in an
- * owner-only folder, deleted by a sweep. Written only when text is actually cut.
+ * owner-only folder, deleted by a sweep. Written only when text is actually cut. The folder usually sits in a
+ * shared /tmp, where another user may have made it first (open to all) or planted a symbolic link by that
+ * name: such a folder is never written to; a private one made for this process (mkdtemp) is used instead.
  */
 export class RawResponseFiles {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly dir: string,
+    private dir: string,
     private readonly retentionMs: number,
     private readonly logger: Logger,
     private readonly now: () => number,
+    /** Who must own the folder: this process's user (tests pretend to be another). */
+    private readonly owner: number | undefined = process.getuid?.(),
   ) {}
+
+  /** Where files are written now: the configured folder, or the private one used instead of it. */
+  get folder(): string {
+    return this.dir;
+  }
 
   async start(): Promise<void> {
     await this.ensureDir();
@@ -71,6 +81,24 @@ export class RawResponseFiles {
 
   private async ensureDir(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await chmod(this.dir, 0o700).catch(() => {});
+    const problem = await this.notPrivate();
+    if (problem === undefined) return;
+    const own = await mkdtemp(join(tmpdir(), 'mcp-devtools-raw-'));
+    this.logger.warn({ dir: this.dir, problem, using: own }, 'MCP_RAW_RESPONSE_DIR is not a private folder of this user; the full text of truncated results goes to a private folder instead');
+    this.dir = own;
+  }
+
+  /** Why the folder is not safe to write into, or undefined when it is a real folder of ours, for us alone. */
+  private async notPrivate(): Promise<string | undefined> {
+    let info = await lstat(this.dir);
+    if (info.isSymbolicLink()) return 'it is a symbolic link';
+    if (!info.isDirectory()) return 'it is not a folder';
+    if (this.owner !== undefined && info.uid !== this.owner) return `it belongs to another user (uid ${info.uid})`;
+    if ((info.mode & 0o077) !== 0) {
+      await chmod(this.dir, 0o700);
+      info = await lstat(this.dir);
+      if ((info.mode & 0o077) !== 0) return 'other users can open it';
+    }
+    return undefined;
   }
 }

@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
 import { ApprovalError, type ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
-import { bearerToken } from '../auth/authenticator.js';
 import { readJsonBody } from '../transports/json-body.js';
+import { adminTokenCheck } from './admin-token.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
@@ -14,7 +13,7 @@ const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
  * `{"by": "name"}`), each with `Authorization: Bearer $MCP_ADMIN_TOKEN`. Without an admin token it is off.
  */
 export function approvalRoutes(approvals: ApprovalStore, adminToken: string, logger: Logger): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
-  const expected = digest(adminToken);
+  const isAdmin = adminTokenCheck(adminToken, logger);
   return async (request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
     if (path !== '/admin' && !path.startsWith('/admin/')) return false;
@@ -22,8 +21,7 @@ export function approvalRoutes(approvals: ApprovalStore, adminToken: string, log
       send(response, 404, { error: 'The admin endpoints are off: set MCP_ADMIN_TOKEN to turn them on.' });
       return true;
     }
-    const bearer = bearerToken(request);
-    if (!('token' in bearer) || !timingSafeEqual(digest(bearer.token), expected)) {
+    if (!isAdmin(request)) {
       response.setHeader('www-authenticate', 'Bearer realm="mcp-devtools-admin"');
       send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' });
       return true;
@@ -42,9 +40,14 @@ export function approvalRoutes(approvals: ApprovalStore, adminToken: string, log
       send(response, 400, { error: 'The body must be empty or JSON {"by": "<approver name, up to 200 characters>"}.' });
       return true;
     }
-    const [, id, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
+    const [, encoded, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
+    const id = decodedSegment(encoded);
+    if (id === undefined) {
+      send(response, 400, { error: `The approval id ${JSON.stringify(encoded)} is not valid percent-encoding; ids look like apr-4c9e0f0b8a6d2e1f3a5b7c9d.` });
+      return true;
+    }
     try {
-      const approval = verdict === 'grant' ? await approvals.grant(decodeURIComponent(id), by) : await approvals.reject(decodeURIComponent(id), by);
+      const approval = verdict === 'grant' ? await approvals.grant(id, by) : await approvals.reject(id, by);
       logger.info({ approval: approval.id, status: approval.status, by, tool: approval.tool, subject: approval.subject }, 'approval decided');
       send(response, 200, { approval });
     } catch (error) {
@@ -66,8 +69,13 @@ async function approverName(request: IncomingMessage): Promise<string | undefine
   return typeof by === 'string' && by.trim() !== '' && by.length <= 200 ? by.trim() : undefined;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+/** A path segment percent-decoded, or undefined when its escapes are malformed (a client's mistake, not ours). */
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

@@ -12,6 +12,8 @@ export interface OidcOptions {
   audience: string | string[];
   jwksUrl: URL;
   clockSkewSeconds: number;
+  /** A token valid for longer than this (exp - iat) is refused: a stolen one must not work for ever. */
+  maxLifetimeSeconds: number;
   subjectClaim: string;
   groupsClaim: string;
 }
@@ -22,7 +24,8 @@ const DISCOVERY_TIMEOUT_MS = 5000;
 
 /**
  * `MCP_AUTH_MODE=oidc`: JWT bearer tokens signed by the issuer's keys (JWKS, fetched and cached by jose,
- * refetched when an unknown key id appears), with issuer, audience and time checks within the clock skew.
+ * refetched when an unknown key id appears), with issuer, audience and time checks within the clock skew; a
+ * token must expire (`exp`), within MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS of when it was issued.
  * The subject and groups come from configurable claims, so Keycloak's `realm_access.roles` works as well
  * as Okta's `groups`.
  */
@@ -51,6 +54,7 @@ export class OidcAuthenticator implements Authenticator {
       audience,
       jwksUrl,
       clockSkewSeconds: settings.get<number>('MCP_OIDC_CLOCK_SKEW_SECONDS'),
+      maxLifetimeSeconds: settings.get<number>('MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS'),
       subjectClaim: settings.get<string>('MCP_OIDC_SUBJECT_CLAIM'),
       groupsClaim: settings.get<string>('MCP_OIDC_GROUPS_CLAIM'),
     });
@@ -65,6 +69,8 @@ export class OidcAuthenticator implements Authenticator {
         issuer: this.options.issuer,
         audience: this.options.audience,
         clockTolerance: this.options.clockSkewSeconds,
+        // Without exp a token never expires: refused, as is one that lives longer than the setting allows.
+        requiredClaims: ['exp'],
       }));
     } catch (error) {
       const code = (error as { code?: string }).code;
@@ -72,6 +78,10 @@ export class OidcAuthenticator implements Authenticator {
         return { failure: `the token cannot be checked now: the issuer's keys at ${this.options.jwksUrl.href} could not be fetched. Try again shortly.`, status: 503 };
       }
       return { failure: `the token is not valid: ${(error as Error).message}.` };
+    }
+    const lifetime = payload.exp! - (typeof payload.iat === 'number' ? payload.iat : Math.floor(Date.now() / 1000));
+    if (lifetime > this.options.maxLifetimeSeconds + this.options.clockSkewSeconds) {
+      return { failure: `the token is valid for ${lifetime} s, longer than MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS (${this.options.maxLifetimeSeconds}) allows.` };
     }
     const subject = claim(payload, this.options.subjectClaim);
     if (typeof subject !== 'string' || subject === '') return { failure: `the token has no "${this.options.subjectClaim}" claim to name its subject.` };

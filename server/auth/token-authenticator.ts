@@ -13,7 +13,8 @@ import { readTokensFile } from './tokens-file.js';
 /**
  * `MCP_AUTH_MODE=tokens`: bearer tokens looked up by their SHA-256 in MCP_AUTH_TOKENS_FILE. The file is
  * reloaded when it changes, so a token is issued or revoked without a restart; an invalid new version is
- * logged and the last good one stays in force.
+ * logged and the last good one stays in force. A file that cannot be read at all (deleted, made unreadable)
+ * fails closed: no token is accepted until it can be read again, so deleting it revokes every token.
  */
 export class TokenAuthenticator implements Authenticator {
   readonly mode = 'tokens';
@@ -22,7 +23,10 @@ export class TokenAuthenticator implements Authenticator {
   private constructor(private principals: Map<string, Principal>, path: string, text: string, private readonly logger: Logger) {
     this.watched = new WatchedFile(path, text, {
       onChange: (next) => this.reload(path, next),
-      onReadError: (error) => logger.error({ file: path, err: error.message }, 'tokens file cannot be read; the last good tokens stay in force'),
+      onReadError: (error) => {
+        this.principals = new Map();
+        logger.error({ file: path, err: error.message }, 'tokens file cannot be read; no bearer token is accepted until it can be read again');
+      },
     });
     this.watched.start();
   }

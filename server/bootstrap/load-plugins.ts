@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { isPluginClass, type PluginClass } from '../../core/plugin/metadata.js';
+import { didYouMean } from '../../core/text/nearest-names.js';
 import type { ConfigFile } from '../../core/config/config-file.js';
 import { CROSS_CUTTING, VENDORS } from './builtin-plugins.js';
 
@@ -15,7 +17,7 @@ export async function loadPlugins(config: ConfigFile, given: readonly PluginClas
   const disabled = new Set(config.disable ?? []);
   for (const name of disabled) {
     if (!(name in CROSS_CUTTING)) {
-      throw new StartupError(`Config file: "disable" names "${name}", which is not a built-in cross-cutting plugin (${Object.keys(CROSS_CUTTING).join(', ')}).`);
+      throw new StartupError(`Config file: "disable" names "${name}", which is not a built-in cross-cutting plugin.${didYouMean(name, Object.keys(CROSS_CUTTING))} They are: ${Object.keys(CROSS_CUTTING).join(', ')}.`);
     }
   }
   const classes: PluginClass[] = [];
@@ -29,12 +31,15 @@ async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
   const builtin = VENDORS[ref] ?? CROSS_CUTTING[ref];
   if (builtin !== undefined) return [await builtin()];
   const isPath = ref.startsWith('.') || isAbsolute(ref);
+  const builtins = `Built-in plugins: ${Object.keys(VENDORS).join(', ')}; others are module paths (./my-plugin.js) or installed packages.`;
+  if (isPath && !existsSync(resolve(dir, ref))) throw new StartupError(`Plugin "${ref}" cannot be found: ${resolve(dir, ref)} does not exist. ${builtins}`);
   let url: string;
   try {
-    // The package resolver loads only when a plugin is named by package: most servers never need it.
+    // The package resolver loads only when a plugin is named by package: most servers never need it. It
+    // resolves from a file name in `dir` that need not exist; the messages below never show it.
     url = isPath ? pathToFileURL(resolve(dir, ref)).href : (await import('import-meta-resolve')).resolve(ref, pathToFileURL(join(dir, 'noop.js')).href);
-  } catch (error) {
-    throw new StartupError(`Plugin "${ref}" cannot be found (${(error as Error).message}). Built-in plugins: ${Object.keys(VENDORS).join(', ')}; others are module paths or installed packages.`);
+  } catch {
+    throw new StartupError(`Plugin "${ref}" cannot be found: no installed package of that name is visible from ${dir}.${didYouMean(ref, Object.keys(VENDORS))} ${builtins}`);
   }
   let mod: Record<string, unknown>;
   try {

@@ -3,7 +3,8 @@ import type { TObject } from 'typebox';
 import { findConfigFile, readConfigFile, type ConfigFile } from '../../core/config/config-file.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { resolveSettings, type Settings, type SettingOwner } from '../../core/config/settings.js';
-import { dotenvLayer, mapLayer, mcpConfigsLayer } from '../../core/config/sources.js';
+import { misplacedSettings, OWN_SECTION } from '../../core/config/mcp-configs-placement.js';
+import { dotenvLayer, mapLayer, mcpConfigsLayer, readMcpConfigs } from '../../core/config/sources.js';
 import { readPluginSpec, type PluginClass } from '../../core/plugin/metadata.js';
 import { loadPlugins } from './load-plugins.js';
 
@@ -39,12 +40,14 @@ export async function resolveConfig(invocation: Invocation): Promise<ResolvedCon
   const config = readConfigFile(configPath, invocation.cwd);
   const plugins = await loadPlugins(config, invocation.plugins);
   const owners: SettingOwner[] = [
-    { name: 'core', schema: CoreSettings, sections: ['mcp-devtools'] },
-    ...(invocation.extraSettings ?? []).map((schema) => ({ name: 'server', schema, sections: ['mcp-devtools'] })),
+    { name: 'core', schema: CoreSettings, sections: [OWN_SECTION] },
+    ...(invocation.extraSettings ?? []).map((schema) => ({ name: 'server', schema, sections: [OWN_SECTION] })),
   ];
   for (const cls of plugins) {
     const spec = readPluginSpec(cls); // a class without @Plugin is refused by the kernel, naming it
-    if (spec?.settings) owners.push({ name: spec.name, schema: spec.settings, sections: spec.configSections ?? [spec.name] });
+    // A plugin's own sections first; then this server's section, where users put everything of ours.
+    const sections = [...new Set([...(spec?.configSections ?? [spec?.name ?? '']), OWN_SECTION])];
+    if (spec?.settings) owners.push({ name: spec.name, schema: spec.settings, sections });
   }
   const flags = invocation.flags ?? {};
   const fileSettings = config.settings ?? {};
@@ -52,14 +55,15 @@ export async function resolveConfig(invocation: Invocation): Promise<ResolvedCon
     ...Object.keys(fileSettings).map((k): [string, string] => [k, `config file ${config.path}`]),
     ...Object.keys(flags).map((k): [string, string] => [k, 'a command-line flag']),
   ]);
-  const warnings: string[] = [];
+  const mcpConfigs = readMcpConfigs(invocation.home ?? homedir());
+  const warnings: string[] = misplacedSettings(mcpConfigs, owners);
   const settings = resolveSettings(
     owners,
     [
       mapLayer('command line', flags),
       mapLayer('environment', invocation.env),
       dotenvLayer(invocation.cwd),
-      mcpConfigsLayer(invocation.home ?? homedir()),
+      mcpConfigsLayer(mcpConfigs),
       mapLayer(`config file ${config.path ?? ''}`.trim(), fileSettings),
     ],
     explicit,

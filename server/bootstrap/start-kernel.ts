@@ -1,20 +1,24 @@
 import { Kernel } from '../../core/kernel/kernel.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
 import { isBuiltinPlugin } from './builtin-plugins.js';
 import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-config.js';
 
-export interface StartOptions extends Invocation {
+export interface StartOptions<M extends Metrics = Metrics> extends Invocation {
   /** Where log lines go (stderr by default). */
   logDestination?: { write(line: string): unknown };
   clock?: Clock;
+  /** The metrics to record into, decided from the settings (nothing is counted without). */
+  metrics?: (settings: Settings) => Promise<M | undefined>;
 }
 
-export interface Started extends ResolvedConfig {
+export interface Started<M extends Metrics = Metrics> extends ResolvedConfig {
   kernel: Kernel;
   logger: Logger;
+  metrics?: M;
 }
 
 /**
@@ -29,13 +33,14 @@ export function openConfiguredStore(settings: Settings): Promise<KeyValueStore> 
 }
 
 /** Resolves the configuration, opens the store and boots the kernel: everything but a transport. */
-export async function startKernel(options: StartOptions): Promise<Started> {
+export async function startKernel<M extends Metrics = Metrics>(options: StartOptions<M>): Promise<Started<M>> {
   const resolved = await resolveConfig(options);
   const { settings } = resolved;
   const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
   for (const warning of resolved.warnings) logger.warn(warning);
   const store = await openConfiguredStore(settings);
   const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));
-  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated });
-  return { ...resolved, kernel, logger };
+  const metrics = await options.metrics?.(settings);
+  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated, metrics });
+  return { ...resolved, kernel, logger, metrics };
 }

@@ -1,19 +1,23 @@
 import type { Command } from 'commander';
+import { UnknownToolError } from '../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
-import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
+import { unknownToolMessage } from './unknown-tool.js';
 
-interface CallOptions extends ConfigOptions {
+interface CallOptions extends ConfigOptions, ToolOptions {
   structured?: boolean;
 }
 
 /** `mcp-devtools call TOOL 'JSON-ARGS' [--structured]`: one call in-process; exit 1 on an error result. */
 export function registerCall(program: Command): void {
   withConfigOptions(
-    program
-      .command('call <tool> [args]')
-      .description('run one tool call in-process and print its text (or, with --structured, the whole result as JSON)')
-      .option('--structured', 'print the whole MCP result as JSON'),
+    withToolOptions(
+      program
+        .command('call <tool> [args]')
+        .description('run one tool call in-process and print its text (or, with --structured, the whole result as JSON)')
+        .option('--structured', 'print the whole MCP result as JSON'),
+    ),
   ).action(async (tool: string, rawArgs: string | undefined, options: CallOptions) => {
     let args: unknown;
     try {
@@ -22,9 +26,11 @@ export function registerCall(program: Command): void {
       throw new Error(`The arguments must be a JSON object, as '{"owner":"octo"}': ${(error as Error).message}`);
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('The arguments must be a JSON object.');
-    const { kernel } = await startKernel(invocationFrom(options));
+    const { kernel, config } = await startKernel(invocationFrom(options, toolFlags(options)));
     try {
-      const result = await kernel.call(tool, args as Record<string, unknown>, LOCAL_PRINCIPAL);
+      const result = await kernel.call(tool, args as Record<string, unknown>, LOCAL_PRINCIPAL).catch(async (error: unknown) => {
+        throw error instanceof UnknownToolError ? new Error(await unknownToolMessage(tool, kernel, error.message, config.path)) : error;
+      });
       const first = result.content[0];
       process.stdout.write(options.structured ? `${JSON.stringify(result, null, 2)}\n` : `${first?.type === 'text' ? first.text : ''}\n`);
       process.exitCode = result.isError ? 1 : 0;

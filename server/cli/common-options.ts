@@ -1,12 +1,20 @@
 import { Command, Option } from 'commander';
 
-export { invocationFrom, type ConfigOptions } from './invocation.js';
+export { invocationFrom, toolFlags, type ConfigOptions, type ToolOptions } from './invocation.js';
 
 /** `--config PATH` and `--set KEY=VALUE` (repeatable): every command that starts a kernel takes them. */
 export function withConfigOptions(command: Command): Command {
   return command
     .option('--config <path>', 'config file (default: mcp-devtools.config.json|yaml in the working directory, or MCP_DEVTOOLS_CONFIG)')
     .addOption(new Option('--set <KEY=VALUE>', 'set a setting, above every other source (repeatable)').argParser(collect).default([]));
+}
+
+/** `--toolsets`, `--tools`, `--read-only`: which tools are served (serve, and the tools and call commands). */
+export function withToolOptions(command: Command): Command {
+  return command
+    .option('--toolsets <plugins>', 'serve only the tools of these plugins, comma-separated: github,jira (MCP_TOOLSETS)')
+    .option('--tools <names>', 'serve these tools too, comma-separated: jira_get,github_get (MCP_TOOLS)')
+    .option('--read-only', 'hide every tool that can change something (MCP_READ_ONLY)');
 }
 
 function collect(value: string, previous: string[]): string[] {

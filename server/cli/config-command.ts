@@ -8,7 +8,8 @@ export function registerConfig(program: Command): void {
   withConfigOptions(program.command('config').description('print the effective configuration (secrets masked) and where each value came from'))
     .option('--json', 'print JSON instead of a table')
     .action(async (options: ConfigOptions & { json?: boolean }) => {
-      const { settings, config, plugins } = await resolveConfig(invocationFrom(options));
+      const { settings, config, plugins, warnings } = await resolveConfig(invocationFrom(options));
+      for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
       const rows = settings.entries().map((s) => ({
         key: s.key,
         value: s.secret ? (s.value === '' ? '' : '********') : typeof s.value === 'string' ? redactUrl(s.value) : s.value,

@@ -23,3 +23,18 @@ export function invocationFrom(options: ConfigOptions, flags: Record<string, str
     extraSettings: serverSettingsSchemas,
   };
 }
+
+export interface ToolOptions {
+  toolsets?: string;
+  tools?: string;
+  readOnly?: boolean;
+}
+
+/** The settings `--toolsets`, `--tools` and `--read-only` stand for (common-options.ts declares them). */
+export function toolFlags(options: ToolOptions): Record<string, string> {
+  const flags: Record<string, string> = {};
+  if (options.toolsets !== undefined) flags.MCP_TOOLSETS = options.toolsets;
+  if (options.tools !== undefined) flags.MCP_TOOLS = options.tools;
+  if (options.readOnly) flags.MCP_READ_ONLY = 'true';
+  return flags;
+}

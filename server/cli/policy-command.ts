@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { Compile } from 'typebox/compile';
-import { isToolError } from '../../core/errors/tool-error.js';
-import { prepareCall } from '../../core/pipeline/prepare-call.js';
 import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
 import { readPolicyDocument } from '../../plugins/policy/document/policy-document.js';
-import { factsFor, type CallFacts } from '../../plugins/policy/engine/call-facts.js';
+import type { CallFacts } from '../../plugins/policy/engine/call-facts.js';
 import type { Decision, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
 import { loadPolicyFile } from '../../plugins/policy/policy-source.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
+import { explainCall } from '../policy/explain-call.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 interface ExplainOptions extends ConfigOptions {
@@ -61,19 +59,8 @@ async function explain(file: string, options: ExplainOptions): Promise<void> {
   // without the server's own policy and audit log.
   const { kernel } = await startKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }));
   try {
-    const tool = kernel.definitions().find((t) => t.spec.name === options.tool);
-    if (tool === undefined) throw new Error(`No tool "${options.tool}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
-    let call;
-    try {
-      call = prepareCall(tool, Compile(tool.spec.input), args);
-    } catch (error) {
-      if (!isToolError(error)) throw error;
-      throw new Error(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
-    }
     const principal = { subject: options.subject, groups: options.group, via: options.via };
-    const facts = factsFor(tool, principal, call.args, call.prepared?.method ?? call.route?.method, call.prepared?.path ?? call.route?.path);
-    const { decision, rules } = engine.explain(facts);
-    const hidden = kernel.settings.get<boolean>('MCP_READ_ONLY') && !tool.spec.annotations.readOnlyHint;
+    const { decision, hiddenByReadOnly: hidden, call: facts, rules } = explainCall(kernel, engine, options.tool, args, principal);
     if (options.json) process.stdout.write(`${JSON.stringify({ decision, hiddenByReadOnly: hidden, call: facts, rules }, null, 2)}\n`);
     else process.stdout.write(render(file, decision, facts, rules, hidden));
   } finally {

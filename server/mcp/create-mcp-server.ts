@@ -4,6 +4,7 @@ import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.j
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
 
 export interface McpServerOptions {
   /**
@@ -20,7 +21,7 @@ export interface McpServerOptions {
  * (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
-  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedSchemaValidator });
+  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator });
 
   // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
   // connection negotiated it with `initialize`, a stateless 2025-era POST names it in its header.

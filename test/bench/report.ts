@@ -8,6 +8,7 @@ import { bytesCell, fmt, MiB, ratio, spread } from './stats.js';
 import type { FootprintRow } from './store-footprint.js';
 import type { ThroughputRow } from './throughput.js';
 import { RENDERINGS, type TokenRow } from './token-counts.js';
+import { TOOLS_LIST_TOKEN_BUDGET, type ToolsListSize } from './tools-list-tokens.js';
 
 export interface BenchResults {
   mode: 'full' | 'quick';
@@ -28,6 +29,8 @@ export interface BenchResults {
   policy: PolicyBenchResult;
   startup: StartupResult;
   tokens: TokenRow[];
+  /** tools/list of the built server, structured output off then on. */
+  toolsList: ToolsListSize[];
   /** The version installed as toon-latest. */
   toonLatest: string;
 }
@@ -52,6 +55,7 @@ function targets(r: BenchResults): string {
     ['per call: ours / reference, every body size', '<= 0.5x', `worst ${ratio(worst.ours.median, worst.reference.median)} (${bytesCell(worst.bodyBytes)}, ${worst.format}${worst.jq ? ' +jq' : ''})`, verdict(worst.ours.median <= 0.5 * worst.reference.median)],
     ['per call, 2 KB: ours above the floor', '<= 1 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 1)],
     ['start-up to the first tools/list', '<= 150 ms', `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`, verdict(r.startup.ours.median <= 150)],
+    ['tools/list, every tool, structured output off', `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`, `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`, verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET)],
     ['policy decision, 500 rules', '<= 10 us', `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`, verdict(r.policy.warm.medianUs <= 10)],
     [
       'peak RSS serving a 16 MiB spilled value',
@@ -116,6 +120,20 @@ function memory(r: BenchResults): string {
     .filter((s) => s.died > 0)
     .map((s) => `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`);
   return `${spill}${deaths.length > 0 ? `\n\n${deaths.join('\n')}` : ''}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
+}
+
+function toolsList(r: BenchResults): string {
+  const off = r.toolsList.find((t) => !t.structuredOutput)!;
+  const rows = r.toolsList.map((t) => [
+    t.structuredOutput ? 'on (with outputSchema)' : 'off',
+    String(t.tools),
+    `${t.bytes}`,
+    `${t.tokens}`,
+    `${fmt((100 * t.tokens) / TOOLS_LIST_TOKEN_BUDGET)}%`,
+    ratio(t.tokens, off.tokens),
+  ]);
+  const largest = off.perTool.slice(0, 5).map((t) => `${t.name} (${t.tokens})`).join(', ');
+  return `${table(['structured output', 'tools', 'bytes', 'tokens', 'share of the budget', 'vs off'], rows)}\n\nLargest definitions (tokens, flag off): ${largest}.`;
 }
 
 function tokens(r: BenchResults): string {
@@ -208,6 +226,12 @@ ${table(['process', 'median', 'p99', 'IQR'], [
   ])}
 
 ours / reference: ${ratio(r.startup.ours.median, r.startup.reference.median)}.
+
+## Tokens: the tool definitions
+
+What a model reads before its first call: the \`result\` of \`tools/list\` from \`dist/cli.js\` over stdio, every plugin and tool, as sent (compact JSON), counted with o200k_base. The budget is ${TOOLS_LIST_TOKEN_BUDGET} tokens with structured output off (\`test/plugins/tools-list-budget.test.ts\` keeps it).
+
+${toolsList(r)}
 
 ## Tokens: what outputFormat and jq buy
 

@@ -22,6 +22,7 @@ import { MiB } from './stats.js';
 import { benchStoreFootprint } from './store-footprint.js';
 import { benchThroughput } from './throughput.js';
 import { benchTokens } from './token-counts.js';
+import { measureToolsList } from './tools-list-tokens.js';
 
 const quick = process.argv.includes('--quick');
 const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
@@ -37,6 +38,8 @@ const machine = describeMachine();
 
 log('tokens');
 const tokens = benchTokens();
+log('tools/list tokens');
+const toolsList = [await measureToolsList(false), await measureToolsList(true)];
 log('policy decisions');
 const policy = benchPolicy(500);
 log('store footprint');
@@ -73,6 +76,7 @@ const results: BenchResults = {
   policy,
   startup,
   tokens,
+  toolsList,
   toonLatest: (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/toon-latest/package.json'), 'utf8')) as { version: string }).version,
 };
 const out = quick ? join(REPO_ROOT, 'build/bench') : join(REPO_ROOT, 'docs');

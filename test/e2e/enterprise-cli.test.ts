@@ -31,7 +31,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
     const good = tempFile('policy.yaml', docsPolicyExample());
     const ok = await runCli(['policy', 'check', good]);
     expect(ok.code).to.equal(0);
-    expect(ok.stdout).to.match(/^.*policy\.yaml: valid, 6 rules, version sha256:[0-9a-f]{16}\n$/);
+    expect(ok.stdout).to.match(/^.*policy\.yaml: valid, 8 rules, version sha256:[0-9a-f]{16}\n$/);
     const bad = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: a\n    effect: alow\n  - id: b\n    effect: deny\n    match: { tool: [x] }\n');
     const failed = await runCli(['policy', 'check', bad]);
     expect(failed.code).to.equal(1);
@@ -39,6 +39,9 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       `${bad} line 4: rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")`,
       `${bad} line 7: rules[1].match.tool: is not a known key`,
     ]);
+    const off = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: d\n    effect: deny\n    except: {}\n');
+    const refused = await runCli(['policy', 'check', off]);
+    expect([refused.code, refused.stderr.trim()]).to.deep.equal([1, `${off} line 5: rules[0].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.`]);
   });
 
   describe('policy explain', () => {
@@ -93,6 +96,12 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       const invalid = await explain(['--tool', 'jira_get', '--args', '{"path": "/rest/api/3/../admin"}', '--subject', 'alice']);
       expect(invalid.code).to.equal(1);
       expect(invalid.stderr).to.contain('The server would refuse this call before the policy (invalid_path)');
+      // The review's finding: explain agreed with the wrong answer for path parameters Tomcat drops.
+      for (const path of ['/rest/api/3/user;x=1/search', '/rest/api/3/x/..;/user/search', '/rest/api/3/issue/x/..;/..;/user']) {
+        const run = await explain(['--tool', 'jira_post', '--args', JSON.stringify({ path }), '--subject', 'alice', '--group', 'developers']);
+        expect([run.code, run.stdout], path).to.deep.equal([1, '']);
+        expect(run.stderr, path).to.contain('The server would refuse this call before the policy (invalid_path)').and.to.contain('it contains ";" (path parameters');
+      }
       const unknown = await explain(['--tool', 'jira_archive', '--subject', 'alice']);
       expect(unknown.code).to.equal(1);
       expect(unknown.stderr).to.contain('No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.');

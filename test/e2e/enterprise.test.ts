@@ -270,7 +270,7 @@ describe('enterprise deployment end to end: OIDC bearer tokens', function () {
     try {
       const developer = await connectHttp(server.url, await idp.sign({ sub: 'alice', realm_access: { roles: ['developers'] } }));
       const contractor = await connectHttp(server.url, await idp.sign({ sub: 'carol', realm_access: { roles: ['contractors'] } }));
-      const args = { name: 'jira_post', arguments: { path: '/rest/api/3/issue', body: { fields: { summary: 'x' } } } };
+      const args = { name: 'jira_post', arguments: { path: '/rest/api/3/issue', body: { fields: { project: { key: 'PLAT' }, summary: 'x' } } } };
       expect(((await developer.callTool(args)) as CallToolResult).isError).to.equal(undefined);
       expect(decisionOf((await contractor.callTool(args)) as CallToolResult)).to.include({ ruleId: 'contractors-read-only' });
       await developer.close();

@@ -17,11 +17,11 @@ const runs = { owner: 'octo-org', repo: 'octo-repo' };
 const CALLS: Array<{ what: string; who: Caller; tool: string; args: Record<string, unknown>; refused?: 'policy_denied' | 'approval_required' }> = [
   { what: 'a small page', who: 'rene', tool: 'github_list_workflow_runs', args: { ...runs, jq: 'workflow_runs[0:2].id' } },
   { what: 'an oversized page', who: 'rene', tool: 'github_list_workflow_runs', args: runs },
-  { what: 'a cached CircleCI read', who: 'rene', tool: 'circleci_get', args: { path: '/project/gh/acme/api/pipeline' } },
+  { what: 'a cached CircleCI read', who: 'rene', tool: 'circleci_get', args: { path: '/project/gh/acme/api/schedule' } },
   { what: 'a Jira read', who: 'alice', tool: 'jira_get', args: { path: '/rest/api/3/issue/PLAT-1421', jq: 'fields.summary' } },
   { what: 'an upstream 404', who: 'alice', tool: 'jira_get', args: { path: '/rest/api/3/issue/NOPE-1' } },
   { what: 'an unknown artifact', who: 'rene', tool: 'artifact_read', args: { artifactId: '0'.repeat(32) } },
-  { what: 'a read the production rule denies', who: 'alice', tool: 'circleci_get', args: { path: '/project/gh/acme/api/pipeline' }, refused: 'policy_denied' },
+  { what: 'a read the production rule denies', who: 'alice', tool: 'circleci_get', args: { path: '/project/gh/acme/api/schedule' }, refused: 'policy_denied' },
   { what: 'a write denied to contractors', who: 'carol', tool: 'jira_delete', args: { path: '/rest/api/3/issue/PLAT-3' }, refused: 'policy_denied' },
   { what: 'a write into SEC', who: 'alice', tool: 'jira_post', args: { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' }, summary: 'x' } } }, refused: 'policy_denied' },
   { what: 'a write no rule allows', who: 'alice', tool: 'jira_put', args: { path: '/rest/api/3/project/PLAT', body: { name: 'Platform' } }, refused: 'policy_denied' },

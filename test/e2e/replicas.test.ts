@@ -68,7 +68,8 @@ for (const store of STORES) {
       { label: 'a client on A, one on B', a: direct(() => replicas[0]!), b: direct(() => replicas[1]!) },
       { label: 'one session through the balancer', a: balanced, b: balanced },
     ];
-    const projectPath = (way: number): string => `/project/gh/acme/${['api', 'web'][way]}/pipeline`;
+    // A list that stays cacheable (schedules): pipeline lists are status paths, never cached.
+    const projectPath = (way: number): string => `/project/gh/acme/${['api', 'web'][way]}/schedule`;
 
     before(async () => {
       upstreams = await startVendorUpstreams();

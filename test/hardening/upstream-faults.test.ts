@@ -19,7 +19,7 @@ interface ReadTool {
 const READS: ReadTool[] = [
   { tool: 'github_get', vendor: 'github', args: (n) => ({ path: `/repos/acme/app${n}/actions/runs` }), path: (n) => `/repos/acme/app${n}/actions/runs`, lenient: false },
   { tool: 'github_list_workflow_jobs', vendor: 'github', args: (n) => ({ owner: 'acme', repo: `app${n}`, runId: 30433642 }), path: (n) => `/repos/acme/app${n}/actions/runs/30433642/jobs`, lenient: false },
-  { tool: 'circleci_get', vendor: 'circleci', args: (n) => ({ path: `/project/gh/acme/app${n}/pipeline` }), path: (n) => `/api/v2/project/gh/acme/app${n}/pipeline`, lenient: false },
+  { tool: 'circleci_get', vendor: 'circleci', args: (n) => ({ path: `/project/gh/acme/app${n}/schedule` }), path: (n) => `/api/v2/project/gh/acme/app${n}/schedule`, lenient: false },
   { tool: 'jira_get', vendor: 'jira', args: (n) => ({ path: `/rest/api/3/issue/PLAT-${n}` }), path: (n) => `/rest/api/3/issue/PLAT-${n}`, lenient: true },
   { tool: 'bb_get', vendor: 'bitbucket', args: (n) => ({ path: `/repositories/acme/app${n}/pullrequests` }), path: (n) => `/2.0/repositories/acme/app${n}/pullrequests`, lenient: true },
 ];

@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ArtifactChunk } from '../../core/artifacts/artifact-store.js';
+import type { Principal } from '../../core/pipeline/principal.js';
+import { textOf, type TestKernel } from './test-kernel.js';
 
 /** The one text every refused `artifact_read` gets: another principal's, an unknown and an expired id alike. */
 export const ARTIFACT_NOT_FOUND_TEXT = 'Error: Artifact not found or expired\nCode: artifact_not_found';
@@ -23,4 +25,15 @@ export async function readArtifact(client: Client, artifactId: string): Promise<
     ({ mimeType, nextOffset: offset, eof } = chunk);
   }
   return { content: Buffer.concat(pieces), mimeType, reads };
+}
+
+/** Reads a whole text artifact in-process with `artifact_read`, encoding "utf8", as a model paging through a log would. */
+export async function readTextArtifact(kernel: TestKernel, artifactId: string, principal?: Principal): Promise<string> {
+  let whole = '';
+  for (let offset = 0, eof = false; !eof; ) {
+    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset, encoding: 'utf8' }, principal))) as ArtifactChunk;
+    whole += chunk.data;
+    ({ nextOffset: offset, eof } = chunk);
+  }
+  return whole;
 }

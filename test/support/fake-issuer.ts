@@ -2,11 +2,13 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 
 export interface SignOptions {
-  /** Seconds from now; negative for an expired token. */
-  expiresIn?: number;
+  /** Seconds from now; negative for an expired token; null for a token without `exp`. */
+  expiresIn?: number | null;
+  /** Seconds from now of `iat`; null for a token without it. */
+  issuedAt?: number | null;
   notBefore?: number;
   issuer?: string;
-  audience?: string;
+  audience?: string | string[];
   /** Sign with another key than the published one (a forged token). */
   key?: CryptoKey;
   kid?: string;
@@ -81,9 +83,9 @@ export class FakeIssuer {
     const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? 'key-1', typ: 'JWT' })
       .setIssuer(options.issuer ?? this.issuer)
-      .setAudience(options.audience ?? AUDIENCE)
-      .setIssuedAt(now)
-      .setExpirationTime(now + (options.expiresIn ?? 300));
+      .setAudience(options.audience ?? AUDIENCE);
+    if (options.issuedAt !== null) jwt.setIssuedAt(now + (options.issuedAt ?? 0));
+    if (options.expiresIn !== null) jwt.setExpirationTime(now + (options.expiresIn ?? 300));
     if (options.notBefore !== undefined) jwt.setNotBefore(now + options.notBefore);
     return jwt.sign(options.key ?? this.privateKey);
   }

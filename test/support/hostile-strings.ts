@@ -52,6 +52,16 @@ const ODD_UNITS = [
   '{{',
   '${x}',
   '__proto__',
+  // What servers read differently from a path check: path parameters, overlong and stray escapes.
+  ';',
+  '..;',
+  ';jsessionid=1',
+  '%3b',
+  '%c0%ae',
+  '%e0%80%ae',
+  '%ff',
+  // Doubling projections, wherever a string may end up in a jq argument.
+  '[@,@] | [@,@] | [@,@]',
 ];
 
 /** An object nested `depth` levels deep, `{a: {a: ... {}}}`, or the same with arrays. */

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /**
  * Real Redis for the tests, never a mock. The suite shares one server: MCP_TEST_REDIS_URL when CI started one
@@ -131,17 +131,6 @@ function launch(port: number, dir: string, options: RedisServerOptions): Promise
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`));
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
     });
   });
 }

@@ -33,7 +33,7 @@ export async function startVendorUpstreams(): Promise<VendorUpstreams> {
   github.on('GET', '/repos/:owner/:repo/actions/runs', (request) => pagedListReply(request, RUNS));
 
   const projectPipelines = pipelines(45);
-  circleci.on('GET', '/api/v2/project/gh/:org/:repo/pipeline', (request) => ({
+  circleci.on('GET', '/api/v2/project/gh/:org/:repo/schedule', (request) => ({
     ...tokenPagedReply(request, projectPipelines),
     headers: { etag: `W/"${request.params.repo}-45"` },
   }));

@@ -117,12 +117,30 @@ export async function startHttpServer(options: ProcessOptions = {}): Promise<Htt
   });
   const stderr: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
+  const url = await listeningUrl(child, stderr, exited);
+  return {
+    url,
+    process: child,
+    stderr,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/**
+ * The URL of a server process's "listening on" line, once it has come; its stderr lines are collected in
+ * `stderr` meanwhile. Rejects with them if the process exits first, or says nothing for 20 s.
+ */
+export function listeningUrl(child: ChildProcess, stderr: string[], exited: Promise<number | null>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr.join('\n')}`)), 20_000);
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
         stderr.push(line);
-        const match = /listening on (http:\/\/\S+)/.exec(line);
+        // A JSON log line: the URL ends where its JSON string does.
+        const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
         if (match) {
           clearTimeout(timer);
           resolve(match[1]!);
@@ -134,15 +152,6 @@ export async function startHttpServer(options: ProcessOptions = {}): Promise<Htt
       reject(new Error(`server exited with ${code} before listening:\n${stderr.join('\n')}`));
     });
   });
-  return {
-    url,
-    process: child,
-    stderr,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
 }
 
 /** The official SDK client (v2) over Streamable HTTP, with an optional bearer token; the newest revision by default. */

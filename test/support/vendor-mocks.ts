@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { decodedForms, invalidEscapeRun } from '../../core/http/path-reading.js';
 import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
 import type { VendorCanaries } from './canaries.js';
 
@@ -31,7 +32,7 @@ export class VendorMocks {
     const bearer = (r: RecordedRequest): string | undefined => r.headers.authorization;
     const vendors = {
       github: { mock: await start(), prefixes: ['/repos/', '/'], authorization: bearer, credential: `Bearer ${canaries.github}` },
-      circleci: { mock: await start(), prefixes: ['/api/v2/', '/api/v2?'], authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined, credential: canaries.circleci },
+      circleci: { mock: await start(), prefixes: ['/api/v2/', '/api/v2?', '/api/v1.1/project/'], authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined, credential: canaries.circleci },
       jira: { mock: await start(), prefixes: ['/rest/'], authorization: bearer, credential: `Basic ${basic}` },
       confluence: { mock: await start(), prefixes: ['/wiki/'], authorization: bearer, credential: `Basic ${basic}` },
       bitbucket: { mock: await start(), prefixes: ['/2.0/'], authorization: bearer, credential: `Basic ${basic}` },
@@ -74,6 +75,9 @@ export class VendorMocks {
         const where = `${name} ${request.method} ${request.url}`;
         expect(vendor.prefixes.some((p) => request.url.startsWith(p)), `${where} left the ${name} API boundary`).to.equal(true);
         expect(request.path.split('/').some((s) => s === '..' || s === '.'), `${where} climbs`).to.equal(false);
+        // Nothing a Tomcat-based server (Atlassian Data Center) would read differently: no path parameters, no
+        // escapes that are not valid UTF-8, however often encoded.
+        expect(decodedForms(request.path)?.some((form) => form.includes(';') || invalidEscapeRun(form) !== undefined), `${where} has path parameters or invalid escapes`).to.equal(false);
         expect(vendor.authorization(request), `${where} credential`).to.equal(vendor.credential);
       }
     }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { Decision } from '../engine/policy-engine.js';
 import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
 
@@ -28,6 +27,8 @@ export interface ApprovalRecord {
   ttlMs: number;
   decidedBy?: string;
   decidedAt?: string;
+  /** Why the approver decided so (a rejection's reason is told to the caller). */
+  decisionReason?: string;
   usedAt?: string;
 }
 
@@ -43,6 +44,7 @@ const RECORD = 'approval';
 const BINDING = 'approval-binding';
 const GRANT = 'approval-grant';
 const INDEX = 'approval-index';
+const PENDING = 'approval-pending';
 const ARGUMENTS_PREVIEW_CHARS = 4096;
 
 /**
@@ -55,11 +57,14 @@ export class ApprovalStore {
     private readonly store: KeyValueStore,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    /** Pending approvals one principal may have at once: one caller cannot flood the approvers' list. */
+    private readonly maxPendingPerPrincipal = 20,
   ) {}
 
   /**
    * Turns an `approval_required` decision into what happens now: allowed once after a grant, denied after a
-   * rejection, otherwise held under the pending approval for this exact call (created on first sight).
+   * rejection, otherwise held under the pending approval for this exact call (created on first sight), or
+   * denied when the caller already has as many pending approvals as it may.
    */
   async settle(decision: Decision, call: ApprovalSubject): Promise<Decision> {
     const binding = bindingKey(call);
@@ -71,9 +76,16 @@ export class ApprovalStore {
       return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
     }
     if (record?.status === 'rejected') {
-      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call. ${decision.reason}`, approvalId: record.id };
+      const why = record.decisionReason ? `: ${record.decisionReason}` : '';
+      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call${why}. ${decision.reason}`, approvalId: record.id };
     }
-    const pending = record?.status === 'pending' ? record : await this.create(decision, call, binding);
+    if (record?.status === 'pending') return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
+    const pendingIds = await this.pendingOf(call.principal);
+    if (pendingIds.length >= this.maxPendingPerPrincipal) {
+      return { ...decision, effect: 'deny', reason: `${call.principal.subject} already has ${pendingIds.length} approvals pending, the most one caller may have (MCP_APPROVAL_MAX_PENDING). Wait for an approver to decide them, or for them to expire, then retry. ${decision.reason}` };
+    }
+    const pending = await this.create(decision, call, binding, id);
+    await this.notePending(call.principal, pending, pendingIds);
     return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
   }
 
@@ -95,28 +107,34 @@ export class ApprovalStore {
     return this.decide(id, 'granted', by);
   }
 
-  reject(id: string, by: string): Promise<ApprovalRecord> {
-    return this.decide(id, 'rejected', by);
+  /** `reason`, when given, is kept with the decision and told to the caller whose retry is refused. */
+  reject(id: string, by: string, reason?: string): Promise<ApprovalRecord> {
+    return this.decide(id, 'rejected', by, reason);
   }
 
-  private async decide(id: string, verdict: 'granted' | 'rejected', by: string): Promise<ApprovalRecord> {
+  private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
     if (record.status !== 'pending') throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
-    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs) };
+    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs), ...(reason ? { decisionReason: reason } : {}) };
     // The grant token goes first: a retry that sees "granted" must find it.
     if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
     await this.save(decided);
     return decided;
   }
 
-  private async create(decision: Decision, call: ApprovalSubject, binding: string): Promise<ApprovalRecord> {
+  /**
+   * A new pending approval. Its id follows from the binding and the approval it comes after (`previous`, what
+   * the binding named, if anything): retries racing to create one, in one process or on several replicas,
+   * all make the same record, so none is left pending where no retry will ever look (an orphan).
+   */
+  private async create(decision: Decision, call: ApprovalSubject, binding: string, previous: string | undefined): Promise<ApprovalRecord> {
     const now = this.clock.now();
     const args = canonicalJson(normalizedArgs(call.args));
     const record: ApprovalRecord = {
-      id: `apr-${randomBytes(12).toString('hex')}`,
+      id: `apr-${sha256Hex(`${binding}\0${previous ?? ''}`).slice(0, 24)}`,
       status: 'pending',
       subject: call.principal.subject,
       groups: [...call.principal.groups],
@@ -137,13 +155,30 @@ export class ApprovalStore {
     return record;
   }
 
-  /** Writes the record, its binding and its index entry, all expiring with it. */
+  /**
+   * Writes the record and its index entry, expiring with it, and its binding, kept a TTL longer so that the
+   * next approval of the same call after this one expires still gets an id of its own (see create).
+   */
   private async save(record: ApprovalRecord): Promise<void> {
     const ttl = Date.parse(record.expiresAt) - this.clock.now();
     if (ttl <= 0) return;
     await this.store.set(RECORD, record.id, record, ttl);
-    await this.store.set(BINDING, record.binding, record.id, ttl);
+    await this.store.set(BINDING, record.binding, record.id, ttl + record.ttlMs);
     await this.index(record.id, Date.parse(record.expiresAt));
+  }
+
+  /** The ids of the principal's approvals that are still pending. */
+  private async pendingOf(principal: ApprovalSubject['principal']): Promise<string[]> {
+    const entries = (await this.store.get<IndexEntry[]>(PENDING, principalKey(principal))) ?? [];
+    const records = await Promise.all(entries.map((e) => this.get(e.id)));
+    return records.filter((r): r is ApprovalRecord => r?.status === 'pending').map((r) => r.id);
+  }
+
+  /** Adds a new pending approval to its principal's list (read-modify-write: racing replicas may lose one). */
+  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, pendingIds: readonly string[]): Promise<void> {
+    const expiresAt = Date.parse(record.expiresAt);
+    const entries = [...new Set([...pendingIds, record.id])].map((id) => ({ id, expiresAt }));
+    await this.store.set(PENDING, principalKey(principal), entries, this.ttlMs);
   }
 
   /**
@@ -165,4 +200,8 @@ export class ApprovalStore {
 interface IndexEntry {
   id: string;
   expiresAt: number;
+}
+
+function principalKey(principal: ApprovalSubject['principal']): string {
+  return sha256Hex(canonicalJson([principal.via, principal.subject]));
 }

@@ -38,11 +38,16 @@ export class AuditLog {
     }
     const { head, endsWithNewline } = await readHead(path);
     const recorded = await readHeadFile(path);
-    if (recorded.kind === 'head' && (head.seq < recorded.head.seq || (head.seq === recorded.head.seq && head.hash !== recorded.head.hash))) {
+    // Appending, or writing a fresh head, would overwrite the evidence: refuse, and let an operator look first.
+    const refuse = async (what: string): Promise<never> => {
       await handle.close();
-      // Appending would overwrite the evidence: refuse, and let an operator look first.
-      throw new StartupError(`MCP_AUDIT_LOG=${path} ends at record ${head.seq}, but ${headPathOf(path)} says record ${recorded.head.seq} was written: the log was cut or edited. Run \`mcp-devtools audit verify ${path}\`, then move the log and its head file aside to start a new one.`);
+      throw new StartupError(`MCP_AUDIT_LOG=${path}: ${what}. Run \`mcp-devtools audit verify ${path}\`, then move the log and its head file aside to start a new one.`);
+    };
+    if (recorded.kind === 'head' && (head.seq < recorded.head.seq || (head.seq === recorded.head.seq && head.hash !== recorded.head.hash))) {
+      await refuse(`the log ends at record ${head.seq}, but ${headPathOf(path)} says record ${recorded.head.seq} was written: the log was cut or edited`);
     }
+    if (recorded.kind === 'missing' && head.seq > 0) await refuse(`the log has records, but ${headPathOf(path)} is missing: it was deleted, so a cut end could not be detected any more`);
+    if (recorded.kind === 'invalid') await refuse(`${headPathOf(path)} cannot be read (${recorded.problem})`);
     // A crash mid-write leaves a partial line; end it so the next record starts on its own line (verify reports it).
     if (!endsWithNewline) await handle.write('\n');
     return new AuditLog(path, handle, head);

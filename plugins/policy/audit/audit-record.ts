@@ -15,6 +15,8 @@ export interface AuditRecord {
   durationMs: number;
   /** Keys and types of the arguments as the caller sent them; never a value. */
   args: Shape;
+  /** Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`). */
+  approval?: { id: string; status: 'granted' | 'rejected'; requestedBy: string; reason?: string };
   prev: string;
   hash: string;
 }
@@ -39,7 +41,10 @@ export function shapeOf(value: unknown, depth = 0): Shape {
   if (depth >= MAX_DEPTH) return 'object';
   const out: Record<string, Shape> = {};
   const keys = Object.keys(value).sort();
-  for (const key of keys.slice(0, MAX_KEYS)) out[key] = shapeOf((value as Record<string, unknown>)[key], depth + 1);
+  for (const key of keys.slice(0, MAX_KEYS)) {
+    // Defined, never assigned: a "__proto__" argument is recorded like any other key.
+    Object.defineProperty(out, key, { value: shapeOf((value as Record<string, unknown>)[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  }
   if (keys.length > MAX_KEYS) out['...'] = `${keys.length - MAX_KEYS} more keys`;
   return out;
 }

@@ -17,7 +17,8 @@ const MAX_PROBLEMS = 20;
 /**
  * Checks an audit log end to end: every line is a complete record whose hash matches its content, each
  * record names the previous one's hash and the next number, and the last record is the one the head file
- * names. So an edited, removed, inserted or reordered record, and a cut tail, each fail with the line named.
+ * names. So an edited, removed, inserted or reordered record, a line not written as the server writes it, a cut
+ * tail and a missing head file (beside a log with records) each fail with the line or file named.
  */
 export async function verifyAuditLog(path: string): Promise<AuditVerification> {
   const problems: string[] = [];
@@ -41,6 +42,9 @@ export async function verifyAuditLog(path: string): Promise<AuditVerification> {
       continue;
     }
     records++;
+    // The hash seals what the line parses to; the line must also be exactly how the server writes that, so
+    // a duplicate key (which a reader other than JSON.parse may take instead), spacing or escapes are edits.
+    if (JSON.stringify(record) !== line) problems.push(`line ${lineNo} (record ${record.seq}): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.`);
     if (recordHash(record) !== record.hash) problems.push(`line ${lineNo} (record ${record.seq}): its content does not match its hash: the record was edited.`);
     if (record.prev !== prev) problems.push(`line ${lineNo} (record ${record.seq}): it does not follow the record before it (a record was removed, inserted or reordered).`);
     if (record.seq !== seq + 1) problems.push(`line ${lineNo}: record number ${record.seq} follows record ${seq}, not ${seq + 1}.`);
@@ -48,7 +52,8 @@ export async function verifyAuditLog(path: string): Promise<AuditVerification> {
     prev = record.hash;
     seq = typeof record.seq === 'number' ? record.seq : seq + 1;
   }
-  if (headFile.kind === 'missing') notes.push(`${headPathOf(path)} is missing, so records cut from the end cannot be detected.`);
+  if (headFile.kind === 'missing' && records > 0) problems.push(`${headPathOf(path)} is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out.`);
+  else if (headFile.kind === 'missing') notes.push(`${headPathOf(path)} is missing; the log has no records either.`);
   else if (headFile.kind === 'invalid') problems.push(`${headPathOf(path)} cannot be read: ${headFile.problem}.`);
   else if (seq < headFile.head.seq) problems.push(`the log ends at record ${seq}, but ${headPathOf(path)} says record ${headFile.head.seq} was written: records were removed from the end.`);
   else if (hashAtHead !== headFile.head.hash) problems.push(`record ${headFile.head.seq} is not the one ${headPathOf(path)} names: the end of the log was replaced.`);

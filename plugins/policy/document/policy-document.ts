@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { InvalidDocumentError, readYamlDocument, type DocumentProblem } from '../../../core/schema/yaml-document.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { compileConditions } from '../engine/conditions.js';
 
 const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description });
 const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
@@ -58,7 +59,8 @@ export interface LoadedPolicy {
 
 /**
  * Reads and checks a policy document. Everything wrong is reported with its line: YAML syntax, unknown keys,
- * wrong types, duplicate rule ids, paths that do not start with "/".
+ * wrong types, duplicate rule ids, paths that do not start with "/", an empty `except` (which would silently
+ * turn its rule off).
  */
 export function readPolicyDocument(text: string, label: string): LoadedPolicy {
   const { value, lineOf } = readYamlDocument(text, PolicyDocumentSchema, label);
@@ -69,6 +71,9 @@ export function readPolicyDocument(text: string, label: string): LoadedPolicy {
       problems.push({ line: lineOf(['rules', i, 'id']), message: `rules[${i}].id: "${rule.id}" is already the id of the rule on line ${ruleLines.get(rule.id)}; rule ids must be unique.` });
     } else {
       ruleLines.set(rule.id, lineOf(['rules', i]) ?? 0);
+    }
+    if (rule.except !== undefined && compileConditions(rule.except).length === 0) {
+      problems.push({ line: lineOf(['rules', i, 'except']), message: `rules[${i}].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.` });
     }
     for (const part of ['match', 'except'] as const) {
       rule[part]?.paths?.forEach((p, j) => {

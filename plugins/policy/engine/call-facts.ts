@@ -1,4 +1,4 @@
-import { percentDecoded } from '../../../core/http/safe-path.js';
+import { servedPath } from '../../../core/http/path-reading.js';
 import type { UpstreamIdentity } from '../../../core/http/types.js';
 import type { CallContext } from '../../../core/pipeline/call-context.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
@@ -25,7 +25,7 @@ export interface CallFacts {
   subject: string;
   groups: readonly string[];
   method: string | null;
-  /** The upstream path as matched by rules (see normalizePolicyPath), or null without a request. */
+  /** The upstream path as the vendor serves it (see servedPath): what path rules match; null without a request. */
   path: string | null;
   args: Readonly<Record<string, unknown>>;
 }
@@ -50,28 +50,7 @@ export function factsFor(tool: ToolDefinition, principal: Principal, args: Recor
     subject: principal.subject,
     groups: principal.groups,
     method: method ?? null,
-    path: path === undefined ? null : normalizePolicyPath(path),
+    path: path === undefined ? null : servedPath(path),
     args,
   };
-}
-
-const MAX_DECODE_ROUNDS = 5;
-
-/**
- * The form of an upstream path that rules match: without the query, percent-decoded until it stops changing,
- * repeated slashes collapsed and a trailing slash dropped. The vendor reads `%61cme`, `acme/` and `acme`
- * alike, so a rule must too. (Dot segments never get this far: the validate stage refuses them.)
- */
-export function normalizePolicyPath(path: string): string {
-  let current = path.split('?', 1)[0]!;
-  for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
-    // Tolerant decoding, as the path check does: a malformed escape must not keep `%69ssue` beside it from
-    // matching a rule on `issue`.
-    const decoded = percentDecoded(current);
-    if (decoded === current) break;
-    current = decoded;
-  }
-  current = current.replace(/\/{2,}/g, '/');
-  if (!current.startsWith('/')) current = `/${current}`;
-  return current.length > 1 ? current.replace(/\/$/, '') : current;
 }

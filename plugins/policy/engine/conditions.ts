@@ -60,7 +60,7 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
     out.push({ key: 'methods', level: 'request', expected: list(spec.methods), test: (f) => f.method !== null && methods.has(f.method.toUpperCase()), actual: (f) => shown(f.method) });
   }
   if (spec.paths !== undefined) {
-    // Written as paths are matched (see normalizePolicyPath): `/rest/api/3/` means `/rest/api/3`.
+    // Written as paths are matched (see servedPath): `/rest/api/3/` means `/rest/api/3`.
     const patterns = spec.paths.map((p) => p.replace(/\/{2,}/g, '/').replace(/(.)\/+$/, '$1'));
     const matches = compileGlobs(patterns);
     const prefixes = patterns.map(literalPrefix);

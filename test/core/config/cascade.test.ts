@@ -100,7 +100,7 @@ describe('configuration cascade', () => {
   it('fails start-up for a plugin that cannot be found, naming it', async () => {
     const { cwd, home } = dirs();
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['./nowhere.js'] }));
-    expect(await failure({ cwd, home })).to.match(/^Plugin "\.\/nowhere\.js" failed to load/);
+    expect(await failure({ cwd, home })).to.equal(`Plugin "./nowhere.js" cannot be found: ${join(cwd, 'nowhere.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`);
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['@acme/not-installed'] }));
     expect(await failure({ cwd, home })).to.match(/^Plugin "@acme\/not-installed" cannot be found/);
   });

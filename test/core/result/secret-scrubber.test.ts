@@ -32,3 +32,41 @@ describe('scrubJsonValue: secrets out of structured values', () => {
     expect(scrubJsonValue(value, scrub)).to.equal(value);
   });
 });
+
+describe('secretScrubber: every form, every overlap', () => {
+  it('redacts a secret that contains another whole, whichever is configured first (the shortest-first mutation)', () => {
+    for (const secrets of [['abcd1234', 'abcd1234efgh5678'], ['abcd1234efgh5678', 'abcd1234']]) {
+      expect(secretScrubber(secrets)('key=abcd1234efgh5678;')).to.equal('key=[REDACTED];');
+    }
+  });
+
+  it('leaves no tail of a secret whose head is another secret\'s tail', () => {
+    for (const secrets of [['xxxxyyyy', 'yyyyzzzz'], ['yyyyzzzz', 'xxxxyyyy']]) {
+      const scrub = secretScrubber(secrets);
+      expect(scrub('a xxxxyyyyzzzz b')).to.equal('a [REDACTED] b');
+      expect(scrub('xxxxyyyy yyyyzzzz')).to.equal('[REDACTED] [REDACTED]');
+    }
+  });
+
+  it('redacts repeated and self-overlapping occurrences', () => {
+    expect(secretScrubber(['abab']) ('ababab abab')).to.equal('[REDACTED] [REDACTED]');
+  });
+
+  it('redacts the forms a secret travels in: URL-encoded (either hex case), JSON-escaped, base64 and Basic secret:', () => {
+    const secret = 'tok+en/with="quote"';
+    const scrub = secretScrubber([secret]);
+    for (const form of [encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64'), Buffer.from(`${secret}:`).toString('base64')]) {
+      expect(scrub(`<${form}>`), form).to.equal('<[REDACTED]>');
+    }
+  });
+
+  it('redacts forms handed over whole (a Basic user:secret value) beside the secrets', () => {
+    const basic = Buffer.from('bot@example.com:s3cr3t-token').toString('base64');
+    expect(secretScrubber(['s3cr3t-token'], [basic])(`Authorization: Basic ${basic}`)).to.equal('Authorization: Basic [REDACTED]');
+  });
+
+  it('keeps a key that scrubbing turns into __proto__ a key', () => {
+    const scrubbed = scrubJsonValue({ ['__proto__hunter22'.replace('hunter22', '')]: 1, hunter22: 2 } as Record<string, unknown>, scrub);
+    expect(Object.keys(scrubbed)).to.include('[REDACTED]');
+  });
+});

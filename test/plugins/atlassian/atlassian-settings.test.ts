@@ -44,10 +44,10 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
     expect(destination(kernel, 'bb_get', '/workspaces')).to.equal('https://api.bitbucket.org/2.0/workspaces');
   });
 
-  it('declares the {data, incomplete?} envelope on the three _get tools only', async () => {
+  it('declares the {data, incomplete?} envelope on the three _get passthroughs only, and on bb_upload\'s object', async () => {
     const kernel = await kernelWith({});
     const withEnvelope = kernel.kernel.definitions().filter((d) => d.spec.envelope !== undefined);
-    expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'conf_get', 'jira_get']);
+    expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'bb_upload', 'conf_get', 'jira_get']);
     for (const d of withEnvelope) expect(d.spec.envelope).to.equal(AtlassianReadEnvelope);
   });
 

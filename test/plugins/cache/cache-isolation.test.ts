@@ -6,7 +6,8 @@ import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
-const LIST = '/project/gh/CircleCI-Public/api-preview-docs/pipeline';
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths.
+const LIST = '/project/gh/CircleCI-Public/api-preview-docs/schedule';
 const config = { content: JSON.stringify({ plugins: ['circleci'] }) };
 
 interface ReadResult {

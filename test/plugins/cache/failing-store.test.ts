@@ -5,48 +5,15 @@ import { expect } from 'chai';
 import { Kernel } from '../../../core/kernel/kernel.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
-import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { openStore } from '../../../core/store/open-store.js';
 import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
+import { StoreWithOutage } from '../../support/store-with-outage.js';
 import { textOf } from '../../support/test-kernel.js';
 
-const LIST = '/project/gh/CircleCI-Public/api-preview-docs/pipeline';
-
-/**
- * The real memory store, with an outage switch: while `down`, every operation throws, as a Redis store does
- * when its server goes away (keyv with throwOnErrors).
- */
-class StoreWithOutage implements KeyValueStore {
-  readonly kind = 'redis' as const;
-  down = false;
-
-  constructor(private readonly inner: KeyValueStore) {}
-
-  private check(): void {
-    if (this.down) throw new Error('Connection is closed.');
-  }
-
-  async get<T>(namespace: string, key: string): Promise<T | undefined> {
-    this.check();
-    return this.inner.get<T>(namespace, key);
-  }
-
-  async set(namespace: string, key: string, value: unknown, ttlMs: number): Promise<void> {
-    this.check();
-    await this.inner.set(namespace, key, value, ttlMs);
-  }
-
-  async delete(namespace: string, key: string): Promise<boolean> {
-    this.check();
-    return this.inner.delete(namespace, key);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths.
+const LIST = '/project/gh/CircleCI-Public/api-preview-docs/schedule';
 
 describe('HTTP cache when its store fails', () => {
   let mock: MockUpstream;

@@ -6,7 +6,8 @@ import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const SLUG = 'gh/CircleCI-Public/api-preview-docs';
-const LIST = `/project/${SLUG}/pipeline`;
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths. The items' shape does not matter to the cache.
+const LIST = `/project/${SLUG}/schedule`;
 
 /** Time that passes only when a test says so: TTLs are reached without sleeping. */
 class TestClock implements Clock {

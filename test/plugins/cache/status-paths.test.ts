@@ -6,8 +6,9 @@ import { useVendorKernel } from '../../support/vendor-kernel.js';
 const SLUG = 'gh/CircleCI-Public/api-preview-docs';
 const LIST = `/project/${SLUG}/pipeline`;
 
-// A pipeline, workflow or job changes by the second: however its response is labelled, it is fetched anew.
-describe('HTTP cache: CircleCI status paths are never cached, lists are', () => {
+// A pipeline, workflow or job changes by the second, and so do the lists an agent polls after a push to find
+// the new pipeline: however their responses are labelled, they are fetched anew.
+describe('HTTP cache: CircleCI status paths and discovery lists are never cached, other lists are', () => {
   const t = useVendorKernel({
     plugins: ['circleci'],
     env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: 'circle-statusTestToken01' }),
@@ -27,7 +28,12 @@ describe('HTTP cache: CircleCI status paths are never cached, lists are', () => 
     `/project/${SLUG}/pipeline/25`,
     `/project/${SLUG}/1262/artifacts`,
     '/api/v2/%77orkflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3',
-    '/api/v2/%77orkflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3/job/%c0',
+    '/api/v2/%77orkflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3//%6aob/',
+    LIST,
+    `/project/${SLUG}/pipeline/mine`,
+    '/project/gh%2FCircleCI-Public%2Fapi-preview-docs/pipeline',
+    '/api/v2/project/gh/CircleCI-Public/api-preview-docs/%70ipeline/mine',
+    '/pipeline?org-slug=gh/CircleCI-Public',
   ];
   for (const path of statusPaths) {
     it(`never caches the status path ${path}`, async () => {
@@ -40,7 +46,7 @@ describe('HTTP cache: CircleCI status paths are never cached, lists are', () => 
     });
   }
 
-  for (const path of [LIST, `/project/${SLUG}/pipeline/mine`, '/pipeline?org-slug=gh/CircleCI-Public', '/insights/gh/CircleCI-Public/api-preview-docs/workflows']) {
+  for (const path of ['/insights/gh/CircleCI-Public/api-preview-docs/workflows', '/context?owner-slug=gh/CircleCI-Public', `/project/${SLUG}/envvar`]) {
     it(`caches the list ${path}`, async () => {
       t.mock.on('GET', '/api/v2/*', (req) => tokenPagedReply(req, pipelines(1)));
       await read(path, { queryParams: { n: String(++n) } });

@@ -8,7 +8,7 @@ const TOKEN = 'circle-writeTestToken0123456789';
 const SLUG = 'gh/CircleCI-Public/api-preview-docs';
 const WORKFLOW = 'fda08377-fe7e-46b1-8992-3a7aaecac9c3';
 
-describe('circleci_post and circleci_delete (in-process)', () => {
+describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-process)', () => {
   const t = useVendorKernel({ plugins: ['circleci'], env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
 
   it('POSTs the body as JSON and renders CircleCI\'s answer (no cache envelope)', async () => {
@@ -27,6 +27,25 @@ describe('circleci_post and circleci_delete (in-process)', () => {
     expect(textOf(result)).to.equal('message: Accepted.');
     expect(t.mock.requests[0]!.body).to.equal('');
     expect(t.mock.requests[0]!.headers['content-type']).to.equal(undefined);
+  });
+
+  it('PUTs a context environment variable with its JSON body', async () => {
+    const context = 'f31d7249-b7b1-4729-b3c4-e0baf5d4fa11';
+    t.mock.on('PUT', `/api/v2/context/${context}/environment-variable/:name`, (req) => ({
+      body: { variable: req.params.name, created_at: '2026-10-07T16:20:11.402Z', updated_at: '2026-10-07T16:20:11.402Z', context_id: context },
+    }));
+    const result = await t.kernel.call('circleci_put', { path: `/context/${context}/environment-variable/DEPLOY_KEY`, body: { value: 'not-a-secret' }, jq: 'variable' });
+    expect(textOf(result)).to.equal('DEPLOY_KEY');
+    const sent = t.mock.requests[0]!;
+    expect([sent.method, JSON.parse(sent.body), sent.headers['content-type'], sent.headers['circle-token']]).to.deep.equal(['PUT', { value: 'not-a-secret' }, 'application/json', TOKEN]);
+  });
+
+  it('PATCHes a schedule and renders the updated schedule', async () => {
+    const schedule = '7ad3e1a2-0f0b-4c5e-9d3c-1f2e3d4c5b6a';
+    t.mock.on('PATCH', `/api/v2/schedule/${schedule}`, (req) => ({ body: { id: schedule, name: 'nightly', ...JSON.parse(req.body), project_slug: SLUG } }));
+    const result = await t.kernel.call('circleci_patch', { path: `/schedule/${schedule}`, body: { description: 'every night at 3' }, outputFormat: 'json' });
+    expect(JSON.parse(textOf(result))).to.deep.equal({ id: schedule, name: 'nightly', description: 'every night at 3', project_slug: SLUG });
+    expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['PATCH']);
   });
 
   it('DELETEs with query parameters', async () => {
@@ -64,25 +83,34 @@ describe('circleci_post and circleci_delete (in-process)', () => {
     it(`never retries a write (${what}): sent once, then an error`, async () => {
       t.mock.on('POST', `/api/v2/workflow/${WORKFLOW}/cancel`, { body: { message: 'Service Unavailable' }, ...reply });
       t.mock.on('DELETE', `/api/v2/project/${SLUG}/envvar/KEY`, { body: { message: 'Service Unavailable' }, ...reply });
-      const posted = await t.kernel.call('circleci_post', { path: `/workflow/${WORKFLOW}/cancel` });
-      const deleted = await t.kernel.call('circleci_delete', { path: `/project/${SLUG}/envvar/KEY` });
-      expect(posted.isError).to.equal(true);
-      expect(deleted.isError).to.equal(true);
-      expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['POST', 'DELETE']);
+      t.mock.on('PUT', '/api/v2/context/c1/environment-variable/KEY', { body: { message: 'Service Unavailable' }, ...reply });
+      t.mock.on('PATCH', '/api/v2/schedule/s1', { body: { message: 'Service Unavailable' }, ...reply });
+      const results = [
+        await t.kernel.call('circleci_post', { path: `/workflow/${WORKFLOW}/cancel` }),
+        await t.kernel.call('circleci_delete', { path: `/project/${SLUG}/envvar/KEY` }),
+        await t.kernel.call('circleci_put', { path: '/context/c1/environment-variable/KEY', body: { value: 'v' } }),
+        await t.kernel.call('circleci_patch', { path: '/schedule/s1', body: { name: 'n' } }),
+      ];
+      expect(results.map((r) => r.isError)).to.deep.equal([true, true, true, true]);
+      expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['POST', 'DELETE', 'PUT', 'PATCH']);
     });
   }
 
   it('never caches a write, nor serves a read from one', async () => {
-    t.mock.on('POST', `/api/v2/project/${SLUG}/pipeline`, { status: 201, body: circleciFixture('pipeline-created.json') });
-    t.mock.on('GET', `/api/v2/project/${SLUG}/pipeline`, (req) => tokenPagedReply(req, pipelines(2)));
-    await t.kernel.call('circleci_post', { path: `/project/${SLUG}/pipeline`, body: { branch: 'main' } });
-    await t.kernel.call('circleci_post', { path: `/project/${SLUG}/pipeline`, body: { branch: 'main' } });
-    const read = JSON.parse(textOf(await t.kernel.call('circleci_get', { path: `/project/${SLUG}/pipeline`, jq: 'items[*].number', outputFormat: 'json' })));
+    const schedules = `/project/${SLUG}/schedule`; // a cacheable list
+    t.mock.on('POST', `/api/v2${schedules}`, { status: 201, body: { id: 's1', name: 'nightly' } });
+    t.mock.on('PATCH', '/api/v2/schedule/s1', { body: { id: 's1', name: 'nightly' } });
+    t.mock.on('GET', `/api/v2${schedules}`, (req) => tokenPagedReply(req, pipelines(2)));
+    await t.kernel.call('circleci_post', { path: schedules, body: { name: 'nightly' } });
+    await t.kernel.call('circleci_post', { path: schedules, body: { name: 'nightly' } });
+    await t.kernel.call('circleci_patch', { path: '/schedule/s1', body: { name: 'nightly' } });
+    await t.kernel.call('circleci_patch', { path: '/schedule/s1', body: { name: 'nightly' } });
+    const read = JSON.parse(textOf(await t.kernel.call('circleci_get', { path: schedules, jq: 'items[*].number', outputFormat: 'json' })));
     expect(read).to.deep.include({ data: [27, 26] });
-    expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['POST', 'POST', 'GET']);
+    expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['POST', 'POST', 'PATCH', 'PATCH', 'GET']);
   });
 
-  for (const tool of ['circleci_post', 'circleci_delete']) {
+  for (const tool of ['circleci_post', 'circleci_put', 'circleci_patch', 'circleci_delete']) {
     it(`${tool} refuses an unsafe path without any request`, async () => {
       for (const path of ['https://evil.example/api/v2/me', '/workflow/%2e%2e/%2e%2e/admin']) {
         const result = await t.kernel.call(tool, { path });
@@ -96,7 +124,7 @@ describe('circleci_post and circleci_delete (in-process)', () => {
     const definitions = t.kernel.kernel.definitions().filter((d) => d.plugin === 'circleci');
     const byName = Object.fromEntries(definitions.map((d) => [d.spec.name, d]));
     expect(byName.circleci_get!.spec).to.deep.include({ envelope: CircleCiReadEnvelope, cache: true });
-    for (const write of ['circleci_post', 'circleci_delete']) {
+    for (const write of ['circleci_post', 'circleci_put', 'circleci_patch', 'circleci_delete', 'circleci_logs']) {
       expect(byName[write]!.spec.envelope).to.equal(undefined);
       expect(byName[write]!.spec.cache).to.equal(undefined);
     }
@@ -108,7 +136,10 @@ describe('circleci_post and circleci_delete (in-process)', () => {
     const tools = Object.fromEntries(t.kernel.kernel.listTools().map((t) => [t.name, t]));
     expect(tools.circleci_get!.annotations).to.deep.include({ readOnlyHint: true, openWorldHint: true });
     expect(tools.circleci_post!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(tools.circleci_put!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    expect(tools.circleci_patch!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(tools.circleci_delete!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.circleci_logs!.annotations).to.deep.include({ readOnlyHint: true, openWorldHint: true });
   });
 });
 
@@ -120,7 +151,7 @@ describe('CircleCI writes under MCP_READ_ONLY', () => {
   });
   after(() => kernel.close());
 
-  it('are hidden, and only the read remains', () => {
-    expect(kernel.kernel.listTools().map((t) => t.name).filter((n) => n.startsWith('circleci_'))).to.deep.equal(['circleci_get']);
+  it('are hidden, and only the reads remain', () => {
+    expect(kernel.kernel.listTools().map((t) => t.name).filter((n) => n.startsWith('circleci_'))).to.deep.equal(['circleci_get', 'circleci_logs']);
   });
 });

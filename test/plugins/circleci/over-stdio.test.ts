@@ -6,7 +6,8 @@ import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
 
 const TOKEN = 'circle-stdioTestToken0123';
-const LIST = '/project/gh/CircleCI-Public/api-preview-docs/pipeline';
+// A list that stays cacheable (a project's schedules): pipeline lists are status paths.
+const LIST = '/project/gh/CircleCI-Public/api-preview-docs/schedule';
 
 // The wire path: the official SDK client spawns dist/cli.js (npm run build) and talks JSON-RPC over stdio.
 describe('CircleCI tools over stdio with the official SDK client', () => {
@@ -22,13 +23,16 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
     await mock.close();
   });
 
-  it('lists the three CircleCI tools with titles and read/write annotations', async () => {
+  it('lists the six CircleCI tools with titles and read/write annotations', async () => {
     const { tools } = await session.client.listTools();
     const byName = Object.fromEntries(tools.filter((t) => t.name.startsWith('circleci_')).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).to.deep.equal(['circleci_delete', 'circleci_get', 'circleci_post']);
+    expect(Object.keys(byName).sort()).to.deep.equal(['circleci_delete', 'circleci_get', 'circleci_logs', 'circleci_patch', 'circleci_post', 'circleci_put']);
     expect(byName.circleci_get!.annotations).to.deep.equal({ title: 'CircleCI API GET', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
     expect(byName.circleci_post!.annotations).to.deep.equal({ title: 'CircleCI API POST', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.circleci_delete!.annotations).to.deep.equal({ title: 'CircleCI API DELETE', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(byName.circleci_put!.annotations).to.deep.equal({ title: 'CircleCI API PUT', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(byName.circleci_patch!.annotations).to.deep.equal({ title: 'CircleCI API PATCH', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.circleci_logs!.inputSchema.required).to.deep.equal(['projectSlug', 'jobNumber', 'failedOnly', 'tailLines']);
     expect(Object.keys(byName.circleci_get!.inputSchema.properties ?? {})).to.deep.equal(['path', 'queryParams', 'fresh', 'jq', 'outputFormat']);
   });
 

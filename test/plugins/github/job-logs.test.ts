@@ -61,7 +61,7 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     const log = jobLog().replace(/^\uFEFF/, '');
     const [header, saved, separator, ...rest] = text.split('\n');
     expect(header).to.equal('Log of job 399444496 of octo-org/octo-repo: all 68 lines.');
-    expect(saved).to.match(/^The whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}"\.$/);
+    expect(saved).to.match(/^The whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/);
     expect(separator).to.equal('---');
     expect(rest.join('\n')).to.equal(log.trimEnd());
   });
@@ -170,6 +170,6 @@ describe('github_get_job_logs when the artifact store fails', () => {
     const text = textOf(result);
     expect(text).to.contain('The whole log could not be saved as an artifact; only the lines below are available.');
     expect(text.endsWith('Post job cleanup.\n2020-01-20T17:44:39.0150081Z Cleaning up orphan processes')).to.equal(true);
-    expect(t.kernel.logs.some((line) => line.includes('could not save the whole job log as an artifact'))).to.equal(true);
+    expect(t.kernel.logs.some((line) => line.includes('could not save the whole log as an artifact'))).to.equal(true);
   });
 });

@@ -24,10 +24,10 @@ describe('GitHub tools over stdio with the official SDK client', () => {
     await blob.close();
   });
 
-  it('lists the four GitHub tools with titles, annotations and input schemas', async () => {
+  it('lists the eleven GitHub tools with titles, annotations and input schemas', async () => {
     const { tools } = await session.client.listTools();
     const github = tools.filter((t) => t.name.startsWith('github_'));
-    expect(github.map((t) => t.name).sort()).to.deep.equal(['github_get', 'github_get_job_logs', 'github_list_workflow_jobs', 'github_list_workflow_runs']);
+    expect(github.map((t) => t.name).sort()).to.deep.equal(['github_get', 'github_get_file', 'github_get_issue', 'github_get_job_logs', 'github_get_pull_request', 'github_get_pull_request_diff', 'github_list_issues', 'github_list_pull_requests', 'github_list_repositories', 'github_list_workflow_jobs', 'github_list_workflow_runs']);
     for (const tool of github) {
       expect(tool.title, tool.name).to.be.a('string').and.not.equal('');
       expect(tool.description, tool.name).to.have.length.above(100);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import { AuditLog, headPathOf } from '../../../plugins/policy/audit/audit-log.js';
-import type { AuditRecord } from '../../../plugins/policy/audit/audit-record.js';
+import { recordHash, type AuditRecord } from '../../../plugins/policy/audit/audit-record.js';
 import { verifyAuditLog } from '../../../plugins/policy/audit/verify-audit-log.js';
 import { PEOPLE, startEnterpriseKernel } from '../../support/enterprise-fixture.js';
 
@@ -60,7 +60,7 @@ describe('audit log', () => {
     }
     const records = readRecords(audit);
     expect(records.map((r) => [r.seq, r.principal.subject, r.tool, r.decision?.effect ?? null, r.decision?.ruleId ?? null, r.outcome])).to.deep.equal([
-      [1, 'alice', 'jira_post', 'allow', 'jira-writes-for-developers', { status: 'ok' }],
+      [1, 'alice', 'jira_post', 'allow', 'jira-creates-for-developers', { status: 'ok' }],
       [2, 'carol', 'jira_post', 'deny', 'contractors-read-only', { status: 'error', code: 'policy_denied' }],
       [3, 'alice', 'jira_delete', 'approval_required', 'deletes-need-approval', { status: 'error', code: 'approval_required' }],
       [4, 'rene', 'jira_get', 'allow', 'everyone-reads', { status: 'error', code: 'upstream_http_error' }],
@@ -123,13 +123,57 @@ describe('audit log', () => {
     expect(partial.problems).to.include('line 5: not a complete audit record (edited, or cut while being written).');
   });
 
-  it('without its head file still verifies the chain, saying what it cannot detect', async () => {
+  it('fails verification when the tail is cut and the head file deleted (the review\'s case), or the head file alone is gone', async () => {
+    const path = freshLog();
+    await writeLog(path, 5);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(path, `${lines.slice(0, 3).join('\n')}\n`);
+    rmSync(headPathOf(path));
+    const report = await verifyAuditLog(path);
+    expect(report.ok).to.equal(false);
+    expect(report.problems).to.have.length(1);
+    expect(report.problems[0]).to.match(/audit\.jsonl\.head is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out\.$/);
+    const empty = freshLog();
+    writeFileSync(empty, '');
+    expect(await verifyAuditLog(empty)).to.deep.include({ ok: true, records: 0 });
+  });
+
+  it('fails verification for a re-sealed edit, even when the next record\'s prev is patched to match (prev is sealed too)', async () => {
+    const report = await tamper((lines) => {
+      const records = lines.map((l) => JSON.parse(l) as AuditRecord);
+      const edited = { ...records[2]!, principal: { ...records[2]!.principal, subject: 'mallory' } };
+      edited.hash = recordHash(edited);
+      const next = { ...records[3]!, prev: edited.hash };
+      return lines.map((l, i) => (i === 2 ? JSON.stringify(edited) : i === 3 ? JSON.stringify(next) : l));
+    });
+    expect(report.ok).to.equal(false);
+    expect(report.problems).to.deep.equal(['line 4 (record 4): its content does not match its hash: the record was edited.']);
+  });
+
+  it('fails verification for a line not written as the server writes it: a duplicate key, spacing, escapes', async () => {
+    const duplicate = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"tool":"jira_get"', '"tool":"jira_delete","tool":"jira_get"') : l)));
+    expect(duplicate.problems).to.deep.equal(['line 2 (record 2): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.']);
+    const spaced = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"tool":', '"tool": ') : l)));
+    expect(spaced.ok).to.equal(false);
+    const escaped = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"user-1"', '"\\u0075ser-1"') : l)));
+    expect(escaped.problems).to.have.length(1);
+    expect(escaped.problems[0]).to.match(/^line 2 \(record 2\): it is not written as the server writes records/);
+  });
+
+  it('refuses to start on a log with records whose head file is missing or unreadable, rather than write a fresh head', async () => {
     const path = freshLog();
     await writeLog(path, 2);
     rmSync(headPathOf(path));
-    const report = await verifyAuditLog(path);
-    expect(report.ok).to.equal(true);
-    expect(report.notes[0]).to.match(/audit\.jsonl\.head is missing, so records cut from the end cannot be detected\.$/);
+    const missing = await AuditLog.open(path).catch((e: unknown) => e);
+    expect(missing).to.be.instanceOf(StartupError);
+    expect((missing as Error).message).to.contain('the log has records, but').and.to.contain('audit.jsonl.head is missing');
+    writeFileSync(headPathOf(path), '{"seq": 2, "hash": "not hex"}');
+    const corrupt = await AuditLog.open(path).catch((e: unknown) => e);
+    expect((corrupt as Error).message).to.contain('audit.jsonl.head cannot be read (it is not {"seq": N, "hash": "<64 hex>"})');
+    expect(readFileSync(headPathOf(path), 'utf8')).to.equal('{"seq": 2, "hash": "not hex"}');
+    const fresh = freshLog();
+    const log = await AuditLog.open(fresh);
+    await log.close();
   });
 
   it('refuses to reopen a log that was cut since its head was written, rather than overwrite the evidence', async () => {

@@ -20,8 +20,15 @@ function block(heading: string, lang: string): string {
 /** The calls of the decision table, as tool and arguments. */
 const TABLE_CALLS: Record<string, [string, Record<string, unknown>]> = {
   '`jira_get`': ['jira_get', { path: '/rest/api/3/issue/PLAT-1' }],
-  '`jira_post /rest/api/3/issue`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'PLAT' }, summary: 'x' } } }],
-  '`jira_post` into project `SEC`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' }, summary: 'x' } } }],
+  '`jira_post /rest/api/3/issue` into `PLAT`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'PLAT' }, summary: 'x' } } }],
+  '`jira_put /rest/api/3/issue/PLAT-1`': ['jira_put', { path: '/rest/api/3/issue/PLAT-1', body: { fields: { summary: 'y' } } }],
+  '`jira_post /rest/api/3/issue` into `SEC`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' }, summary: 'x' } } }],
+  '`jira_put /rest/api/3/issue/SEC-1`': ['jira_put', { path: '/rest/api/3/issue/SEC-1', body: { fields: { summary: 'y' } } }],
+  '`jira_post /rest/api/3/issue/SEC-1/comment`': ['jira_post', { path: '/rest/api/3/issue/SEC-1/comment', body: { body: 'z' } }],
+  '`jira_put /rest/api/2/issue/SEC-1`': ['jira_put', { path: '/rest/api/2/issue/SEC-1', body: { fields: { summary: 'y' } } }],
+  '`jira_put /rest/api/3/issue/10001` (`SEC-1` by number)': ['jira_put', { path: '/rest/api/3/issue/10001', body: { fields: { summary: 'y' } } }],
+  '`jira_post /rest/api/3/issue/bulk` into `SEC`': ['jira_post', { path: '/rest/api/3/issue/bulk', body: { issueUpdates: [{ fields: { project: { key: 'SEC' }, summary: 'x' } }] } }],
+  '`jira_post /rest/api/3/issue` into project id `10400`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { id: '10400' }, summary: 'x' } } }],
   '`jira_delete /rest/api/3/issue/PLAT-1`': ['jira_delete', { path: '/rest/api/3/issue/PLAT-1' }],
   '`circleci_get`': ['circleci_get', { path: '/api/v2/pipeline' }],
   '`circleci_post` (trigger a pipeline)': ['circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } }],
@@ -59,6 +66,56 @@ describe('docs/policy.md examples', () => {
         else if (rule !== undefined) expect(decision.ruleId, where).to.equal(rule);
       }
     }
+  });
+
+  // The review's finding: the example promised that agents never touch SEC, and a developer could still edit,
+  // comment on, bulk-create and create-by-id there. Every way round it must be refused, for every developer,
+  // and nothing may reach Jira.
+  const AROUND: Array<[string, Record<string, unknown>]> = [
+    ...Object.entries(TABLE_CALLS).filter(([label]) => /SEC|10400|10001/.test(label)).map(([, call]) => call),
+    ['jira_put', { path: '/rest/api/latest/issue/SEC-1' }],
+    ['jira_put', { path: '/rest/agile/1.0/issue/SEC-1', body: { rankBeforeIssue: 'SEC-2' } }],
+    ['jira_post', { path: '/rest/api/3/issue/sec-1/transitions', body: { transition: { id: '31' } } }],
+    ['jira_post', { path: '/rest/api/3/issue/%53EC-1/comment', body: { body: 'z' } }],
+    ['jira_post', { path: '/rest/api/3/issue/%2553EC-1/comment', body: { body: 'z' } }],
+    ['jira_put', { path: '/rest/api/3/issue//SEC-1/', body: {} }],
+    ['jira_put', { path: '/rest/api/3/issue/SEC-1?notifyUsers=false', body: {} }],
+    ['jira_put', { path: '/rest/api/3/issue/PLAT-1/../SEC-1', body: {} }],
+    ['jira_put', { path: '/rest/api/3/issue/PLAT-1/..;/SEC-1', body: {} }],
+    ['jira_put', { path: '/rest/api/3/issue/SEC-1;x=PLAT-1', body: {} }],
+    ['jira_put', { path: '/rest/api/3/issue/PLAT-1%2f..%2fSEC-1', body: {} }],
+    ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'sec' }, summary: 'x' } } }],
+    ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: ['PLAT', 'SEC'] }, summary: 'x' } } }],
+    ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC', id: '10000' } } } }],
+    ['jira_post', { path: '/rest/api/2/issue', body: { fields: { project: { key: 'PLAT' } } } }],
+    ['jira_post', { path: '/rest/api/3/issue/PLAT-1/../../issue', body: { fields: { project: { id: '10400' } } } }],
+    ['jira_post', { path: '/rest/api/3/issueLink', body: { inwardIssue: { key: 'SEC-1' }, outwardIssue: { key: 'PLAT-1' }, type: { name: 'Blocks' } } }],
+    ['jira_put', { path: '/rest/api/3/project/SEC', body: { lead: 'alice' } }],
+    ['jira_put', { path: '/rest/api/3/issue/SEC-1#PLAT-1', body: {} }],
+    ['jira_delete', { path: '/rest/api/3/issue/SEC-1' }],
+  ];
+
+  it('refuses every way round "agents never change the security project", for every developer, sending nothing', async () => {
+    ent.jira.reset();
+    for (const method of ['POST', 'PUT', 'DELETE']) ent.jira.on(method, '*', { status: 204 });
+    for (const person of [PEOPLE.alice, PEOPLE.rene]) {
+      for (const [tool, args] of AROUND) {
+        const result = await ent.kernel.call(tool, args, person);
+        const where = `${person.subject}: ${tool} ${JSON.stringify(args)}`;
+        expect(result.isError, where).to.equal(true);
+        expect((result.content[0] as { text: string }).text, where).to.match(/\nCode: (policy_denied|invalid_path)$/);
+      }
+    }
+    expect(ent.jira.requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal([]);
+  });
+
+  it('still lets developers do what the example allows them (the control)', async () => {
+    ent.jira.reset();
+    for (const method of ['POST', 'PUT']) ent.jira.on(method, '*', { status: 204 });
+    for (const [tool, args] of [TABLE_CALLS['`jira_post /rest/api/3/issue` into `PLAT`']!, TABLE_CALLS['`jira_put /rest/api/3/issue/PLAT-1`']!, ['jira_post', { path: '/rest/api/3/issue/OPS-7/comment', body: { body: 'z' } }] as const]) {
+      expect((await ent.kernel.call(tool, args, PEOPLE.alice)).isError, `${tool} ${JSON.stringify(args)}`).to.equal(undefined);
+    }
+    expect(ent.jira.requests).to.have.length(3);
   });
 
   it('shows a refusal exactly shaped as the server returns it', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readPolicyDocument } from '../../../plugins/policy/document/policy-document.js';
-import { normalizePolicyPath, type CallFacts } from '../../../plugins/policy/engine/call-facts.js';
+import { servedPath } from '../../../core/http/path-reading.js';
+import type { CallFacts } from '../../../plugins/policy/engine/call-facts.js';
 import { PolicyEngine } from '../../../plugins/policy/engine/policy-engine.js';
 import { generatePolicy, random, randomFacts } from '../../bench/policy-rules.js';
 import { ISSUE_EXAMPLE } from './policy-document.test.js';
@@ -94,12 +95,12 @@ describe('policy engine', () => {
   });
 
   it('matches the path as the vendor reads it: encoded, doubled or trailing slashes and the query do not hide it', () => {
-    expect(normalizePolicyPath('/repos//ACME/%2573ecret/?page=2')).to.equal('/repos/ACME/secret');
-    expect(normalizePolicyPath('/')).to.equal('/');
+    expect(servedPath('/repos//ACME/%2573ecret/?page=2')).to.equal('/repos/ACME/secret');
+    expect(servedPath('/')).to.equal('/');
     // A malformed escape elsewhere does not keep an encoded letter from matching.
-    expect(normalizePolicyPath('/rest/api/3/%69ssue/PLAT-1/%c0')).to.equal('/rest/api/3/issue/PLAT-1/%c0');
+    expect(servedPath('/rest/api/3/%69ssue/PLAT-1/%c0')).to.equal('/rest/api/3/issue/PLAT-1/%c0');
     const policy = rules(`  - { id: secret, effect: deny, match: { paths: [/repos/acme/secret/] } }\n  - { id: rest, effect: allow }\n`);
-    expect(policy.decide(call({ path: normalizePolicyPath('/repos/acme/%73ecret?x=1') })).ruleId).to.equal('secret');
+    expect(policy.decide(call({ path: servedPath('/repos/acme/%73ecret?x=1') })).ruleId).to.equal('secret');
   });
 
   it('matches the upstream identity: credential, host and environment', () => {

@@ -41,7 +41,7 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
 
   it('decides on argument values: nobody writes to the security project', async () => {
     const result = await ent.kernel.call('jira_post', { ...NEW_ISSUE, body: { fields: { project: { key: 'SEC' } } } }, PEOPLE.alice);
-    expect(result._meta!.decision).to.include({ ruleId: 'no-agent-writes-to-security-issues' });
+    expect(result._meta!.decision).to.include({ ruleId: 'no-agent-issues-in-the-security-project' });
     expect(ent.jira.requests).to.have.length(0);
   });
 

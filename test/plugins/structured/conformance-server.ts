@@ -21,15 +21,26 @@ export async function conformanceServerFolder(mockUrl: string, options: { struct
   return { cwd, env };
 }
 
+/** Bitbucket's Downloads listing (what bb_upload checks names against) as its last page: no `next`. */
+export const BITBUCKET_DOWNLOADS = {
+  name: 'bitbucket downloads listing',
+  reply: { status: 200, body: { pagelen: 100, values: [{ name: 'previous-build.zip', type: 'download', size: 2048, downloads: 3, created_on: '2026-10-01T09:00:00.000000+00:00' }], page: 1, size: 1 } },
+};
+
 /** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
 const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
+/** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
+const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
 export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
-  PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+  tool.name === 'bb_upload' ? UPLOAD_ARGS : PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
 
-/** A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null. */
+/**
+ * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, and
+ * the Downloads listing bb_upload reads.
+ */
 export function representativeCorpus(): ReturnType<typeof standardCorpus> {
   const wanted = new Set(['github page with a next page', 'empty collection', 'unicode everywhere', 'huge page', '204 no content', 'text body (a diff)', 'json null']);
-  return standardCorpus().filter((c) => wanted.has(c.name));
+  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS];
 }
 
 export const REPRESENTATIVE_PROJECTIONS: Projection[] = [{}, { outputFormat: 'json' }, { jq: 'no_such_field', outputFormat: 'json' }, { jq: '[*', outputFormat: 'json' }];

@@ -5,15 +5,24 @@ import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { assertConforms } from '../../../core/testing/plugin-conformance.js';
 import { checkStructuredConformance, type ConformanceReport } from '../../../core/testing/structured-conformance.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
-import { conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
+import { BITBUCKET_DOWNLOADS, conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
+import { issuesWithPullRequests, pullRequests, repositories } from '../../fixtures/github/github-repo-api.js';
 import { githubFixture, githubLink } from './structured-fixtures.js';
 
 /** The shared public GitHub payloads, as GitHub serves them (with a Link header on the paginated ones). */
 function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
-  return ['workflow-run-paginated', 'workflow-paginated', 'job-paginated', 'artifact-paginated', 'job', 'workflow-run'].map((name, i) => ({
+  const fixtures = ['workflow-run-paginated', 'workflow-paginated', 'job-paginated', 'artifact-paginated', 'job', 'workflow-run'].map((name, i) => ({
     name: `github fixture ${name}`,
     reply: { status: 200, headers: (i < 4 ? { link: githubLink(mockUrl, 1, 2) } : {}) as Record<string, string>, body: githubFixture(name) },
   }));
+  // Pull requests, issues (pull requests among them) and repositories: bare arrays continued by Link, and single objects.
+  const arrays = [
+    { name: 'github pull request page', body: pullRequests(3) },
+    { name: 'github issue page with pull requests', body: issuesWithPullRequests(6) },
+    { name: 'github repository page', body: repositories(2) },
+  ].map(({ name, body }) => ({ name, reply: { status: 200, headers: { link: githubLink(mockUrl, 1, 3) }, body } }));
+  const objects = ['pull-request', 'issue', 'repository'].map((name) => ({ name: `github fixture ${name}`, reply: { status: 200, body: githubFixture(name) } }));
+  return [...fixtures, ...arrays, ...objects];
 }
 
 describe('structured output conformance (official SDK client + independent 2020-12 validator)', function () {
@@ -34,7 +43,7 @@ describe('structured output conformance (official SDK client + independent 2020-
     before(async () => {
       const { cwd, env } = await conformanceServerFolder(mock.url);
       session = await connectStdio({ cwd, env });
-      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor: conformanceArgsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url)] });
+      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor: conformanceArgsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS] });
     });
     after(async () => {
       await session.close();
@@ -60,6 +69,10 @@ describe('structured output conformance (official SDK client + independent 2020-
       // JSON tools refuse 204, text and null bodies; the lenient Atlassian-like tool turns them into values.
       expect(paged.errors).to.be.greaterThan(0);
       expect(atlassian.structured).to.be.greaterThan(paged.structured);
+      // The tools this round added: their wire formats are in the corpus, and each of them succeeded on them.
+      for (const tool of ['github_list_pull_requests', 'github_list_issues', 'github_list_repositories', 'github_get_pull_request', 'github_get_issue', 'bb_upload']) {
+        expect(report.tally[tool]?.structured, tool).to.be.greaterThan(0);
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -28,5 +28,64 @@ describe('the full text of truncated results on disk', () => {
     files.stop();
     expect(readFileSync(path!, 'utf8')).to.equal('saved after all');
     expect(statSync(dir).mode & 0o777).to.equal(0o700);
+  });
+
+  // The review's findings: in a shared /tmp, another user can make the folder first, open to all, or plant a
+  // symbolic link by its name. Neither may receive a result.
+  it('never writes through a symbolic link planted at the folder\'s name: a private folder is used instead', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'raw-files-'));
+    const target = join(base, 'attacker');
+    mkdirSync(target, { mode: 0o777 });
+    const dir = join(base, 'raw');
+    symlinkSync(target, dir);
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+    await files.start();
+    const path = await files.save('not for the attacker');
+    files.stop();
+    expect(readdirSync(target)).to.deep.equal([]);
+    expect(files.folder).not.to.equal(dir);
+    expect(path!.startsWith(`${files.folder}/`)).to.equal(true);
+    expect(lstatSync(files.folder).mode & 0o777).to.equal(0o700);
+    expect(readFileSync(path!, 'utf8')).to.equal('not for the attacker');
+  });
+
+  it('never writes into a folder another user made (open to all), in its place or by its owner check', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    const someoneElse = (process.getuid?.() ?? 0) + 4242;
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now(), someoneElse);
+    await files.start();
+    const path = await files.save('private');
+    files.stop();
+    expect(readdirSync(dir)).to.deep.equal([]);
+    expect(path!.startsWith(`${files.folder}/`)).to.equal(true);
+  });
+
+  it('refuses a 0777 folder really owned by another user (run as root, as CI may be)', async function () {
+    if (process.getuid?.() !== 0) this.skip();
+    const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    chownSync(dir, 65534, 65534);
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+    await files.start();
+    await files.save('private');
+    files.stop();
+    expect(readdirSync(dir)).to.deep.equal([]);
+    expect(files.folder).not.to.equal(dir);
+  });
+
+  it('tightens a folder of its own that was left open to owner-only, and uses it', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
+    mkdirSync(dir);
+    chmodSync(dir, 0o777);
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+    await files.start();
+    const path = await files.save('mine');
+    files.stop();
+    expect(files.folder).to.equal(dir);
+    expect(statSync(dir).mode & 0o777).to.equal(0o700);
+    expect(path!.startsWith(`${dir}/`)).to.equal(true);
   });
 });

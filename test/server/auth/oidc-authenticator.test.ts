@@ -36,6 +36,30 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
     expect(await outcome(await idp.sign({ sub: 'alice' }, { notBefore: 600 }))).to.deep.equal({ failure: 'the token is not valid: "nbf" claim timestamp check failed.' });
   });
 
+  it('refuses a token that never expires (no exp), with or without iat', async () => {
+    for (const issuedAt of [0, null]) {
+      expect(await outcome(await idp.sign({ sub: 'alice' }, { expiresIn: null, issuedAt }))).to.deep.equal({ failure: 'the token is not valid: missing required "exp" claim.' });
+    }
+  });
+
+  it('refuses a token that lives longer than MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS (24 h by default, within the skew)', async () => {
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { expiresIn: 86_400 }))).to.have.nested.property('principal.subject', 'alice');
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { expiresIn: 86_400 + 61 }))).to.deep.equal({ failure: 'the token is valid for 86461 s, longer than MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS (86400) allows.' });
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { expiresIn: 10 * 365 * 86_400, issuedAt: null }))).to.have.property('failure').that.matches(/^the token is valid for \d+ s, longer than/);
+    // Issued long ago and expiring soon is fine: the lifetime is exp - iat, not what is left of it.
+    const short = await OidcAuthenticator.fromSettings(authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS: '3600' }), capturedLogger().logger);
+    expect(await short.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' }, { issuedAt: -3000, expiresIn: 300 })}`))).to.have.nested.property('principal.subject', 'alice');
+    expect(await short.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' }, { issuedAt: -3000, expiresIn: 900 })}`))).to.have.property('failure').that.contains('valid for 3900 s');
+  });
+
+  it('refuses a token for another audience among several, or with no audience at all (a second audience test)', async () => {
+    const other = await OidcAuthenticator.fromSettings(authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: 'mcp-devtools-staging' }), capturedLogger().logger);
+    expect(await other.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' })}`))).to.deep.equal({ failure: 'the token is not valid: unexpected "aud" claim value.' });
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { audience: ['grafana', 'mcp-devtools-staging'] }))).to.deep.equal({ failure: 'the token is not valid: unexpected "aud" claim value.' });
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { audience: ['grafana', AUDIENCE] }))).to.have.nested.property('principal.subject', 'alice');
+    expect(await outcome(await idp.sign({ sub: 'alice' }, { audience: 'mcp-devtools-' }))).to.deep.equal({ failure: 'the token is not valid: unexpected "aud" claim value.' });
+  });
+
   it('refuses forged, unsigned and malformed tokens', async () => {
     expect(await outcome(await idp.sign({ sub: 'alice' }, { key: await foreignKey() }))).to.deep.equal({ failure: 'the token is not valid: signature verification failed.' });
     expect(await outcome(await idp.sign({ sub: 'alice' }, { key: await foreignKey(), kid: 'key-2' }))).to.have.property('failure').that.matches(/^the token is not valid: no applicable key found/);

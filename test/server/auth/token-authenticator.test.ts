@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import { TokenAuthenticator } from '../../../server/auth/token-authenticator.js';
@@ -59,6 +59,25 @@ describe('tokens authentication (MCP_AUTH_MODE=tokens)', () => {
       const logged = lines.map((l) => JSON.parse(l) as { msg: string; problems?: string }).find((l) => l.msg.startsWith('tokens file changed but is invalid'));
       expect(logged?.problems).to.match(/tokens\.yaml line 2: tokens\[0\]\.sha256: is required/);
       expect(lines.join('\n')).not.to.contain(CAROL);
+    } finally {
+      auth.close();
+    }
+  });
+
+  it('fails closed when the file is deleted: every token is refused until it can be read again', async () => {
+    const text = tokensFileYaml([{ token: ALICE, subject: 'alice' }]);
+    const path = tempFile('tokens.yaml', text);
+    const { logger, lines } = capturedLogger();
+    const auth = await TokenAuthenticator.open(path, logger);
+    try {
+      rmSync(path);
+      await auth.check();
+      expect(await auth.authenticate(requestWith(`Bearer ${ALICE}`))).to.deep.equal({ failure: 'the bearer token is not recognised.' });
+      expect(lines.some((l) => l.includes('tokens file cannot be read; no bearer token is accepted until it can be read again'))).to.equal(true);
+      // Put back exactly as it was: it is read again, though its text did not change.
+      writeFileSync(path, text);
+      await auth.check();
+      expect(await auth.authenticate(requestWith(`Bearer ${ALICE}`))).to.have.nested.property('principal.subject', 'alice');
     } finally {
       auth.close();
     }

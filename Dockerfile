@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# mcp-devtools as a shared server: Streamable HTTP on 0.0.0.0:3000, bearer tokens required, run as a non-root
+# user, with production dependencies only. docs/deployment.md walks through building and running it.
+ARG NODE_VERSION=20
+
+# 1. The bundle: every dependency (rollup, TypeScript), then `npm run build` into dist/.
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# No install scripts: the build needs none, and the dev-only reference servers' would run for nothing.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json rollup.config.mjs ./
+COPY core ./core
+COPY plugins ./plugins
+COPY server ./server
+RUN npm run build && rm -f dist/*.map dist/chunks/*.map
+
+# 2. Production dependencies only, with SQLite's native module built for this image (a prebuilt binary when
+#    one can be fetched, a compiler otherwise).
+FROM node:${NODE_VERSION}-bookworm-slim AS deps
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# 3. The image: Node, the production node_modules and the bundle; nothing else of the build.
+FROM node:${NODE_VERSION}-bookworm-slim
+ENV NODE_ENV=production \
+    MCP_TRANSPORT=http \
+    MCP_HTTP_HOST=0.0.0.0 \
+    MCP_HTTP_PORT=3000 \
+    MCP_AUTH_MODE=tokens \
+    MCP_AUTH_TOKENS_FILE=/etc/mcp-devtools/tokens.yaml
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json LICENSE ./
+# The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp.
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.MCP_HTTP_PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "/app/dist/cli.js"]
+CMD ["serve"]

@@ -1,0 +1,49 @@
+import { isToolError } from '../errors/tool-error.js';
+import type { PreparedRequest, UpstreamInterceptor, UpstreamResponse } from '../http/types.js';
+import type { Metrics } from '../metrics/metrics.js';
+
+/** A call's last upstream exchange as its tool saw it (through the HTTP cache): for the call's log line. */
+export interface UpstreamObservation {
+  request: PreparedRequest;
+  /** The HTTP status the tool got, or that its error carried; absent when no answer came. */
+  status?: number;
+  /** Whether the HTTP cache answered; absent for requests that do not go through it. */
+  cacheHit?: boolean;
+}
+
+/**
+ * The interceptors of one call: the tool's own (the HTTP cache) between two the kernel adds. The outermost
+ * records what the tool got, a cache hit included; the innermost counts the requests that reach the network
+ * (a revalidation is one, a cache hit is none).
+ */
+export function observedInterceptors(own: readonly UpstreamInterceptor[], record: (seen: UpstreamObservation) => void, metrics: Metrics): UpstreamInterceptor[] {
+  const outer: UpstreamInterceptor = {
+    name: 'call-observer',
+    run: async (request, _exchange, next) => {
+      try {
+        const response = await next();
+        record({ request, status: response.status, ...(response.cache === undefined ? {} : { cacheHit: response.cache.hit }) });
+        return response;
+      } catch (error) {
+        record({ request, ...(isToolError(error) && error.status !== undefined ? { status: error.status } : {}) });
+        throw error;
+      }
+    },
+  };
+  const inner: UpstreamInterceptor = {
+    name: 'request-counter',
+    run: async (_request, exchange, next) => {
+      let response: UpstreamResponse;
+      try {
+        response = await next();
+      } catch (error) {
+        const status = isToolError(error) ? (error.status?.toString() ?? error.code) : 'error';
+        metrics.upstreamRequest(exchange.identity.vendor, status);
+        throw error;
+      }
+      metrics.upstreamRequest(exchange.identity.vendor, String(response.status));
+      return response;
+    },
+  };
+  return [outer, ...own, inner];
+}

@@ -1,0 +1,59 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Metrics } from '../metrics/metrics.js';
+import type { CallContext } from '../pipeline/call-context.js';
+import type { Logger } from './logger.js';
+
+export interface CallReporting {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * The end of every tool call, whatever its outcome: one info line (what was called, what was sent, how it
+ * ended, for whom, how long it took), the stage timings at debug, and the call's metrics. The path is the
+ * one sent without its query: query values (JQL, search terms) may hold what must not be logged, so only
+ * their names are. Configured secrets are scrubbed from every line by the logger itself.
+ */
+export function reportCall(ctx: CallContext, durationMs: number, { logger, metrics }: CallReporting): void {
+  const tool = ctx.tool.spec.name;
+  const outcome = ctx.errorCode ?? (ctx.result === undefined ? 'tool_failed' : 'ok');
+  metrics.toolCall(tool, outcome, durationMs / 1000);
+  if (!logger.isLevelEnabled('info')) return;
+  const request = ctx.observed?.request ?? ctx.prepared;
+  const query = request === undefined ? [] : [...new Set(request.url.searchParams.keys())];
+  logger.info(
+    {
+      tool,
+      vendor: ctx.tool.upstream?.identity.vendor ?? null,
+      method: request?.method ?? null,
+      path: request === undefined ? null : capped(request.url.pathname),
+      ...(query.length > 0 ? { query } : {}),
+      outcome,
+      upstreamStatus: ctx.observed?.status ?? null,
+      durationMs: round(durationMs),
+      principal: ctx.principal.subject,
+      cacheHit: ctx.observed?.cacheHit ?? null,
+      resultBytes: resultBytes(ctx.result),
+    },
+    'tool call',
+  );
+  if (logger.isLevelEnabled('debug')) {
+    const stagesMs = Object.fromEntries(Object.entries(ctx.timings).map(([stage, micros]) => [stage, round(micros / 1000)]));
+    logger.debug({ tool, stagesMs }, 'tool call stages');
+  }
+}
+
+/** Bytes of what the caller receives: the text blocks, and the structured value when there is one. */
+function resultBytes(result: CallToolResult | undefined): number {
+  if (result === undefined) return 0;
+  let bytes = 0;
+  for (const block of result.content) if (block.type === 'text') bytes += Buffer.byteLength(block.text, 'utf8');
+  if (result.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(result.structuredContent), 'utf8');
+  return bytes;
+}
+
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** A log line stays a line a log shipper takes whole: a path an agent made huge is cut, saying so. */
+const MAX_LOGGED_PATH = 1024;
+const capped = (path: string): string => (path.length <= MAX_LOGGED_PATH ? path : `${path.slice(0, MAX_LOGGED_PATH)}...(${path.length} chars)`);

@@ -1,0 +1,28 @@
+/** How an HTTP cache lookup ended: a fresh hit, a stale entry a 304 confirmed, a miss, skipped (`fresh: true`), or a store failure. */
+export type CacheLookupResult = 'hit' | 'revalidated' | 'miss' | 'bypass' | 'error';
+
+/**
+ * What the server counts while it runs, provided to plugins as `TOKENS.Metrics`. The kernel records tool
+ * calls, upstream requests and artifacts; the cache and the policy record their own decisions with one call
+ * each. Without a metrics endpoint every method does nothing, so counting costs nothing and loads nothing.
+ */
+export interface Metrics {
+  /** One finished tool call: `outcome` is `ok` or the error code of its result. */
+  toolCall(tool: string, outcome: string, seconds: number): void;
+  /** One request that reached the network: `status` is the HTTP status, or the error code when none came back. */
+  upstreamRequest(vendor: string, status: string): void;
+  cacheLookup(result: CacheLookupResult): void;
+  /** A policy decision: `allow`, `deny` or `approval_required`. */
+  policyDecision(effect: string): void;
+  /** An artifact saved (an oversized result, a whole job log), of `bytes`. */
+  artifactStored(bytes: number): void;
+}
+
+/** The metrics of a server without a metrics endpoint. */
+export const noMetrics: Metrics = Object.freeze({
+  toolCall: () => {},
+  upstreamRequest: () => {},
+  cacheLookup: () => {},
+  policyDecision: () => {},
+  artifactStored: () => {},
+});

@@ -1,0 +1,22 @@
+import type { ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
+import type { ToolContext } from '../../core/pipeline/call-context.js';
+
+/**
+ * Saves content a result shows only part of (a log, a diff, a file) as an artifact of the caller. A store
+ * outage never fails the call: the part shown is often all that is needed, and the result says the rest
+ * could not be kept.
+ */
+export async function saveForCaller(ctx: ToolContext, artifacts: ArtifactStore, mimeType: string, content: string | Buffer, what: string): Promise<SavedArtifact | undefined> {
+  try {
+    return await artifacts.save(ctx.principal, mimeType, content);
+  } catch (error) {
+    ctx.logger.warn({ err: error, tool: ctx.toolName }, `could not save the whole ${what} as an artifact`);
+    return undefined;
+  }
+}
+
+/** The sentence that names the artifact, and how to read it: as text for text, in base64 chunks otherwise. */
+export function artifactSentence(saved: SavedArtifact, what: string, mimeType: string): string {
+  const encoding = mimeType.startsWith('text/') ? ', encoding "utf8"' : '';
+  return `The whole ${what} (${saved.bytes} bytes, ${mimeType}) is artifact ${saved.artifactId}: read it with artifact_read, artifactId "${saved.artifactId}"${encoding}.`;
+}

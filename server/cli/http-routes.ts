@@ -1,0 +1,28 @@
+import type { Settings } from '../../core/config/settings.js';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
+import { kernelArtifactDownloads } from '../http/artifact-download.js';
+import { anyOf, metricsRoute, type Route } from '../metrics/metrics-route.js';
+import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
+
+/**
+ * The routes the HTTP transport serves beside /mcp and /healthz: artifact downloads, the approvals console (MCP_CONSOLE=true, loaded
+ * only then), the approvals admin endpoint (when the policy plugin runs) and /metrics, open like /mcp on a
+ * loopback server without authentication, and otherwise only to scrapes that send MCP_ADMIN_TOKEN.
+ */
+export async function httpRoutes(kernel: Kernel, settings: Settings, authenticator: Authenticator, metrics: PrometheusMetrics | undefined, logger: Logger): Promise<Route> {
+  const adminToken = settings.get<string>('MCP_ADMIN_TOKEN');
+  let admin: Route | undefined;
+  if (kernel.plugins.includes('policy')) {
+    const { approvalRoutes } = await import('../admin/approval-routes.js');
+    admin = approvalRoutes(kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), adminToken, logger);
+  }
+  const scrape = metrics === undefined ? undefined : metricsRoute(metrics, { requireAdminToken: authenticator.mode !== 'off', adminToken, logger });
+  const others = anyOf(kernelArtifactDownloads(kernel, authenticator, logger), admin, scrape);
+  if (!settings.get<boolean>('MCP_CONSOLE')) return others;
+  const { withConsole } = await import('../console/mount.js');
+  return withConsole(kernel, authenticator, logger, others) as Route;
+}

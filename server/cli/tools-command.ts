@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { startKernel } from '../bootstrap/start-kernel.js';
+import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
+
+interface ToolsOptions extends ConfigOptions, ToolOptions {
+  json?: boolean;
+}
+
+/** One served tool, as `tools --json` prints it. */
+export interface ToolRow {
+  name: string;
+  title: string;
+  access: 'read' | 'write';
+  plugin: string;
+}
+
+/**
+ * `mcp-devtools tools [--toolsets ...] [--tools ...] [--read-only] [--json]`: the tools a server started with
+ * the same configuration and options would serve, with their title, whether they only read, and their plugin.
+ */
+export function registerTools(program: Command): void {
+  withConfigOptions(
+    withToolOptions(program.command('tools').description('list the tools a server would serve with this configuration (name, title, read or write, plugin)')),
+  )
+    .option('--json', 'print JSON')
+    .action(async (options: ToolsOptions) => {
+      const { kernel } = await startKernel(invocationFrom(options, toolFlags(options)));
+      try {
+        const rows: ToolRow[] = kernel.servedDefinitions().map((d) => ({
+          name: d.spec.name,
+          title: d.spec.title,
+          access: d.spec.annotations.readOnlyHint ? 'read' : 'write',
+          plugin: d.plugin,
+        }));
+        process.stdout.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows));
+      } finally {
+        await kernel.close();
+      }
+    });
+}
+
+function table(rows: readonly ToolRow[]): string {
+  const width = (key: keyof ToolRow): number => Math.max(key.length, ...rows.map((r) => r[key].length));
+  const [name, access, plugin] = [width('name'), width('access'), width('plugin')];
+  const line = (r: Record<keyof ToolRow, string>): string => `${r.name.padEnd(name)}  ${r.access.padEnd(access)}  ${r.plugin.padEnd(plugin)}  ${r.title}`;
+  const writes = rows.filter((r) => r.access === 'write').length;
+  const plugins = new Set(rows.map((r) => r.plugin)).size;
+  return `${[line({ name: 'NAME', title: 'TITLE', access: 'ACCESS', plugin: 'PLUGIN' }), ...rows.map(line)].join('\n')}\n\n${rows.length} tools (${writes} that write) from ${plugins} plugins.\n`;
+}

@@ -1,0 +1,173 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import type { PolicySource } from '../../plugins/policy/policy-source.js';
+import { explainCall, UnexplainableCall, type Explanation } from '../policy/explain-call.js';
+import type { ConsoleAccess } from './access.js';
+import type { ArgumentValues } from './argument-view.js';
+import { LIVE_SCRIPT } from './assets/live-script.js';
+import { STYLESHEET } from './assets/stylesheet.js';
+import type { AuditView } from './audit-view.js';
+import type { Decisions, Verdict } from './decisions.js';
+import { readForm, redirect, sendAsset, sendHtml } from './http-kit.js';
+import { activityPage } from './pages/activity-page.js';
+import { approvalsPage, pendingCards, type ApprovalsView } from './pages/approvals-page.js';
+import type { Banner, Viewer } from './pages/layout.js';
+import { policyPage, type ExplainForm } from './pages/policy-page.js';
+import { problemPage } from './pages/sign-in-page.js';
+import { ConsoleRequest } from './request-context.js';
+import type { ConsoleSession, SessionStore } from './sessions.js';
+import type { SignInRoutes } from './sign-in/sign-in-routes.js';
+
+export interface ConsoleParts {
+  kernel: Kernel;
+  approvals: ApprovalStore;
+  policy?: PolicySource;
+  audit?: AuditView;
+  sessions: SessionStore;
+  access: ConsoleAccess;
+  decisions: Decisions;
+  values: ArgumentValues;
+  signIn: SignInRoutes;
+  publicUrl: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+const DECIDE = /^\/console\/approvals\/([^/]+)\/(grant|reject)$/;
+const NOTICES: Record<string, (id: string) => string> = {
+  granted: (id) => `Granted ${id}: the caller's next identical call runs once.`,
+  rejected: (id) => `Rejected ${id}: the caller's retries are refused, with your reason.`,
+};
+
+/**
+ * The approvals console, a route module of the HTTP server (`/console` and below), independent of MCP: it
+ * reads and decides approvals in the shared store, reads this server's audit log and policy, and keeps its
+ * sessions in the shared store. Returns false for any other path.
+ */
+export function consoleRoutes(parts: ConsoleParts): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+  const routes = new Routes(parts);
+  return async (request, response) => {
+    const path = (request.url ?? '/').split('?', 1)[0]!;
+    if (path !== '/console' && !path.startsWith('/console/')) return false;
+    const rq = new ConsoleRequest(request, response, parts.publicUrl, parts.sessions);
+    try {
+      await routes.handle(rq);
+    } catch (error) {
+      parts.logger.error({ err: error, path }, 'console request failed');
+      if (!response.headersSent) sendHtml(response, 500, problemPage('Something went wrong', 'The console could not answer; the server log has the details. Try again.'));
+      else response.end();
+    }
+    return true;
+  };
+}
+
+class Routes {
+  constructor(private readonly parts: ConsoleParts) {}
+
+  async handle(rq: ConsoleRequest): Promise<void> {
+    const { path } = rq;
+    const method = rq.request.method ?? 'GET';
+    if (method === 'GET' && path === '/console/assets/console.css') return sendAsset(rq.response, 'text/css; charset=utf-8', STYLESHEET);
+    if (method === 'GET' && path === '/console/assets/console.js') return sendAsset(rq.response, 'text/javascript; charset=utf-8', LIVE_SCRIPT);
+    if (path === '/console/signin') return method === 'POST' ? this.parts.signIn.signIn(rq) : this.parts.signIn.signInForm(rq);
+    if (path === '/console/callback' && method === 'GET') return this.parts.signIn.callback(rq);
+    if (path === '/console/signout' && method === 'POST') return this.parts.signIn.signOut(rq);
+    const session = await rq.current();
+    if (session === undefined) {
+      if (path === '/console/approvals/live') return sendHtml(rq.response, 401, problemPage('Signed out', 'Sign in again.', '/console/signin'));
+      if (method === 'GET') return redirect(rq.response, '/console/signin');
+      return sendHtml(rq.response, 403, problemPage('Not signed in', 'Your sign-in has expired, so nothing was done. Sign in and try again.', '/console/signin'));
+    }
+    const s = session.data;
+    if (method === 'GET' && (path === '/console' || path === '/console/')) return this.approvals(rq, s, this.notice(rq));
+    if (method === 'GET' && path === '/console/approvals/live') return sendHtml(rq.response, 200, pendingCards(await this.parts.approvals.list(), this.view(s)));
+    if (method === 'GET' && path === '/console/activity') return this.activity(rq, s);
+    if (method === 'GET' && path === '/console/policy') return this.policy(rq, s);
+    if (method === 'POST' && path === '/console/policy/explain') return this.explain(rq, s);
+    const decide = DECIDE.exec(path);
+    if (decide !== null && method === 'POST') return this.decide(rq, s, decide[1]!, decide[2] as Verdict);
+    sendHtml(rq.response, 404, problemPage('Not found', `There is no console page at ${path}.`));
+  }
+
+  private async approvals(rq: ConsoleRequest, s: ConsoleSession, banner?: Banner, status = 200): Promise<void> {
+    sendHtml(rq.response, status, approvalsPage(await this.parts.approvals.list(), this.view(s), banner));
+  }
+
+  private async decide(rq: ConsoleRequest, s: ConsoleSession, id: string, verdict: Verdict): Promise<void> {
+    const form = await readForm(rq.request);
+    if (form === undefined || !rq.formAllowed(form, s.csrf)) return this.forged(rq, s);
+    const outcome = await this.parts.decisions.decide(s.principal, id, verdict, form.get('reason') ?? '');
+    if (!outcome.ok) return this.approvals(rq, s, { kind: 'error', text: outcome.message }, outcome.status);
+    redirect(rq.response, `/console?notice=${outcome.approval.status}&id=${outcome.approval.id}`);
+  }
+
+  private async activity(rq: ConsoleRequest, s: ConsoleSession): Promise<void> {
+    const filter = { principal: rq.query.get('principal')?.trim() ?? '', tool: rq.query.get('tool') ?? '', outcome: rq.query.get('outcome') ?? '' };
+    const audit = this.parts.audit;
+    if (audit === undefined) return sendHtml(rq.response, 200, activityPage(this.viewer(s), filter, { records: [], scanned: 0, principals: [], tools: [] }));
+    const [{ records, scanned, seen }, verification] = await Promise.all([audit.recent(filter), audit.verification()]);
+    sendHtml(rq.response, 200, activityPage(this.viewer(s), filter, { path: audit.path, records, scanned, verification, principals: seen.principals, tools: seen.tools }));
+  }
+
+  private policy(rq: ConsoleRequest, s: ConsoleSession, form?: ExplainForm, result?: Explanation | { problem: string }, status = 200): void {
+    const tools = this.parts.kernel.definitions().map((t) => t.spec.name).sort();
+    const shown = form ?? { tool: tools[0] ?? '', args: '{}', subject: s.principal.subject, groups: s.principal.groups.join(', ') };
+    sendHtml(rq.response, status, policyPage(this.viewer(s), { path: this.parts.policy?.path, engine: this.parts.policy?.current, tools, form: shown, result }));
+  }
+
+  private async explain(rq: ConsoleRequest, s: ConsoleSession): Promise<void> {
+    const form = await readForm(rq.request);
+    if (form === undefined || !rq.formAllowed(form, s.csrf)) return this.forged(rq, s);
+    const fields: ExplainForm = { tool: form.get('tool') ?? '', args: form.get('args') ?? '{}', subject: (form.get('subject') ?? '').trim(), groups: form.get('groups') ?? '' };
+    const engine = this.parts.policy?.current;
+    if (engine === undefined) return this.policy(rq, s);
+    let args: unknown;
+    try {
+      args = JSON.parse(fields.args.trim() === '' ? '{}' : fields.args);
+    } catch (error) {
+      return this.policy(rq, s, fields, { problem: `The arguments must be a JSON object, such as {"path": "/rest/api/3/issue/PLAT-1"}: ${(error as Error).message}` }, 400);
+    }
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return this.policy(rq, s, fields, { problem: 'The arguments must be a JSON object.' }, 400);
+    if (fields.subject === '') return this.policy(rq, s, fields, { problem: 'Name the caller.' }, 400);
+    const principal = { subject: fields.subject, groups: fields.groups.split(',').map((g) => g.trim()).filter(Boolean), via: s.principal.via };
+    try {
+      return this.policy(rq, s, fields, explainCall(this.parts.kernel, engine, fields.tool, args as Record<string, unknown>, principal));
+    } catch (error) {
+      if (!(error instanceof UnexplainableCall)) throw error;
+      return this.policy(rq, s, fields, { problem: error.message }, 400);
+    }
+  }
+
+  private forged(rq: ConsoleRequest, s: ConsoleSession): void {
+    this.parts.logger.warn({ path: rq.path, subject: s.principal.subject, origin: rq.request.headers.origin }, 'console POST refused: no valid CSRF token or a foreign origin');
+    sendHtml(rq.response, 403, problemPage('Refused', 'This form did not come from the console, or is out of date (its CSRF token does not match your session). Nothing was done; reload the page and try again.'));
+  }
+
+  private notice(rq: ConsoleRequest): Banner | undefined {
+    const make = NOTICES[rq.query.get('notice') ?? ''];
+    const id = rq.query.get('id') ?? '';
+    return make !== undefined && /^apr-[0-9a-f]{24}$/.test(id) ? { kind: 'notice', text: make(id) } : undefined;
+  }
+
+  private viewer(s: ConsoleSession): Viewer {
+    return { subject: s.principal.subject, groups: s.principal.groups, approver: this.parts.access.isApprover(s.principal), csrf: s.csrf };
+  }
+
+  private view(s: ConsoleSession): ApprovalsView {
+    const tools = this.parts.kernel.definitions();
+    return {
+      viewer: this.viewer(s),
+      principal: s.principal,
+      access: this.parts.access,
+      values: this.parts.values,
+      vendorOf: (name) => {
+        const tool = tools.find((t) => t.spec.name === name);
+        return tool?.upstream?.identity.vendor ?? tool?.plugin ?? 'unknown';
+      },
+      now: this.parts.clock.now(),
+    };
+  }
+}

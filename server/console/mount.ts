@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import { StartupError } from '../../core/errors/tool-error.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
+import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import type { AuditLog } from '../../plugins/policy/audit/audit-log.js';
+import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
+import type { PolicySource } from '../../plugins/policy/policy-source.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { isLoopbackHost } from '../transports/origin-check.js';
+import { ConsoleAccess } from './access.js';
+import { ArgumentValues } from './argument-view.js';
+import { AuditView } from './audit-view.js';
+import { consoleRoutes } from './console-routes.js';
+import { Decisions } from './decisions.js';
+import { SessionStore } from './sessions.js';
+import { OidcSignIn } from './sign-in/oidc-sign-in.js';
+import { SignInRoutes, type SignInMethod } from './sign-in/sign-in-routes.js';
+
+type Routes = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+
+/**
+ * The console's routes for a running server (MCP_CONSOLE=true), ahead of `others` (the admin endpoint).
+ * Everything that can be wrong with its settings stops the start here, naming the setting.
+ */
+export function withConsole(kernel: Kernel, authenticator: Authenticator, logger: Logger, others: Routes | undefined): Routes {
+  const settings = kernel.settings;
+  if (!kernel.plugins.includes('policy')) throw new StartupError('MCP_CONSOLE=true needs the policy plugin (approvals live there); the config file leaves it out.');
+  const method = signInMethod(kernel, authenticator, logger);
+  const access = ConsoleAccess.fromLists(settings.get('MCP_APPROVER_GROUPS'), settings.get('MCP_CONSOLE_VIEWER_GROUPS'));
+  if (access.approverGroups.length === 0) logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
+  const clock = kernel.resolve<Clock>(TOKENS.Clock);
+  const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
+  const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, settings.get<number>('MCP_CONSOLE_SESSION_TTL_SECONDS') * 1000);
+  const audit = settings.get<string>('MCP_AUDIT_LOG') === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
+  const routes = consoleRoutes({
+    kernel,
+    approvals,
+    policy: settings.get<string>('MCP_POLICY_FILE') === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
+    audit: audit === undefined ? undefined : new AuditView(audit.path),
+    sessions,
+    access,
+    decisions: new Decisions(approvals, access, kernel, audit, clock, logger),
+    values: new ArgumentValues(settings.get('MCP_CONSOLE_ARGUMENT_VALUES')),
+    signIn: new SignInRoutes(method, sessions, access, logger),
+    publicUrl: settings.get('MCP_CONSOLE_PUBLIC_URL'),
+    clock,
+    logger,
+  });
+  logger.info({ path: '/console', signIn: method.mode, approverGroups: access.approverGroups }, 'approvals console on');
+  return async (request, response) => (await routes(request, response)) || (others !== undefined && (await others(request, response)));
+}
+
+function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logger): SignInMethod {
+  const settings = kernel.settings;
+  const mode = settings.get<string>('MCP_AUTH_MODE');
+  const publicUrl = settings.get<string>('MCP_CONSOLE_PUBLIC_URL');
+  if (publicUrl !== '') checkPublicUrl(publicUrl);
+  if (mode === 'tokens') return { mode: 'tokens', authenticator };
+  if (mode !== 'oidc') throw new StartupError('MCP_CONSOLE=true needs MCP_AUTH_MODE=tokens or oidc: approvers sign in as themselves, and with authentication off everyone is "local".');
+  const clientId = settings.get<string>('MCP_CONSOLE_OIDC_CLIENT_ID');
+  if (clientId === '') throw new StartupError('MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_OIDC_CLIENT_ID: the console\'s client at the identity provider.');
+  if (publicUrl === '') throw new StartupError('MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_PUBLIC_URL (such as https://mcp.acme.com): the provider redirects to <it>/console/callback, which must be registered with the client.');
+  const issuer = settings.get<string>('MCP_OIDC_ISSUER');
+  const oidc = new OidcSignIn(
+    {
+      issuer,
+      clientId,
+      clientSecret: settings.get('MCP_CONSOLE_OIDC_CLIENT_SECRET'),
+      scopes: settings.get('MCP_CONSOLE_OIDC_SCOPES'),
+      subjectClaim: settings.get('MCP_OIDC_SUBJECT_CLAIM'),
+      groupsClaim: settings.get('MCP_OIDC_GROUPS_CLAIM'),
+      clockSkewSeconds: settings.get('MCP_OIDC_CLOCK_SKEW_SECONDS'),
+      maxLifetimeSeconds: settings.get('MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS'),
+    },
+    logger,
+  );
+  return { mode: 'oidc', oidc, provider: new URL(issuer).host };
+}
+
+function checkPublicUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new StartupError(`MCP_CONSOLE_PUBLIC_URL=${JSON.stringify(value)} is not a URL; give the console's address, such as https://mcp.acme.com.`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new StartupError(`MCP_CONSOLE_PUBLIC_URL=${value} must be https:// (plain http only on this machine): session cookies must not travel in clear.`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new StartupError(`MCP_CONSOLE_PUBLIC_URL=${value} must be an origin only (scheme, host, port): the console is always at /console.`);
+  }
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clearCookie, readCookie, serializeCookie } from './http-kit.js';
+import { sameSecret, type ConsoleSession, type SessionStore } from './sessions.js';
+
+export const SESSION_COOKIE = 'mcp_console';
+/** The sign-in form's CSRF token before there is a session (double submit: cookie and field must match). */
+export const SIGN_IN_COOKIE = 'mcp_console_signin';
+/** Binds an OIDC sign-in to the browser that started it (Lax: it must come back with the provider's redirect). */
+export const STATE_COOKIE = 'mcp_console_state';
+
+/** One console request: its URL, where the console is, whether cookies must be Secure, who is signed in. */
+export class ConsoleRequest {
+  /** The path as sent (never resolved against a host: `//x` stays a path). */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly secure: boolean;
+  private session: { id: string; data: ConsoleSession } | null | undefined;
+
+  constructor(
+    readonly request: IncomingMessage,
+    readonly response: ServerResponse,
+    private readonly publicUrl: string,
+    private readonly sessions: SessionStore,
+  ) {
+    const raw = request.url ?? '/';
+    const at = raw.indexOf('?');
+    this.path = at < 0 ? raw : raw.slice(0, at);
+    this.query = new URLSearchParams(at < 0 ? '' : raw.slice(at + 1));
+    const forwarded = String(request.headers['x-forwarded-proto'] ?? '').split(',', 1)[0]!.trim();
+    this.secure = this.base.startsWith('https:') || forwarded === 'https';
+  }
+
+  /** Where browsers reach the server: MCP_CONSOLE_PUBLIC_URL, or else what this request says. */
+  get base(): string {
+    if (this.publicUrl !== '') return this.publicUrl.replace(/\/+$/, '');
+    return `http://${this.request.headers.host ?? 'localhost'}`;
+  }
+
+  /** The signed-in session, or undefined (read once per request). */
+  async current(): Promise<{ id: string; data: ConsoleSession } | undefined> {
+    if (this.session === undefined) {
+      const id = readCookie(this.request, SESSION_COOKIE);
+      const data = await this.sessions.get(id);
+      this.session = data === undefined || id === undefined ? null : { id, data };
+    }
+    return this.session ?? undefined;
+  }
+
+  /**
+   * Whether a POST may act: its CSRF field matches the expected token and, when the browser names the page it
+   * came from (Origin), that page is the console's own. Either alone stops a forged form; both are checked.
+   */
+  formAllowed(form: URLSearchParams, expected: string): boolean {
+    const origin = this.request.headers.origin;
+    if (origin !== undefined && origin !== new URL(this.base).origin) return false;
+    return sameSecret(form.get('csrf'), expected);
+  }
+
+  cookie(name: string, value: string, maxAgeSeconds: number, path = '/console', sameSite: 'Strict' | 'Lax' = 'Strict'): string {
+    return serializeCookie(name, value, { path, maxAgeSeconds, secure: this.secure, sameSite });
+  }
+
+  clear(name: string, path = '/console', sameSite: 'Strict' | 'Lax' = 'Strict'): string {
+    return clearCookie(name, { path, secure: this.secure, sameSite });
+  }
+
+  readCookie(name: string): string | undefined {
+    return readCookie(this.request, name);
+  }
+}

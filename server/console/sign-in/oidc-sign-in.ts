@@ -1,0 +1,114 @@
+import type { IncomingMessage } from 'node:http';
+import * as oidc from 'openid-client';
+import type { Logger } from '../../../core/logging/logger.js';
+import type { AuthOutcome } from '../../auth/authenticator.js';
+import { OidcAuthenticator } from '../../auth/oidc-authenticator.js';
+import { isLoopbackHost } from '../../transports/origin-check.js';
+import type { PendingLogin } from '../sessions.js';
+
+export interface OidcSignInOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+  subjectClaim: string;
+  groupsClaim: string;
+  clockSkewSeconds: number;
+  maxLifetimeSeconds: number;
+}
+
+const TIMEOUT_SECONDS = 10;
+
+/**
+ * Approvers sign in at the same OpenID provider that issues the agents' tokens: the authorization code flow
+ * with PKCE (S256), a state bound to the browser and a nonce bound to the ID token, by openid-client. The ID
+ * token it returns is then checked once more against the provider's keys by the server's own OIDC
+ * authenticator (audience: the console's client), so an approver gets the same subject and groups, from the
+ * same claims, as the MCP endpoint would give them.
+ */
+export class OidcSignIn {
+  private configuration: Promise<{ config: oidc.Configuration; verifier: OidcAuthenticator }> | undefined;
+
+  constructor(
+    private readonly options: OidcSignInOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Where to send the browser, and what the callback must find again (kept under `state`). */
+  async begin(redirectUri: string): Promise<{ url: string; state: string; login: PendingLogin }> {
+    const { config } = await this.discovered();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const login: PendingLogin = { codeVerifier, nonce: oidc.randomNonce() };
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: this.options.scopes,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce: login.nonce,
+    });
+    return { url: url.href, state, login };
+  }
+
+  /** The origin of the provider's authorization endpoint (the issuer's while it cannot be discovered). */
+  async authorizationOrigin(): Promise<string> {
+    try {
+      const endpoint = (await this.discovered()).config.serverMetadata().authorization_endpoint;
+      if (endpoint !== undefined) return new URL(endpoint).origin;
+    } catch {
+      // shown when the sign-in is attempted
+    }
+    return new URL(this.options.issuer).origin;
+  }
+
+  /** Redeems the code at the token endpoint (with the PKCE verifier) and names the principal of the ID token. */
+  async finish(callbackUrl: URL, state: string, login: PendingLogin): Promise<AuthOutcome> {
+    const { config, verifier } = await this.discovered();
+    let idToken: string | undefined;
+    try {
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: login.codeVerifier, expectedState: state, expectedNonce: login.nonce, idTokenExpected: true });
+      idToken = tokens.id_token;
+    } catch (error) {
+      // The provider's own words (access_denied, invalid_grant...), never a token.
+      const { error: code = (error as { code?: string }).code, error_description: description } = error as { error?: string; error_description?: string };
+      this.logger.warn({ code, description, err: (error as Error).message }, 'console sign-in failed at the identity provider');
+      return { failure: `the identity provider did not complete the sign-in (${code ?? (error as Error).message}).` };
+    }
+    if (idToken === undefined) return { failure: 'the identity provider returned no ID token.' };
+    return verifier.authenticate({ headers: { authorization: `Bearer ${idToken}` } } as IncomingMessage);
+  }
+
+  /** Discovery happens at the first sign-in and is retried after a failure, so an unreachable provider does not stop the MCP server. */
+  private discovered(): Promise<{ config: oidc.Configuration; verifier: OidcAuthenticator }> {
+    this.configuration ??= this.discover().catch((error: unknown) => {
+      this.configuration = undefined;
+      throw error;
+    });
+    return this.configuration;
+  }
+
+  private async discover(): Promise<{ config: oidc.Configuration; verifier: OidcAuthenticator }> {
+    const { issuer, clientId, clientSecret } = this.options;
+    const url = new URL(issuer);
+    const insecure = url.protocol === 'http:' && isLoopbackHost(url.hostname);
+    const auth = clientSecret === '' ? oidc.None() : oidc.ClientSecretBasic(clientSecret);
+    const config = await oidc.discovery(url, clientId, clientSecret === '' ? undefined : { client_secret: clientSecret }, auth, {
+      timeout: TIMEOUT_SECONDS,
+      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+    });
+    const jwks = config.serverMetadata().jwks_uri;
+    if (jwks === undefined) throw new Error(`the identity provider at ${issuer} publishes no jwks_uri`);
+    const verifier = new OidcAuthenticator({
+      issuer,
+      audience: clientId,
+      jwksUrl: new URL(jwks),
+      clockSkewSeconds: this.options.clockSkewSeconds,
+      maxLifetimeSeconds: this.options.maxLifetimeSeconds,
+      subjectClaim: this.options.subjectClaim,
+      groupsClaim: this.options.groupsClaim,
+    });
+    this.logger.info({ issuer, clientId }, 'console sign-in through the identity provider ready');
+    return { config, verifier };
+  }
+}

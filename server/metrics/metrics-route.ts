@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../core/logging/logger.js';
+import { adminTokenCheck } from '../admin/admin-token.js';
+import type { PrometheusMetrics } from './prometheus-metrics.js';
+
+export type Route = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+
+export interface MetricsAccess {
+  /**
+   * Whether a scrape must send MCP_ADMIN_TOKEN: when callers must authenticate, or the port is reachable
+   * beyond loopback. Otherwise (a loopback server without authentication) /metrics is open, like /mcp.
+   */
+  requireAdminToken: boolean;
+  adminToken: string;
+  logger: Logger;
+}
+
+/** `GET /metrics`: the Prometheus text format. */
+export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess): Route {
+  const isAdmin = adminTokenCheck(access.adminToken, access.logger);
+  return async (request, response) => {
+    if ((request.url ?? '/').split('?', 1)[0] !== '/metrics') return false;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      send(response, 405, { error: 'Scrape /metrics with GET.' }, { allow: 'GET, HEAD' });
+      return true;
+    }
+    if (access.requireAdminToken && access.adminToken === '') {
+      send(response, 403, { error: 'GET /metrics needs MCP_ADMIN_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_ADMIN_TOKEN.' });
+      return true;
+    }
+    if (access.requireAdminToken && !isAdmin(request)) {
+      send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' }, { 'www-authenticate': 'Bearer realm="mcp-devtools-metrics"' });
+      return true;
+    }
+    const { contentType, body } = await metrics.exposition();
+    response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}
+
+/** The first route that answers, for the HTTP transport's one `routes` hook. */
+export function anyOf(...routes: ReadonlyArray<Route | undefined>): Route {
+  const present = routes.filter((r): r is Route => r !== undefined);
+  return async (request, response) => {
+    for (const route of present) if (await route(request, response)) return true;
+    return false;
+  };
+}
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}

@@ -1,0 +1,81 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
+import { VERSION } from '../../core/version.js';
+
+/** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold. */
+export interface LiveFigures {
+  callsInFlight(): number;
+  bodyBytesInFlight(): number;
+}
+
+const CACHE_RESULTS: readonly CacheLookupResult[] = ['hit', 'revalidated', 'miss', 'bypass', 'error'];
+const POLICY_EFFECTS = ['allow', 'deny', 'approval_required'];
+/** Tool calls last from milliseconds (a cache hit) to the upstream timeout (30 s by default) times its retries. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/**
+ * The Prometheus metrics (prom-client), loaded only by a server that exposes them: the HTTP transport, or
+ * MCP_METRICS_PORT. Counters whose labels are known in advance start at zero, so a rate or an alert on them
+ * works from the first scrape.
+ */
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  private live: LiveFigures = { callsInFlight: () => 0, bodyBytesInFlight: () => 0 };
+  private readonly calls: Counter<'tool' | 'outcome'>;
+  private readonly durations: Histogram<'tool'>;
+  private readonly upstream: Counter<'vendor' | 'status'>;
+  private readonly cache: Counter<'result'>;
+  private readonly policy: Counter<'effect'>;
+  private readonly artifacts: Counter;
+  private readonly artifactBytes: Counter;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.calls = new Counter({ name: 'mcp_devtools_tool_calls_total', help: 'Tool calls, by tool and outcome (ok, or the error code of the result).', labelNames: ['tool', 'outcome'], registers });
+    this.durations = new Histogram({ name: 'mcp_devtools_tool_call_duration_seconds', help: 'Duration of tool calls, by tool.', labelNames: ['tool'], buckets: DURATION_BUCKETS, registers });
+    this.upstream = new Counter({ name: 'mcp_devtools_upstream_requests_total', help: 'Requests that reached a vendor API, by vendor and HTTP status (or the error code when no answer came).', labelNames: ['vendor', 'status'], registers });
+    this.cache = new Counter({ name: 'mcp_devtools_cache_lookups_total', help: 'HTTP cache lookups, by result (hit, revalidated, miss, bypass, error).', labelNames: ['result'], registers });
+    this.policy = new Counter({ name: 'mcp_devtools_policy_decisions_total', help: 'Policy decisions, by effect.', labelNames: ['effect'], registers });
+    this.artifacts = new Counter({ name: 'mcp_devtools_artifacts_stored_total', help: 'Artifacts saved (oversized results, whole job logs).', registers });
+    this.artifactBytes = new Counter({ name: 'mcp_devtools_artifact_bytes_stored_total', help: 'Bytes of the artifacts saved.', registers });
+    const live = (): LiveFigures => this.live;
+    new Gauge({ name: 'mcp_devtools_inflight_body_bytes', help: 'Upstream body bytes held by calls in flight (bounded by MCP_MAX_INFLIGHT_BODY_BYTES).', registers, collect() { this.set(live().bodyBytesInFlight()); } });
+    new Gauge({ name: 'mcp_devtools_tool_calls_in_flight', help: 'Tool calls in progress.', registers, collect() { this.set(live().callsInFlight()); } });
+    new Gauge({ name: 'mcp_devtools_build_info', help: 'The running version; always 1.', labelNames: ['version'], registers }).set({ version: VERSION }, 1);
+    for (const result of CACHE_RESULTS) this.cache.inc({ result }, 0);
+    for (const effect of POLICY_EFFECTS) this.policy.inc({ effect }, 0);
+  }
+
+  /** Where the gauges read from, once the kernel runs. */
+  watch(live: LiveFigures): void {
+    this.live = live;
+  }
+
+  toolCall(tool: string, outcome: string, seconds: number): void {
+    this.calls.inc({ tool, outcome });
+    this.durations.observe({ tool }, seconds);
+  }
+
+  upstreamRequest(vendor: string, status: string): void {
+    this.upstream.inc({ vendor, status });
+  }
+
+  cacheLookup(result: CacheLookupResult): void {
+    this.cache.inc({ result });
+  }
+
+  policyDecision(effect: string): void {
+    this.policy.inc({ effect });
+  }
+
+  artifactStored(bytes: number): void {
+    this.artifacts.inc();
+    this.artifactBytes.inc(bytes);
+  }
+
+  /** The text exposition format, as scraped. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

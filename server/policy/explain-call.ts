@@ -1,0 +1,44 @@
+import { Compile } from 'typebox/compile';
+import { isToolError } from '../../core/errors/tool-error.js';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import { prepareCall } from '../../core/pipeline/prepare-call.js';
+import type { Principal } from '../../core/pipeline/principal.js';
+import { factsFor, type CallFacts } from '../../plugins/policy/engine/call-facts.js';
+import type { Decision, PolicyEngine, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
+
+export interface Explanation {
+  decision: Decision;
+  /** MCP_READ_ONLY hides the tool: the server would not offer it at all, whatever the policy says. */
+  hiddenByReadOnly: boolean;
+  call: CallFacts;
+  rules: RuleTrace[];
+}
+
+/** A call the server would refuse before the policy sees it (unknown tool, invalid arguments or path). */
+export class UnexplainableCall extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnexplainableCall';
+  }
+}
+
+/**
+ * Decides one call as the server would, without making it: the tool's own validation and route compute the
+ * upstream request the policy sees, then every rule is evaluated. `policy explain` and the console's "would
+ * this call be allowed?" form both run this, so they cannot disagree with each other or with the server.
+ */
+export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: string, args: Record<string, unknown>, principal: Principal): Explanation {
+  const tool = kernel.definitions().find((t) => t.spec.name === toolName);
+  if (tool === undefined) throw new UnexplainableCall(`No tool "${toolName}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
+  let call;
+  try {
+    call = prepareCall(tool, Compile(tool.spec.input), args);
+  } catch (error) {
+    if (!isToolError(error)) throw error;
+    throw new UnexplainableCall(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
+  }
+  const facts = factsFor(tool, principal, call.args, call.prepared?.method ?? call.route?.method, call.prepared?.path ?? call.route?.path);
+  const { decision, rules } = engine.explain(facts);
+  const hiddenByReadOnly = kernel.settings.get<boolean>('MCP_READ_ONLY') && !tool.spec.annotations.readOnlyHint;
+  return { decision, hiddenByReadOnly, call: facts, rules };
+}

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { boundedSearch } from '../../../plugins/projection/bounded-jmespath.js';
+import { MIN_BUDGET_BYTES, ProjectionBudget, ProjectionTooLarge } from '../../../plugins/projection/projection-budget.js';
+import { sharedValue } from '../../support/projection-bombs.js';
+
+function stopped(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ProjectionTooLarge) return error.message;
+    throw error;
+  }
+  return 'not stopped';
+}
+
+describe('projection budget (plugins/projection)', () => {
+  it('measures a value whose parts are shared once per part, so 2^60 leaves are refused at once', () => {
+    const budget = new ProjectionBudget({ a: 1 });
+    expect(stopped(() => budget.visited(true, sharedValue(60)))).to.contain('more than 1 MiB of data');
+    expect(stopped(() => new ProjectionBudget({}).visited(true, sharedValue(10)))).to.equal('not stopped');
+  });
+
+  it('does not measure what a node merely hands on (a field of the body), only what it built', () => {
+    const budget = new ProjectionBudget({});
+    expect(stopped(() => budget.visited(false, sharedValue(60)))).to.equal('not stopped');
+  });
+
+  it('allows twice the body when the body is larger than the minimum budget', () => {
+    const body = { items: Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `item-${i}` })) };
+    expect(JSON.stringify(body).length).to.be.greaterThan(MIN_BUDGET_BYTES);
+    expect(stopped(() => boundedSearch(body, '[items, items]'))).to.equal('not stopped');
+    expect(stopped(() => boundedSearch(body, '[items, items, items]'))).to.contain('2 times the response');
+  });
+
+  it('stops an evaluation that runs past its deadline, looking at the clock every 1,024 nodes', () => {
+    let now = 0;
+    const budget = new ProjectionBudget({}, () => now);
+    const body = Array.from({ length: 5000 }, (_, i) => ({ a: i }));
+    now = 999;
+    expect(stopped(() => boundedSearch(body, '[*].a', budget))).to.equal('not stopped');
+    now = 1001;
+    expect(stopped(() => boundedSearch(body, '[*].a', budget))).to.equal('the expression ran for more than 1000 ms');
+  });
+
+  it('leaves no budget behind: a search after a stopped one runs unbounded by it', () => {
+    let clock = 0;
+    const tiny = new ProjectionBudget({}, () => (clock += 2000) - 2000);
+    expect(stopped(() => boundedSearch(Array.from({ length: 3000 }, () => 1), '[*]', tiny))).to.contain('ran for more than');
+    expect(boundedSearch(Array.from({ length: 3000 }, () => 1), 'length([*])')).to.equal(3000);
+  });
+});

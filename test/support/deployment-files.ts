@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { REPO_ROOT } from './paths.js';
+import { listeningUrl } from './sdk-client.js';
+
+/** One instruction of a Dockerfile, continuation lines joined. */
+export interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+export interface Stage {
+  /** The base image (`node:${NODE_VERSION}-bookworm-slim`). */
+  from: string;
+  name?: string;
+  instructions: Instruction[];
+}
+
+/** The stages of the repository's Dockerfile, in order; the last is the image. */
+export function dockerfileStages(): Stage[] {
+  const text = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const stages: Stage[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(trimmed) ?? [];
+    if (keyword.toUpperCase() === 'FROM') {
+      const [, from = '', name] = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args) ?? [];
+      stages.push({ from, ...(name === undefined ? {} : { name }), instructions: [] });
+    } else if (stages.length > 0) {
+      stages.at(-1)!.instructions.push({ keyword: keyword.toUpperCase(), args: args.replace(/\s+/g, ' ').trim() });
+    }
+  }
+  return stages;
+}
+
+/** The arguments of every instruction with this keyword in a stage. */
+export function argsOf(stage: Stage, keyword: string): string[] {
+  return stage.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
+}
+
+/** The variables a stage's ENV instructions set (`ENV A=1 B=2`). */
+export function envOf(stage: Stage): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const args of argsOf(stage, 'ENV')) for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[key!] = value!.replace(/^"|"$/g, '');
+  return env;
+}
+
+/** An exec-form instruction's argv (`ENTRYPOINT ["node", "/app/dist/cli.js"]`). */
+export function execForm(args: string): string[] {
+  return JSON.parse(args.replace(/^CMD\s+/, '')) as string[];
+}
+
+/** `${VAR:-default}` and `${VAR:?message}` as Compose reads them, from `vars`. */
+export function interpolate(value: string, vars: Record<string, string>): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_m, name: string, kind: string | undefined, rest: string) => {
+    const given = vars[name];
+    if (given !== undefined && given !== '') return given;
+    if (kind === '?') throw new Error(`compose.yaml needs ${name}: ${rest}`);
+    return kind === '-' ? rest : '';
+  });
+}
+
+export function composeFile(): { services: Record<string, Record<string, unknown>> } {
+  return parse(readFileSync(join(REPO_ROOT, 'compose.yaml'), 'utf8')) as { services: Record<string, Record<string, unknown>> };
+}
+
+/** The objects of a multi-document Kubernetes manifest in deploy/kubernetes. */
+export function kubernetesObjects(file: string): Array<{ kind: string; metadata: { name: string }; spec: Record<string, unknown> }> {
+  return parseAllDocuments(readFileSync(join(REPO_ROOT, 'deploy/kubernetes', file), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+}
+
+export interface RunningCommand {
+  url: string;
+  stderr: string[];
+  process: ChildProcess;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs a command line as an image would (argv, environment, working directory), outside any container, and
+ * waits for the server's "listening on" line; rejects with its stderr if it exits first.
+ */
+export async function startCommand(argv: readonly string[], env: Record<string, string>, cwd: string): Promise<RunningCommand> {
+  const child = spawn(argv[0] === 'node' ? process.execPath : argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await listeningUrl(child, stderr, exited);
+  return {
+    url,
+    stderr,
+    process: child,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Runs a command to its end (a HEALTHCHECK), giving its exit code. */
+export function runToEnd(argv: readonly string[], env: Record<string, string>): Promise<number | null> {
+  const child = spawn(argv[0] === 'node' ? process.execPath : argv[0]!, argv.slice(1), { env, stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+}

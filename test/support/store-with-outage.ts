@@ -1,0 +1,35 @@
+import type { KeyValueStore } from '../../core/store/key-value-store.js';
+
+/**
+ * The real memory store, with an outage switch: while `down`, every operation throws, as a Redis store does
+ * when its server goes away (keyv with throwOnErrors).
+ */
+export class StoreWithOutage implements KeyValueStore {
+  readonly kind = 'redis' as const;
+  down = false;
+
+  constructor(private readonly inner: KeyValueStore) {}
+
+  private check(): void {
+    if (this.down) throw new Error('Connection is closed.');
+  }
+
+  async get<T>(namespace: string, key: string): Promise<T | undefined> {
+    this.check();
+    return this.inner.get<T>(namespace, key);
+  }
+
+  async set(namespace: string, key: string, value: unknown, ttlMs: number): Promise<void> {
+    this.check();
+    await this.inner.set(namespace, key, value, ttlMs);
+  }
+
+  async delete(namespace: string, key: string): Promise<boolean> {
+    this.check();
+    return this.inner.delete(namespace, key);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
