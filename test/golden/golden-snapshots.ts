@@ -24,6 +24,25 @@ async function builtInToolsList(env: Record<string, string>): Promise<unknown> {
   }
 }
 
+/**
+ * The built-in server (every plugin) on the wire of 2026-07-28 with structured output on: its tools/list as a
+ * modern client reads it, every tool's output schema included.
+ */
+async function builtInWireToolsList(): Promise<unknown> {
+  const kernel = await startTestKernel({ env: { MCP_STRUCTURED_OUTPUT: 'true' } });
+  try {
+    const { exchange } = await WireExchange.open(kernel.kernel, '2026-07-28');
+    try {
+      const { result } = (await exchange.request('tools/list')) as { result: { tools: unknown[] } };
+      return { protocolVersion: '2026-07-28', tools: result.tools };
+    } finally {
+      await exchange.close();
+    }
+  } finally {
+    await kernel.close();
+  }
+}
+
 /** The calls whose results are pinned: every contract, text endpoints, 204, jq outcomes, errors with and without _meta. */
 export const GOLDEN_CALLS: ReadonlyArray<[string, Record<string, unknown>]> = [
   ['fixture_list_runs', { owner: 'octo-org', repo: 'octo-repo' }],
@@ -106,10 +125,14 @@ async function wireGolden(era: Era): Promise<unknown> {
   });
 }
 
-/** Every golden file, generated now from the real code: in-process with structured output off (the default), and on the wire in each era with it on. */
+/**
+ * Every golden file, generated now from the real code: in-process with structured output off (the default), and
+ * on the wire in each era with it on (the built-in tools/list of 2026-07-28, the fixture plugins' whole exchange).
+ */
 export async function goldenSnapshots(): Promise<Snapshots> {
   return {
     'tools-list.json': serialize(await builtInToolsList({})),
+    'tools-list-2026-07-28.json': serialize(await builtInWireToolsList()),
     'results.json': serialize(await goldenResults({})),
     'wire-2025-11-25.json': serialize(await wireGolden('2025-11-25')),
     'wire-2026-07-28.json': serialize(await wireGolden('2026-07-28')),

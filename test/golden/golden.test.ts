@@ -15,7 +15,7 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
     now = await goldenSnapshots();
   });
 
-  for (const name of ['tools-list.json', 'results.json', 'wire-2025-11-25.json', 'wire-2026-07-28.json']) {
+  for (const name of ['tools-list.json', 'tools-list-2026-07-28.json', 'results.json', 'wire-2025-11-25.json', 'wire-2026-07-28.json']) {
     it(`${name} matches the reviewed snapshot`, () => {
       const file = join(GOLDEN_DIR, name);
       expect(existsSync(file), `${file} is missing: run npm run golden:update`).to.equal(true);
@@ -31,6 +31,17 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
   it('pins no structured output with the flag off: no outputSchema, no structuredContent', () => {
     expect(now['tools-list.json']).not.to.contain('outputSchema');
     expect(now['results.json']).not.to.contain('structuredContent');
+  });
+
+  it('lists every built-in tool in both eras; under 2026-07-28 the read tools declare object-rooted envelopes', () => {
+    type Listed = { tools: Array<{ name: string; outputSchema?: { type?: unknown } }> };
+    const legacy = JSON.parse(now['tools-list.json']!) as Listed;
+    const modern = JSON.parse(now['tools-list-2026-07-28.json']!) as Listed;
+    expect(modern.tools.map((t) => t.name)).to.deep.equal(legacy.tools.map((t) => t.name));
+    expect(legacy.tools.map((t) => t.name)).to.include.members(['bb_upload', 'jira_get_attachment', 'github_get_pull_request_diff', 'github_get_file']);
+    const declaring = modern.tools.filter((t) => t.outputSchema !== undefined);
+    expect(declaring.map((t) => t.name)).to.include.members(['github_list_pull_requests', 'github_get_issue', 'circleci_get', 'jira_get', 'conf_get', 'bb_get', 'bb_upload']);
+    expect(declaring.filter((t) => t.outputSchema!.type !== 'object').map((t) => t.name)).to.deep.equal([]);
   });
 
   it('pins each era as its revision says: the array-rooted schema and value for 2026-07-28 only', () => {
