@@ -57,8 +57,9 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
   });
 
   it('logs tool, vendor, method, path as sent, outcome, status, duration, principal, cache hit and result bytes', async () => {
-    circleci.on('GET', '/api/v2/project/gh/acme/api/pipeline', { body: { items: [{ id: 'p1', state: 'created' }] }, headers: { 'cache-control': 'max-age=60' } });
-    const args = { path: '/project/gh/acme/api/pipeline', queryParams: { branch: queryValue } };
+    // Insights are cacheable (a project's pipeline list is a status path, never cached).
+    circleci.on('GET', '/api/v2/insights/gh/acme/api/workflows', { body: { items: [{ name: 'build', metrics: { success_rate: 0.9 } }] }, headers: { 'cache-control': 'max-age=60' } });
+    const args = { path: '/insights/gh/acme/api/workflows', queryParams: { branch: queryValue } };
     const first = await session.client.callTool({ name: 'circleci_get', arguments: args });
     const second = await session.client.callTool({ name: 'circleci_get', arguments: args });
     const [miss, hit] = await waitForCallLines(session.stderr, 2);
@@ -68,7 +69,7 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
       tool: 'circleci_get',
       vendor: 'circleci',
       method: 'GET',
-      path: '/api/v2/project/gh/acme/api/pipeline',
+      path: '/api/v2/insights/gh/acme/api/workflows',
       query: ['branch'],
       outcome: 'ok',
       upstreamStatus: 200,
