@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { Compile, type Validator } from 'typebox/compile';
 import { ChunkedArtifactStore } from '../artifacts/chunked-artifact-store.js';

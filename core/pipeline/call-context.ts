@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors/tool-error.js';
 import type { Scrub } from './secret-scrubber.js';
 

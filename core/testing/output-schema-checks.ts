@@ -37,7 +37,7 @@ interface PropertySchema {
  * Arguments that satisfy a tool's input schema with plausible values: every required property gets its
  * default, its first allowed value, or a placeholder of its type (`path`-like names get a relative API path).
  */
-export function schemaArguments(inputSchema: { properties?: Record<string, object>; required?: string[] }): Record<string, unknown> {
+export function schemaArguments(inputSchema: { properties?: Record<string, unknown>; required?: string[] }): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const name of inputSchema.required ?? []) {
     const prop = (inputSchema.properties?.[name] ?? {}) as PropertySchema;

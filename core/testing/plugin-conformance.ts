@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { PluginClass } from '../plugin/metadata.js';
 import type { ConformanceCase, Projection } from './conformance-corpus.js';
 import { MockUpstream } from './mock-upstream.js';

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { kitClient, type VersionNegotiation } from './sdk-client.js';
 
 export interface StdioServerOptions {
   /** The mcp-devtools CLI script to run with this Node. */
@@ -13,6 +14,11 @@ export interface StdioServerOptions {
   args?: string[];
   /** Working directory (a fresh temporary one by default). */
   cwd?: string;
+  /**
+   * How the client negotiates the revision (default: 2026-07-28, which over stdio the SDK client probes on a
+   * second, short-lived server process before it starts the one it keeps; `{ mode: 'legacy' }`: 2025-11-25).
+   */
+  versionNegotiation?: VersionNegotiation;
 }
 
 export interface StdioSession {
@@ -33,7 +39,7 @@ export function isolatedEnv(env: Record<string, string> = {}, cwd?: string): Rec
   return { PATH: process.env.PATH ?? '', HOME: home, MCP_RAW_RESPONSE_DIR: join(cwd ?? home, 'raw'), ...env };
 }
 
-/** The official SDK client, talking over stdio to the mcp-devtools CLI started as a child process. */
+/** The official SDK client (v2), talking over stdio to the mcp-devtools CLI started as a child process. */
 export async function connectStdio(options: StdioServerOptions): Promise<StdioSession> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
   const transport = new StdioClientTransport({
@@ -51,7 +57,7 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
     partial = lines.pop() ?? '';
     stderr.push(...lines.filter(Boolean));
   });
-  const client = new Client({ name: 'mcp-devtools-tests', version: '1.0.0' });
+  const client = kitClient('mcp-devtools-tests', options.versionNegotiation);
   try {
     await client.connect(transport);
   } catch (error) {

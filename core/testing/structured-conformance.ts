@@ -1,14 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { standardCorpus, STANDARD_PROJECTIONS, type ConformanceCase, type Projection } from './conformance-corpus.js';
 import type { MockUpstream } from './mock-upstream.js';
 import { checkOutputSchema, schemaArguments } from './output-schema-checks.js';
 
+/**
+ * What the suite needs of a client: the official SDK client (v2, of either protocol era, or the 1.x line),
+ * which validates each result against the tool's `outputSchema` itself.
+ */
+export interface ConformanceClient {
+  listTools(): Promise<{ tools: Tool[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
 export interface ConformanceOptions {
   /** The official SDK client, connected to the server under test (it validates each result itself). */
-  client: Client;
+  client: ConformanceClient;
   /** The loopback mocks the server's vendors point at; each serves the case's answer for every request. */
   upstreams: readonly MockUpstream[];
   corpus?: readonly ConformanceCase[];
@@ -86,7 +94,8 @@ export async function checkStructuredConformance(options: ConformanceOptions): P
         }
         const problems = await checkResult(options.client, tool, validate, result, projection, tally);
         for (const p of problems) fail(`${where}: ${p}`);
-        if (!result.isError && problems.length === 0 && result.structuredContent?.incomplete === undefined) samples.push(result.structuredContent!);
+        const sc = result.structuredContent as Record<string, unknown> | undefined;
+        if (!result.isError && problems.length === 0 && sc?.incomplete === undefined) samples.push(sc!);
       }
     }
     for (const p of checkOutputSchema(tool.outputSchema!, validate, samples[0])) fail(p);
@@ -95,14 +104,15 @@ export async function checkStructuredConformance(options: ConformanceOptions): P
   return report;
 }
 
-async function checkResult(client: Client, tool: Tool, validate: ValidateFunction, result: CallToolResult, projection: Projection, tally: ToolTally): Promise<string[]> {
+async function checkResult(client: ConformanceClient, tool: Tool, validate: ValidateFunction, result: CallToolResult, projection: Projection, tally: ToolTally): Promise<string[]> {
   const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined;
   if (result.isError) {
     tally.errors++;
     tally.firstError ??= text;
     return result.structuredContent === undefined ? [] : ['an error result carries structuredContent'];
   }
-  const sc = result.structuredContent;
+  const sc = result.structuredContent as Record<string, unknown> | undefined;
+  // The contract's envelopes are objects, in every revision (2026-07-28 would allow any JSON value).
   if (sc === undefined || sc === null || typeof sc !== 'object' || Array.isArray(sc)) return ['a successful result has no object structuredContent'];
   tally.structured++;
   if (!validate(sc)) return [`the 2020-12 validator rejects structuredContent: ${JSON.stringify(validate.errors)}`];
@@ -130,7 +140,7 @@ async function checkResult(client: Client, tool: Tool, validate: ValidateFunctio
 }
 
 /** Reads an artifact back with `artifact_read` and checks it is the whole value the result left out. */
-async function checkArtifact(client: Client, validate: ValidateFunction, sc: Record<string, unknown>, artifactId: string, bytes: number): Promise<string[]> {
+async function checkArtifact(client: ConformanceClient, validate: ValidateFunction, sc: Record<string, unknown>, artifactId: string, bytes: number): Promise<string[]> {
   const chunks: Buffer[] = [];
   for (let offset = 0, eof = false; !eof; ) {
     const read = (await client.callTool({ name: 'artifact_read', arguments: { artifactId, offset } })) as CallToolResult;

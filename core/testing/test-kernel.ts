@@ -1,14 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { LOCAL_PRINCIPAL, type Principal } from '../pipeline/principal.js';
 import type { PluginClass } from '../plugin/metadata.js';
 import type { Clock } from '../store/key-value-store.js';
 import { startKernel, type Started } from '../../server/bootstrap/start-kernel.js';
 import { serverSettingsSchemas } from '../../server/server-settings.js';
 import { connectInMemory } from './in-memory-client.js';
+import type { VersionNegotiation } from './sdk-client.js';
 
 export interface TestKernelOptions {
   /**
@@ -30,8 +30,11 @@ export interface TestKernel extends Started {
   logs: string[];
   /** Calls a tool in-process, as `principal` (`local` by default). */
   call(tool: string, args?: Record<string, unknown>, principal?: Principal): Promise<CallToolResult>;
-  /** The official SDK client connected to this kernel in-process; closed with the kernel. */
-  connect(): Promise<Client>;
+  /**
+   * The official SDK client connected to this kernel in-process; closed with the kernel. It speaks 2026-07-28
+   * unless told otherwise (`{ mode: 'legacy' }`: a 2025-era client, `initialize` with 2025-11-25).
+   */
+  connect(versionNegotiation?: VersionNegotiation): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -60,8 +63,8 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     ...started,
     logs,
     call: (tool, args = {}, principal = LOCAL_PRINCIPAL) => kernel.call(tool, args, principal),
-    connect: async () => {
-      const client = await connectInMemory(kernel);
+    connect: async (versionNegotiation) => {
+      const client = await connectInMemory(kernel, undefined, versionNegotiation);
       clients.push(client);
       return client;
     },

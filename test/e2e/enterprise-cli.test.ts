@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';

@@ -49,7 +49,9 @@ describe('toolsets: which tools a server serves', () => {
   });
 
   it('--tools serves exactly those tools, and artifact_read only while one of them can spill', async () => {
+    // circleci_logs saves artifacts and circleci_get does not: the reader comes with the one that saves.
     expect(names(await served(['--tools', 'jira_get,circleci_get']))).to.deep.equal(['circleci_get', 'jira_get']);
+    expect(names(await served(['--tools', 'jira_get,circleci_logs']))).to.deep.equal(['artifact_read', 'circleci_logs', 'jira_get']);
     // With structured output on, an oversized jira_get value is saved as an artifact: its reader comes along.
     expect(names(await served(['--tools', 'jira_get'], { MCP_STRUCTURED_OUTPUT: 'true' }))).to.deep.equal(['artifact_read', 'jira_get']);
   });

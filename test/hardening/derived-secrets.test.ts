@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
 import { vendorCanaries } from '../support/canaries.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MockUpstream, type MockReply } from '../../core/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from './test-kernel.js';
 

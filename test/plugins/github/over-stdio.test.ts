@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { jobLog, pagedListReply, workflowRuns } from '../../fixtures/github/github-api.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';

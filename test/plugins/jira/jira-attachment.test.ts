@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { MockUpstream } from '../../../core/testing/mock-upstream.js';
 import { attachmentMeta, pngOfSize, serveAttachment, TINY_IMAGES } from '../../fixtures/atlassian/jira-attachments.js';
 import { textOf } from '../../support/test-kernel.js';
