@@ -20,7 +20,7 @@ export { TOKENS } from '../tokens.js';
 export { Type } from 'typebox';
 export type { Static, TObject, TSchema } from 'typebox';
 export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js';
-export { AtlassianReadEnvelope, CircleCiReadEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
+export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
 export type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
