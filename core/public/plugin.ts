@@ -37,7 +37,7 @@ export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '..
 export type { BodyExpectation } from '../http/parse-body.js';
 export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
-export { nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
+export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 
 // Errors a tool can end with (each code is in the catalogue, docs/errors.md).
 export { ToolError, isToolError, type ToolErrorDetails } from '../errors/tool-error.js';
