@@ -29,7 +29,7 @@ import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
-import { checkedRouteMethod, contributionsOf, interceptorsForTool, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
+import { checkedRouteMethod, contributionsOf, interceptorChainNames, interceptorsForTool, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -73,6 +73,8 @@ interface RegisteredTool {
   /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
   validator: () => Validator;
   interceptors: UpstreamInterceptor[];
+  /** The names of the whole interceptor chain of a call, kernel's own included (`plugin/name`). */
+  interceptorNames: string[];
   chain: Onion<CallContext, void>;
   descriptor: ToolDescriptor;
   /** The method its route sends, when start-up could compute it (MCP_READ_ONLY decides by it). */
@@ -225,6 +227,7 @@ export class Kernel {
       if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
       const usable = this.checkEnvelope(spec, where, checked);
       const routeMethod = checkedRouteMethod(usable, where);
+      const ownInterceptors = interceptorsForTool(interceptors, usable);
       const definition: ToolDefinition = {
         spec: usable,
         plugin: plugin.spec.name,
@@ -234,7 +237,8 @@ export class Kernel {
       this.tools.set(spec.name, {
         definition,
         validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
-        interceptors: interceptorsForTool(interceptors, usable),
+        interceptors: ownInterceptors.map((p) => p.interceptor),
+        interceptorNames: interceptorChainNames(ownInterceptors),
         chain: chainForTool(stages, usable),
         descriptor: toolDescriptor(usable),
         method: routeMethod,
@@ -290,13 +294,13 @@ export class Kernel {
 
   /**
    * A tool's pipeline as composed at start-up: its stage middleware (`stage:plugin/name`) and its upstream
-   * interceptors, each in running order (the request gate, the observer and the counter are added per call
-   * around the interceptors listed here). The golden test holds every built-in tool's to a committed file.
+   * interceptors (`plugin/name`; the kernel's own are made per call), each in running order. The golden test
+   * holds every built-in tool's to a committed file.
    */
   pipelineOf(tool: string): { stages: readonly string[]; interceptors: readonly string[] } | undefined {
     const registered = this.tools.get(tool);
     if (registered === undefined) return undefined;
-    return { stages: registered.chain.names, interceptors: registered.interceptors.map((i) => i.name) };
+    return { stages: registered.chain.names, interceptors: registered.interceptorNames };
   }
 
   /** The tool definitions, for the CLI and the test kit. */

@@ -1,6 +1,6 @@
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
-import { byListedOrder, LISTED_INTERCEPTORS, type Placed } from '../pipeline/pipeline.js';
+import { byListedOrder, LISTED_INTERCEPTORS, qualifiedName, type Placed } from '../pipeline/pipeline.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import type { StageMiddleware } from '../pipeline/stages.js';
 import type { ToolSpec } from '../plugin/contract.js';
@@ -22,9 +22,14 @@ export function interceptorsOf(plugin: string, interceptors: readonly UpstreamIn
 }
 
 /** The interceptors of one tool, in the order pipeline.ts lists them for the upstream slot. */
-export function interceptorsForTool(all: readonly PlacedInterceptor[], spec: ToolSpec): UpstreamInterceptor[] {
-  const applicable = all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true);
-  return byListedOrder(applicable, LISTED_INTERCEPTORS).map((p) => p.interceptor);
+export function interceptorsForTool(all: readonly PlacedInterceptor[], spec: ToolSpec): PlacedInterceptor[] {
+  return byListedOrder(all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true), LISTED_INTERCEPTORS);
+}
+
+/** The names of a tool's whole interceptor chain: the kernel's own (added per call) around the tool's. */
+export function interceptorChainNames(own: readonly PlacedInterceptor[]): string[] {
+  const names = own.map(qualifiedName);
+  return ['kernel/request-gate', 'kernel/call-observer', ...names, 'kernel/request-counter'];
 }
 
 /**

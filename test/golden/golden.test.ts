@@ -14,7 +14,8 @@ describe('golden files: tools/list and results with structured output off', () =
     now = await goldenSnapshots();
   });
 
-  for (const name of ['tools-list.json', 'results.json']) {
+  // pipeline-chains.json: each built-in tool's stage middleware and interceptors, in order (core/pipeline/pipeline.ts).
+  for (const name of ['tools-list.json', 'results.json', 'pipeline-chains.json']) {
     it(`${name} matches the reviewed snapshot`, () => {
       const file = join(GOLDEN_DIR, name);
       expect(existsSync(file), `${file} is missing: run npm run golden:update`).to.equal(true);
