@@ -1,9 +1,8 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../http/types.js';
-import { errorResult } from '../result/error-result.js';
 import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
-import { successResult } from '../result/success-result.js';
+import { errorResult, successResult } from '../result/tool-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';

@@ -1,6 +1,6 @@
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
-import { safeApiPath } from '../http/safe-path.js';
+import { safeApiPath } from '../http/path-guards.js';
 import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';

@@ -1,5 +1,5 @@
 import { ToolError } from '../errors/tool-error.js';
-import { safeApiPath } from '../http/safe-path.js';
+import { safeApiPath } from '../http/path-guards.js';
 import type { PreparedRequest, UpstreamIdentity, UpstreamInterceptor } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { CallContext } from './call-context.js';

@@ -1,5 +1,5 @@
 import { isToolError } from '../../core/errors/tool-error.js';
-import { servedPath } from '../../core/http/path-reading.js';
+import { servedPath } from '../../core/http/path-guards.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';

@@ -34,18 +34,25 @@ const ThingsSettings = Type.Object({
   ...identitySettings('THINGS', 'THINGS_TOKEN'),
 });
 
-function thingsClient(settings: Settings, extra: { apiPrefix?: string; mapPath?: (path: string) => string } = {}): UpstreamClient {
+interface ClientChoice {
+  /** The setting holding the base URL. */
+  url?: string;
+  apiPrefix?: string;
+  mapPath?: (path: string) => string;
+}
+
+function thingsClient(settings: Settings, { url = 'THINGS_URL', ...where }: ClientChoice = {}): UpstreamClient {
   const token = settings.get<string>('THINGS_TOKEN');
   return new UpstreamClient({
     vendor: 'things',
     label: 'Things',
-    baseUrl: settings.get<string>('THINGS_URL'),
+    baseUrl: settings.get<string>(url),
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
     missingCredentials: 'Set THINGS_TOKEN.',
     secretMaterial: () => token,
     ...identityFrom(settings, 'THINGS'),
     ...transportLimitsFrom(settings),
-    ...extra,
+    ...where,
   });
 }
 
@@ -114,28 +121,13 @@ class WriterPlugin {
 }
 
 /** The same vendor API with its prefix kept in the base URL (declared as apiPrefix), or added by mapPath. */
-const PrefixSettings = Type.Object({ PREFIXED_URL: Type.String({ default: 'http://127.0.0.1:9' }), MAPPED_URL: Type.String({ default: 'http://127.0.0.1:9' }), ...identitySettings('THINGS', 'THINGS_TOKEN') });
-
-function prefixClient(settings: Settings, key: 'PREFIXED_URL' | 'MAPPED_URL'): UpstreamClient {
-  const where = key === 'PREFIXED_URL' ? { apiPrefix: '/api/v9' } : { mapPath: (path: string) => `/api/v9${path}` };
-  return new UpstreamClient({
-    vendor: 'things',
-    label: 'Things',
-    baseUrl: settings.get<string>(key),
-    auth: () => ({ authorization: `Bearer ${TOKEN}` }),
-    missingCredentials: 'Set THINGS_TOKEN.',
-    secretMaterial: () => TOKEN,
-    ...identityFrom(settings, 'THINGS'),
-    ...transportLimitsFrom(settings),
-    ...where,
-  });
-}
+const PrefixSettings = Type.Object({ ...ThingsSettings.properties, PREFIXED_URL: Type.String({ default: 'http://127.0.0.1:9' }), MAPPED_URL: Type.String({ default: 'http://127.0.0.1:9' }) });
 
 @Plugin({ name: 'prefixed', version: '1.0.0', settings: PrefixSettings })
 class PrefixInBasePlugin {
   readonly upstream: UpstreamClient;
   constructor(@inject(TOKENS.Settings) settings: Settings) {
-    this.upstream = prefixClient(settings, 'PREFIXED_URL');
+    this.upstream = thingsClient(settings, { url: 'PREFIXED_URL', apiPrefix: '/api/v9' });
   }
 
   @Tool({ name: 'prefixed_get', title: 'Get', description: 'Reads a thing.', annotations: { readOnlyHint: true }, input: ThingArgs, route: thingRoute })
@@ -148,7 +140,7 @@ class PrefixInBasePlugin {
 class PrefixByMapPathPlugin {
   readonly upstream: UpstreamClient;
   constructor(@inject(TOKENS.Settings) settings: Settings) {
-    this.upstream = prefixClient(settings, 'MAPPED_URL');
+    this.upstream = thingsClient(settings, { url: 'MAPPED_URL', mapPath: (path) => `/api/v9${path}` });
   }
 
   @Tool({ name: 'mapped_get', title: 'Get', description: 'Reads a thing.', annotations: { readOnlyHint: true }, input: ThingArgs, route: thingRoute })
@@ -313,7 +305,7 @@ describe('public API: what a handler sends is what was declared and decided', ()
     let kernel: TestKernel;
     before(async () => {
       const policy = policyFile('  - { id: secret-thing, effect: deny, match: { paths: [/api/v9/things/secret] } }\n  - { id: rest, effect: allow }\n');
-      kernel = await startTestKernel({ plugins: [PrefixInBasePlugin, PrefixByMapPathPlugin], env: { PREFIXED_URL: `${mock.url}/api/v9`, MAPPED_URL: mock.url, MCP_POLICY_FILE: policy } });
+      kernel = await startTestKernel({ plugins: [PrefixInBasePlugin, PrefixByMapPathPlugin], env: { PREFIXED_URL: `${mock.url}/api/v9`, MAPPED_URL: mock.url, THINGS_TOKEN: TOKEN, MCP_POLICY_FILE: policy } });
     });
     after(async () => kernel.close());
 
