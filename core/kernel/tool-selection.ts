@@ -52,8 +52,7 @@ export class ToolSelection {
       if (!selected) {
         this.hidden.set(spec.name, toolsets.length > 0 ? `MCP_TOOLSETS=${toolsets.join(',')} does not include its plugin "${plugin}"${named.length > 0 ? ' and MCP_TOOLS does not list it' : ''}` : `MCP_TOOLS=${named.join(',')} does not list it`);
       } else if (readOnly && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
-        const why = tool.method !== undefined && tool.method !== 'GET' ? `its route sends ${tool.method}` : 'it can change things';
-        this.hidden.set(spec.name, `MCP_READ_ONLY=true hides it (${why})`);
+        this.hidden.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
       }
     }
   }

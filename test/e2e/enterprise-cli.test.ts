@@ -65,11 +65,11 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
     });
 
     it('prints the path it matched as servers read it, beside the request as it would be sent', async () => {
-      const run = await explain(['--tool', 'circleci_get', '--args', '{"path": "/project/gh/acme/app//pipeline/"}', '--subject', 'alice', '--json']);
+      const run = await explain(['--tool', 'jira_get', '--args', '{"path": "/rest/api/3//issue/PLAT-1/"}', '--subject', 'alice', '--json']);
       expect(run.code, run.stderr).to.equal(0);
       const out = JSON.parse(run.stdout) as { call: { path: string }; request: { method: string; path: string; url: string } };
-      expect(out.call.path).to.equal('/api/v2/project/gh/acme/app/pipeline');
-      expect(out.request).to.deep.equal({ method: 'GET', path: '/api/v2/project/gh/acme/app//pipeline/', url: 'https://circleci.com/api/v2/project/gh/acme/app//pipeline/' });
+      expect(out.call.path).to.equal('/rest/api/3/issue/PLAT-1');
+      expect(out.request).to.deep.equal({ method: 'GET', path: '/rest/api/3//issue/PLAT-1/', url: 'https://acme.atlassian.net/rest/api/3//issue/PLAT-1/' });
     });
 
     it('decides exactly as the server does, for every kind of outcome', async () => {

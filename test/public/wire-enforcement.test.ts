@@ -291,7 +291,7 @@ describe('public API: what a handler sends is what was declared and decided', ()
         const client = await kernel.connect();
         const listed = (await client.listTools()).tools.map((t) => t.name).filter((n) => n !== 'artifact_read').sort();
         expect(listed).to.deep.equal(['things_escape', 'things_get', 'things_with_parts']);
-        expect(kernel.kernel.hiddenBy('writer_create')).to.equal('MCP_READ_ONLY=true hides it (its route sends POST)');
+        expect(kernel.kernel.hiddenBy('writer_create')).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
         const result = await kernel.call('things_get', { id: 'w-7' });
         expect(textOf(result)).to.contain('tried to send DELETE /things/w-7; it was refused and nothing was sent');
         expect(methods()).to.deep.equal([]);
