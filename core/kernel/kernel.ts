@@ -11,10 +11,11 @@ import type { Logger } from '../logging/logger.js';
 import { countedArtifacts } from '../metrics/counted-artifacts.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
-import { compose, orderForTool, type ComposedChain } from '../pipeline/compose.js';
+import type { Onion } from '../pipeline/compose.js';
 import { coreStages } from '../pipeline/core-stages.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { StageMiddleware } from '../pipeline/stages.js';
+import { requestGate } from '../pipeline/request-gate.js';
+import { chainForTool, type Contribution } from '../pipeline/stage-chain.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { injectsToken, readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
 import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
@@ -28,6 +29,7 @@ import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
+import { checkedRouteMethod, contributionsOf, interceptorChainNames, interceptorsForTool, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -71,8 +73,12 @@ interface RegisteredTool {
   /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
   validator: () => Validator;
   interceptors: UpstreamInterceptor[];
-  chain: ComposedChain;
+  /** The names of the whole interceptor chain of a call, kernel's own included (`plugin/name`). */
+  interceptorNames: string[];
+  chain: Onion<CallContext, void>;
   descriptor: ToolDescriptor;
+  /** The method its route sends, when start-up could compute it (MCP_READ_ONLY decides by it). */
+  method: string | undefined;
 }
 
 const DEFAULT_BOOT_TIMEOUT_MS = 10_000;
@@ -168,8 +174,8 @@ export class Kernel {
       if (spec === undefined) throw new StartupError(`${cls.name || 'A class'} is not a plugin: decorate it with @Plugin({ name, version }).`);
       return { spec, cls };
     });
-    const contributions: StageMiddleware[] = [];
-    const interceptors: UpstreamInterceptor[] = [];
+    const contributions: Contribution[] = [];
+    const interceptors: PlacedInterceptor[] = [];
     for (const plugin of orderByDependencies(loaded)) {
       const name = `Plugin "${plugin.spec.name}"`;
       const scope = this.container.createChildContainer();
@@ -185,15 +191,17 @@ export class Kernel {
         instance.boot?.({ provide: (token, value) => this.container.register(token, { useValue: value }) }),
       );
       this.booted.push(plugin);
-      contributions.push(...(instance.middleware?.() ?? []));
-      interceptors.push(...(instance.interceptors?.() ?? []));
+      contributions.push(...contributionsOf(plugin.spec.name, instance.middleware?.() ?? []));
+      interceptors.push(...interceptorsOf(plugin.spec.name, instance.interceptors?.() ?? []));
     }
     this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
+    const readOnlyServer = settings.get<boolean>('MCP_READ_ONLY');
     const all = [...coreStages({
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
-      interceptorsFor: (ctx) => observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
+      interceptorsFor: (ctx) => [requestGate(ctx, readOnlyServer), ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics)],
       scrub: (text) => this.scrub(text),
       maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
+      readOnlyServer,
     }), ...contributions];
     for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
     const tools = [...this.tools.values()];
@@ -202,12 +210,13 @@ export class Kernel {
     const savesArtifacts = ({ spec, plugin }: ToolDefinition): boolean => spec.savesArtifacts ?? (injects.has(plugin) && !marks.has(plugin));
     this.selection = new ToolSelection(settings, tools.map((t) => ({
       definition: t.definition,
+      method: t.method,
       canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
     })));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
-  private registerTools(plugin: LoadedPlugin, stages: StageMiddleware[], interceptors: UpstreamInterceptor[]): void {
+  private registerTools(plugin: LoadedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[]): void {
     const instance = plugin.instance!;
     for (const { spec, method } of readToolSpecs(plugin.cls)) {
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
@@ -220,19 +229,22 @@ export class Kernel {
       const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
       if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
       const usable = this.checkEnvelope(spec, where, checked);
+      const routeMethod = checkedRouteMethod(usable, where);
+      const ownInterceptors = interceptorsForTool(interceptors, usable);
       const definition: ToolDefinition = {
         spec: usable,
         plugin: plugin.spec.name,
         handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
         upstream: instance.upstream,
       };
-      const chain = compose(orderForTool(stages, (m) => m.appliesTo?.(usable) ?? true));
       this.tools.set(spec.name, {
         definition,
         validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
-        interceptors: interceptors.filter((i) => i.appliesTo?.(usable) ?? true),
-        chain,
+        interceptors: ownInterceptors.map((p) => p.interceptor),
+        interceptorNames: interceptorChainNames(ownInterceptors),
+        chain: chainForTool(stages, usable),
         descriptor: toolDescriptor(usable),
+        method: routeMethod,
       });
     }
   }
@@ -281,6 +293,17 @@ export class Kernel {
       out.push(descriptor);
     }
     return out;
+  }
+
+  /**
+   * A tool's pipeline as composed at start-up: its stage middleware (`stage:plugin/name`) and its upstream
+   * interceptors (`plugin/name`; the kernel's own are made per call), each in running order. The golden test
+   * holds every built-in tool's to a committed file.
+   */
+  pipelineOf(tool: string): { stages: readonly string[]; interceptors: readonly string[] } | undefined {
+    const registered = this.tools.get(tool);
+    if (registered === undefined) return undefined;
+    return { stages: registered.chain.names, interceptors: registered.interceptorNames };
   }
 
   /** The tool definitions, for the CLI and the test kit. */

@@ -9,6 +9,8 @@ export const ARTIFACT_READER = 'artifact_read';
 /** What the selection needs to know of a registered tool. */
 export interface SelectableTool {
   definition: ToolDefinition;
+  /** The method the tool's route sends, when known at start-up. */
+  method?: string;
   /** Whether a result of this tool can be saved as an artifact (a spill stage, or a plugin that saves them). */
   canSpill: boolean;
 }
@@ -18,6 +20,8 @@ export interface SelectableTool {
  * github-mcp-server's `--toolsets` and `--tools` do; with neither, every tool. MCP_READ_ONLY then hides what
  * can change something. Names that match nothing fail start-up with the nearest ones, so a typo never
  * silently serves fewer tools. Works from plugin names and tool metadata only, for third-party plugins too.
+ * MCP_READ_ONLY decides by method: a tool is served only if its route is a GET and it is annotated read-only,
+ * and on the wire the request gate refuses anything but GET (see request-gate.ts).
  */
 export class ToolSelection {
   private readonly hidden = new Map<string, string>();
@@ -47,7 +51,7 @@ export class ToolSelection {
       const selected = inSelection(tool) || (spec.name === ARTIFACT_READER && spills);
       if (!selected) {
         this.hidden.set(spec.name, toolsets.length > 0 ? `MCP_TOOLSETS=${toolsets.join(',')} does not include its plugin "${plugin}"${named.length > 0 ? ' and MCP_TOOLS does not list it' : ''}` : `MCP_TOOLS=${named.join(',')} does not list it`);
-      } else if (readOnly && !spec.annotations.readOnlyHint) {
+      } else if (readOnly && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
         this.hidden.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
       }
     }

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { PreparedRequest, UpstreamIdentity, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';
 import type { UpstreamObservation } from '../kernel/upstream-observer.js';
 import type { ToolDefinition } from '../plugin/contract.js';
@@ -33,6 +33,11 @@ export interface ToolContext<A = Record<string, unknown>> {
   readonly logger: Logger;
   /** The request computed by the tool's `route` from the validated arguments (what policy decided on). */
   readonly route?: UpstreamRequest;
+  /**
+   * `route` as the tool's client prepared it, once, before policy decided on it: `upstream.send(ctx, ctx.route)`
+   * sends exactly this. Any other request is prepared and decided on its own (see request-gate.ts).
+   */
+  readonly prepared?: PreparedRequest;
   /** Interceptors (the HTTP cache) composed for this tool at start-up; the upstream client runs them. */
   readonly interceptors: readonly UpstreamInterceptor[];
   /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
@@ -45,6 +50,12 @@ export interface ToolContext<A = Record<string, unknown>> {
 
 /** Throws a ToolError when the request a redirect leads to may not be made. */
 export type RedirectDecider = (request: { method: string; path: string }) => void;
+
+/**
+ * Decides a request a handler sends beyond its tool's route (a second page, a follow-up read), as the policy
+ * stage decided the route, under the identity of the client that sends it; throws a ToolError to refuse it.
+ */
+export type FurtherRequestDecider = (request: { method: string; path: string }, identity: UpstreamIdentity) => void;
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
 export interface CallContext {
@@ -71,6 +82,8 @@ export interface CallContext {
   bodyLease?: BodyLease;
   /** Set by the policy stage: how a redirect the upstream answers with is decided (see ToolContext). */
   decideRedirect?: RedirectDecider;
+  /** Set by the policy stage: how a request other than the prepared one is decided (the request gate asks). */
+  decideFurther?: FurtherRequestDecider;
   result?: CallToolResult;
   /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */
   errorCode?: string;

@@ -1,6 +1,6 @@
 import type { HttpMethod, UpstreamRequest } from '../../core/http/types.js';
 import type { ToolAnnotations, ToolSpec } from '../../core/plugin/contract.js';
-import { AtlassianReadEnvelope } from '../../core/schema/envelopes.js';
+import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { passthroughArgs, type ArgDocs } from './passthrough-args.js';
 
 export const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -53,6 +53,6 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): To
       return { method, path: a.path, query: a.queryParams, body: WITH_BODY.has(verb) ? a.body : undefined };
     },
   };
-  if (verb === 'get') spec.envelope = AtlassianReadEnvelope;
+  if (verb === 'get') spec.envelope = ReadEnvelope;
   return spec;
 }

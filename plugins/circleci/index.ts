@@ -7,7 +7,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
-import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { CircleciSettings, createCircleciClient } from './circleci-client.js';
@@ -25,17 +25,15 @@ import { DELETE, GET, LOGS, PATCH, POST, PUT, type LogsArgs } from './tool-specs
 export class CircleciPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly outputs: StepOutputReader;
-  /** Configured secrets replaced in step output before it is shown or saved (an artifact is stored as given). */
-  private readonly scrub: Scrub;
-
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
+    /** Secrets replaced in step output before it is shown or saved (an artifact is stored as given): the server's one scrubber. */
+    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     this.upstream = createCircleciClient(settings);
     this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);
-    this.scrub = secretScrubber(settings.secretValues());
   }
 
   @Tool(GET)

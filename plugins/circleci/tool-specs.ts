@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import type { ToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
-import { CircleCiReadEnvelope } from '../../core/schema/envelopes.js';
+import { CircleCiReadEnvelope } from './read-envelope.js';
 
 const Path = Type.String({
   minLength: 1,

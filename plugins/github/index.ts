@@ -7,7 +7,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
-import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, DIFF_MEDIA_TYPE, GithubSettings, RAW_MEDIA_TYPE } from './github-client.js';
 import { logResultText } from '../log-text/log-result.js';
@@ -42,21 +42,19 @@ export class GithubPlugin implements DevtoolsPlugin {
   private readonly diffs: UpstreamClient;
   private readonly raw: UpstreamClient;
   private readonly maxBytes: number;
-  /**
-   * Configured secrets replaced in a log before it is shown or saved: the kernel scrubs result text, but an
-   * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
-   */
-  private readonly scrub: Scrub;
-
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
+    /**
+     * The server's one scrubber, for a log before it is shown or saved: the kernel scrubs result text, but an
+     * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
+     */
+    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     this.upstream = createGithubClient(settings);
     this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
     this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
     this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
-    this.scrub = secretScrubber(settings.secretValues());
   }
 
   @Tool(LIST_RUNS)

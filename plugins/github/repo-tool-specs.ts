@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
-import { safeApiPath } from '../../core/http/safe-path.js';
+import { safeApiPath } from '../../core/http/path-guards.js';
 import type { ToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';

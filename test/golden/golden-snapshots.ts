@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { PIPELINE } from '../../core/pipeline/pipeline.js';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { startTestKernel } from '../support/test-kernel.js';
@@ -40,6 +43,23 @@ async function builtInWireToolsList(): Promise<unknown> {
     }
   } finally {
     await kernel.close();
+  }
+}
+
+/**
+ * Every built-in tool's pipeline, with every part on (a policy, an audit log, structured output): its stage
+ * middleware and upstream interceptors in running order, beside the definition they follow (pipeline.ts).
+ */
+async function builtInPipelines(): Promise<unknown> {
+  const dir = mkdtempSync(join(tmpdir(), 'golden-pipelines-'));
+  writeFileSync(join(dir, 'policy.yaml'), 'version: 1\nrules:\n  - { id: all, effect: allow }\n');
+  const kernel = await startTestKernel({ env: { MCP_STRUCTURED_OUTPUT: 'true', MCP_POLICY_FILE: join(dir, 'policy.yaml'), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') } });
+  try {
+    const names = kernel.kernel.definitions().map((d) => d.spec.name).sort();
+    return { pipeline: PIPELINE, tools: Object.fromEntries(names.map((name) => [name, kernel.kernel.pipelineOf(name)])) };
+  } finally {
+    await kernel.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -136,5 +156,6 @@ export async function goldenSnapshots(): Promise<Snapshots> {
     'results.json': serialize(await goldenResults({})),
     'wire-2025-11-25.json': serialize(await wireGolden('2025-11-25')),
     'wire-2026-07-28.json': serialize(await wireGolden('2026-07-28')),
+    'pipeline-chains.json': serialize(await builtInPipelines()),
   };
 }

@@ -15,7 +15,8 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
     now = await goldenSnapshots();
   });
 
-  for (const name of ['tools-list.json', 'tools-list-2026-07-28.json', 'results.json', 'wire-2025-11-25.json', 'wire-2026-07-28.json']) {
+  // pipeline-chains.json: each built-in tool's stage middleware and interceptors, in order (core/pipeline/pipeline.ts).
+  for (const name of ['tools-list.json', 'tools-list-2026-07-28.json', 'results.json', 'wire-2025-11-25.json', 'wire-2026-07-28.json', 'pipeline-chains.json']) {
     it(`${name} matches the reviewed snapshot`, () => {
       const file = join(GOLDEN_DIR, name);
       expect(existsSync(file), `${file} is missing: run npm run golden:update`).to.equal(true);

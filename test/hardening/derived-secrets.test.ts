@@ -76,6 +76,16 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
     expect(textOf(result)).to.equal('"]DETCADER["');
   });
 
+  it('redacts a token a jq expression puts together from parts the upstream sent apart, in text and structured content', async () => {
+    const half = Math.floor(atlassian.length / 2);
+    jira.on('GET', '/rest/api/3/myself', () => ({ body: { head: atlassian.slice(0, half), tail: atlassian.slice(half) } }));
+    const client = await kernel.connect();
+    const result = (await client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/myself', jq: "join('', [head, tail])", outputFormat: 'json' } })) as CallToolResult;
+    expect(seen(result)).not.to.contain(atlassian);
+    expect(result.structuredContent).to.deep.equal({ data: '[REDACTED]' });
+    expect(textOf(result)).to.equal('"[REDACTED]"');
+  });
+
   it('is no oracle: starts_with(auth, <a true prefix>) answers as a wrong prefix does', async () => {
     github.on('GET', '/user', echoHeaders);
     const answer = async (prefix: string): Promise<string> => textOf(await kernel.call('github_get', { path: '/user', jq: `starts_with(auth, '${prefix}')` }));

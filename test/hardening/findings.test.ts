@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { percentDecoded } from '../../core/http/path-reading.js';
+import { percentDecoded } from '../../core/http/path-guards.js';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
 import { tooDeeplyNested } from '../../core/schema/argument-depth.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodedForms, invalidEscapeRun } from '../../core/http/path-reading.js';
+import { decodedForms, invalidEscapeRun } from '../../core/http/path-guards.js';
 import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
 import type { VendorCanaries } from './canaries.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { CallContext } from '../../../core/pipeline/call-context.js';
-import { successResult } from '../../../core/result/success-result.js';
+import { successResult } from '../../../core/result/tool-result.js';
 
 /** The parts of a call's state that successResult reads. */
 const ctx = (text: string, structured: unknown): CallContext => ({ text, structured, meta: {} }) as unknown as CallContext;

@@ -3,7 +3,8 @@ import { AjvJsonSchemaValidator as Sdk1AjvJsonSchemaValidator } from '@modelcont
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import type { TSchema } from 'typebox';
-import { AtlassianReadEnvelope, CircleCiReadEnvelope, PagedEnvelope } from '../../../core/schema/envelopes.js';
+import { PagedEnvelope, ReadEnvelope } from '../../../core/schema/envelopes.js';
+import { CircleCiReadEnvelope } from '../../../plugins/circleci/read-envelope.js';
 import { schemaProblems } from '../../../core/schema/schema-check.js';
 import { outputSchemaOf } from '../../../plugins/structured/output-schema.js';
 
@@ -57,7 +58,7 @@ const CASES: Case[] = [
   },
   {
     name: 'Atlassian read',
-    schema: AtlassianReadEnvelope,
+    schema: ReadEnvelope,
     required: ['data'],
     valid: [{ data: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } }, { data: ['PLAT-1', 'PLAT-2'] }, { data: 'diff --git a/README.md b/README.md\n...' }, { data: {} }, { data: null, incomplete }],
     invalid: [['tool metadata it does not have', { data: {}, nextPage: null }]],
