@@ -1,6 +1,7 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
+import type { TSchema } from 'typebox';
+import type { UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
 import { errorResult } from '../result/error-result.js';
 import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
 import { successResult } from '../result/success-result.js';
@@ -61,7 +62,7 @@ async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreS
 }
 
 async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const toolCtx: ToolContext = {
+  const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
     toolName: ctx.tool.spec.name,
     args: ctx.args,
     principal: ctx.principal,

@@ -25,8 +25,12 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-/** What `@Tool` records on a method of a plugin class. */
-export interface ToolSpec<I extends TSchema = TSchema> {
+/**
+ * What `@Tool` records on a method of a plugin class. `I` is the input schema and `E` the envelope; keep both
+ * precise (declare a spec constant with `satisfies ToolSpec<typeof Args>`, not a `: ToolSpec` annotation) so
+ * that `@Tool` can check the handler's `ToolContext` and `ToolOutput` against them.
+ */
+export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undefined = TSchema | undefined> {
   name: string;
   title: string;
   description: string;
@@ -34,7 +38,7 @@ export interface ToolSpec<I extends TSchema = TSchema> {
   /** TypeBox schema of the arguments; compiled once at start-up. */
   input: I;
   /** TypeBox schema of the structured envelope, for tools with a structured contract. */
-  envelope?: TSchema;
+  envelope?: E;
   /**
    * The upstream request this call makes, computed from the validated arguments without side effects.
    * The policy stage decides on it before anything is sent, and `policy explain` shows it.
@@ -44,11 +48,16 @@ export interface ToolSpec<I extends TSchema = TSchema> {
   cache?: boolean;
 }
 
+/** A spec that declares its `route`: the handler's `ctx.route` is then always present. */
+export type RoutedToolSpec<I extends TSchema, E extends TSchema | undefined = undefined> = ToolSpec<I, E> & {
+  route: (args: Static<I>) => UpstreamRequest;
+};
+
 /** A tool as the kernel holds it after reading the decorators. */
 export interface ToolDefinition {
   readonly spec: ToolSpec;
   readonly plugin: string;
-  readonly handler: (ctx: ToolContext) => Promise<ToolOutput>;
+  readonly handler: (ctx: ToolContext<TSchema, UpstreamRequest | undefined>) => Promise<ToolOutput>;
   /** The vendor plugin's upstream client, when it has one (policy and cache need its identity). */
   readonly upstream?: UpstreamBinding;
 }

@@ -5,6 +5,7 @@ import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { identitySettings } from '../../core/http/vendor-settings.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
+import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
@@ -13,7 +14,7 @@ import { bitbucketCredential, createBitbucketClient, DEFAULT_CREDENTIAL_LABEL } 
 import { uploadToDownloads } from './downloads-upload.js';
 import { BITBUCKET_TOOLS } from './tool-docs.js';
 import type { UploadLimits } from './upload-files.js';
-import { UPLOAD } from './upload-spec.js';
+import { UPLOAD, type UploadArgs } from './upload-spec.js';
 
 const BitbucketSettings = Type.Object({
   ...AccountSettings,
@@ -52,7 +53,7 @@ export class BitbucketPlugin extends AtlassianPassthroughPlugin {
   }
 
   @Tool(UPLOAD)
-  upload(ctx: ToolContext): Promise<ToolOutput> {
+  upload(ctx: ToolContext<typeof UploadArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
     return uploadToDownloads(ctx, this.upstream, this.artifacts, this.uploadLimits);
   }
 }
