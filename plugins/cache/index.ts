@@ -32,16 +32,17 @@ export class CachePlugin implements DevtoolsPlugin {
     @inject(TOKENS.Logger) logger: Logger,
     @inject(TOKENS.Metrics) metrics: Metrics,
   ) {
-    if (!settings.get<boolean>('HTTP_CACHE_ENABLED')) return;
+    const own = settings.of(CacheSettings);
+    if (!own.HTTP_CACHE_ENABLED) return;
     this.cache = new HttpCache({
       store,
       clock,
       logger,
       limits: {
-        defaultTtlMs: settings.get<number>('HTTP_CACHE_DEFAULT_TTL_SECONDS') * 1000,
-        maxTtlMs: settings.get<number>('HTTP_CACHE_MAX_TTL_SECONDS') * 1000,
+        defaultTtlMs: own.HTTP_CACHE_DEFAULT_TTL_SECONDS * 1000,
+        maxTtlMs: own.HTTP_CACHE_MAX_TTL_SECONDS * 1000,
       },
-      maxBytes: settings.get<number>('HTTP_CACHE_MAX_BYTES'),
+      maxBytes: own.HTTP_CACHE_MAX_BYTES,
       metrics,
     });
   }

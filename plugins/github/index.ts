@@ -1,5 +1,7 @@
 import { inject } from 'tsyringe';
+import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
@@ -39,6 +41,8 @@ import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type GetArgs, type JobLogsArgs, ty
  * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
  * exactly what goes out.
  */
+const ResponseLimit = Type.Pick(CoreSettings, ['MCP_MAX_RESPONSE_BYTES']);
+
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
@@ -59,7 +63,7 @@ export class GithubPlugin implements DevtoolsPlugin {
     this.upstream = createGithubClient(settings);
     this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
     this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
-    this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
+    this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
     this.scrub = secretScrubber(settings.secretValues());
   }
 
