@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
-import type { ToolContext } from '../pipeline/call-context.js';
+import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import { readBodyCapped, readBytesCapped } from './read-body.js';
@@ -9,7 +9,6 @@ import { safeApiPath } from './safe-path.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type {
-  InterceptContext,
   PreparedRequest,
   UpstreamBinding,
   UpstreamIdentity,

@@ -1,14 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { Compile, type Validator } from 'typebox/compile';
-import { ChunkedArtifactStore } from '../artifacts/chunked-artifact-store.js';
-import { artifactRetentionMs } from './artifact-retention.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
+import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
 import { reportCall, type CallReporting } from '../logging/call-log.js';
 import type { Logger } from '../logging/logger.js';
-import { countedArtifacts } from '../metrics/counted-artifacts.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
 import { compose, orderForTool, type ComposedChain } from '../pipeline/compose.js';
@@ -44,7 +42,12 @@ export interface KernelOptions {
   prevalidated?: ReadonlySet<PluginClass>;
   /** Where tool calls, upstream requests and artifacts are counted (nothing counted by default). */
   metrics?: Metrics;
+  /** Builds `TOKENS.ArtifactStore` before any plugin is constructed (the artifacts plugin's; none by default). */
+  artifactStore?: ArtifactStoreFactory;
 }
+
+/** What an artifact store is built from; the implementation belongs to the artifacts plugin. */
+export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clock; settings: Settings; logger: Logger; metrics: Metrics }) => ArtifactStore;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -159,8 +162,8 @@ export class Kernel {
     this.container.register(TOKENS.Clock, { useValue: clock });
     const { metrics } = this.reporting;
     this.container.register(TOKENS.Metrics, { useValue: metrics });
-    const artifacts = new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger));
-    this.container.register(TOKENS.ArtifactStore, { useValue: countedArtifacts(artifacts, metrics) });
+    const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
+    if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
     this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {

@@ -1,7 +1,8 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { TSchema } from 'typebox';
-import type { UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { UpstreamRequest } from '../http/types.js';
+import type { UpstreamInterceptor } from './tool-context.js';
 import { errorResult } from '../result/error-result.js';
 import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
 import { successResult } from '../result/success-result.js';

@@ -1,7 +1,11 @@
-import type { Static, TObject, TSchema } from 'typebox';
-import type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+import type { TObject } from 'typebox';
+import type { UpstreamBinding } from '../http/types.js';
 import type { StageMiddleware } from '../pipeline/stages.js';
-import type { UpstreamBinding, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { ToolSpec } from './tool-spec.js';
+
+export type { ToolDefinition } from './tool-definition.js';
+export type { RoutedToolSpec, ToolAnnotations, ToolSpec } from './tool-spec.js';
 
 /** What `@Plugin` records. */
 export interface PluginSpec {
@@ -16,50 +20,6 @@ export interface PluginSpec {
   configSections?: string[];
   /** How long `boot()` may take before start-up fails (default 10 s). */
   bootTimeoutMs?: number;
-}
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/**
- * What `@Tool` records on a method of a plugin class. `I` is the input schema and `E` the envelope; keep both
- * precise (declare a spec constant with `satisfies ToolSpec<typeof Args>`, not a `: ToolSpec` annotation) so
- * that `@Tool` can check the handler's `ToolContext` and `ToolOutput` against them.
- */
-export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undefined = TSchema | undefined> {
-  name: string;
-  title: string;
-  description: string;
-  annotations: ToolAnnotations;
-  /** TypeBox schema of the arguments; compiled once at start-up. */
-  input: I;
-  /** TypeBox schema of the structured envelope, for tools with a structured contract. */
-  envelope?: E;
-  /**
-   * The upstream request this call makes, computed from the validated arguments without side effects.
-   * The policy stage decides on it before anything is sent, and `policy explain` shows it.
-   */
-  route?: (args: Static<I>) => UpstreamRequest;
-  /** Serve this tool's upstream GETs through the HTTP cache (cache plugin). */
-  cache?: boolean;
-}
-
-/** A spec that declares its `route`: the handler's `ctx.route` is then always present. */
-export type RoutedToolSpec<I extends TSchema, E extends TSchema | undefined = undefined> = ToolSpec<I, E> & {
-  route: (args: Static<I>) => UpstreamRequest;
-};
-
-/** A tool as the kernel holds it after reading the decorators. */
-export interface ToolDefinition {
-  readonly spec: ToolSpec;
-  readonly plugin: string;
-  readonly handler: (ctx: ToolContext<TSchema, UpstreamRequest | undefined>) => Promise<ToolOutput>;
-  /** The vendor plugin's upstream client, when it has one (policy and cache need its identity). */
-  readonly upstream?: UpstreamBinding;
 }
 
 /** Handed to `boot()`: what a plugin may do while the kernel starts. */

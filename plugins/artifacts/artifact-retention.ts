@@ -1,8 +1,8 @@
 import Type from 'typebox';
-import { CoreSettings } from '../config/core-settings.js';
-import { clamp } from '../config/setting-kinds.js';
-import type { Settings } from '../config/settings.js';
-import type { Logger } from '../logging/logger.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
+import { clamp } from '../../core/config/setting-kinds.js';
+import type { Settings } from '../../core/config/settings.js';
+import type { Logger } from '../../core/logging/logger.js';
 
 export const MIN_RETENTION_SECONDS = 300;
 export const MAX_RETENTION_SECONDS = 604800;
