@@ -34,10 +34,10 @@ export type EnvelopeMeta<E extends TSchema> = Static<E> extends Record<string, u
 type MetaField<E> = [E] extends [never]
   ? { meta?: Record<string, unknown> }
   : E extends TSchema
-  ? [keyof EnvelopeMeta<E>] extends [never]
-    ? { meta?: undefined }
-    : { meta: EnvelopeMeta<E> } | { meta?: undefined; text: string }
-  : { meta?: Record<string, unknown> };
+    ? [keyof EnvelopeMeta<E>] extends [never]
+      ? { meta?: undefined }
+      : { meta: EnvelopeMeta<E> } | { meta?: undefined; text: string }
+    : { meta?: Record<string, unknown> };
 
 /**
  * What a vendor tool's handler returns: the parsed upstream response, never rendered text. `E` is the tool's
@@ -83,11 +83,7 @@ export interface UpstreamInterceptor {
   name: string;
   /** Decided once per tool at start-up; omitted means every tool. */
   appliesTo?(tool: ToolSpec): boolean;
-  run(
-    request: PreparedRequest,
-    exchange: InterceptContext,
-    next: () => Promise<UpstreamResponse>,
-  ): Promise<UpstreamResponse>;
+  run(request: PreparedRequest, exchange: InterceptContext, next: () => Promise<UpstreamResponse>): Promise<UpstreamResponse>;
 }
 
 export interface InterceptContext {

@@ -38,7 +38,12 @@ function importsOf(file: string): string[] {
       named.push(node.moduleSpecifier.text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       named.push(node.argument.literal.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       named.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -97,7 +102,9 @@ describe('layers (read from the import statements)', () => {
 
   it('core imports nothing from plugins/ or server/ (the test kit excepted until the v2 merge)', () => {
     const upward = [...graph].flatMap(([from, to]) =>
-      from.startsWith('core/') ? to.filter((t) => (t.startsWith('plugins/') || t.startsWith('server/')) && !isPending(from, t)).map((t) => `${from} -> ${t}`) : [],
+      from.startsWith('core/')
+        ? to.filter((t) => (t.startsWith('plugins/') || t.startsWith('server/')) && !isPending(from, t)).map((t) => `${from} -> ${t}`)
+        : [],
     );
     expect(upward).to.deep.equal([]);
   });

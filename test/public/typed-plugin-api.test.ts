@@ -23,7 +23,7 @@ const ListArgs = Type.Object(
   { project: Type.String({ minLength: 1 }), page: Type.Integer({ minimum: 1, default: 1 }), label: Type.Optional(Type.String()) },
   { additionalProperties: false },
 );
-const OtherArgs = Type.Object({ issue: Type.Integer() }, { additionalProperties: false });
+export const OtherArgs = Type.Object({ issue: Type.Integer() }, { additionalProperties: false });
 const NoArgs = Type.Object({}, { additionalProperties: false });
 
 const AcmeSettings = Type.Object({
@@ -40,7 +40,11 @@ const list = {
   input: ListArgs,
   envelope: PagedEnvelope,
   // `args` is inferred from `input`: no annotation, and a typo in a field name does not compile.
-  route: (args: { project: string; page: number }) => ({ method: 'GET' as const, path: `/projects/${encodeURIComponent(args.project)}/items`, query: { page: args.page } }),
+  route: (args: { project: string; page: number }) => ({
+    method: 'GET' as const,
+    path: `/projects/${encodeURIComponent(args.project)}/items`,
+    query: { page: args.page },
+  }),
 };
 
 @Plugin({ name: 'acme-typed', version: '1.0.0', settings: AcmeSettings })
