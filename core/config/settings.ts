@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { StartupError } from '../errors/tool-error.js';
 import { didYouMean } from '../text/nearest-names.js';
@@ -39,6 +39,22 @@ export class Settings {
     return own === undefined ? this : new Settings(new Map([...this.values, ...own]));
   }
 
+  /**
+   * The values of every setting `schema` declares, typed by it: `settings.of(GithubSettings).GITHUB_TOKEN` is a
+   * string. A key no loaded plugin declares, or a value that does not satisfy `schema` (another plugin declared
+   * the key with another type), throws naming the key.
+   */
+  of<S extends TObject>(schema: S): Static<S> {
+    const values: Record<string, unknown> = {};
+    for (const [key, property] of Object.entries(schema.properties)) {
+      const value = this.get(key);
+      if (!Compile(property).Check(value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      values[key] = value;
+    }
+    return values as Static<S>;
+  }
+
+  /** One setting by a name computed at run time (`${prefix}_BASE_URL`); prefer `of(Schema)`, which types it. */
   get<T = unknown>(key: string): T {
     const found = this.values.get(key);
     if (found === undefined) throw new Error(`setting ${key} is not declared by any loaded plugin`);

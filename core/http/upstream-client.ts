@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
-import type { ToolContext } from '../pipeline/call-context.js';
 import { compose, type Layer } from '../pipeline/compose.js';
+import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import { readBodyCapped, readBytesCapped } from './read-body.js';
@@ -10,7 +10,6 @@ import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type {
-  InterceptContext,
   PreparedRequest,
   UpstreamBinding,
   UpstreamIdentity,

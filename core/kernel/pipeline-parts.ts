@@ -1,5 +1,5 @@
 import { StartupError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
+import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
 import { byListedOrder, LISTED_INTERCEPTORS, qualifiedName, type Placed } from '../pipeline/pipeline.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import type { StageMiddleware } from '../pipeline/stages.js';

@@ -1,7 +1,11 @@
+import Type from 'typebox';
+import { CoreSettings } from '../config/core-settings.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { didYouMean } from '../text/nearest-names.js';
+
+const SelectionSettings = Type.Pick(CoreSettings, ['MCP_TOOLSETS', 'MCP_TOOLS', 'MCP_READ_ONLY']);
 
 /** The tool that reads spilled values back: served whenever a served tool can spill, whatever the selection. */
 export const ARTIFACT_READER = 'artifact_read';
@@ -27,8 +31,9 @@ export class ToolSelection {
   private readonly hidden = new Map<string, string>();
 
   constructor(settings: Settings, tools: readonly SelectableTool[]) {
-    const toolsets = listSetting(settings.get<string>('MCP_TOOLSETS'));
-    const named = listSetting(settings.get<string>('MCP_TOOLS'));
+    const { MCP_TOOLSETS, MCP_TOOLS, MCP_READ_ONLY } = settings.of(SelectionSettings);
+    const toolsets = listSetting(MCP_TOOLSETS);
+    const named = listSetting(MCP_TOOLS);
     const plugins = [...new Set(tools.map((t) => t.definition.plugin))];
     const names = tools.map((t) => t.definition.spec.name);
     for (const set of toolsets) {
@@ -45,7 +50,7 @@ export class ToolSelection {
     const inSelection = (t: SelectableTool): boolean =>
       everything || toolsets.includes('all') || toolsets.includes(t.definition.plugin) || named.includes(t.definition.spec.name);
     const spills = tools.some((t) => t.definition.spec.name !== ARTIFACT_READER && inSelection(t) && t.canSpill);
-    const readOnly = settings.get<boolean>('MCP_READ_ONLY');
+    const readOnly = MCP_READ_ONLY;
     for (const tool of tools) {
       const { spec, plugin } = tool.definition;
       const selected = inSelection(tool) || (spec.name === ARTIFACT_READER && spills);

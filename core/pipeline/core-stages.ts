@@ -1,6 +1,8 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
+import type { TSchema } from 'typebox';
+import type { UpstreamRequest } from '../http/types.js';
+import type { UpstreamInterceptor } from './tool-context.js';
 import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult, successResult } from '../result/tool-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
@@ -64,7 +66,7 @@ async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreS
 }
 
 async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const toolCtx: ToolContext = {
+  const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
     toolName: ctx.tool.spec.name,
     args: ctx.args,
     principal: ctx.principal,

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors/tool-error.js';
 import { safeApiPath } from '../http/path-guards.js';
-import type { PreparedRequest, UpstreamIdentity, UpstreamInterceptor } from '../http/types.js';
+import type { PreparedRequest, UpstreamIdentity } from '../http/types.js';
+import type { UpstreamInterceptor } from './tool-context.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { CallContext } from './call-context.js';
 

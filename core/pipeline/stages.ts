@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../plugin/contract.js';
+import type { ToolSpec } from '../plugin/tool-spec.js';
 import type { CallContext } from './call-context.js';
 import type { STAGES } from './pipeline.js';
 

@@ -12,7 +12,8 @@ import 'reflect-metadata';
 
 // Declaring plugins and tools.
 export { Plugin, Tool } from '../plugin/decorators.js';
-export type { BootContext, DevtoolsPlugin, PluginSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export type { BootContext, DevtoolsPlugin, PluginSpec, RoutedToolSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export type { ToolHandler } from '../plugin/decorators.js';
 export { inject } from 'tsyringe';
 export { TOKENS } from '../tokens.js';
 
@@ -23,7 +24,7 @@ export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js'
 export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+export type { EnvelopeMeta, ToolContext, ToolOutput } from '../pipeline/call-context.js';
 export type { Principal } from '../pipeline/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 
 // A slug, or a {uuid} as Bitbucket also accepts: nothing that could add a path segment or a query.
@@ -29,7 +29,7 @@ export const UploadArgs = Type.Object(
 
 export type UploadArgs = Static<typeof UploadArgs>;
 
-export const UPLOAD: ToolSpec<typeof UploadArgs> = {
+export const UPLOAD: RoutedToolSpec<typeof UploadArgs, typeof ReadEnvelope> = {
   name: 'bb_upload',
   title: 'Upload to Bitbucket Downloads',
   description:

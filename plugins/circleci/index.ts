@@ -1,11 +1,11 @@
 import { inject } from 'tsyringe';
-import type { Static } from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { CacheInfo } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { CircleCiReadEnvelope } from './read-envelope.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -14,7 +14,7 @@ import { CircleciSettings, createCircleciClient } from './circleci-client.js';
 import type { V1JobDetail } from './job-steps.js';
 import { stepLogsText } from './step-logs.js';
 import { StepOutputReader } from './step-output.js';
-import { DELETE, GET, LOGS, PATCH, POST, PUT, type LogsArgs } from './tool-specs.js';
+import { DELETE, GET, LOGS, PATCH, POST, PUT, type GetArgs, type LogsArgs } from './tool-specs.js';
 
 /**
  * CircleCI v2: a cached read passthrough (`{data, cache}`), write passthroughs (text only, never cached,
@@ -37,17 +37,17 @@ export class CircleciPlugin implements DevtoolsPlugin {
   }
 
   @Tool(GET)
-  async get(ctx: ToolContext): Promise<ToolOutput> {
-    const response = await this.upstream.send(ctx, ctx.route!);
+  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput<typeof CircleCiReadEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route);
     // Without the cache plugin (disabled, or HTTP_CACHE_ENABLED=false) every answer is a fresh fetch.
     const cache: CacheInfo = response.cache ?? { hit: false, ageMs: 0, fetchedAt: new Date(this.clock.now()).toISOString() };
     return { value: response.body, meta: { cache } };
   }
 
   @Tool(LOGS)
-  async logs(ctx: ToolContext): Promise<ToolOutput> {
-    const detail = (await this.upstream.send(ctx, ctx.route!)).body as V1JobDetail;
-    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args as Static<typeof LogsArgs>, detail) };
+  async logs(ctx: ToolContext<typeof LogsArgs>): Promise<ToolOutput> {
+    const detail = (await this.upstream.send(ctx, ctx.route)).body as V1JobDetail;
+    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args, detail) };
   }
 
   @Tool(POST)
@@ -75,7 +75,7 @@ export class CircleciPlugin implements DevtoolsPlugin {
    * empty or not JSON is shown as it is rather than turned into an error.
    */
   private async write(ctx: ToolContext): Promise<ToolOutput> {
-    const route = ctx.route!;
+    const { route } = ctx;
     const response = await this.upstream.send(ctx, route, { expect: 'lenient' });
     if (response.kind === 'empty') return { text: `CircleCI answered ${response.status} to ${route.method} ${route.path} with no body: the request succeeded.` };
     return { value: response.body };

@@ -73,7 +73,7 @@ function parseArgs(raw: string): Record<string, unknown> {
   try {
     args = JSON.parse(raw);
   } catch (error) {
-    throw new Error(`--args must be a JSON object, such as '{"path": "/rest/api/3/issue"}': ${(error as Error).message}`);
+    throw new Error(`--args must be a JSON object, such as '{"path": "/rest/api/3/issue"}': ${(error as Error).message}`, { cause: error });
   }
   if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('--args must be a JSON object.');
   return args as Record<string, unknown>;

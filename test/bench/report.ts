@@ -4,7 +4,7 @@ import type { PolicyBenchResult } from './policy-decision.js';
 import type { SpillMemoryRow } from './spill-memory.js';
 import { BREAKDOWN_ROWS, type BreakdownColumn } from './stage-breakdown.js';
 import type { StartupResult } from './startup.js';
-import { bytesCell, fmt, MiB, ratio, spread } from './stats.js';
+import { bytesCell, fmt, ratio, spread } from './stats.js';
 import type { FootprintRow } from './store-footprint.js';
 import type { ThroughputRow } from './throughput.js';
 import { RENDERINGS, type TokenRow } from './token-counts.js';

@@ -38,7 +38,7 @@ class LaxPlugin implements DevtoolsPlugin {
 
   @Tool({ name: 'lax_get', title: 'Lax GET', description: 'A tool whose binding checks nothing.', annotations: { readOnlyHint: true }, input: LaxArgs, route: (a: { path: string }) => ({ method: 'GET', path: a.path }) })
   async get(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: { reached: ctx.route!.path } };
+    return { value: { reached: ctx.route.path } };
   }
 }
 

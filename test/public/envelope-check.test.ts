@@ -9,21 +9,23 @@ import { startTestKernel, type TestKernel } from 'mcp-devtools/testing';
 
 const NoArgs = Type.Object({}, { additionalProperties: false });
 const READ = { readOnlyHint: true };
+type Paged = ToolOutput<typeof PagedEnvelope>;
 
 @Plugin({ name: 'pager', version: '1.0.0' })
 class PagerPlugin {
   @Tool({ name: 'pager_cursor_in_paged', title: 'Cursor', description: 'Says nextPage is a cursor.', annotations: READ, input: NoArgs, envelope: PagedEnvelope })
-  async cursor(): Promise<ToolOutput> {
-    return { value: [{ id: 1 }], meta: { nextPage: 'cursor-abc' } };
+  // The typed API makes this a compile error; a plugin in plain JavaScript, or one that casts, still gets here.
+  async cursor(): Promise<Paged> {
+    return { value: [{ id: 1 }], meta: { nextPage: 'cursor-abc' } } as unknown as Paged;
   }
 
   @Tool({ name: 'pager_extra_meta', title: 'Extra', description: 'Adds meta the envelope does not have.', annotations: READ, input: NoArgs, envelope: PagedEnvelope })
-  async extra(): Promise<ToolOutput> {
-    return { value: [{ id: 1 }], meta: { nextPage: 2, total: 40 } };
+  async extra(): Promise<Paged> {
+    return { value: [{ id: 1 }], meta: { nextPage: 2, total: 40 } } as unknown as Paged;
   }
 
   @Tool({ name: 'pager_ok', title: 'OK', description: 'Pages as declared.', annotations: READ, input: NoArgs, envelope: PagedEnvelope })
-  async ok(): Promise<ToolOutput> {
+  async ok(): Promise<Paged> {
     return { value: [{ id: 1 }], meta: { nextPage: 2 } };
   }
 }

@@ -1,5 +1,5 @@
-import type { ArtifactStore } from '../artifacts/artifact-store.js';
-import type { Metrics } from './metrics.js';
+import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 
 /** The artifact store plugins get: the real one, with every artifact saved counted. */
 export function countedArtifacts(store: ArtifactStore, metrics: Metrics): ArtifactStore {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ToolError } from '../errors/tool-error.js';
-import type { Principal } from '../pipeline/principal.js';
-import type { Clock, KeyValueStore } from '../store/key-value-store.js';
-import type { ArtifactChunk, ArtifactStore, SavedArtifact } from './artifact-store.js';
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { Principal } from '../../core/pipeline/principal.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
 
 /**
  * Bytes per stored chunk, and the most one read returns. 24 KiB is 32,768 base64 characters: an
