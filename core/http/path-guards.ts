@@ -88,7 +88,10 @@ export function servedPath(path: string): string {
  */
 export function safeApiPath(raw: string, vendorLabel: string): string {
   const refuse = (why: string): never => {
-    throw new ToolError('invalid_path', `The path ${JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}...` : raw)} is not allowed for ${vendorLabel}: ${why}. Pass a relative API path such as /repos/OWNER/REPO.`);
+    throw new ToolError(
+      'invalid_path',
+      `The path ${JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}...` : raw)} is not allowed for ${vendorLabel}: ${why}. Pass a relative API path such as /repos/OWNER/REPO.`,
+    );
   };
   if (raw.trim() === '') refuse('it is empty');
   const path = raw.startsWith('/') ? raw : `/${raw}`;
@@ -104,7 +107,8 @@ export function safeApiPath(raw: string, vendorLabel: string): string {
     if (invalid !== undefined) refuse(`it contains ${invalid}, which is not valid UTF-8 (servers disagree on what such bytes mean)`);
     if (form.startsWith('//')) refuse('it is a scheme-relative URL');
     if (/^\/*[a-z][a-z0-9+.-]*:/i.test(form)) refuse('it is an absolute URL');
-    if (form.includes(';')) refuse('it contains ";" (path parameters: Tomcat-based servers drop ";..." from a segment, so the request would reach another resource)');
+    if (form.includes(';'))
+      refuse('it contains ";" (path parameters: Tomcat-based servers drop ";..." from a segment, so the request would reach another resource)');
     if (form.split('/').some((segment) => segment === '.' || segment === '..')) refuse('it contains "." or ".." segments');
   }
   return path;

@@ -3,7 +3,6 @@ import { injectable, container as rootContainer, type DependencyContainer } from
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
 import { reportCall, type CallReporting } from '../logging/call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
@@ -24,7 +23,7 @@ import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
-import { checkedRouteMethod, contributionsOf, interceptorChainNames, interceptorsForTool, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
+import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];

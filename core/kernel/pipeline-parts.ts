@@ -23,7 +23,10 @@ export function interceptorsOf(plugin: string, interceptors: readonly UpstreamIn
 
 /** The interceptors of one tool, in the order pipeline.ts lists them for the upstream slot. */
 export function interceptorsForTool(all: readonly PlacedInterceptor[], spec: ToolSpec): PlacedInterceptor[] {
-  return byListedOrder(all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true), LISTED_INTERCEPTORS);
+  return byListedOrder(
+    all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true),
+    LISTED_INTERCEPTORS,
+  );
 }
 
 /** The names of a tool's whole interceptor chain: the kernel's own (added per call) around the tool's. */
@@ -39,7 +42,9 @@ export function interceptorChainNames(own: readonly PlacedInterceptor[]): string
 export function checkedRouteMethod(spec: ToolSpec, where: string): string | undefined {
   const method = routeMethod(spec);
   if (method !== undefined && method !== 'GET' && spec.annotations.readOnlyHint) {
-    throw new StartupError(`${where}: it is annotated readOnlyHint: true, but its route sends ${method}. A read-only tool sends GET requests only: annotate it readOnlyHint: false (with destructiveHint as fits), or make its route a GET.`);
+    throw new StartupError(
+      `${where}: it is annotated readOnlyHint: true, but its route sends ${method}. A read-only tool sends GET requests only: annotate it readOnlyHint: false (with destructiveHint as fits), or make its route a GET.`,
+    );
   }
   return method;
 }

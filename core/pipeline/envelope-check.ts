@@ -34,7 +34,10 @@ export function envelopeCheck(): Contribution {
           const { plugin } = ctx.tool;
           const tool = ctx.tool.spec.name;
           ctx.logger.error({ plugin, tool, problems }, 'tool result does not satisfy its envelope');
-          throw new ToolError('tool_failed', `The ${plugin} plugin failed while running ${tool}: its result does not satisfy the tool's envelope (${problems.join('; ')}), so it was not sent. The value and meta a handler returns must match the envelope it declares.`);
+          throw new ToolError(
+            'tool_failed',
+            `The ${plugin} plugin failed while running ${tool}: its result does not satisfy the tool's envelope (${problems.join('; ')}), so it was not sent. The value and meta a handler returns must match the envelope it declares.`,
+          );
         }
       }
       await next();

@@ -44,10 +44,16 @@ export function writeRefusal(tool: ToolDefinition, method: string, readOnlyServe
   if (method === 'GET') return undefined;
   const { name, annotations } = tool.spec;
   if (annotations.readOnlyHint) {
-    return new ToolError('tool_failed', `The ${tool.plugin} plugin's ${name} is annotated read-only (readOnlyHint: true) but tried to send ${what}; it was refused and nothing was sent. A read-only tool sends GET requests only.`);
+    return new ToolError(
+      'tool_failed',
+      `The ${tool.plugin} plugin's ${name} is annotated read-only (readOnlyHint: true) but tried to send ${what}; it was refused and nothing was sent. A read-only tool sends GET requests only.`,
+    );
   }
   if (readOnlyServer) {
-    return new ToolError('tool_failed', `The ${tool.plugin} plugin's ${name} tried to send ${what}, but MCP_READ_ONLY=true allows GET requests only; it was refused and nothing was sent.`);
+    return new ToolError(
+      'tool_failed',
+      `The ${tool.plugin} plugin's ${name} tried to send ${what}, but MCP_READ_ONLY=true allows GET requests only; it was refused and nothing was sent.`,
+    );
   }
   return undefined;
 }

@@ -16,7 +16,12 @@ export interface Contribution extends StageMiddleware {
  */
 export function chainForTool(contributions: readonly Contribution[], tool: ToolSpec): Onion<CallContext, void> {
   const applicable = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
-  const ordered = STAGES.flatMap((stage) => byListedOrder(applicable.filter((m) => m.stage === stage), listedContributors(stage)));
+  const ordered = STAGES.flatMap((stage) =>
+    byListedOrder(
+      applicable.filter((m) => m.stage === stage),
+      listedContributors(stage),
+    ),
+  );
   return compose(ordered.map(timed), async () => {});
 }
 

@@ -12,7 +12,13 @@ export { connectInMemory } from '../testing/in-memory-client.js';
 export { NEGOTIATE_LATEST, type VersionNegotiation } from '../testing/sdk-client.js';
 export { MockUpstream, type MockHandler, type MockReply, type RecordedRequest } from '../testing/mock-upstream.js';
 export { assertConforms, checkPluginConformance, type PluginConformanceOptions } from '../testing/plugin-conformance.js';
-export { checkStructuredConformance, type ConformanceClient, type ConformanceOptions, type ConformanceReport, type ToolTally } from '../testing/structured-conformance.js';
+export {
+  checkStructuredConformance,
+  type ConformanceClient,
+  type ConformanceOptions,
+  type ConformanceReport,
+  type ToolTally,
+} from '../testing/structured-conformance.js';
 export { standardCorpus, STANDARD_PROJECTIONS, type ConformanceCase, type Projection } from '../testing/conformance-corpus.js';
 export { isolatedEnv, type StdioServerOptions, type StdioSession } from '../testing/stdio-server.js';
 export { LOCAL_PRINCIPAL, type Principal } from '../pipeline/principal.js';

@@ -36,7 +36,9 @@ export const PagedEnvelope = Type.Object(
 export const CursorEnvelope = Type.Object(
   {
     data: Data,
-    nextCursor: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { description: 'The cursor to request the next page with, or null when there is none.' }),
+    nextCursor: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      description: 'The cursor to request the next page with, or null when there is none.',
+    }),
     incomplete: Type.Optional(Incomplete),
   },
   { additionalProperties: false },

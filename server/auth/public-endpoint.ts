@@ -5,9 +5,13 @@ import { StartupError } from '../../core/errors/tool-error.js';
 export const PublicEndpointSettings = Type.Object({
   MCP_PUBLIC_URL: Type.String({
     default: '',
-    description: 'The URL clients use to reach the MCP endpoint (behind a proxy: its public address, e.g. https://mcp.example.com/mcp). Empty: this server\'s own listening address. With MCP_AUTH_MODE=oidc it is the resource tokens must be issued for.',
+    description:
+      "The URL clients use to reach the MCP endpoint (behind a proxy: its public address, e.g. https://mcp.example.com/mcp). Empty: this server's own listening address. With MCP_AUTH_MODE=oidc it is the resource tokens must be issued for.",
   }),
-  MCP_OIDC_SCOPES: Type.String({ default: '', description: 'Scopes listed as scopes_supported in the protected resource metadata (space- or comma-separated); empty: none listed.' }),
+  MCP_OIDC_SCOPES: Type.String({
+    default: '',
+    description: 'Scopes listed as scopes_supported in the protected resource metadata (space- or comma-separated); empty: none listed.',
+  }),
 });
 
 /** Where the server is reached, as clients see it. */
@@ -42,7 +46,8 @@ function parsePublicUrl(value: string): URL {
     throw new StartupError(`MCP_PUBLIC_URL=${JSON.stringify(value)} is not a URL; give the address clients use, e.g. https://mcp.example.com/mcp.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new StartupError(`MCP_PUBLIC_URL=${value} must be an http:// or https:// URL.`);
-  if (url.search !== '' || url.hash !== '') throw new StartupError(`MCP_PUBLIC_URL=${value} must not have a query or a fragment: it names the resource tokens are issued for.`);
+  if (url.search !== '' || url.hash !== '')
+    throw new StartupError(`MCP_PUBLIC_URL=${value} must not have a query or a fragment: it names the resource tokens are issued for.`);
   if (url.username !== '' || url.password !== '') throw new StartupError('MCP_PUBLIC_URL must not carry credentials.');
   return url;
 }

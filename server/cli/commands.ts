@@ -10,7 +10,16 @@ import { registerServe } from './serve-command.js';
 import { registerTools } from './tools-command.js';
 
 /** Subcommands register themselves here; one file each. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerTools, registerCall, registerConfig, registerAuth, registerPolicy, registerApprovals, registerAudit];
+const COMMANDS: Array<(program: Command) => void> = [
+  registerServe,
+  registerTools,
+  registerCall,
+  registerConfig,
+  registerAuth,
+  registerPolicy,
+  registerApprovals,
+  registerAudit,
+];
 
 /** Parses the command line and runs the command it names (`serve` by default). */
 export async function runCommand(argv: readonly string[]): Promise<void> {

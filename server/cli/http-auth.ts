@@ -17,7 +17,10 @@ export async function openHttpAuth(settings: Settings, logger: Logger, endpoint:
   if (authenticator.mode !== 'oidc') return { authenticator };
   const protectedResource = new ProtectedResource(endpoint, settings.get<string>('MCP_OIDC_ISSUER'), scopesOf(settings.get<string>('MCP_OIDC_SCOPES')));
   if (!endpoint.configured && UNSPECIFIED.has(endpoint.resource.hostname)) {
-    logger.warn({ resource: endpoint.resource.href }, 'MCP_PUBLIC_URL is not set and the server listens on all addresses: clients cannot get a token for this resource from the metadata. Set MCP_PUBLIC_URL to the address clients use.');
+    logger.warn(
+      { resource: endpoint.resource.href },
+      'MCP_PUBLIC_URL is not set and the server listens on all addresses: clients cannot get a token for this resource from the metadata. Set MCP_PUBLIC_URL to the address clients use.',
+    );
   }
   logger.info({ metadata: endpoint.metadataUrl.href, resource: endpoint.resource.href }, 'OAuth protected resource metadata published');
   return { authenticator, protectedResource };

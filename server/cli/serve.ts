@@ -48,11 +48,19 @@ async function startServing(options: ServeOptions): Promise<void> {
     try {
       // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP entry, JWT
       // verification) are a large part of start-up that a stdio server never uses.
-      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }] = await Promise.all([import('../transports/http.js'), import('./http-auth.js'), import('./http-routes.js')]);
+      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }] = await Promise.all([
+        import('../transports/http.js'),
+        import('./http-auth.js'),
+        import('./http-routes.js'),
+      ]);
       http = await serveHttp(kernel, {
         host: settings.get('MCP_HTTP_HOST'),
         port: settings.get('MCP_HTTP_PORT'),
-        allowedOrigins: settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((s) => s.trim()).filter(Boolean),
+        allowedOrigins: settings
+          .get<string>('MCP_HTTP_ALLOWED_ORIGINS')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
         publicUrl: settings.get<string>('MCP_PUBLIC_URL'),
         auth: {
           mode: settings.get<string>('MCP_AUTH_MODE'),

@@ -39,7 +39,8 @@ function schemaIssues(error: unknown): SchemaIssue[] | undefined {
   if (!(error instanceof Error) || error.constructor !== Error || !error.message.startsWith('[')) return undefined;
   try {
     const issues = JSON.parse(error.message) as unknown;
-    const valid = Array.isArray(issues) && issues.length > 0 && issues.every((i: Partial<SchemaIssue>) => Array.isArray(i?.path) && typeof i.message === 'string');
+    const valid =
+      Array.isArray(issues) && issues.length > 0 && issues.every((i: Partial<SchemaIssue>) => Array.isArray(i?.path) && typeof i.message === 'string');
     return valid ? (issues as SchemaIssue[]) : undefined;
   } catch {
     return undefined;

@@ -25,7 +25,13 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       return typeof value === 'string' ? value : undefined;
     };
     const protocolVersionHeader = header('mcp-protocol-version');
-    const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader: header('mcp-method'), mcpNameHeader: header('mcp-name'), body });
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader,
+      mcpMethodHeader: header('mcp-method'),
+      mcpNameHeader: header('mcp-name'),
+      body,
+    });
     const webRequest = webRequestOf(request, response, `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`);
     const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal } };
     if (route.kind !== 'legacy') {

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../core/testing/mock-upstream.js';
 import { assertConforms } from '../../core/testing/plugin-conformance.js';
 import { checkStructuredConformance } from '../../core/testing/structured-conformance.js';
-import { CLIENT_KINDS, connectHttpAs, connectStdioAs, startHttpServer, type ClientKind, type Connected, type HttpServerProcess } from '../support/sdk-client.js';
+import {
+  CLIENT_KINDS,
+  connectHttpAs,
+  connectStdioAs,
+  startHttpServer,
+  type ClientKind,
+  type Connected,
+  type HttpServerProcess,
+} from '../support/sdk-client.js';
 import { conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from '../plugins/structured/conformance-server.js';
 
 /** The revision each client ends up speaking with this server. */
@@ -10,7 +18,18 @@ const EXPECTED_REVISION: Record<ClientKind, string> = { sdk1: '2025-11-25', 'v2-
 const isModern = (kind: ClientKind): boolean => EXPECTED_REVISION[kind] >= '2026-07-28';
 
 /** The schema tools of the built-in vendors and of the structured fixture plugin. */
-const SCHEMA_TOOLS = ['github_list_workflow_runs', 'github_list_workflow_jobs', 'circleci_get', 'jira_get', 'conf_get', 'bb_get', 'fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get'];
+const SCHEMA_TOOLS = [
+  'github_list_workflow_runs',
+  'github_list_workflow_jobs',
+  'circleci_get',
+  'jira_get',
+  'conf_get',
+  'bb_get',
+  'fixture_get',
+  'fixture_list_runs',
+  'fixture_circle_get',
+  'fixture_atlassian_get',
+];
 
 /**
  * Every client generation against the built `dist/cli.js`, over both transports, with structured output on and
@@ -54,7 +73,8 @@ describe('compatibility matrix: client generations x transports x MCP_STRUCTURED
             try {
               expect(connected.revision, 'negotiated revision').to.equal(EXPECTED_REVISION[kind]);
               const { tools } = await connected.client.listTools();
-              const schemaOf = (name: string): Record<string, unknown> | undefined => tools.find((t) => t.name === name)?.outputSchema as Record<string, unknown> | undefined;
+              const schemaOf = (name: string): Record<string, unknown> | undefined =>
+                tools.find((t) => t.name === name)?.outputSchema as Record<string, unknown> | undefined;
               const advertised = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
               if (!structured) {
                 expect(advertised).to.deep.equal([]);

@@ -8,7 +8,12 @@ import { startHttpServer, type HttpServerProcess } from '../support/sdk-client.j
 const LEGACY_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const MODERN = '2026-07-28';
 const clientInfo = { name: 'raw', version: '1' };
-const initialize = (id: string | number, protocolVersion: string) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo } });
+const initialize = (id: string | number, protocolVersion: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion, capabilities: {}, clientInfo },
+});
 /** The per-request `_meta` envelope every 2026-07-28 request carries instead of a handshake. */
 const envelope = (protocolVersion = MODERN) => ({
   'io.modelcontextprotocol/protocolVersion': protocolVersion,
@@ -46,7 +51,12 @@ describe('protocol revisions on the wire, with no client library in between', fu
     it('answers initialize before the requests a client sends right after it, in one write', async () => {
       const server = RawStdioServer.spawn({}, cwd());
       try {
-        const lines = [initialize(1, '2025-11-25'), { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'ping' }];
+        const lines = [
+          initialize(1, '2025-11-25'),
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+          { jsonrpc: '2.0', id: 3, method: 'ping' },
+        ];
         server.write(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
         await server.reply(3);
         await server.reply(2);
@@ -77,12 +87,28 @@ describe('protocol revisions on the wire, with no client library in between', fu
 
   describe('over Streamable HTTP (stateless)', () => {
     let server: HttpServerProcess;
-    const post = async (body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> => {
-      const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    const post = async (
+      body: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; json: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> => {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: response.status, json: (await response.json()) as never };
     };
-    const modernHeaders = (method: string, name?: string): Record<string, string> => ({ 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) });
-    const call = (name: string) => ({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name, arguments: { path: '/repos/acme/app' }, _meta: envelope() } });
+    const modernHeaders = (method: string, name?: string): Record<string, string> => ({
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      ...(name === undefined ? {} : { 'mcp-name': name }),
+    });
+    const call = (name: string) => ({
+      jsonrpc: '2.0',
+      id: 'c',
+      method: 'tools/call',
+      params: { name, arguments: { path: '/repos/acme/app' }, _meta: envelope() },
+    });
 
     before(async () => {
       server = await startHttpServer({ env: { GITHUB_API_URL: 'http://127.0.0.1:9', GITHUB_TOKEN: 'ghp_revisions' } });
@@ -105,7 +131,10 @@ describe('protocol revisions on the wire, with no client library in between', fu
     });
 
     it('serves a 2026-07-28 request whose headers agree with its body', async () => {
-      const { status, json } = await post({ jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: envelope() } }, modernHeaders('server/discover'));
+      const { status, json } = await post(
+        { jsonrpc: '2.0', id: 'd', method: 'server/discover', params: { _meta: envelope() } },
+        modernHeaders('server/discover'),
+      );
       expect([status, json.result?.supportedVersions]).to.deep.equal([200, [MODERN]]);
       const called = await post(call('github_get'), modernHeaders('tools/call', 'github_get'));
       expect([called.status, called.json.result?.resultType, called.json.result?.isError]).to.deep.equal([200, 'complete', true]); // the upstream is unreachable
@@ -134,7 +163,10 @@ describe('protocol revisions on the wire, with no client library in between', fu
     });
 
     it('answers an envelope naming a revision it does not serve with the revisions it does', async () => {
-      const { status, json } = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope('2027-01-01') } }, { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2027-01-01' });
+      const { status, json } = await post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope('2027-01-01') } },
+        { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2027-01-01' },
+      );
       expect([status, json.error?.code]).to.deep.equal([400, -32022]);
       expect((json.error as { data?: { supported?: string[] } }).data?.supported).to.deep.equal([MODERN]);
     });

@@ -16,7 +16,14 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
   });
 
   // pipeline-chains.json: each built-in tool's stage middleware and interceptors, in order (core/pipeline/pipeline.ts).
-  for (const name of ['tools-list.json', 'tools-list-2026-07-28.json', 'results.json', 'wire-2025-11-25.json', 'wire-2026-07-28.json', 'pipeline-chains.json']) {
+  for (const name of [
+    'tools-list.json',
+    'tools-list-2026-07-28.json',
+    'results.json',
+    'wire-2025-11-25.json',
+    'wire-2026-07-28.json',
+    'pipeline-chains.json',
+  ]) {
     it(`${name} matches the reviewed snapshot`, () => {
       const file = join(GOLDEN_DIR, name);
       expect(existsSync(file), `${file} is missing: run npm run golden:update`).to.equal(true);
@@ -41,12 +48,23 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
     expect(modern.tools.map((t) => t.name)).to.deep.equal(legacy.tools.map((t) => t.name));
     expect(legacy.tools.map((t) => t.name)).to.include.members(['bb_upload', 'jira_get_attachment', 'github_get_pull_request_diff', 'github_get_file']);
     const declaring = modern.tools.filter((t) => t.outputSchema !== undefined);
-    expect(declaring.map((t) => t.name)).to.include.members(['github_list_pull_requests', 'github_get_issue', 'circleci_get', 'jira_get', 'conf_get', 'bb_get', 'bb_upload']);
+    expect(declaring.map((t) => t.name)).to.include.members([
+      'github_list_pull_requests',
+      'github_get_issue',
+      'circleci_get',
+      'jira_get',
+      'conf_get',
+      'bb_get',
+      'bb_upload',
+    ]);
     expect(declaring.filter((t) => t.outputSchema!.type !== 'object').map((t) => t.name)).to.deep.equal([]);
   });
 
   it('pins each era as its revision says: the array-rooted schema and value for 2026-07-28 only', () => {
-    const arrayTool = (era: string): { outputSchema?: unknown } => (JSON.parse(now[`wire-${era}.json`]!) as { tools: { result: { tools: Array<{ name: string; outputSchema?: unknown }> } } }).tools.result.tools.find((t) => t.name === 'faulty_array_root')!;
+    const arrayTool = (era: string): { outputSchema?: unknown } =>
+      (JSON.parse(now[`wire-${era}.json`]!) as { tools: { result: { tools: Array<{ name: string; outputSchema?: unknown }> } } }).tools.result.tools.find(
+        (t) => t.name === 'faulty_array_root',
+      )!;
     expect(arrayTool('2025-11-25')).not.to.have.property('outputSchema');
     expect(arrayTool('2026-07-28').outputSchema).to.deep.equal({ type: 'array', items: { type: 'integer' } });
     expect(now['wire-2025-11-25.json']).not.to.contain('resultType');

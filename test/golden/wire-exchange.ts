@@ -41,7 +41,11 @@ export class WireExchange {
   /** The whole response message (result or error) to one request. */
   async request(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const id = this.nextId++;
-    const envelope = { 'io.modelcontextprotocol/protocolVersion': this.era, 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': this.era,
+      'io.modelcontextprotocol/clientInfo': clientInfo,
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const sent = this.era === '2026-07-28' && method !== 'initialize' ? { ...params, _meta: envelope } : params;
     const answered = new Promise<JSONRPCMessage>((resolve) => this.pending.set(id, resolve));
     await this.client.send({ jsonrpc: '2.0', id, method, params: sent });

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +23,7 @@ const BASELINE_2026 = join(REPO_ROOT, 'test/hardening/conformance-baseline-2026-
 function runSuite(suite: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
     execFile(process.execPath, ['--import', NODE20_SHIM, suite, 'server', ...args], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}`.replace(/\x1b\[[0-9;]*m/g, '') }),
+      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stripVTControlCharacters(`${stdout}\n${stderr}`) }),
     );
   });
 }

@@ -13,13 +13,27 @@ type Paged = ToolOutput<typeof PagedEnvelope>;
 
 @Plugin({ name: 'pager', version: '1.0.0' })
 class PagerPlugin {
-  @Tool({ name: 'pager_cursor_in_paged', title: 'Cursor', description: 'Says nextPage is a cursor.', annotations: READ, input: NoArgs, envelope: PagedEnvelope })
+  @Tool({
+    name: 'pager_cursor_in_paged',
+    title: 'Cursor',
+    description: 'Says nextPage is a cursor.',
+    annotations: READ,
+    input: NoArgs,
+    envelope: PagedEnvelope,
+  })
   // The typed API makes this a compile error; a plugin in plain JavaScript, or one that casts, still gets here.
   async cursor(): Promise<Paged> {
     return { value: [{ id: 1 }], meta: { nextPage: 'cursor-abc' } } as unknown as Paged;
   }
 
-  @Tool({ name: 'pager_extra_meta', title: 'Extra', description: 'Adds meta the envelope does not have.', annotations: READ, input: NoArgs, envelope: PagedEnvelope })
+  @Tool({
+    name: 'pager_extra_meta',
+    title: 'Extra',
+    description: 'Adds meta the envelope does not have.',
+    annotations: READ,
+    input: NoArgs,
+    envelope: PagedEnvelope,
+  })
   async extra(): Promise<Paged> {
     return { value: [{ id: 1 }], meta: { nextPage: 2, total: 40 } } as unknown as Paged;
   }
@@ -47,9 +61,13 @@ describe('public API: a result that breaks its envelope never reaches the wire',
     const result = await call('pager_cursor_in_paged');
     expect(result.isError).to.equal(true);
     expect(result.structuredContent).to.equal(undefined);
-    expect(text(result)).to.match(/^Error: The pager plugin failed while running pager_cursor_in_paged: its result does not satisfy the tool's envelope \(\/nextPage must be integer; .*\), so it was not sent\./);
+    expect(text(result)).to.match(
+      /^Error: The pager plugin failed while running pager_cursor_in_paged: its result does not satisfy the tool's envelope \(\/nextPage must be integer; .*\), so it was not sent\./,
+    );
     expect(text(result)).to.contain('Code: tool_failed');
-    const logged = kernel.logs.map((l) => JSON.parse(l) as { msg: string; plugin?: string; tool?: string; problems?: string[] }).find((l) => l.msg === 'tool result does not satisfy its envelope' && l.tool === 'pager_cursor_in_paged');
+    const logged = kernel.logs
+      .map((l) => JSON.parse(l) as { msg: string; plugin?: string; tool?: string; problems?: string[] })
+      .find((l) => l.msg === 'tool result does not satisfy its envelope' && l.tool === 'pager_cursor_in_paged');
     expect(logged).to.deep.include({ plugin: 'pager', tool: 'pager_cursor_in_paged' });
     expect(logged?.problems?.[0]).to.equal('/nextPage must be integer');
   });
@@ -57,7 +75,7 @@ describe('public API: a result that breaks its envelope never reaches the wire',
   it('refuses meta the envelope does not declare', async () => {
     const result = await call('pager_extra_meta');
     expect(result.isError).to.equal(true);
-    expect(text(result)).to.contain('its result does not satisfy the tool\'s envelope (/total schema is false; / must not have additional properties)');
+    expect(text(result)).to.contain("its result does not satisfy the tool's envelope (/total schema is false; / must not have additional properties)");
   });
 
   it('sends a result that satisfies its envelope as structured content', async () => {

@@ -66,7 +66,13 @@ export async function connectStdioAs(kind: ClientKind, options: ProcessOptions =
     return { kind, client: asAny(session.client), revision: session.client.getNegotiatedProtocolVersion(), stderr: session.stderr, close: session.close };
   }
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
-  const transport = new Sdk1StdioTransport({ command: process.execPath, args: [CLI_PATH, ...(options.args ?? [])], env: isolatedEnv(options.env, cwd), cwd, stderr: 'pipe' });
+  const transport = new Sdk1StdioTransport({
+    command: process.execPath,
+    args: [CLI_PATH, ...(options.args ?? [])],
+    env: isolatedEnv(options.env, cwd),
+    cwd,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   const { client, revision } = await connectSdk1(transport);

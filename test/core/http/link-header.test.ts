@@ -66,8 +66,16 @@ const SENTRY_LAST =
 describe('Link header parameters and cursors (core/http/link-header)', () => {
   it('keeps every parameter of a link, unquoted, beside its rel', () => {
     expect(parseLinkHeader(SENTRY_FIRST)).to.deep.equal([
-      { target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:0:1', rels: ['previous'], params: { rel: 'previous', results: 'false', cursor: '1700000000000:0:1' } },
-      { target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:100:0', rels: ['next'], params: { rel: 'next', results: 'true', cursor: '1700000000000:100:0' } },
+      {
+        target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:0:1',
+        rels: ['previous'],
+        params: { rel: 'previous', results: 'false', cursor: '1700000000000:0:1' },
+      },
+      {
+        target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:100:0',
+        rels: ['next'],
+        params: { rel: 'next', results: 'true', cursor: '1700000000000:100:0' },
+      },
     ]);
   });
 
@@ -78,7 +86,7 @@ describe('Link header parameters and cursors (core/http/link-header)', () => {
     ]);
   });
 
-  it('reads the next cursor from Sentry\'s cursor parameter, and null when the next link has no results', () => {
+  it("reads the next cursor from Sentry's cursor parameter, and null when the next link has no results", () => {
     expect(nextCursorFromLink(SENTRY_FIRST)).to.equal('1700000000000:100:0');
     expect(nextCursorFromLink(SENTRY_LAST)).to.equal(null);
   });

@@ -20,7 +20,11 @@ describe('successResult: the text, and a non-object structured value as its JSON
   });
 
   it('adds nothing when the text already is exactly that JSON (a number, null, compact JSON)', () => {
-    for (const [text, value] of [['42', 42], ['null', null], ['"v1.2"', 'v1.2']] as const) {
+    for (const [text, value] of [
+      ['42', 42],
+      ['null', null],
+      ['"v1.2"', 'v1.2'],
+    ] as const) {
       expect(successResult(ctx(text, value)).content, text).to.deep.equal([{ type: 'text', text }]);
     }
   });

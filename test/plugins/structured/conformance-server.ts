@@ -13,18 +13,34 @@ import { vendorSettingsAgainst } from './vendor-env.js';
  * envelopes; with `faulty`, the defects too: an array-rooted schema, a tool with no value, a refusal), all
  * pointed at one loopback mock, structured output on unless `structured` says otherwise.
  */
-export async function conformanceServerFolder(mockUrl: string, options: { structured?: boolean; faulty?: boolean } = {}): Promise<{ cwd: string; env: Record<string, string> }> {
+export async function conformanceServerFolder(
+  mockUrl: string,
+  options: { structured?: boolean; faulty?: boolean } = {},
+): Promise<{ cwd: string; env: Record<string, string> }> {
   const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-conformance-'));
   const plugins = [...Object.keys(VENDORS), FIXTURE_PLUGIN_PATH, STRUCTURED_FIXTURE_PATH, ...(options.faulty ? [FAULTY_FIXTURE_PATH] : [])];
   writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins }));
-  const env = { ...(await vendorSettingsAgainst(cwd, mockUrl)), FIXTURE_BASE_URL: mockUrl, FIXTURE_TOKEN: 'conformance-token', MCP_STRUCTURED_OUTPUT: String(options.structured ?? true) };
+  const env = {
+    ...(await vendorSettingsAgainst(cwd, mockUrl)),
+    FIXTURE_BASE_URL: mockUrl,
+    FIXTURE_TOKEN: 'conformance-token',
+    MCP_STRUCTURED_OUTPUT: String(options.structured ?? true),
+  };
   return { cwd, env };
 }
 
 /** Bitbucket's Downloads listing (what bb_upload checks names against) as its last page: no `next`. */
 export const BITBUCKET_DOWNLOADS = {
   name: 'bitbucket downloads listing',
-  reply: { status: 200, body: { pagelen: 100, values: [{ name: 'previous-build.zip', type: 'download', size: 2048, downloads: 3, created_on: '2026-10-01T09:00:00.000000+00:00' }], page: 1, size: 1 } },
+  reply: {
+    status: 200,
+    body: {
+      pagelen: 100,
+      values: [{ name: 'previous-build.zip', type: 'download', size: 2048, downloads: 3, created_on: '2026-10-01T09:00:00.000000+00:00' }],
+      page: 1,
+      size: 1,
+    },
+  },
 };
 
 /** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
@@ -39,8 +55,21 @@ export const conformanceArgsFor = (tool: { name: string }): Record<string, unkno
  * the Downloads listing bb_upload reads.
  */
 export function representativeCorpus(): ReturnType<typeof standardCorpus> {
-  const wanted = new Set(['github page with a next page', 'empty collection', 'unicode everywhere', 'huge page', '204 no content', 'text body (a diff)', 'json null']);
+  const wanted = new Set([
+    'github page with a next page',
+    'empty collection',
+    'unicode everywhere',
+    'huge page',
+    '204 no content',
+    'text body (a diff)',
+    'json null',
+  ]);
   return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS];
 }
 
-export const REPRESENTATIVE_PROJECTIONS: Projection[] = [{}, { outputFormat: 'json' }, { jq: 'no_such_field', outputFormat: 'json' }, { jq: '[*', outputFormat: 'json' }];
+export const REPRESENTATIVE_PROJECTIONS: Projection[] = [
+  {},
+  { outputFormat: 'json' },
+  { jq: 'no_such_field', outputFormat: 'json' },
+  { jq: '[*', outputFormat: 'json' },
+];

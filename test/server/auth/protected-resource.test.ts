@@ -22,9 +22,18 @@ describe('OAuth protected resource metadata (RFC 9728) and the token audience, o
     await idp.close();
   });
 
-  const oidcEnv = (extra: Record<string, string> = {}): Record<string, string> => ({ MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: idp.issuer, MCP_HTTP_HOST: '127.0.0.1', ...extra });
+  const oidcEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+    MCP_AUTH_MODE: 'oidc',
+    MCP_OIDC_ISSUER: idp.issuer,
+    MCP_HTTP_HOST: '127.0.0.1',
+    ...extra,
+  });
   const post = (url: string, token?: string): Promise<Response> =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(listTools) });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(listTools),
+    });
 
   describe('served at its listening address (no MCP_PUBLIC_URL)', () => {
     let server: HttpServerProcess;
@@ -61,7 +70,9 @@ describe('OAuth protected resource metadata (RFC 9728) and the token audience, o
       expect(missing.headers.get('www-authenticate')).to.equal(`Bearer realm="mcp-devtools", ${pointer}`);
       const invalid = await post(server.url, 'not-a-jwt');
       expect(invalid.status).to.equal(401);
-      expect(invalid.headers.get('www-authenticate')).to.match(new RegExp(`^Bearer realm="mcp-devtools", ${pointer.replace(/[.?/]/g, '\\$&')}, error="invalid_token", error_description=".+"$`));
+      expect(invalid.headers.get('www-authenticate')).to.match(
+        new RegExp(`^Bearer realm="mcp-devtools", ${pointer.replace(/[.?/]/g, '\\$&')}, error="invalid_token", error_description=".+"$`),
+      );
     });
 
     it('accepts tokens issued for this resource and refuses tokens issued for another', async () => {
