@@ -1,4 +1,4 @@
-import { CursorEnvelope, inject, nextCursorFromLink, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type Static, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { CursorEnvelope, inject, nextCursorFromLink, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
 import { createSentryClient, SentrySettings } from './sentry-client.js';
 import { GetArgs, ListIssuesArgs } from './tool-args.js';
 
@@ -27,14 +27,14 @@ export class SentryPlugin {
     annotations: READ,
     input: ListIssuesArgs,
     envelope: CursorEnvelope,
-    route: (args: Static<typeof ListIssuesArgs>) => ({
+    route: (args) => ({
       method: 'GET',
       path: `/projects/${args.organization}/${args.project}/issues/`,
       query: { query: args.query, cursor: args.cursor },
     }),
   })
-  async listIssues(ctx: ToolContext): Promise<ToolOutput> {
-    const response = await this.upstream.send(ctx, ctx.route!);
+  async listIssues(ctx: ToolContext<typeof ListIssuesArgs>): Promise<ToolOutput<typeof CursorEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route);
     return { value: response.body, meta: { nextCursor: nextCursorFromLink(response.headers.get('link')) } };
   }
 
@@ -45,9 +45,9 @@ export class SentryPlugin {
     annotations: READ,
     input: GetArgs,
     envelope: ReadEnvelope,
-    route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
+    route: (args) => ({ method: 'GET', path: args.path, query: args.queryParams }),
   })
-  async get(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: (await this.upstream.send(ctx, ctx.route)).body };
   }
 }
