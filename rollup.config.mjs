@@ -97,7 +97,7 @@ const sdkServerShims = {
 /** The public entry points: `mcp-devtools/plugin` and `mcp-devtools/testing` (package.json `exports`). */
 const PUBLIC = {
   plugin: 'core/public/plugin.ts',
-  testing: 'core/public/testing.ts',
+  testing: 'server/public/testing.ts',
 };
 
 export default [

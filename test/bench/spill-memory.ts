@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
 import { median, MiB } from './stats.js';

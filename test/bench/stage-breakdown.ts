@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
 import { STAGES } from '../../core/pipeline/pipeline.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel } from '../support/test-kernel.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
 import { generatePolicy } from './policy-rules.js';

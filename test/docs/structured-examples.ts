@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from '../plugins/structured/structured-fixtures.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
-import { assertConforms } from '../../core/testing/plugin-conformance.js';
-import { checkStructuredConformance } from '../../core/testing/structured-conformance.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
+import { assertConforms } from '../../server/testing/plugin-conformance.js';
+import { checkStructuredConformance } from '../../server/testing/structured-conformance.js';
 import {
   CLIENT_KINDS,
   connectHttpAs,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { verifyAuditLog } from '../../plugins/policy/audit/verify-audit-log.js';
 import { ENTERPRISE_PLUGIN_PATH, vendorEnv, writeEnterpriseFiles } from '../support/enterprise-fixture.js';

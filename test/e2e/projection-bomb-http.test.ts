@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { auditLines } from '../support/audit-records.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { projectionBombs } from '../support/projection-bombs.js';

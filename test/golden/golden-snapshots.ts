@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { PIPELINE } from '../../core/pipeline/pipeline.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { startTestKernel } from '../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from '../plugins/structured/structured-fixtures.js';

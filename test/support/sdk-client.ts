@@ -6,8 +6,8 @@ import { StreamableHTTPClientTransport, type CallToolResult, type Client, type T
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Sdk1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { kitClient, type VersionNegotiation } from '../../core/testing/sdk-client.js';
-import { connectStdio as connectStdioServer, isolatedEnv, type StdioSession } from '../../core/testing/stdio-server.js';
+import { kitClient, type VersionNegotiation } from '../../server/testing/sdk-client.js';
+import { connectStdio as connectStdioServer, isolatedEnv, type StdioSession } from '../../server/testing/stdio-server.js';
 import { CLI_PATH } from './paths.js';
 
 /**

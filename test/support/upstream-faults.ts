@@ -1,4 +1,4 @@
-import type { MockReply } from '../../core/testing/mock-upstream.js';
+import type { MockReply } from '../../server/testing/mock-upstream.js';
 import type { ErrorCode } from '../../core/errors/catalogue.js';
 
 /** How the server is limited in the fault tests: small enough to hit every limit quickly. */

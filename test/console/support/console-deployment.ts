@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../../support/auth-fixture.js';
 import { canary } from '../../support/canaries.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, vendorEnv } from '../../support/enterprise-fixture.js';

@@ -3,7 +3,7 @@ import { UpstreamClient, type UpstreamClientOptions } from '../../../core/http/u
 import { createLogger } from '../../../core/logging/logger.js';
 import type { ToolContext } from '../../../core/pipeline/call-context.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { cacheKey } from '../../../plugins/cache/cache-entry.js';
 
 function client(baseUrl: string, headers: Record<string, string>, secret = 'material', extra: Partial<UpstreamClientOptions> = {}): UpstreamClient {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Principal } from '../../../core/pipeline/principal.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from '../structured/structured-fixtures.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ReadEnvelope } from '../../../core/schema/envelopes.js';
 import { jsonReply } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio } from '../../support/sdk-client.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { BITBUCKET_CORPUS } from '../../fixtures/atlassian/bitbucket-corpus.js';
 import { CONFLUENCE_CORPUS } from '../../fixtures/atlassian/confluence-corpus.js';
 import type { DiffCase } from '../../fixtures/atlassian/corpus-kit.js';

@@ -7,7 +7,7 @@ import { createArtifactStore } from '../../../plugins/artifacts/artifact-service
 import { createLogger } from '../../../core/logging/logger.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { openStore } from '../../../core/store/open-store.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { StoreWithOutage } from '../../support/store-with-outage.js';

@@ -7,7 +7,7 @@ import { Kernel } from '../../../core/kernel/kernel.js';
 import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { bindingKey } from '../../../plugins/policy/approvals/approval-binding.js';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';

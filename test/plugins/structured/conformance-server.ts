@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Projection } from '../../../core/testing/conformance-corpus.js';
-import { standardCorpus } from '../../../core/testing/conformance-corpus.js';
+import type { Projection } from '../../../server/testing/conformance-corpus.js';
+import { standardCorpus } from '../../../server/testing/conformance-corpus.js';
 import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
 import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
 import { FAULTY_FIXTURE_PATH, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';

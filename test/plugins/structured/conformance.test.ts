@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { standardCorpus } from '../../../core/testing/conformance-corpus.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
-import { assertConforms } from '../../../core/testing/plugin-conformance.js';
-import { checkStructuredConformance, type ConformanceReport } from '../../../core/testing/structured-conformance.js';
+import { standardCorpus } from '../../../server/testing/conformance-corpus.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { assertConforms } from '../../../server/testing/plugin-conformance.js';
+import { checkStructuredConformance, type ConformanceReport } from '../../../server/testing/structured-conformance.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
 import { BITBUCKET_DOWNLOADS, conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
 import { issuesWithPullRequests, pullRequests, repositories } from '../../fixtures/github/github-repo-api.js';

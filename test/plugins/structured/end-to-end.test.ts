@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { SERVER_NAME, VERSION } from '../../../core/version.js';
 import { connectHttp, connectStdio, startHttpServer } from '../../support/sdk-client.js';
 import { REFUSAL_META } from '../../fixtures/plugins/fixture-faulty.js';

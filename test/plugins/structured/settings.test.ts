@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from './structured-fixtures.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientCredentialsProvider, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { kitClient } from '../../../core/testing/sdk-client.js';
+import { kitClient } from '../../../server/testing/sdk-client.js';
 import { CLIENT, FakeIssuer } from '../../support/fake-issuer.js';
 import { startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
 import { runCli } from '../../support/run-cli.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { byteRange } from '../../../server/http/byte-range.js';
 import { hashToken } from '../../../server/auth/token-hash.js';
 import { jobLog } from '../../fixtures/github/github-api.js';

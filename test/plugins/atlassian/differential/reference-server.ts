@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { kitClient } from '../../../../core/testing/sdk-client.js';
+import { kitClient } from '../../../../server/testing/sdk-client.js';
 import { REPO_ROOT } from '../../../support/paths.js';
 
 export type ReferencePackage = 'jira' | 'bitbucket';

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import { LOCAL_PRINCIPAL, type Principal } from '../pipeline/principal.js';
-import type { PluginClass } from '../plugin/metadata.js';
-import type { Clock } from '../store/key-value-store.js';
-import { startKernel, type Started } from '../../server/bootstrap/start-kernel.js';
-import { serverSettingsSchemas } from '../../server/server-settings.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+import type { PluginClass } from '../../core/plugin/metadata.js';
+import type { Clock } from '../../core/store/key-value-store.js';
+import { startKernel, type Started } from '../bootstrap/start-kernel.js';
+import { serverSettingsSchemas } from '../server-settings.js';
 import { connectInMemory } from './in-memory-client.js';
 import type { VersionNegotiation } from './sdk-client.js';
 

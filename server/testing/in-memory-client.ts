@@ -1,7 +1,7 @@
 import { InMemoryTransport, type Client } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Kernel } from '../kernel/kernel.js';
-import { createMcpServer } from '../../server/mcp/create-mcp-server.js';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { kitClient, type VersionNegotiation } from './sdk-client.js';
 
 /**

@@ -21,10 +21,10 @@ export {
 } from '../testing/structured-conformance.js';
 export { standardCorpus, STANDARD_PROJECTIONS, type ConformanceCase, type Projection } from '../testing/conformance-corpus.js';
 export { isolatedEnv, type StdioServerOptions, type StdioSession } from '../testing/stdio-server.js';
-export { LOCAL_PRINCIPAL, type Principal } from '../pipeline/principal.js';
-export type { PluginClass } from '../plugin/metadata.js';
-export type { ToolDefinition } from '../plugin/contract.js';
-export type { Kernel } from '../kernel/kernel.js';
+export { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+export type { PluginClass } from '../../core/plugin/metadata.js';
+export type { ToolDefinition } from '../../core/plugin/contract.js';
+export type { Kernel } from '../../core/kernel/kernel.js';
 
 /** This package's command-line entry point (`dist/cli.js`), the server `connectStdio` runs. */
 export const CLI_PATH: string = fileURLToPath(new URL('./cli.js', import.meta.url));

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import type { PluginClass } from '../plugin/metadata.js';
+import type { PluginClass } from '../../core/plugin/metadata.js';
 import type { ConformanceCase, Projection } from './conformance-corpus.js';
 import { MockUpstream } from './mock-upstream.js';
 import { checkStructuredConformance, type ConformanceReport } from './structured-conformance.js';
