@@ -48,7 +48,7 @@ export class Settings {
     const values: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(schema.properties)) {
       const value = this.get(key);
-      if (!Compile(property).Check(value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      if (!compiled(property).Check(value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
       values[key] = value;
     }
     return values as Static<S>;
@@ -139,6 +139,17 @@ export function resolveSettings(
   return new Settings(values, byOwner);
 }
 
+/**
+ * One validator per schema object: compiling is the costly part (code generation), and `of(Schema)` checks the
+ * same declarations that start-up resolved, plugin after plugin; compiling them again made start-up slower.
+ */
+const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+function compiled(schema: TSchema): ReturnType<typeof Compile> {
+  let validator = validators.get(schema);
+  if (validator === undefined) validators.set(schema, (validator = Compile(schema)));
+  return validator;
+}
+
 function resolveOne(
   key: string,
   schema: TSchema,
@@ -153,7 +164,7 @@ function resolveOne(
     const found = layer.lookup(key, sections);
     if (found === undefined) continue;
     const value = coerceSetting(schema, found.value);
-    const check = Compile(schema);
+    const check = compiled(schema);
     if (check.Check(value)) return { key, value, source: found.source, owner, secret };
     const reason = problemOf(schema, check.Errors(value)[0]?.message);
     const shown = secret ? '(secret)' : JSON.stringify(found.value);
