@@ -3,9 +3,16 @@ import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
-import { mapProductPath, parseApiPrefixes, type ProductPaths } from '../atlassian/api-paths.js';
-import { ATLASSIAN_HEADERS } from '../atlassian/request-headers.js';
-import { AccountSettings, apiPrefixesSetting, atlassianTransportLimits, basicAuth } from '../atlassian/settings.js';
+import {
+  AccountSettings,
+  apiPrefixesSetting,
+  ATLASSIAN_HEADERS,
+  atlassianTransportLimits,
+  basicAuth,
+  mapProductPath,
+  parseApiPrefixes,
+  type ProductPaths,
+} from '../atlassian/product.js';
 
 /** The credential Bitbucket calls use, chosen as the reference server chooses it. */
 export interface BitbucketCredential {
