@@ -41,6 +41,8 @@ export interface UpstreamClientOptions {
    * a rule on `/api/v4/projects/*` means the same whichever way a plugin keeps its prefix.
    */
   apiPrefix?: string;
+  /** A path of the vendor's API that works (`/repos/OWNER/REPO`), suggested when a path argument is refused. */
+  examplePath?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;
@@ -91,7 +93,7 @@ export class UpstreamClient implements UpstreamBinding {
   }
 
   prepare(request: UpstreamRequest): PreparedRequest {
-    let path = safeApiPath(request.path, this.options.label);
+    let path = safeApiPath(request.path, this.options.label, this.options.examplePath);
     if (this.options.mapPath) path = this.options.mapPath(path);
     const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== this.base.origin) {

@@ -90,6 +90,7 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
     label: product.label,
     baseUrl: base.url ?? UNCONFIGURED_BASE_URL,
     baseUrlSetting: `${product.settingsPrefix}_BASE_URL`,
+    examplePath: product.examplePath,
     auth: () => (problem === undefined ? basicAuth(email, token) : undefined),
     missingCredentials: problem ?? '',
     secretMaterial: () => `${email}\0${token}`,

@@ -38,6 +38,9 @@ export function bitbucketCredential(settings: Settings): BitbucketCredential | u
   return undefined;
 }
 
+/** A bb_* path that works, suggested when a path is refused. */
+const EXAMPLE_PATH = '/repositories/WORKSPACE/REPO/pullrequests';
+
 export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUCKET_APP_PASSWORD';
 
 /** The Bitbucket plugin's settings: the Atlassian account or an app password, the API and upload limits. */
@@ -76,13 +79,14 @@ export function createBitbucketClient(settings: Settings): UpstreamClient {
     settingKey: 'BITBUCKET_API_PREFIXES',
     prefixes: parseApiPrefixes(BITBUCKET_API_PREFIXES, 'BITBUCKET_API_PREFIXES'),
     prependFirst: true,
-    example: '/repositories/WORKSPACE/REPO/pullrequests',
+    example: EXAMPLE_PATH,
   };
   return new UpstreamClient({
     vendor: 'bitbucket',
     label: 'Bitbucket',
     baseUrl: BITBUCKET_BASE_URL,
     baseUrlSetting: 'BITBUCKET_BASE_URL',
+    examplePath: EXAMPLE_PATH,
     auth: () => (credential === undefined ? undefined : basicAuth(credential.user, credential.secret)),
     missingCredentials:
       'Bitbucket is not configured: set ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an Atlassian API token with Bitbucket scopes), ' +

@@ -17,6 +17,7 @@ export function createSentryClient(settings: Settings): UpstreamClient {
   return new UpstreamClient({
     vendor: 'sentry',
     label: 'Sentry',
+    examplePath: '/projects/ORG/PROJECT/issues/',
     baseUrl: settings.get<string>('SENTRY_API_URL'),
     baseUrlSetting: 'SENTRY_API_URL',
     apiPrefix: '/api/0',
