@@ -215,7 +215,11 @@ export class UpstreamClient implements UpstreamBinding {
     }
   }
 
-  /** A same-origin redirect is followed only as a new read of a path the call could have named itself. */
+  /**
+   * A same-origin redirect is followed only as a new read of a path the call could have named itself: the hop
+   * is a request the pipeline did not prepare, so after the client's own checks it passes the request gate
+   * (path, read-only, policy) as a handler's further request does.
+   */
   private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
     const refuse = (why: string): never => {
       throw new ToolError(
@@ -236,7 +240,7 @@ export class UpstreamClient implements UpstreamBinding {
     } catch (error) {
       return refuse(isToolError(error) ? error.message : String(error));
     }
-    ctx.decideRedirect?.({ method: request.method, path });
+    ctx.gate?.({ method: request.method, path, redirectOf: { method: request.method, path: request.path } }, this.identity);
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
