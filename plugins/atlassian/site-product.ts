@@ -69,6 +69,8 @@ const UNCONFIGURED_BASE_URL = 'https://unconfigured.invalid';
  */
 export function createSiteClient(settings: Settings, product: SiteProduct): UpstreamClient {
   const { ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, ATLASSIAN_SITE_NAME } = settings.of(SiteAccountSettingsSchema);
+  // The product's own settings by key: their names are computed from the product's prefix (JIRA_BASE_URL,
+  // CONFLUENCE_API_PREFIXES), and siteProductSettings declared both as strings.
   const base = siteBaseUrl(ATLASSIAN_SITE_NAME, settings.get<string>(`${product.settingsPrefix}_BASE_URL`), product);
   const missing = [...(base.missing ?? []), ...(email === '' ? ['ATLASSIAN_USER_EMAIL'] : []), ...(token === '' ? ['ATLASSIAN_API_TOKEN'] : [])];
   const problem =
