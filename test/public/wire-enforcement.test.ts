@@ -327,23 +327,24 @@ describe('public API: what a handler sends is what was declared and decided', ()
     });
     after(async () => kernel.close());
 
-    it('holds the call, then after the grant runs it whole, its parts read included', async () => {
-      const held = await kernel.call('things_with_parts', { id: 'w-6' });
+    /** Calls things_with_parts, which the policy holds; an approver grants it; the same call runs again. */
+    async function heldThenGranted(id: string): Promise<Awaited<ReturnType<TestKernel['call']>>> {
+      const held = await kernel.call('things_with_parts', { id });
       expect(held._meta?.code).to.equal('approval_required');
       const approvalId = (held._meta?.decision as { approvalId: string }).approvalId;
       await kernel.kernel.resolve<{ grant(id: string, by: string): Promise<unknown> }>('mcp-devtools:Approvals').grant(approvalId, 'approver');
-      const result = await kernel.call('things_with_parts', { id: 'w-6' });
+      return kernel.call('things_with_parts', { id });
+    }
+
+    it('holds the call, then after the grant runs it whole, its parts read included', async () => {
+      const result = await heldThenGranted('w-6');
       expect(result.isError, textOf(result)).to.equal(undefined);
       expect(methods()).to.deep.equal(['GET /things/w-6', 'GET /things/w-6/parts']);
     });
 
     it('covers a same-origin redirect the vendor answers with, held by the same rule: the redirect is part of the call', async () => {
       mock.on('GET', '/things/w-9', { status: 302, headers: { location: '/things/w-10' } });
-      const held = await kernel.call('things_with_parts', { id: 'w-9' });
-      expect(held._meta?.code).to.equal('approval_required');
-      const approvalId = (held._meta?.decision as { approvalId: string }).approvalId;
-      await kernel.kernel.resolve<{ grant(id: string, by: string): Promise<unknown> }>('mcp-devtools:Approvals').grant(approvalId, 'approver');
-      const result = await kernel.call('things_with_parts', { id: 'w-9' });
+      const result = await heldThenGranted('w-9');
       expect(result.isError, textOf(result)).to.equal(undefined);
       expect(methods()).to.deep.equal(['GET /things/w-9', 'GET /things/w-10', 'GET /things/w-9/parts']);
     });
