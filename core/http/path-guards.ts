@@ -85,12 +85,14 @@ export function servedPath(path: string): string {
  * `%2E`, double-encoded), path parameters (`;` in the path part, which Tomcat strips from a segment before it
  * resolves dot segments: `..;` is `..` there), escapes that are not valid UTF-8 (an overlong `%c0%ae`),
  * control characters (CR/LF included) and fragments. The query part, if any, is kept and may hold `;`.
+ * `examplePath` is a path of the vendor's own API that works, suggested in the refusal (its client's
+ * `examplePath`); without one the hint names the vendor's API in general.
  */
-export function safeApiPath(raw: string, vendorLabel: string): string {
+export function safeApiPath(raw: string, vendorLabel: string, examplePath?: string): string {
   const refuse = (why: string): never => {
     throw new ToolError(
       'invalid_path',
-      `The path ${JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}...` : raw)} is not allowed for ${vendorLabel}: ${why}. Pass a relative API path such as /repos/OWNER/REPO.`,
+      `The path ${JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}...` : raw)} is not allowed for ${vendorLabel}: ${why}. ${pathHint(vendorLabel, examplePath)}`,
     );
   };
   if (raw.trim() === '') refuse('it is empty');
@@ -112,6 +114,13 @@ export function safeApiPath(raw: string, vendorLabel: string): string {
     if (form.split('/').some((segment) => segment === '.' || segment === '..')) refuse('it contains "." or ".." segments');
   }
   return path;
+}
+
+/** What to pass instead: the vendor's own example when its plugin declares one (never another vendor's). */
+function pathHint(vendorLabel: string, examplePath: string | undefined): string {
+  return examplePath !== undefined && examplePath !== ''
+    ? `Pass a relative API path such as ${examplePath}.`
+    : `Pass a relative path of the ${vendorLabel} API, starting with /.`;
 }
 
 function formsOf(value: string, refuse: (why: string) => never): string[] {

@@ -41,6 +41,8 @@ export interface UpstreamClientOptions {
    * a rule on `/api/v4/projects/*` means the same whichever way a plugin keeps its prefix.
    */
   apiPrefix?: string;
+  /** A path of the vendor's API that works (`/repos/OWNER/REPO`), suggested when a path argument is refused. */
+  examplePath?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;
@@ -91,7 +93,7 @@ export class UpstreamClient implements UpstreamBinding {
   }
 
   prepare(request: UpstreamRequest): PreparedRequest {
-    let path = safeApiPath(request.path, this.options.label);
+    let path = safeApiPath(request.path, this.options.label, this.options.examplePath);
     if (this.options.mapPath) path = this.options.mapPath(path);
     const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== this.base.origin) {
@@ -213,7 +215,11 @@ export class UpstreamClient implements UpstreamBinding {
     }
   }
 
-  /** A same-origin redirect is followed only as a new read of a path the call could have named itself. */
+  /**
+   * A same-origin redirect is followed only as a new read of a path the call could have named itself: the hop
+   * is a request the pipeline did not prepare, so after the client's own checks it passes the request gate
+   * (path, read-only, policy) as a handler's further request does.
+   */
   private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
     const refuse = (why: string): never => {
       throw new ToolError(
@@ -234,7 +240,7 @@ export class UpstreamClient implements UpstreamBinding {
     } catch (error) {
       return refuse(isToolError(error) ? error.message : String(error));
     }
-    ctx.decideRedirect?.({ method: request.method, path });
+    ctx.gate?.({ method: request.method, path, redirectOf: { method: request.method, path: request.path } }, this.identity);
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {

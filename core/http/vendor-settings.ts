@@ -22,6 +22,8 @@ export function identitySettings(prefix: string, defaultLabel: string): Record<s
 
 /** The identity part of UpstreamClientOptions, read from those settings. */
 export function identityFrom(settings: Settings, prefix: string): { credentialLabel: string; environment: string } {
+  // By key: the names are computed from the vendor's prefix, so no schema object names them. A schema built here
+  // per call would compile a validator per read; identitySettings declared both as strings.
   return {
     credentialLabel: settings.get<string>(`${prefix}_CREDENTIAL_LABEL`),
     environment: settings.get<string>(`${prefix}_ENVIRONMENT`),

@@ -24,6 +24,7 @@ import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-reg
 import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
+import { CoreSettings } from '../config/core-settings.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -89,7 +90,7 @@ export class Kernel {
     this.container = (options.container ?? rootContainer).createChildContainer();
     this.tools = new ToolRegistry(options.logger, options.prevalidated);
     this.scrub = secretScrubber(options.settings.secretValues());
-    this.bodies = new BodyBudget(options.settings.get<number>('MCP_MAX_INFLIGHT_BODY_BYTES'));
+    this.bodies = new BodyBudget(options.settings.of(CoreSettings).MCP_MAX_INFLIGHT_BODY_BYTES);
     this.reporting = { logger: options.logger, metrics: options.metrics ?? noMetrics };
   }
 
@@ -173,7 +174,8 @@ export class Kernel {
       settings.secretValues(),
       this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []),
     );
-    const readOnlyServer = settings.get<boolean>('MCP_READ_ONLY');
+    const core = settings.of(CoreSettings);
+    const readOnlyServer = core.MCP_READ_ONLY;
     const all = [
       ...coreStages({
         validatorFor: (tool) => this.tools.get(tool)!.validator(),
@@ -182,7 +184,7 @@ export class Kernel {
           ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
         ],
         scrub: (text) => this.scrub(text),
-        maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
+        maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
         readOnlyServer,
       }),
       ...contributions,

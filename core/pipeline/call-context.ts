@@ -5,15 +5,16 @@ import type { BodyLease } from '../kernel/body-budget.js';
 import type { UpstreamObservation } from '../kernel/upstream-observer.js';
 import type { ToolDefinition } from '../plugin/tool-definition.js';
 import type { Principal } from './principal.js';
-import type { RedirectDecider, ToolOutput } from './tool-context.js';
+import type { FurtherRequest, ToolOutput } from './tool-context.js';
 
-export type { ArgsOf, EnvelopeMeta, HandlerContext, RedirectDecider, ToolContext, ToolOutput } from './tool-context.js';
+export type { ArgsOf, EnvelopeMeta, FurtherRequest, HandlerContext, RequestGate, ToolContext, ToolOutput } from './tool-context.js';
 
 /**
- * Decides a request a handler sends beyond its tool's route (a second page, a follow-up read), as the policy
- * stage decided the route, under the identity of the client that sends it; throws a ToolError to refuse it.
+ * Decides a request the pipeline did not prepare (a second page, a follow-up read, a redirect hop), as the
+ * policy stage decided the route, under the identity of the client that sends it; throws a ToolError to refuse
+ * it. The request gate asks it last, after the path and read-only checks.
  */
-export type FurtherRequestDecider = (request: { method: string; path: string }, identity: UpstreamIdentity) => void;
+export type FurtherRequestDecider = (request: FurtherRequest, identity: UpstreamIdentity) => void;
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
 export interface CallContext {
@@ -38,9 +39,7 @@ export interface CallContext {
   timings: Record<string, number>;
   /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
   bodyLease?: BodyLease;
-  /** Set by the policy stage: how a redirect the upstream answers with is decided (see ToolContext). */
-  decideRedirect?: RedirectDecider;
-  /** Set by the policy stage: how a request other than the prepared one is decided (the request gate asks). */
+  /** Set by the policy stage: how a request other than the prepared one, redirect hops included, is decided (the request gate asks). */
   decideFurther?: FurtherRequestDecider;
   result?: CallToolResult;
   /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */

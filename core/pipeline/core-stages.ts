@@ -8,6 +8,7 @@ import { errorResult, successResult } from '../result/tool-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
+import { furtherRequestGate } from './request-gate.js';
 import type { Contribution } from './stage-chain.js';
 
 export interface CoreStageDeps {
@@ -76,7 +77,7 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     prepared: ctx.prepared,
     interceptors: deps.interceptorsFor(ctx),
     bodyLease: ctx.bodyLease,
-    ...(ctx.decideRedirect !== undefined ? { decideRedirect: ctx.decideRedirect } : {}),
+    gate: furtherRequestGate(ctx, deps.readOnlyServer),
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },

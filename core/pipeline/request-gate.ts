@@ -1,7 +1,7 @@
 import { ToolError } from '../errors/tool-error.js';
 import { safeApiPath } from '../http/path-guards.js';
-import type { PreparedRequest, UpstreamIdentity } from '../http/types.js';
-import type { UpstreamInterceptor } from './tool-context.js';
+import type { PreparedRequest } from '../http/types.js';
+import type { RequestGate, UpstreamInterceptor } from './tool-context.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import type { CallContext } from './call-context.js';
 
@@ -10,15 +10,31 @@ import type { CallContext } from './call-context.js';
  * validate stage prepared (and policy decided on) goes out as it is. Any other request the handler sends
  * passes the same checks first: the path check, the read-only check (by method) and the policy decision,
  * under the identity of the client that sends it; what fails them is refused as an error result and never
- * sent. Redirects are decided by the client itself, hop by hop (see `decideRedirect`).
+ * sent. A same-origin redirect hop is such a request too: the upstream client passes it to the same gate
+ * (`ToolContext.gate`) before it follows the redirect.
  */
 export function requestGate(call: CallContext, readOnlyServer: boolean): UpstreamInterceptor {
+  const admit = furtherRequestGate(call, readOnlyServer);
   return {
     name: 'request-gate',
     run: (request, exchange, next) => {
-      if (!isDeclared(request, call.prepared)) admitFurther(call, request, exchange.identity, readOnlyServer);
+      if (!isDeclared(request, call.prepared)) admit(request, exchange.identity);
       return next();
     },
+  };
+}
+
+/**
+ * The one check of a request the pipeline did not prepare (a handler's further request, a redirect hop): the
+ * path check, the read-only check by method, then the policy decision (which the audit record keeps).
+ */
+export function furtherRequestGate(call: CallContext, readOnlyServer: boolean): RequestGate {
+  return (request, identity) => {
+    // A client of another copy of this package prepared it: it gets the same path checks as the route had.
+    safeApiPath(request.path, identity.vendor);
+    const refused = writeRefusal(call.tool, request.method, readOnlyServer, `${request.method} ${request.path}`);
+    if (refused !== undefined) throw refused;
+    call.decideFurther?.(request, identity);
   };
 }
 
@@ -26,14 +42,6 @@ export function requestGate(call: CallContext, readOnlyServer: boolean): Upstrea
 function isDeclared(request: PreparedRequest, declared: PreparedRequest | undefined): boolean {
   if (declared === undefined) return false;
   return request === declared || (request.method === declared.method && request.url.href === declared.url.href && request.body === declared.body);
-}
-
-function admitFurther(call: CallContext, request: PreparedRequest, identity: UpstreamIdentity, readOnlyServer: boolean): void {
-  // A client of another copy of this package prepared it: it gets the same path checks as the route had.
-  safeApiPath(request.path, identity.vendor);
-  const refused = writeRefusal(call.tool, request.method, readOnlyServer, `${request.method} ${request.path}`);
-  if (refused !== undefined) throw refused;
-  call.decideFurther?.(request, identity);
 }
 
 /**

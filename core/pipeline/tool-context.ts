@@ -76,12 +76,25 @@ export interface HandlerContext<A, R extends UpstreamRequest | undefined = Upstr
   time(step: string, micros: number): void;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
-  /** Decides a same-origin redirect of a read as the call itself was decided (set by the policy); throws to refuse it. */
-  readonly decideRedirect?: RedirectDecider;
+  /**
+   * The request gate (request-gate.ts): every request the pipeline did not prepare passes it before it is sent,
+   * a handler's further request (the gate interceptor asks) and each same-origin redirect hop (the upstream
+   * client asks). Throws the ToolError that refuses it.
+   */
+  readonly gate?: RequestGate;
 }
 
-/** Throws a ToolError when the request a redirect leads to may not be made. */
-export type RedirectDecider = (request: { method: string; path: string }) => void;
+/** A request the pipeline did not prepare: a handler's further request, or a hop of a redirect the upstream answered with. */
+export interface FurtherRequest {
+  readonly method: string;
+  /** The path as the client sends it (normalised, API prefix included): what policy rules match. */
+  readonly path: string;
+  /** Set on a redirect hop: the request the upstream redirected. */
+  readonly redirectOf?: { readonly method: string; readonly path: string };
+}
+
+/** Admits a request the pipeline did not prepare, sent by the client of `identity`, or throws the ToolError that refuses it. */
+export type RequestGate = (request: FurtherRequest, identity: UpstreamIdentity) => void;
 
 /** One link in the chain around the network call; the cache is one. `next` performs the request. */
 export interface UpstreamInterceptor {

@@ -3,9 +3,16 @@ import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
-import { mapProductPath, parseApiPrefixes, type ProductPaths } from '../atlassian/api-paths.js';
-import { ATLASSIAN_HEADERS } from '../atlassian/request-headers.js';
-import { AccountSettings, apiPrefixesSetting, atlassianTransportLimits, basicAuth } from '../atlassian/settings.js';
+import {
+  AccountSettings,
+  apiPrefixesSetting,
+  ATLASSIAN_HEADERS,
+  atlassianTransportLimits,
+  basicAuth,
+  mapProductPath,
+  parseApiPrefixes,
+  type ProductPaths,
+} from '../atlassian/product.js';
 
 /** The credential Bitbucket calls use, chosen as the reference server chooses it. */
 export interface BitbucketCredential {
@@ -30,6 +37,9 @@ export function bitbucketCredential(settings: Settings): BitbucketCredential | u
   if (username !== '' && password !== '') return { secretKey: 'ATLASSIAN_BITBUCKET_APP_PASSWORD', user: username, secret: password };
   return undefined;
 }
+
+/** A bb_* path that works, suggested when a path is refused. */
+const EXAMPLE_PATH = '/repositories/WORKSPACE/REPO/pullrequests';
 
 export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUCKET_APP_PASSWORD';
 
@@ -69,13 +79,14 @@ export function createBitbucketClient(settings: Settings): UpstreamClient {
     settingKey: 'BITBUCKET_API_PREFIXES',
     prefixes: parseApiPrefixes(BITBUCKET_API_PREFIXES, 'BITBUCKET_API_PREFIXES'),
     prependFirst: true,
-    example: '/repositories/WORKSPACE/REPO/pullrequests',
+    example: EXAMPLE_PATH,
   };
   return new UpstreamClient({
     vendor: 'bitbucket',
     label: 'Bitbucket',
     baseUrl: BITBUCKET_BASE_URL,
     baseUrlSetting: 'BITBUCKET_BASE_URL',
+    examplePath: EXAMPLE_PATH,
     auth: () => (credential === undefined ? undefined : basicAuth(credential.user, credential.secret)),
     missingCredentials:
       'Bitbucket is not configured: set ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an Atlassian API token with Bitbucket scopes), ' +

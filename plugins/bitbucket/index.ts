@@ -5,8 +5,8 @@ import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.j
 import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
-import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
-import { referenceConfigSections } from '../atlassian/settings.js';
+import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough.js';
+import { referenceConfigSections } from '../atlassian/product.js';
 import { bitbucketCredential, BitbucketSettings, createBitbucketClient } from './bitbucket-client.js';
 import { uploadToDownloads } from './downloads-upload.js';
 import { BITBUCKET_TOOLS } from './tool-docs.js';

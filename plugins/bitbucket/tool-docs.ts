@@ -1,4 +1,4 @@
-import { OUTPUT_NOTE, type PassthroughProduct } from '../atlassian/passthrough-tools.js';
+import { OUTPUT_NOTE, type PassthroughProduct } from '../atlassian/passthrough.js';
 
 const FORMAT = `${OUTPUT_NOTE} Text endpoints (diffs, raw files) give one string.`;
 const REPO = '/repositories/{workspace}/{repo}';

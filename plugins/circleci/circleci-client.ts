@@ -42,6 +42,7 @@ export function createCircleciClient(settings: Settings): UpstreamClient {
     label: 'CircleCI',
     baseUrl: CIRCLECI_BASE_URL,
     baseUrlSetting: 'CIRCLECI_BASE_URL',
+    examplePath: '/project/gh/ORG/REPO/pipeline',
     auth: () => (token === '' ? undefined : { 'circle-token': token }),
     missingCredentials: 'CircleCI credentials are not configured: set CIRCLECI_TOKEN to a personal API token.',
     secretMaterial: () => token,

@@ -2,10 +2,9 @@ import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
-import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
-import { referenceConfigSections } from '../atlassian/settings.js';
-import { createSiteClient } from '../atlassian/site-client.js';
-import { siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
+import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough.js';
+import { referenceConfigSections } from '../atlassian/product.js';
+import { createSiteClient, siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
 import { CONFLUENCE_TOOLS } from './tool-docs.js';
 
 /** On Data Center, Confluence's API is under /rest/ (set CONFLUENCE_API_PREFIXES=/rest/ with CONFLUENCE_BASE_URL). */

@@ -1,4 +1,4 @@
-import { OUTPUT_NOTE as FORMAT, type PassthroughProduct } from '../atlassian/passthrough-tools.js';
+import { OUTPUT_NOTE as FORMAT, type PassthroughProduct } from '../atlassian/passthrough.js';
 
 /** Wording of the conf_* tools; arguments and behaviour are those of the reference Confluence server. */
 export const CONFLUENCE_TOOLS: PassthroughProduct = {

@@ -34,6 +34,7 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
     label: 'GitHub',
     baseUrl: GITHUB_API_URL,
     baseUrlSetting: 'GITHUB_API_URL',
+    examplePath: '/repos/OWNER/REPO',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
     missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
     secretMaterial: () => token,

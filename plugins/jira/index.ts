@@ -3,10 +3,9 @@ import type { Settings } from '../../core/config/settings.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
-import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough-plugin.js';
-import { referenceConfigSections } from '../atlassian/settings.js';
-import { createSiteClient } from '../atlassian/site-client.js';
-import { siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
+import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough.js';
+import { referenceConfigSections } from '../atlassian/product.js';
+import { createSiteClient, siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
 import { attachmentImage, GET_ATTACHMENT, type AttachmentArgs } from './attachment-image.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 

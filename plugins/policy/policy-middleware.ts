@@ -68,17 +68,9 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       decisions.set(ctx, decision);
       metrics.policyDecision(decision.effect);
       if (decision.effect !== 'allow') throw refusal(decision, facts);
-      ctx.decideRedirect = (request) => {
-        // The same policy version decides where a read is redirected to, as if the call had named that path.
-        const redirected = engine.decide({ ...facts, method: request.method, path: servedPath(request.path) });
-        if (redirected.effect === 'allow') return;
-        const refused = redirectRefusal(redirected, facts, request.path);
-        decisions.set(ctx, refused.meta!.decision as Decision);
-        throw refused;
-      };
       ctx.decideFurther = (request, identity) => {
-        // A request beyond the route, decided by the same policy version as if a call had named it, under the
-        // identity of the client that sends it.
+        // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
+        // if a call had named it, under the identity of the client that sends it.
         const further: CallFacts = {
           ...facts,
           vendor: identity.vendor,
@@ -90,7 +82,10 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         if (verdict.effect === 'allow') return;
         // An approver granted this call under this very rule: the grant covers what the call does.
         if (verdict.effect === 'approval_required' && decision.approvalId !== undefined && verdict.ruleId === decision.ruleId) return;
-        const refused = furtherRefusal(verdict, facts, further, ctx.tool.plugin);
+        const refused =
+          request.redirectOf !== undefined
+            ? redirectRefusal(verdict, facts, request.redirectOf, request.path)
+            : furtherRefusal(verdict, facts, further, ctx.tool.plugin);
         decisions.set(ctx, refused.meta!.decision as Decision);
         throw refused;
       };

@@ -21,13 +21,14 @@ export function refusal(decision: Decision, facts: CallFacts): ToolError {
 }
 
 /**
- * A redirect of an allowed read to a path the policy would not have allowed: refused as the call itself
- * would have been had it named that path (an approval cannot be asked for mid-call, so it is a refusal too).
+ * A redirect hop (of the route or of a further request) to a path the policy would not have allowed: refused
+ * as the call itself would have been had it named that path, naming the request that was redirected (an
+ * approval cannot be asked for mid-call, so it is a refusal too, unless a grant of the call covered it).
  */
-export function redirectRefusal(decision: Decision, facts: CallFacts, target: string): ToolError {
+export function redirectRefusal(decision: Decision, facts: CallFacts, from: { method: string; path: string }, target: string): ToolError {
   const rule = decision.ruleId === null ? 'no rule allows it' : `rule ${decision.ruleId}`;
   const held = decision.effect === 'approval_required' ? " It needs an approver's grant: call that path itself." : '';
-  const message = `${facts.tool} (${facts.method} ${facts.path}) was redirected to ${target}, which the policy refuses for ${facts.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
+  const message = `${facts.tool} (${from.method} ${from.path}) was redirected to ${target}, which the policy refuses for ${facts.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
   return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision: { ...decision, effect: 'deny' } } });
 }
 

@@ -5,6 +5,7 @@ import { StartupError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { bearerToken, type AuthOutcome, type Authenticator } from './authenticator.js';
+import { AuthSettings } from './auth-settings.js';
 
 export interface OidcOptions {
   issuer: string;
@@ -42,24 +43,25 @@ export class OidcAuthenticator implements Authenticator {
    * as audience `resource`, the public endpoint (MCP_PUBLIC_URL; RFC 8707 resource indicators), or MCP_OIDC_AUDIENCE.
    */
   static async fromSettings(settings: Settings, logger: Logger, resource?: string): Promise<OidcAuthenticator> {
-    const issuer = settings.get<string>('MCP_OIDC_ISSUER');
-    const audience = [...new Set([settings.get<string>('MCP_OIDC_AUDIENCE'), resource ?? ''])].filter((a) => a !== '');
+    const oidc = settings.of(AuthSettings);
+    const issuer = oidc.MCP_OIDC_ISSUER;
+    const audience = [...new Set([oidc.MCP_OIDC_AUDIENCE, resource ?? ''])].filter((a) => a !== '');
     if (issuer === '' || audience.length === 0)
       throw new StartupError(
         "MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens' iss) and MCP_OIDC_AUDIENCE (their aud) or MCP_PUBLIC_URL (the resource they are issued for).",
       );
     requireSecureUrl('MCP_OIDC_ISSUER', issuer);
-    const given = settings.get<string>('MCP_OIDC_JWKS_URL');
+    const given = oidc.MCP_OIDC_JWKS_URL;
     const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer);
     logger.info({ issuer, audience, jwks: jwksUrl.href }, 'OIDC bearer tokens accepted');
     return new OidcAuthenticator({
       issuer,
       audience,
       jwksUrl,
-      clockSkewSeconds: settings.get<number>('MCP_OIDC_CLOCK_SKEW_SECONDS'),
-      maxLifetimeSeconds: settings.get<number>('MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS'),
-      subjectClaim: settings.get<string>('MCP_OIDC_SUBJECT_CLAIM'),
-      groupsClaim: settings.get<string>('MCP_OIDC_GROUPS_CLAIM'),
+      clockSkewSeconds: oidc.MCP_OIDC_CLOCK_SKEW_SECONDS,
+      maxLifetimeSeconds: oidc.MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS,
+      subjectClaim: oidc.MCP_OIDC_SUBJECT_CLAIM,
+      groupsClaim: oidc.MCP_OIDC_GROUPS_CLAIM,
     });
   }
 

@@ -5,6 +5,8 @@ import { ApprovalStore, type ApprovalRecord } from '../../plugins/policy/approva
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { openConfiguredStore } from '../bootstrap/start-kernel.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
+import { PolicySettings } from '../../plugins/policy/policy-settings.js';
 
 interface ApprovalsOptions extends ConfigOptions {
   server?: string;
@@ -60,16 +62,16 @@ async function withApprovals(options: ApprovalsOptions, work: (access: Approvals
   const { settings } = await resolveConfig(invocationFrom(options));
   let access: Approvals;
   if (options.server !== undefined) {
-    access = adminEndpoint(options.server, settings.get<string>('MCP_ADMIN_TOKEN'));
+    access = adminEndpoint(options.server, settings.of(CoreSettings).MCP_ADMIN_TOKEN);
   } else {
-    const url = settings.get<string>('MCP_STORE_URL');
+    const url = settings.of(CoreSettings).MCP_STORE_URL;
     if (url.startsWith('memory:')) {
       throw new Error(
         'MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server http://HOST:PORT (with MCP_ADMIN_TOKEN set), or give the server and this command the same sqlite:// or redis:// store.',
       );
     }
     const store = await openConfiguredStore(settings);
-    const approvals = new ApprovalStore(store, systemClock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
+    const approvals = new ApprovalStore(store, systemClock, settings.of(PolicySettings).MCP_APPROVAL_TTL_SECONDS * 1000);
     access = {
       list: () => approvals.list(),
       grant: (id, by) => approvals.grant(id, by),

@@ -3,7 +3,9 @@ import type { Logger } from '../../core/logging/logger.js';
 import { createAuthenticator } from '../auth/create-authenticator.js';
 import { ProtectedResource, scopesOf } from '../auth/protected-resource.js';
 import type { PublicEndpoint } from '../auth/public-endpoint.js';
+import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import type { HttpAuth } from '../transports/http.js';
+import { AuthSettings } from '../auth/auth-settings.js';
 
 /** Listening addresses that are no address a client can use. */
 const UNSPECIFIED = new Set(['0.0.0.0', '[::]']);
@@ -15,7 +17,11 @@ const UNSPECIFIED = new Set(['0.0.0.0', '[::]']);
 export async function openHttpAuth(settings: Settings, logger: Logger, endpoint: PublicEndpoint): Promise<HttpAuth> {
   const authenticator = await createAuthenticator(settings, logger, endpoint.resource.href);
   if (authenticator.mode !== 'oidc') return { authenticator };
-  const protectedResource = new ProtectedResource(endpoint, settings.get<string>('MCP_OIDC_ISSUER'), scopesOf(settings.get<string>('MCP_OIDC_SCOPES')));
+  const protectedResource = new ProtectedResource(
+    endpoint,
+    settings.of(AuthSettings).MCP_OIDC_ISSUER,
+    scopesOf(settings.of(PublicEndpointSettings).MCP_OIDC_SCOPES),
+  );
   if (!endpoint.configured && UNSPECIFIED.has(endpoint.resource.hostname)) {
     logger.warn(
       { resource: endpoint.resource.href },

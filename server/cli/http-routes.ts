@@ -7,6 +7,8 @@ import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { kernelArtifactDownloads } from '../http/artifact-download.js';
 import { anyOf, metricsRoute, type Route } from '../metrics/metrics-route.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
+import { ConsoleSettings } from '../console/console-settings.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 
 /**
  * The routes the HTTP transport serves beside /mcp and /healthz: artifact downloads, the approvals console (MCP_CONSOLE=true, loaded
@@ -20,7 +22,7 @@ export async function httpRoutes(
   metrics: PrometheusMetrics | undefined,
   logger: Logger,
 ): Promise<Route> {
-  const adminToken = settings.get<string>('MCP_ADMIN_TOKEN');
+  const adminToken = settings.of(CoreSettings).MCP_ADMIN_TOKEN;
   let admin: Route | undefined;
   if (kernel.plugins.includes('policy')) {
     const { approvalRoutes } = await import('../admin/approval-routes.js');
@@ -28,7 +30,7 @@ export async function httpRoutes(
   }
   const scrape = metrics === undefined ? undefined : metricsRoute(metrics, { requireAdminToken: authenticator.mode !== 'off', adminToken, logger });
   const others = anyOf(kernelArtifactDownloads(kernel, authenticator, logger), admin, scrape);
-  if (!settings.get<boolean>('MCP_CONSOLE')) return others;
+  if (!settings.of(ConsoleSettings).MCP_CONSOLE) return others;
   const { withConsole } = await import('../console/mount.js');
   return withConsole(kernel, authenticator, logger, others) as Route;
 }

@@ -10,6 +10,9 @@ import { serveStdio } from '../transports/stdio.js';
 import { whenOutputCloses } from './closed-output.js';
 import { invocationFrom, toolFlags, type ConfigOptions, type ToolOptions } from './invocation.js';
 import { reportStartupFailure } from './startup-failure.js';
+import { AuthSettings } from '../auth/auth-settings.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
+import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
@@ -61,9 +64,9 @@ async function startServing(options: ServeOptions): Promise<void> {
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean),
-        publicUrl: settings.get<string>('MCP_PUBLIC_URL'),
+        publicUrl: settings.of(PublicEndpointSettings).MCP_PUBLIC_URL,
         auth: {
-          mode: settings.get<string>('MCP_AUTH_MODE'),
+          mode: settings.of(AuthSettings).MCP_AUTH_MODE,
           open: async (endpoint) => {
             const opened = await openHttpAuth(settings, logger, endpoint);
             authenticator = loggedAuthenticator(opened.authenticator, logger);
@@ -109,7 +112,7 @@ async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Pro
   shuttingDown = true;
   logger.info({ why }, 'shutting down');
   const transportStopped = stopTransport().catch(() => {});
-  await kernel.close(kernel.settings.get<number>('MCP_SHUTDOWN_GRACE_MS'));
+  await kernel.close(kernel.settings.of(CoreSettings).MCP_SHUTDOWN_GRACE_MS);
   await Promise.race([transportStopped, new Promise((r) => setTimeout(r, 1000))]);
   process.exit(0);
 }

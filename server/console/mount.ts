@@ -6,11 +6,13 @@ import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import type { AuditLog } from '../../plugins/policy/audit/audit-log.js';
-import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
+import { POLICY_TOKENS, PolicySettings } from '../../plugins/policy/policy-settings.js';
 import type { PolicySource } from '../../plugins/policy/policy-source.js';
+import { AuthSettings } from '../auth/auth-settings.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { ConsoleAccess } from './access.js';
+import { ConsoleSettings } from './console-settings.js';
 import { ArgumentValues } from './argument-view.js';
 import { AuditView } from './audit-view.js';
 import { consoleRoutes } from './console-routes.js';
@@ -29,25 +31,27 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
   const settings = kernel.settings;
   if (!kernel.plugins.includes('policy'))
     throw new StartupError('MCP_CONSOLE=true needs the policy plugin (approvals live there); the config file leaves it out.');
+  const policy = settings.of(PolicySettings);
+  const own = settings.of(ConsoleSettings);
   const method = signInMethod(kernel, authenticator, logger);
-  const access = ConsoleAccess.fromLists(settings.get('MCP_APPROVER_GROUPS'), settings.get('MCP_CONSOLE_VIEWER_GROUPS'));
+  const access = ConsoleAccess.fromLists(own.MCP_APPROVER_GROUPS, own.MCP_CONSOLE_VIEWER_GROUPS);
   if (access.approverGroups.length === 0)
     logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
   const clock = kernel.resolve<Clock>(TOKENS.Clock);
   const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
-  const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, settings.get<number>('MCP_CONSOLE_SESSION_TTL_SECONDS') * 1000);
-  const audit = settings.get<string>('MCP_AUDIT_LOG') === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
+  const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, own.MCP_CONSOLE_SESSION_TTL_SECONDS * 1000);
+  const audit = policy.MCP_AUDIT_LOG === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
   const routes = consoleRoutes({
     kernel,
     approvals,
-    policy: settings.get<string>('MCP_POLICY_FILE') === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
+    policy: policy.MCP_POLICY_FILE === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
     audit: audit === undefined ? undefined : new AuditView(audit.path),
     sessions,
     access,
     decisions: new Decisions(approvals, access, kernel, audit, clock, logger),
-    values: new ArgumentValues(settings.get('MCP_CONSOLE_ARGUMENT_VALUES')),
+    values: new ArgumentValues(own.MCP_CONSOLE_ARGUMENT_VALUES),
     signIn: new SignInRoutes(method, sessions, access, logger),
-    publicUrl: settings.get('MCP_CONSOLE_PUBLIC_URL'),
+    publicUrl: own.MCP_CONSOLE_PUBLIC_URL,
     clock,
     logger,
   });
@@ -57,32 +61,34 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
 
 function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logger): SignInMethod {
   const settings = kernel.settings;
-  const mode = settings.get<string>('MCP_AUTH_MODE');
-  const publicUrl = settings.get<string>('MCP_CONSOLE_PUBLIC_URL');
+  const auth = settings.of(AuthSettings);
+  const own = settings.of(ConsoleSettings);
+  const mode = auth.MCP_AUTH_MODE;
+  const publicUrl = own.MCP_CONSOLE_PUBLIC_URL;
   if (publicUrl !== '') checkPublicUrl(publicUrl);
   if (mode === 'tokens') return { mode: 'tokens', authenticator };
   if (mode !== 'oidc')
     throw new StartupError(
       'MCP_CONSOLE=true needs MCP_AUTH_MODE=tokens or oidc: approvers sign in as themselves, and with authentication off everyone is "local".',
     );
-  const clientId = settings.get<string>('MCP_CONSOLE_OIDC_CLIENT_ID');
+  const clientId = own.MCP_CONSOLE_OIDC_CLIENT_ID;
   if (clientId === '')
     throw new StartupError("MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_OIDC_CLIENT_ID: the console's client at the identity provider.");
   if (publicUrl === '')
     throw new StartupError(
       'MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_PUBLIC_URL (such as https://mcp.acme.com): the provider redirects to <it>/console/callback, which must be registered with the client.',
     );
-  const issuer = settings.get<string>('MCP_OIDC_ISSUER');
+  const issuer = auth.MCP_OIDC_ISSUER;
   const oidc = new OidcSignIn(
     {
       issuer,
       clientId,
-      clientSecret: settings.get('MCP_CONSOLE_OIDC_CLIENT_SECRET'),
-      scopes: settings.get('MCP_CONSOLE_OIDC_SCOPES'),
-      subjectClaim: settings.get('MCP_OIDC_SUBJECT_CLAIM'),
-      groupsClaim: settings.get('MCP_OIDC_GROUPS_CLAIM'),
-      clockSkewSeconds: settings.get('MCP_OIDC_CLOCK_SKEW_SECONDS'),
-      maxLifetimeSeconds: settings.get('MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS'),
+      clientSecret: own.MCP_CONSOLE_OIDC_CLIENT_SECRET,
+      scopes: own.MCP_CONSOLE_OIDC_SCOPES,
+      subjectClaim: auth.MCP_OIDC_SUBJECT_CLAIM,
+      groupsClaim: auth.MCP_OIDC_GROUPS_CLAIM,
+      clockSkewSeconds: auth.MCP_OIDC_CLOCK_SKEW_SECONDS,
+      maxLifetimeSeconds: auth.MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS,
     },
     logger,
   );

@@ -2,13 +2,15 @@ import type { Settings } from '../../core/config/settings.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
+import { MetricsSettings } from './metrics-settings.js';
 
 /**
  * The Prometheus metrics of a server that exposes them: over the HTTP transport (at /metrics) or on
  * MCP_METRICS_PORT. prom-client is loaded only then; a stdio server without the port counts nothing.
  */
 export async function exposedMetrics(settings: Settings): Promise<PrometheusMetrics | undefined> {
-  if (settings.get('MCP_TRANSPORT') !== 'http' && settings.get<number>('MCP_METRICS_PORT') === 0) return undefined;
+  if (settings.of(CoreSettings).MCP_TRANSPORT !== 'http' && settings.of(MetricsSettings).MCP_METRICS_PORT === 0) return undefined;
   const { PrometheusMetrics } = await import('./prometheus-metrics.js');
   return new PrometheusMetrics();
 }
@@ -20,9 +22,9 @@ export async function exposedMetrics(settings: Settings): Promise<PrometheusMetr
 export async function startMetrics(kernel: Kernel, settings: Settings, metrics: PrometheusMetrics | undefined, logger: Logger): Promise<() => Promise<void>> {
   if (metrics === undefined) return async () => {};
   metrics.watch({ callsInFlight: () => kernel.callsInFlight, bodyBytesInFlight: () => kernel.bodyBytesInFlight });
-  const port = settings.get<number>('MCP_METRICS_PORT');
+  const { MCP_METRICS_HOST: host, MCP_METRICS_PORT: port } = settings.of(MetricsSettings);
   if (port === 0) return async () => {};
   const { serveMetrics } = await import('./metrics-server.js');
-  const server = await serveMetrics(metrics, { host: settings.get('MCP_METRICS_HOST'), port, adminToken: settings.get('MCP_ADMIN_TOKEN'), logger });
+  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, logger });
   return () => server.close();
 }

@@ -5,6 +5,7 @@ import { prepareCall } from '../../core/pipeline/prepare-call.js';
 import type { Principal } from '../../core/pipeline/principal.js';
 import { factsFor, type CallFacts } from '../../plugins/policy/engine/call-facts.js';
 import type { Decision, PolicyEngine, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 
 export interface Explanation {
   decision: Decision;
@@ -42,7 +43,7 @@ export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: stri
     );
   let call;
   try {
-    call = prepareCall(tool, Compile(tool.spec.input), args, kernel.settings.get<boolean>('MCP_READ_ONLY'));
+    call = prepareCall(tool, Compile(tool.spec.input), args, kernel.settings.of(CoreSettings).MCP_READ_ONLY);
   } catch (error) {
     if (!isToolError(error)) throw error;
     throw new UnexplainableCall(`The server would refuse this call before the policy (${error.code}): ${error.message}`);

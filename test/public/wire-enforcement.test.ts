@@ -298,6 +298,25 @@ describe('public API: what a handler sends is what was declared and decided', ()
       expect(textOf(result)).to.contain('(rule parts-need-approval;');
       expect(methods()).to.deep.equal(['GET /things/held']);
     });
+
+    it('decides a redirect of a further request as a further request: the refusal names the request that was redirected', async () => {
+      mock.on('GET', '/things/w-7/parts', { status: 302, headers: { location: '/things/secret/parts' } });
+      const result = await kernel.call('things_with_parts', { id: 'w-7' });
+      expect(textOf(result)).to.match(
+        /^Error: things_with_parts \(GET \/things\/w-7\/parts\) was redirected to \/things\/secret\/parts, which the policy refuses for local: .*\(rule secret-parts; policy sha256:[0-9a-f]{16}\)\nCode: policy_denied$/,
+      );
+      expect(result._meta?.decision).to.deep.include({ effect: 'deny', ruleId: 'secret-parts' });
+      expect(methods()).to.deep.equal(['GET /things/w-7', 'GET /things/w-7/parts']);
+    });
+
+    it('refuses a redirect held for approval like any further request, naming the rule', async () => {
+      mock.on('GET', '/things/w-8', { status: 301, headers: { location: '/things/held/parts' } });
+      const result = await kernel.call('things_with_parts', { id: 'w-8' });
+      expect(textOf(result))
+        .to.contain('things_with_parts (GET /things/w-8) was redirected to /things/held/parts')
+        .and.to.contain('(rule parts-need-approval;');
+      expect(methods()).to.deep.equal(['GET /things/w-8']);
+    });
   });
 
   describe("an approver's grant of the call covers its further requests held by the same rule", () => {
@@ -308,14 +327,26 @@ describe('public API: what a handler sends is what was declared and decided', ()
     });
     after(async () => kernel.close());
 
-    it('holds the call, then after the grant runs it whole, its parts read included', async () => {
-      const held = await kernel.call('things_with_parts', { id: 'w-6' });
+    /** Calls things_with_parts, which the policy holds; an approver grants it; the same call runs again. */
+    async function heldThenGranted(id: string): Promise<Awaited<ReturnType<TestKernel['call']>>> {
+      const held = await kernel.call('things_with_parts', { id });
       expect(held._meta?.code).to.equal('approval_required');
       const approvalId = (held._meta?.decision as { approvalId: string }).approvalId;
       await kernel.kernel.resolve<{ grant(id: string, by: string): Promise<unknown> }>('mcp-devtools:Approvals').grant(approvalId, 'approver');
-      const result = await kernel.call('things_with_parts', { id: 'w-6' });
+      return kernel.call('things_with_parts', { id });
+    }
+
+    it('holds the call, then after the grant runs it whole, its parts read included', async () => {
+      const result = await heldThenGranted('w-6');
       expect(result.isError, textOf(result)).to.equal(undefined);
       expect(methods()).to.deep.equal(['GET /things/w-6', 'GET /things/w-6/parts']);
+    });
+
+    it('covers a same-origin redirect the vendor answers with, held by the same rule: the redirect is part of the call', async () => {
+      mock.on('GET', '/things/w-9', { status: 302, headers: { location: '/things/w-10' } });
+      const result = await heldThenGranted('w-9');
+      expect(result.isError, textOf(result)).to.equal(undefined);
+      expect(methods()).to.deep.equal(['GET /things/w-9', 'GET /things/w-10', 'GET /things/w-9/parts']);
     });
   });
 

@@ -18,6 +18,7 @@ export function createGitlabClient(settings: Settings): UpstreamClient {
   return new UpstreamClient({
     vendor: 'gitlab',
     label: 'GitLab',
+    examplePath: '/projects/GROUP%2FPROJECT/pipelines',
     baseUrl: GITLAB_API_URL,
     auth: () => (token === '' ? undefined : header),
     missingCredentials: 'GitLab credentials are not configured: set GITLAB_TOKEN to an access token with the read_api scope.',

@@ -13,11 +13,12 @@ export const SentrySettings = Type.Object({
  * added the prefix instead.
  */
 export function createSentryClient(settings: Settings): UpstreamClient {
-  const token = settings.get<string>('SENTRY_TOKEN');
+  const { SENTRY_TOKEN: token, SENTRY_API_URL } = settings.of(SentrySettings);
   return new UpstreamClient({
     vendor: 'sentry',
     label: 'Sentry',
-    baseUrl: settings.get<string>('SENTRY_API_URL'),
+    examplePath: '/projects/ORG/PROJECT/issues/',
+    baseUrl: SENTRY_API_URL,
     baseUrlSetting: 'SENTRY_API_URL',
     apiPrefix: '/api/0',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
