@@ -154,14 +154,7 @@ function matches(schema: TSchema, value: unknown): boolean {
   return entry.compiled === undefined ? Check(schema, value) : entry.compiled.Check(value);
 }
 
-function resolveOne(
-  key: string,
-  schema: TSchema,
-  owner: string,
-  sections: readonly string[],
-  layers: readonly SettingsLayer[],
-  warn: Warn,
-): ResolvedSetting {
+function resolveOne(key: string, schema: TSchema, owner: string, sections: readonly string[], layers: readonly SettingsLayer[], warn: Warn): ResolvedSetting {
   const secret = isSecret(schema);
   const fallback = (schema as { default?: unknown }).default;
   for (const layer of layers) {

@@ -21,7 +21,14 @@ export async function readBytesCapped(response: Response, maxBytes: number, what
   return Buffer.concat(parts);
 }
 
-async function readChunksCapped(response: Response, maxBytes: number, what: string, lease: BodyLease | undefined, signal: AbortSignal | undefined, take: (chunk: Uint8Array) => void): Promise<void> {
+async function readChunksCapped(
+  response: Response,
+  maxBytes: number,
+  what: string,
+  lease: BodyLease | undefined,
+  signal: AbortSignal | undefined,
+  take: (chunk: Uint8Array) => void,
+): Promise<void> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
@@ -45,5 +52,8 @@ async function readChunksCapped(response: Response, maxBytes: number, what: stri
 
 function tooLarge(what: string, maxBytes: number, declared?: number): ToolError {
   const size = declared === undefined ? 'more than that' : `${declared} bytes`;
-  return new ToolError('upstream_too_large', `${what} is larger than MCP_MAX_RESPONSE_BYTES (${maxBytes} bytes; it sent ${size}). Ask for less: a smaller page, fewer fields, or a narrower query.`);
+  return new ToolError(
+    'upstream_too_large',
+    `${what} is larger than MCP_MAX_RESPONSE_BYTES (${maxBytes} bytes; it sent ${size}). Ask for less: a smaller page, fewer fields, or a narrower query.`,
+  );
 }

@@ -84,7 +84,10 @@ export class RawResponseFiles {
     const problem = await this.notPrivate();
     if (problem === undefined) return;
     const own = await mkdtemp(join(tmpdir(), 'mcp-devtools-raw-'));
-    this.logger.warn({ dir: this.dir, problem, using: own }, 'MCP_RAW_RESPONSE_DIR is not a private folder of this user; the full text of truncated results goes to a private folder instead');
+    this.logger.warn(
+      { dir: this.dir, problem, using: own },
+      'MCP_RAW_RESPONSE_DIR is not a private folder of this user; the full text of truncated results goes to a private folder instead',
+    );
     this.dir = own;
   }
 

@@ -63,7 +63,9 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
             samples.reference.push(await callOnce(reference.client, args));
           }
           rows.push({ bodyBytes: body.length, format, jq, ours: summarize(samples.ours), reference: summarize(samples.reference), floor });
-          process.stderr.write(`  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`);
+          process.stderr.write(
+            `  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`,
+          );
         }
       }
     }

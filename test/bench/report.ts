@@ -52,11 +52,31 @@ function targets(r: BenchResults): string {
   const single = r.spill.find((s) => s.clients === 1);
   const growth = single ? single.peakRssBytes - single.idleRssBytes : Number.NaN;
   const rows = [
-    ['per call: ours / reference, every body size', '<= 0.5x', `worst ${ratio(worst.ours.median, worst.reference.median)} (${bytesCell(worst.bodyBytes)}, ${worst.format}${worst.jq ? ' +jq' : ''})`, verdict(worst.ours.median <= 0.5 * worst.reference.median)],
+    [
+      'per call: ours / reference, every body size',
+      '<= 0.5x',
+      `worst ${ratio(worst.ours.median, worst.reference.median)} (${bytesCell(worst.bodyBytes)}, ${worst.format}${worst.jq ? ' +jq' : ''})`,
+      verdict(worst.ours.median <= 0.5 * worst.reference.median),
+    ],
     ['per call, 2 KB: ours above the floor', '<= 1 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 1)],
-    ['start-up to the first tools/list', '<= 150 ms', `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`, verdict(r.startup.ours.median <= 150)],
-    ['tools/list, every tool, structured output off', `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`, `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`, verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET)],
-    ['policy decision, 500 rules', '<= 10 us', `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`, verdict(r.policy.warm.medianUs <= 10)],
+    [
+      'start-up to the first tools/list',
+      '<= 150 ms',
+      `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`,
+      verdict(r.startup.ours.median <= 150),
+    ],
+    [
+      'tools/list, every tool, structured output off',
+      `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`,
+      `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`,
+      verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET),
+    ],
+    [
+      'policy decision, 500 rules',
+      '<= 10 us',
+      `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`,
+      verdict(r.policy.warm.medianUs <= 10),
+    ],
     [
       'peak RSS serving a 16 MiB spilled value',
       '<= 4x the value',
@@ -83,8 +103,37 @@ function perCall(r: BenchResults): string {
     String(row.ours.n),
   ]);
   const { ping } = r.perCall;
-  rows.push(['MCP ping (no tool)', '', '', ms(ping.ours.median), ms(ping.ours.p99), ms(ping.reference.median), ms(ping.reference.p99), ratio(ping.ours.median, ping.reference.median), '', '', `${spread(ping.ours)} / ${spread(ping.reference)}`, String(ping.ours.n)]);
-  return table(['body', 'format', 'jq', 'ours median', 'ours p99', 'reference median', 'reference p99', 'ours / reference', 'floor', 'ours above floor', 'IQR ms (ours / ref)', 'calls'], rows);
+  rows.push([
+    'MCP ping (no tool)',
+    '',
+    '',
+    ms(ping.ours.median),
+    ms(ping.ours.p99),
+    ms(ping.reference.median),
+    ms(ping.reference.p99),
+    ratio(ping.ours.median, ping.reference.median),
+    '',
+    '',
+    `${spread(ping.ours)} / ${spread(ping.reference)}`,
+    String(ping.ours.n),
+  ]);
+  return table(
+    [
+      'body',
+      'format',
+      'jq',
+      'ours median',
+      'ours p99',
+      'reference median',
+      'reference p99',
+      'ours / reference',
+      'floor',
+      'ours above floor',
+      'IQR ms (ours / ref)',
+      'calls',
+    ],
+    rows,
+  );
 }
 
 function stages(r: BenchResults): string {
@@ -93,7 +142,15 @@ function stages(r: BenchResults): string {
 }
 
 function throughput(r: BenchResults): string {
-  const rows = r.throughput.map((t) => [t.tool, String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests)]);
+  const rows = r.throughput.map((t) => [
+    t.tool,
+    String(t.clients),
+    fmt(t.callsPerSecond),
+    wholeMs(t.p50Ms),
+    wholeMs(t.p99Ms),
+    String(t.calls),
+    String(t.upstreamRequests),
+  ]);
   return table(['tool', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests'], rows);
 }
 
@@ -118,7 +175,10 @@ function memory(r: BenchResults): string {
   );
   const deaths = r.spill
     .filter((s) => s.died > 0)
-    .map((s) => `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`);
+    .map(
+      (s) =>
+        `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`,
+    );
   return `${spill}${deaths.length > 0 ? `\n\n${deaths.join('\n')}` : ''}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
 }
 
@@ -132,7 +192,10 @@ function toolsList(r: BenchResults): string {
     `${fmt((100 * t.tokens) / TOOLS_LIST_TOKEN_BUDGET)}%`,
     ratio(t.tokens, off.tokens),
   ]);
-  const largest = off.perTool.slice(0, 5).map((t) => `${t.name} (${t.tokens})`).join(', ');
+  const largest = off.perTool
+    .slice(0, 5)
+    .map((t) => `${t.name} (${t.tokens})`)
+    .join(', ');
   return `${table(['structured output', 'tools', 'bytes', 'tokens', 'share of the budget', 'vs off'], rows)}\n\nLargest definitions (tokens, flag off): ${largest}.`;
 }
 
@@ -210,20 +273,26 @@ ${memory(r)}
 
 ${r.policy.rules} rules (test/bench/policy-rules.ts: per-team, per-repository, per-person and argument rules), ${r.policy.decisions} decisions in batches of 1,000.
 
-${table(['caller', 'median', 'p99'], [
+${table(
+  ['caller', 'median', 'p99'],
+  [
     ['seen before (a running server)', `${fmt(r.policy.warm.medianUs)} us`, `${fmt(r.policy.warm.p99Us)} us`],
     ['never seen (narrows the rules first)', `${fmt(r.policy.unseenCaller.medianUs)} us`, `${fmt(r.policy.unseenCaller.p99Us)} us`],
-  ])}
+  ],
+)}
 
 ## Start-up
 
 From spawning the server to the answer of its first \`tools/list\` (initialize, then tools/list, over stdio with the official SDK client), ${r.startup.ours.n} starts each, alternating; \`node -e 0\` is what any Node process costs before its own code runs.
 
-${table(['process', 'median', 'p99', 'IQR'], [
+${table(
+  ['process', 'median', 'p99', 'IQR'],
+  [
     ['mcp-devtools (all five vendors, every cross-cutting plugin)', ms(r.startup.ours.median), ms(r.startup.ours.p99), spread(r.startup.ours)],
     ['@aashari/mcp-server-atlassian-jira@3.3.0', ms(r.startup.reference.median), ms(r.startup.reference.p99), spread(r.startup.reference)],
     ['node -e 0', ms(r.startup.bareNode.median), ms(r.startup.bareNode.p99), spread(r.startup.bareNode)],
-  ])}
+  ],
+)}
 
 ours / reference: ${ratio(r.startup.ours.median, r.startup.reference.median)}.
 

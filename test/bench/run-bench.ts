@@ -30,7 +30,14 @@ const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
 /** How many calls per configuration: enough for a stable median, within the 20 minutes of a full run. */
 const PLAN = quick
   ? { calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4), stageCalls: 10, startups: 5, seconds: 3, spillClients: [1, 8], spillRuns: () => 3 }
-  : { calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12), stageCalls: 60, startups: 21, seconds: 10, spillClients: [1, 64], spillRuns: (clients: number) => (clients === 1 ? 5 : 3) };
+  : {
+      calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12),
+      stageCalls: 60,
+      startups: 21,
+      seconds: 10,
+      spillClients: [1, 64],
+      spillRuns: (clients: number) => (clients === 1 ? 5 : 3),
+    };
 
 const startedAt = performance.now();
 const log = (what: string): void => void process.stderr.write(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0)}s] ${what}\n`);

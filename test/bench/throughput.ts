@@ -46,7 +46,13 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
     return { headers: { 'cache-control': 'private, max-age=300', etag: '"pipeline-v1"' }, body: PIPELINE };
   });
   const server = await startHttpServer({
-    env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_benchToken0123456789', CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-benchToken0123456789', LOG_LEVEL: 'warn' },
+    env: {
+      GITHUB_API_URL: mock.url,
+      GITHUB_TOKEN: 'ghp_benchToken0123456789',
+      CIRCLECI_BASE_URL: mock.url,
+      CIRCLECI_TOKEN: 'circle-benchToken0123456789',
+      LOG_LEVEL: 'warn',
+    },
   });
   const rows: ThroughputRow[] = [];
   try {
