@@ -13,6 +13,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
+import { builtinModules } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 
@@ -66,6 +67,8 @@ function startupModules(getModuleInfo) {
   return seen;
 }
 
+const REFLECT_METADATA_LOADER = resolvePath('server/cli/reflect-metadata.ts');
+
 /**
  * One chunk for everything start-up needs (Node reads, resolves and links each file on its own, so a
  * handful of files start faster than sixty), the lazy parts beside it.
@@ -78,6 +81,9 @@ function startupChunk() {
     // top-level await would otherwise run before the modules placed after it in the chunk).
     if (getModuleInfo(id)?.isEntry) return undefined;
     if (HTTP_ONLY.some((only) => only.test(id))) return 'sdk-http';
+    // The decorator metadata polyfill must run before the start-up chunk's decorators, and the chunk's module
+    // order is not the CLI's import order: a chunk of its own, which the CLI imports first.
+    if (id === REFLECT_METADATA_LOADER) return 'reflect-metadata';
     return startup.has(id) ? 'startup' : undefined;
   };
 }
@@ -93,6 +99,43 @@ const sdkServerShims = {
   name: 'sdk-server-shims',
   resolveId: (source) => (source === SDK_SERVER_SHIMS ? resolvePath('server/mcp/sdk-shims.ts') : null),
 };
+
+/**
+ * Node's built-in modules are required, not imported, by the bundle. Importing a built-in from an ES module
+ * makes Node build a module facade that reads every one of its exports, and reading some of them loads more
+ * of Node (`crypto` its Web Crypto, for one): about a tenth of the server's start-up. A built-in has no
+ * evaluation order to keep, and `require` gives the same exports object. Rollup writes each import on a line of
+ * its own at the top of the chunk; each is replaced by one line, so the source map stays as it is.
+ */
+const isBuiltin = (id) => id.startsWith('node:') || builtinModules.includes(id);
+const REQUIRE = '__require';
+const requireBuiltins = {
+  name: 'require-builtins',
+  renderChunk(code) {
+    const lines = code.split('\n');
+    let first = -1;
+    for (let i = lines[0].startsWith('#!') ? 1 : 0; i < lines.length && lines[i].startsWith('import '); i++) {
+      const parsed = /^import (?:(?<clause>[^*'][^']*?) from )?'(?<id>[^']+)';$/.exec(lines[i])?.groups;
+      if (!parsed || !isBuiltin(parsed.id)) continue;
+      lines[i] = requireLine(parsed.clause, parsed.id, i);
+      if (first === -1) first = i;
+    }
+    if (first === -1) return null;
+    lines[first] = `import { createRequire as __createRequire } from 'node:module'; const ${REQUIRE} = __createRequire(import.meta.url); ${lines[first]}`;
+    return { code: lines.join('\n'), map: null };
+  },
+};
+
+/** `import def, { a, b as c } from 'id'` as `const def = require('id'), { a, b: c } = def;`. */
+function requireLine(clause, id, index) {
+  const call = `${REQUIRE}(${JSON.stringify(id)})`;
+  if (clause === undefined) return `${call};`;
+  const parts = /^(?<def>[\w$]+)?(?:, )?(?:\{ (?<named>[^}]*) \})?$/.exec(clause)?.groups;
+  if (!parts) throw new Error(`require-builtins: cannot read the import of ${id}: ${clause}`);
+  const def = parts.def ?? `${REQUIRE}$${index}`;
+  const named = parts.named === undefined ? '' : `, { ${parts.named.replaceAll(' as ', ': ')} } = ${def}`;
+  return `const ${def} = ${call}${named};`;
+}
 
 /** The public entry points: `mcp-devtools/plugin` and `mcp-devtools/testing` (package.json `exports`). */
 const PUBLIC = {
@@ -117,6 +160,7 @@ export default [
     },
     plugins: [
       sdkServerShims,
+      requireBuiltins,
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
       commonjs({ ignoreDynamicRequires: true }),

@@ -1,5 +1,6 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Check } from 'typebox/value';
 import { StartupError } from '../errors/tool-error.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { coerceSetting } from './coerce.js';
@@ -48,8 +49,7 @@ export class Settings {
     const values: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(schema.properties)) {
       const value = this.get(key);
-      if (!compiled(property).Check(value))
-        throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      if (!matches(property, value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
       values[key] = value;
     }
     return values as Static<S>;
@@ -141,14 +141,17 @@ export function resolveSettings(
 }
 
 /**
- * One validator per schema object: compiling is the costly part (code generation), and `of(Schema)` checks the
- * same declarations that start-up resolved, plugin after plugin; compiling them again made start-up slower.
+ * One validator per schema object, compiled from its third check on. Compiling is code generation, dearer than
+ * walking the schema to check one value, and far cheaper for every check after: start-up checks most settings
+ * once or twice (resolving them, then `of(Schema)` in the plugin that reads them), calls may read them again.
  */
-const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
-function compiled(schema: TSchema): ReturnType<typeof Compile> {
-  let validator = validators.get(schema);
-  if (validator === undefined) validators.set(schema, (validator = Compile(schema)));
-  return validator;
+const COMPILE_AT_CHECK = 3;
+const validators = new WeakMap<TSchema, { checks: number; compiled?: ReturnType<typeof Compile> }>();
+function matches(schema: TSchema, value: unknown): boolean {
+  let entry = validators.get(schema);
+  if (entry === undefined) validators.set(schema, (entry = { checks: 0 }));
+  if (entry.compiled === undefined && ++entry.checks >= COMPILE_AT_CHECK) entry.compiled = Compile(schema);
+  return entry.compiled === undefined ? Check(schema, value) : entry.compiled.Check(value);
 }
 
 function resolveOne(key: string, schema: TSchema, owner: string, sections: readonly string[], layers: readonly SettingsLayer[], warn: Warn): ResolvedSetting {
@@ -158,9 +161,8 @@ function resolveOne(key: string, schema: TSchema, owner: string, sections: reado
     const found = layer.lookup(key, sections);
     if (found === undefined) continue;
     const value = coerceSetting(schema, found.value);
-    const check = compiled(schema);
-    if (check.Check(value)) return { key, value, source: found.source, owner, secret };
-    const reason = problemOf(schema, check.Errors(value)[0]?.message);
+    if (matches(schema, value)) return { key, value, source: found.source, owner, secret };
+    const reason = problemOf(schema, Compile(schema).Errors(value)[0]?.message);
     const shown = secret ? '(secret)' : JSON.stringify(found.value);
     if (isLenient(schema)) {
       warn(`Setting ${key}=${shown} from ${found.source} ${reason}; using the default ${JSON.stringify(fallback)}.`);

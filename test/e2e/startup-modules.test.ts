@@ -1,0 +1,76 @@
+// What a server loads to answer its first tools/list: the start-up chunk and nothing that only some servers or
+// some calls need. The other chunks of dist/ (the commands, the HTTP transport and its authenticators, the
+// console, Prometheus, JMESPath, the plugin package resolver) and the packages required on first use (Ajv, the
+// YAML parser, keyv's store adapters) stay unloaded until something asks for them.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { connectStdioAs, type ClientKind, type Connected } from '../support/sdk-client.js';
+
+const PRELOAD = join(REPO_ROOT, 'test/support/module-log.cjs');
+const CHUNKS = join(REPO_ROOT, 'dist/chunks');
+
+/** The chunks a start-up needs: the polyfill's and the start-up chunk. */
+const isStartupChunk = (file: string): boolean => /^(startup|reflect-metadata)-[\w-]+\.js$/.test(file);
+/** Packages required on first use, never at start-up. */
+const LOADED_ON_FIRST_USE = ['ajv', 'ajv-formats', 'yaml', '@keyv/redis', '@keyv/sqlite', 'better-sqlite3', 'jose', 'hono', 'prom-client'];
+
+interface Started {
+  server: Connected;
+  /** Every module the server has loaded so far, as its path or URL (built-ins as node:name). */
+  loaded(): string[];
+}
+
+async function start(kind: ClientKind, env: Record<string, string> = {}): Promise<Started> {
+  const log = join(mkdtempSync(join(tmpdir(), 'mcp-devtools-modules-')), 'modules.log');
+  const server = await connectStdioAs(kind, { env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--require ${PRELOAD}` } });
+  return { server, loaded: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+}
+
+const lazyChunksIn = (loaded: string[]): string[] =>
+  readdirSync(CHUNKS)
+    .filter((file) => file.endsWith('.js') && !isStartupChunk(file))
+    .filter((file) => loaded.some((module) => module.endsWith(`/dist/chunks/${file}`)));
+
+const firstUsePackagesIn = (loaded: string[]): string[] =>
+  LOADED_ON_FIRST_USE.filter((name) => loaded.some((module) => module.includes(`/node_modules/${name}/`)));
+
+describe('what a server loads to answer its first tools/list (dist/cli.js over stdio)', () => {
+  for (const kind of ['sdk1', 'v2-auto'] as const) {
+    it(`loads the start-up chunk and no chunk or package that only later calls need (${kind} client)`, async () => {
+      const started = await start(kind);
+      try {
+        const { tools } = await started.server.client.listTools();
+        expect(tools.length).to.be.greaterThan(30);
+        const loaded = started.loaded();
+        // The log sees both kinds of module: the bundle's ES chunks and the CommonJS polyfill.
+        expect(loaded.some((module) => /\/dist\/chunks\/startup-[\w-]+\.js$/.test(module))).to.equal(true);
+        expect(loaded.some((module) => module.includes('/node_modules/reflect-metadata/'))).to.equal(true);
+        expect(lazyChunksIn(loaded)).to.deep.equal([]);
+        expect(firstUsePackagesIn(loaded)).to.deep.equal([]);
+        expect(loaded.filter((module) => ['node:http', 'node:https', 'node:http2'].includes(module))).to.deep.equal([]);
+      } finally {
+        await started.server.close();
+      }
+    });
+  }
+
+  it('loads JMESPath with the first call that asks for a jq, not before', async () => {
+    const circleci = await MockUpstream.start();
+    circleci.on('GET', '/api/v2/me', { body: { id: 'u-1', login: 'octo', name: 'Octo' } });
+    const started = await start('v2-auto', { CIRCLECI_BASE_URL: circleci.url, CIRCLECI_TOKEN: 'circleci-token' });
+    try {
+      await started.server.client.callTool({ name: 'circleci_get', arguments: { path: '/me' } });
+      expect(lazyChunksIn(started.loaded())).to.deep.equal([]);
+      const result = await started.server.client.callTool({ name: 'circleci_get', arguments: { path: '/me', jq: 'login', outputFormat: 'json' } });
+      expect(result.isError ?? false).to.equal(false);
+      expect(lazyChunksIn(started.loaded())).to.satisfy((chunks: string[]) => chunks.length === 1 && chunks[0]!.startsWith('apply-jq-'));
+    } finally {
+      await started.server.close();
+      await circleci.close();
+    }
+  });
+});
