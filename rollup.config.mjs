@@ -38,6 +38,8 @@ const LAZY = [
   /\/server\/metrics\/metrics-server\.ts$/,
   /\/node_modules\/import-meta-resolve\//,
   /\/plugins\/projection\/apply-jq\.ts$/,
+  // The pooled upstream client (undici): loaded by the first call that reaches a vendor.
+  /\/core\/http\/pooled-request\.ts$/,
 ];
 
 /** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */

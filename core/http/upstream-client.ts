@@ -3,7 +3,8 @@ import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import type { ToolContext } from '../pipeline/call-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
-import { readBodyCapped, readBytesCapped } from './read-body.js';
+import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
+import { discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './safe-path.js';
 import { unreachableMessage } from './connection-failure.js';
@@ -61,6 +62,10 @@ export interface SendOptions {
 }
 
 const MAX_REDIRECTS = 5;
+
+/** The pooled undici client, loaded on the first upstream request (its own chunk: start-up does not load it). */
+let pooled: Promise<typeof PooledRequestFn> | undefined;
+const loadPooledRequest = (): Promise<typeof PooledRequestFn> => (pooled ??= import('./pooled-request.js').then((m) => m.pooledRequest));
 
 /**
  * The HTTP client every vendor plugin uses: auth headers, path safety, origin pinning, timeouts, bounded
@@ -162,7 +167,8 @@ export class UpstreamClient implements UpstreamBinding {
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
         const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
         if (request.body !== undefined || options.rawBody !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
-        const response = await fetch(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, redirect: 'manual', signal });
+        const send = await loadPooledRequest();
+        const response = await send(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, signal });
         const location = response.headers.get('location');
         if (options.binary && response.status < 300) {
           const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
@@ -172,7 +178,7 @@ export class UpstreamClient implements UpstreamBinding {
           const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text };
         }
-        await response.body?.cancel().catch(() => {});
+        discardBody(response);
         const target = new URL(location, url);
         if (target.origin !== this.base.origin) {
           if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
