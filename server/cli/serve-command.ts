@@ -10,11 +10,13 @@ import { serveStdio } from '../transports/stdio.js';
 import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { unknownCommand } from './unknown-command.js';
+import { reportListeningToPrimary, serveThroughWorkers } from './workers.js';
 
 interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
   port?: string;
   host?: string;
+  workers?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -24,6 +26,7 @@ export function registerServe(program: Command): void {
     .option('--transport <stdio|http>', 'transport (MCP_TRANSPORT)')
     .option('--port <n>', 'HTTP port (MCP_HTTP_PORT)')
     .option('--host <address>', 'HTTP bind address (MCP_HTTP_HOST, default 127.0.0.1)')
+    .option('--workers <n|auto>', 'HTTP worker processes sharing the port, auto = one per core (MCP_WORKERS)')
     // A word that is not a command lands here, as the default command's argument: answered as what it is.
     .allowExcessArguments();
   withConfigOptions(withToolOptions(serve)).action(async (options: ServeOptions, command: Command) => {
@@ -38,6 +41,8 @@ async function startServing(options: ServeOptions): Promise<void> {
   if (options.transport) flags.MCP_TRANSPORT = options.transport;
   if (options.port) flags.MCP_HTTP_PORT = options.port;
   if (options.host) flags.MCP_HTTP_HOST = options.host;
+  if (options.workers) flags.MCP_WORKERS = options.workers;
+  if (await serveThroughWorkers(invocationFrom(options, flags))) return;
   const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
   let stopMetrics: () => Promise<void>;
   try {
@@ -71,7 +76,7 @@ async function startServing(options: ServeOptions): Promise<void> {
     }
     // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
     // LOG_LEVEL says, as JSON like every other line.
-    logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
+    if (!reportListeningToPrimary(http.url)) logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
     stop = async () => {
       await Promise.all([http.close(), stopMetrics()]);
       await authenticator?.close?.();
