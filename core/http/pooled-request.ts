@@ -1,6 +1,8 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import AgentClass from 'undici/lib/dispatcher/agent.js';
+import apiRequest from 'undici/lib/api/api-request.js';
 
 /**
  * One upstream exchange over undici's pooled `request` (keep-alive connections reused across calls), about
@@ -31,13 +33,13 @@ let agent: Agent | undefined;
 
 function pool(): Agent {
   // Keep-alive sockets are unreferenced while idle, so the pool never holds a finished process open.
-  agent ??= new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+  agent ??= new AgentClass({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
   return agent;
 }
 
 export async function pooledRequest(url: URL, init: PooledRequest): Promise<PooledResponse> {
   const headers = hasHeader(init.headers, 'accept-encoding') ? init.headers : { ...init.headers, 'accept-encoding': ACCEPT_ENCODING };
-  const response = await request(url, { method: init.method as 'GET', headers, body: init.body, signal: init.signal, dispatcher: pool() });
+  const response = await apiRequest.call(pool(), { origin: url.origin, path: url.pathname + url.search, method: init.method as 'GET', headers, body: init.body ?? null, signal: init.signal });
   const decoded = toHeaders(response.headers);
   return { status: response.statusCode, statusText: response.statusText ?? '', headers: decoded, body: decode(response.statusCode, decoded, response.body) };
 }

@@ -29,19 +29,25 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
     discardBody(response);
     throw tooLarge(what, maxBytes, declared);
   }
+  // With a declared length the chunks are copied into one buffer of that size as they come, rather than
+  // kept and concatenated at the end: a large body is then held once, not twice.
+  const whole = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
   const parts: Buffer[] = [];
   let total = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      total += chunk.byteLength;
-      if (total > maxBytes) throw tooLarge(what, maxBytes);
+      if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, signal ?? new AbortController().signal);
-      parts.push(chunk);
+      if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
+      else parts.push(chunk);
+      total += chunk.byteLength;
     }
   } catch (error) {
     discardBody(response);
     throw error;
   }
+  if (whole !== undefined && parts.length === 0) return whole.subarray(0, total);
+  if (whole !== undefined) parts.unshift(whole.subarray(0, total - parts.reduce((n, p) => n + p.byteLength, 0)));
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
 }
 

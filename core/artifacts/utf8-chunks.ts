@@ -1,0 +1,38 @@
+/** Characters encoded at a time: at most 3 bytes each (a surrogate pair is 4 bytes for 2), so 8 KiB of them fit 24 KiB. */
+const SLICE_CHARS = 8 * 1024;
+
+/**
+ * The UTF-8 bytes of `text` in chunks of exactly `size` bytes (the last one shorter; one empty chunk for empty
+ * text), the same bytes as `Buffer.from(text, 'utf8')` cut at those offsets, made a slice at a time, so the
+ * whole encoding never exists at once. A slice never ends between the two halves of a surrogate pair.
+ */
+export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
+  let chunk = Buffer.allocUnsafe(size);
+  let filled = 0;
+  let produced = false;
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + SLICE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const encoded = Buffer.from(text.slice(at, end), 'utf8');
+    at = end;
+    for (let from = 0; from < encoded.length; ) {
+      const taken = encoded.copy(chunk, filled, from, Math.min(encoded.length, from + size - filled));
+      from += taken;
+      filled += taken;
+      if (filled === size) {
+        yield chunk;
+        produced = true;
+        chunk = Buffer.allocUnsafe(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0 || !produced) yield chunk.subarray(0, filled);
+}
+
+/** A buffer in chunks of `size` bytes (views, not copies); one empty chunk for an empty buffer. */
+export function* bufferChunks(bytes: Buffer, size: number): Generator<Buffer> {
+  const count = Math.max(1, Math.ceil(bytes.length / size));
+  for (let i = 0; i < count; i++) yield bytes.subarray(i * size, (i + 1) * size);
+}
