@@ -112,7 +112,9 @@ export default [
       sdkServerValidatorStub,
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
-      commonjs({ ignoreDynamicRequires: true }),
+      // node:sqlite stays a lazy require: undici checks for it (its cache store, unused here), and as a static
+      // import it would fail to link on Node 20, which has no such module.
+      commonjs({ ignoreDynamicRequires: true, ignore: ['node:sqlite'] }),
       json(),
       typescript({
         tsconfig: './tsconfig.json',

@@ -22,6 +22,10 @@ export interface BenchResults {
   throughput: ThroughputRow[];
   /** How long each throughput configuration ran. */
   throughputSeconds: number;
+  /** Cores this process may use (what `--workers auto` starts). */
+  cores?: number;
+  /** The baseline commit measured beside this one (`--before`), when it was. */
+  beforeCommit?: string;
   spill: SpillMemoryRow[];
   footprint: FootprintRow[];
   /** Why a store was not measured (no redis-server). */
@@ -45,26 +49,85 @@ const signedMs = (v: number): string => `${v < 0 ? '-' : '+'}${fmt(Math.abs(v))}
 const wholeMs = (v: number): string => (v < 1 ? '<1 ms' : `${fmt(v)} ms`);
 const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
 
+/** The default MCP_MAX_INFLIGHT_BODY_BYTES the servers ran with. */
+const INFLIGHT_BODY_BYTES = 128 * MiB;
+const UNCACHED = 'github_list_workflow_runs (uncached)';
+
 function targets(r: BenchResults): string {
-  const worst = r.perCall.rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
+  const worstOf = (rows: BenchResults['perCall']['rows']) => rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
+  const where = (row: BenchResults['perCall']['rows'][number]): string => `${bytesCell(row.bodyBytes)}, ${row.format}${row.jq ? ' +jq' : ''}`;
   const small = r.perCall.rows.filter((row) => row.bodyBytes < 4096);
+  const large = r.perCall.rows.filter((row) => row.bodyBytes >= 90 * 1024);
+  const worstSmall = worstOf(small);
+  const worstLarge = worstOf(large);
   const overFloor = Math.max(...small.map((row) => row.ours.median - row.floor.median));
-  const single = r.spill.find((s) => s.clients === 1);
+  const spillOf = (clients: number) => r.spill.find((s) => s.clients === clients && (s.server ?? 'ours') === 'ours');
+  const single = spillOf(1);
   const growth = single ? single.peakRssBytes - single.idleRssBytes : Number.NaN;
+  const many = spillOf(64);
+  const manyGrowth = many ? many.peakRssBytes - many.idleRssBytes : Number.NaN;
+  const manyBudget = many ? INFLIGHT_BODY_BYTES + 2 * many.clients * many.valueBytes : Number.NaN;
+  const uncached = (server: string, clients: number) => r.throughput.find((t) => t.tool === UNCACHED && (t.server ?? 'ours') === server && t.clients === clients);
+  const clients = 16;
+  const before = uncached('before', clients);
+  const best = r.throughput.filter((t) => t.tool === UNCACHED && t.clients === clients && (t.server ?? 'ours') !== 'before').reduce<ThroughputRow | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
+  const one = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 1,/.test(t.server ?? ''));
+  const two = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 2,/.test(t.server ?? ''));
   const rows = [
-    ['per call: ours / reference, every body size', '<= 0.5x', `worst ${ratio(worst.ours.median, worst.reference.median)} (${bytesCell(worst.bodyBytes)}, ${worst.format}${worst.jq ? ' +jq' : ''})`, verdict(worst.ours.median <= 0.5 * worst.reference.median)],
-    ['per call, 2 KB: ours above the floor', '<= 1 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 1)],
+    ['per call, 2 KB: ours / reference (toon and json, with and without jq)', '<= 0.6x', `worst ${ratio(worstSmall.ours.median, worstSmall.reference.median)} (${where(worstSmall)})`, verdict(worstSmall.ours.median <= 0.6 * worstSmall.reference.median)],
+    ['per call, 100 KB and above: ours / reference', '<= 0.5x', `worst ${ratio(worstLarge.ours.median, worstLarge.reference.median)} (${where(worstLarge)})`, verdict(worstLarge.ours.median <= 0.5 * worstLarge.reference.median)],
+    ['per call, 2 KB: ours above the floor', '<= 0.3 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 0.3)],
+    [
+      'uncached github_list_workflow_runs over HTTP, 16 clients: calls/s against the baseline build',
+      '>= 3x',
+      before && best ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}` : 'n/a (run with --before)',
+      verdict(before !== undefined && best !== undefined && best.callsPerSecond >= 3 * before.callsPerSecond),
+    ],
+    [
+      `scaling with --workers on this machine (${r.cores ?? '?'} cores, the load generator on them too), 16 clients`,
+      'near-linear (2 workers >= 1.8x 1)',
+      one && two ? `2 workers ${fmt(two.callsPerSecond)}, 1 worker ${fmt(one.callsPerSecond)} calls/s = ${ratio(two.callsPerSecond, one.callsPerSecond)}` : 'n/a',
+      verdict(one !== undefined && two !== undefined && two.callsPerSecond >= 1.8 * one.callsPerSecond),
+    ],
     ['start-up to the first tools/list', '<= 150 ms', `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`, verdict(r.startup.ours.median <= 150)],
     ['tools/list, every tool, structured output off', `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`, `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`, verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET)],
     ['policy decision, 500 rules', '<= 10 us', `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`, verdict(r.policy.warm.medianUs <= 10)],
     [
-      'peak RSS serving a 16 MiB spilled value',
+      'peak RSS over idle, one 16 MiB spilled value read back whole',
       '<= 4x the value',
       single ? `+${bytesCell(growth)} over idle = ${fmt(growth / single.valueBytes)}x (peak ${bytesCell(single.peakRssBytes)})` : 'n/a',
       verdict(single !== undefined && growth <= 4 * single.valueBytes),
     ],
+    [
+      'peak RSS over idle, 64 such clients at once',
+      '<= MCP_MAX_INFLIGHT_BODY_BYTES + 2x the values',
+      many ? `+${bytesCell(manyGrowth)} against ${bytesCell(manyBudget)}` : 'n/a',
+      verdict(many !== undefined && many.died === 0 && manyGrowth <= manyBudget),
+    ],
   ];
   return table(['target', 'budget', 'measured (median)', ''], rows);
+}
+
+/** Each measured figure of the baseline build beside ours, from this same run. */
+function beforeAfter(r: BenchResults): string {
+  if (r.beforeCommit === undefined) return 'Not measured in this run (`npm run bench -- --before DIR`).';
+  const rows: string[][] = [];
+  for (const row of r.perCall.rows) {
+    if (row.before === undefined) continue;
+    rows.push([`jira_get ${bytesCell(row.bodyBytes)} ${row.format}${row.jq ? ' +jq' : ''} over stdio, median`, ms(row.before.median), ms(row.ours.median), ratio(row.ours.median, row.before.median)]);
+  }
+  for (const t of r.throughput.filter((x) => x.server === 'before')) {
+    const ours = r.throughput.filter((x) => x.tool === t.tool && x.clients === t.clients && x.server !== 'before');
+    for (const o of ours) rows.push([`${t.tool}, ${t.clients} clients, calls/s: ${o.server ?? 'ours'}`, fmt(t.callsPerSecond), fmt(o.callsPerSecond), ratio(o.callsPerSecond, t.callsPerSecond)]);
+  }
+  const spillBefore = r.spill.find((x) => x.server === 'before');
+  const spillOurs = r.spill.find((x) => x.clients === 1 && (x.server ?? 'ours') === 'ours');
+  if (spillBefore && spillOurs) {
+    const b = spillBefore.peakRssBytes - spillBefore.idleRssBytes;
+    const a = spillOurs.peakRssBytes - spillOurs.idleRssBytes;
+    rows.push(['peak RSS over idle, one 16 MiB spilled value', `+${bytesCell(b)} (${fmt(b / spillBefore.valueBytes)}x)`, `+${bytesCell(a)} (${fmt(a / spillOurs.valueBytes)}x)`, ratio(a, b)]);
+  }
+  return `Baseline: commit ${r.beforeCommit}, built and measured in this run, interleaved call for call with this commit on stdio.\n\n${table(['figure', 'before', 'after', 'after / before'], rows)}`;
 }
 
 function perCall(r: BenchResults): string {
@@ -93,14 +156,15 @@ function stages(r: BenchResults): string {
 }
 
 function throughput(r: BenchResults): string {
-  const rows = r.throughput.map((t) => [t.tool, String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests)]);
-  return table(['tool', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests'], rows);
+  const rows = r.throughput.map((t) => [t.tool, t.server ?? 'ours', String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests)]);
+  return table(['tool', 'server', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests'], rows);
 }
 
 function memory(r: BenchResults): string {
   const spill = table(
-    ['clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'peak range', 'servers', 'seconds'],
+    ['server', 'clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'peak range', 'servers', 'seconds'],
     r.spill.map((s) => [
+      s.server ?? 'ours',
       String(s.clients),
       bytesCell(s.valueBytes),
       bytesCell(s.idleRssBytes),
@@ -181,6 +245,10 @@ Every time is a median over repeated calls (p99 and the interquartile range wher
 ## Targets
 
 ${targets(r)}
+
+## Before and after
+
+${beforeAfter(r)}
 
 ## Per-call time: jira_get, ours against the reference
 

@@ -6,6 +6,8 @@ import { startHttpServer } from '../support/sdk-client.js';
 
 export interface ThroughputRow {
   tool: string;
+  /** Which server: `ours`, `before` (the baseline commit's build), or `ours, 2 workers`. */
+  server?: string;
   clients: number;
   /** Median of the per-second completed-call counts. */
   callsPerSecond: number;
@@ -32,7 +34,18 @@ const CASES = [
  * the HTTP cache after its first call (CircleCI says max-age=300); github_list_workflow_runs reaches the mock
  * every time. The load generator shares the machine with the server, as a sidecar would.
  */
-export async function benchThroughput(concurrency: number[], seconds: number): Promise<ThroughputRow[]> {
+export interface ThroughputServer {
+  /** Shown in the table. */
+  label?: string;
+  cliPath?: string;
+  /** --workers (the store is then a SQLite file the workers share). */
+  workers?: string;
+  storeUrl?: string;
+  /** Only the uncached tool (the worker and before/after rows). */
+  uncachedOnly?: boolean;
+}
+
+export async function benchThroughput(concurrency: number[], seconds: number, options: ThroughputServer = {}): Promise<ThroughputRow[]> {
   const mock = await MockUpstream.start();
   let upstream = 0;
   mock.on('GET', '/repos/:owner/:repo/actions/runs', (request) => {
@@ -46,11 +59,20 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
     return { headers: { 'cache-control': 'private, max-age=300', etag: '"pipeline-v1"' }, body: PIPELINE };
   });
   const server = await startHttpServer({
-    env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_benchToken0123456789', CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-benchToken0123456789', LOG_LEVEL: 'warn' },
+    cliPath: options.cliPath,
+    args: options.workers === undefined ? [] : ['--workers', options.workers],
+    env: {
+      GITHUB_API_URL: mock.url,
+      GITHUB_TOKEN: 'ghp_benchToken0123456789',
+      CIRCLECI_BASE_URL: mock.url,
+      CIRCLECI_TOKEN: 'circle-benchToken0123456789',
+      LOG_LEVEL: 'warn',
+      ...(options.storeUrl === undefined ? {} : { MCP_STORE_URL: options.storeUrl }),
+    },
   });
   const rows: ThroughputRow[] = [];
   try {
-    for (const c of CASES) {
+    for (const c of options.uncachedOnly ? CASES.filter((k) => k.tool === 'github_list_workflow_runs') : CASES) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.arguments } });
       await checkOneCall(server.url, body, c.tool);
       for (const clients of concurrency) {
@@ -61,6 +83,7 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
         rows.push({
           tool: c.label,
+          server: options.label ?? 'ours',
           clients,
           callsPerSecond: result.requests.p50,
           p50Ms: result.latency.p50,
@@ -68,7 +91,7 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
           calls: result.requests.total,
           upstreamRequests: upstream,
         });
-        process.stderr.write(`  throughput ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
+        process.stderr.write(`  throughput ${options.label ?? 'ours'} ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
       }
     }
   } finally {

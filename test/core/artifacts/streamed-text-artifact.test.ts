@@ -32,7 +32,8 @@ describe('text artifacts are encoded chunk by chunk as they are saved', () => {
         ({ nextOffset: offset, eof } = chunk);
       }
       expect(Buffer.concat(pieces).equals(whole)).to.equal(true);
-      expect(store.gets.get(ARTIFACT_CHUNK_NAMESPACE)).to.equal(Math.max(1, Math.ceil(whole.length / ARTIFACT_CHUNK_BYTES)));
+      // One stored chunk per read: the chunks were cut at the same offsets (an empty artifact reads none).
+      expect(store.gets.get(ARTIFACT_CHUNK_NAMESPACE) ?? 0).to.equal(Math.ceil(whole.length / ARTIFACT_CHUNK_BYTES));
       await store.close();
     });
   }
