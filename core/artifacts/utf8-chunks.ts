@@ -11,9 +11,7 @@ export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
   let filled = 0;
   let produced = false;
   for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + SLICE_CHARS);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const end = sliceEnd(text, at, SLICE_CHARS);
     const encoded = Buffer.from(text.slice(at, end), 'utf8');
     at = end;
     for (let from = 0; from < encoded.length; ) {
@@ -29,6 +27,13 @@ export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
     }
   }
   if (filled > 0 || !produced) yield chunk.subarray(0, filled);
+}
+
+/** Where a slice of at most `chars` characters from `at` ends: never between the two halves of a surrogate pair. */
+export function sliceEnd(text: string, at: number, chars: number): number {
+  const end = Math.min(text.length, at + chars);
+  const last = text.charCodeAt(end - 1);
+  return end < text.length && end - 1 > at && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }
 
 /** A buffer in chunks of `size` bytes (views, not copies); one empty chunk for an empty buffer. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sliceEnd } from '../../core/artifacts/utf8-chunks.js';
 import type { Logger } from '../../core/logging/logger.js';
 
 const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
@@ -111,10 +112,8 @@ async function writeText(path: string, text: string): Promise<void> {
   const file = await open(path, 'wx', 0o600);
   try {
     for (let at = 0; at < text.length; ) {
-      let end = Math.min(text.length, at + WRITE_SLICE_CHARS);
-      const last = text.charCodeAt(end - 1);
       // Never between the halves of a surrogate pair: each would be written as a replacement character.
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const end = sliceEnd(text, at, WRITE_SLICE_CHARS);
       await file.write(text.slice(at, end), null, 'utf8');
       at = end;
     }

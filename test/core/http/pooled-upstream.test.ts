@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import { UpstreamClient } from '../../../core/http/upstream-client.js';
-import { createLogger } from '../../../core/logging/logger.js';
 import type { ToolContext } from '../../../core/pipeline/call-context.js';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { plainToolContext } from '../../support/tool-context.js';
 
 function client(baseUrl: string, maxBytes = 1024 * 1024): UpstreamClient {
   return new UpstreamClient({
@@ -26,16 +25,7 @@ function client(baseUrl: string, maxBytes = 1024 * 1024): UpstreamClient {
 }
 
 function toolContext(decideRedirect?: ToolContext['decideRedirect']): ToolContext {
-  return {
-    toolName: 'ci_get',
-    args: {},
-    principal: LOCAL_PRINCIPAL,
-    signal: new AbortController().signal,
-    logger: createLogger({ level: 'silent', secrets: [], destination: { write: () => true } }),
-    interceptors: [],
-    time: () => {},
-    ...(decideRedirect ? { decideRedirect } : {}),
-  };
+  return plainToolContext(decideRedirect ? { decideRedirect } : {});
 }
 
 const PAGE = { items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `pipeline ${i}`, state: 'created' })) };
