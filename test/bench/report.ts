@@ -156,8 +156,8 @@ function stages(r: BenchResults): string {
 }
 
 function throughput(r: BenchResults): string {
-  const rows = r.throughput.map((t) => [t.tool, t.server ?? 'ours', String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests)]);
-  return table(['tool', 'server', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests'], rows);
+  const rows = r.throughput.map((t) => [t.tool, t.server ?? 'ours', String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests), String(t.timeouts ?? 0)]);
+  return table(['tool', 'server', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests', 'timed out (10 s)'], rows);
 }
 
 function memory(r: BenchResults): string {
