@@ -7,7 +7,8 @@
 // authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed
 // (docs/benchmarks.md has the figures). Kept installed and imported: reflect-metadata (one metadata store
 // for every copy of the decorators), keyv and its store adapters (native SQLite, the Redis client: loaded
-// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire).
+// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire): the
+// MCP SDK's server loads its Ajv as it is imported, so its shims module is replaced (sdkServerShims below).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -23,12 +24,16 @@ const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNA
 const isExternalType = isBare;
 
 /**
- * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the HTTP transport and
- * its authenticators, the admin and metrics routes, the approvals console, the Prometheus client, the package
- * resolver for plugins named by package, the JMESPath engine (loaded by the first call with a jq).
+ * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the command-line parser
+ * and the commands (a server started with no arguments, as MCP clients start it, serves without them), the
+ * HTTP transport and its authenticators, the admin and metrics routes, the approvals console, the Prometheus
+ * client, the package resolver for plugins named by package, the JMESPath engine (loaded by the first call
+ * with a jq).
  */
 const LAZY = [
+  /\/server\/cli\/commands\.ts$/,
   /\/server\/transports\/http\.ts$/,
+  /\/server\/cli\/http-auth\.ts$/,
   /\/server\/auth\/create-authenticator\.ts$/,
   /\/server\/admin\/approval-routes\.ts$/,
   /\/server\/cli\/http-routes\.ts$/,
@@ -42,13 +47,20 @@ const LAZY = [
   /\/core\/http\/pooled-request\.ts$/,
 ];
 
+/**
+ * The MCP SDK server's index module: the start-up code imports the low-level Server through it, but its own
+ * code is the Streamable HTTP entry (createMcpHandler and its transports), which only the lazy HTTP transport
+ * uses. Kept out of the start-up chunk, its code goes with the HTTP transport.
+ */
+const HTTP_ONLY = [/\/@modelcontextprotocol\/server\/dist\/index\.mjs$/];
+
 /** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
 function startupModules(getModuleInfo) {
   const seen = new Set();
   const stack = [resolvePath('server/cli.ts')];
   while (stack.length > 0) {
     const id = stack.pop();
-    const info = seen.has(id) ? null : getModuleInfo(id);
+    const info = seen.has(id) || HTTP_ONLY.some((only) => only.test(id)) ? null : getModuleInfo(id);
     if (!info || info.isExternal) continue;
     seen.add(id);
     stack.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((d) => !LAZY.some((lazy) => lazy.test(d))));
@@ -67,30 +79,27 @@ function startupChunk() {
     // The entry modules stay out: each entry then runs once the whole chunk has been evaluated (the CLI's
     // top-level await would otherwise run before the modules placed after it in the chunk).
     if (getModuleInfo(id)?.isEntry) return undefined;
+    if (HTTP_ONLY.some((only) => only.test(id))) return 'sdk-http';
     return startup.has(id) ? 'startup' : undefined;
   };
 }
 
 /**
- * The SDK server's default JSON Schema validator (an Ajv with every format, built by each Server), replaced by
- * a stub: createMcpServer always passes its own validator, which loads Ajv on first use, so Ajv stays out of
- * start-up. The SDK client (the test kit) keeps the real one.
+ * The SDK server's shims module (`@modelcontextprotocol/server/_shims`) imports its default JSON Schema
+ * validator, and with it Ajv (some 8,000 lines), as the server is imported. The bundle gives it our own shims
+ * instead, whose default validator loads the SDK's Ajv on first use (server/mcp/sdk-shims.ts). The SDK client
+ * (the test kit) keeps the real one: it validates every structured result.
  */
-const SDK_SERVER = /\/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js$/;
-const VALIDATOR_STUB = '\0sdk-server-default-validator';
-const sdkServerValidatorStub = {
-  name: 'sdk-server-default-validator',
-  resolveId: (source, importer) => (source === '../validation/ajv-provider.js' && importer && SDK_SERVER.test(importer) ? VALIDATOR_STUB : null),
-  load: (id) =>
-    id === VALIDATOR_STUB
-      ? 'export class AjvJsonSchemaValidator { constructor() { throw new Error("mcp-devtools: pass jsonSchemaValidator to the SDK Server (createMcpServer does)"); } }'
-      : null,
+const SDK_SERVER_SHIMS = '@modelcontextprotocol/server/_shims';
+const sdkServerShims = {
+  name: 'sdk-server-shims',
+  resolveId: (source) => (source === SDK_SERVER_SHIMS ? resolvePath('server/mcp/sdk-shims.ts') : null),
 };
 
 /** The public entry points: `mcp-devtools/plugin` and `mcp-devtools/testing` (package.json `exports`). */
 const PUBLIC = {
   plugin: 'core/public/plugin.ts',
-  testing: 'core/public/testing.ts',
+  testing: 'server/public/testing.ts',
 };
 
 export default [
@@ -109,7 +118,7 @@ export default [
       manualChunks: startupChunk(),
     },
     plugins: [
-      sdkServerValidatorStub,
+      sdkServerShims,
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
       // node:sqlite stays a lazy require: undici checks for it (its cache store, unused here), and as a static

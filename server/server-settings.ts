@@ -1,5 +1,6 @@
 import type { TObject } from 'typebox';
 import { AuthSettings } from './auth/auth-settings.js';
+import { PublicEndpointSettings } from './auth/public-endpoint.js';
 import { ConsoleSettings } from './console/console-settings.js';
 import { MetricsSettings } from './metrics/metrics-settings.js';
 
@@ -7,4 +8,4 @@ import { MetricsSettings } from './metrics/metrics-settings.js';
  * Settings schemas of the server-side parts that are not plugins (authentication adds its own here), so the
  * configuration cascade validates them and `mcp-devtools config` lists them.
  */
-export const serverSettingsSchemas: TObject[] = [AuthSettings, ConsoleSettings, MetricsSettings];
+export const serverSettingsSchemas: TObject[] = [AuthSettings, PublicEndpointSettings, ConsoleSettings, MetricsSettings];

@@ -10,11 +10,11 @@ export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
   let chunk = Buffer.allocUnsafe(size);
   let filled = 0;
   let produced = false;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const end = sliceEnd(text, at, SLICE_CHARS);
     const encoded = Buffer.from(text.slice(at, end), 'utf8');
     at = end;
-    for (let from = 0; from < encoded.length; ) {
+    for (let from = 0; from < encoded.length;) {
       const taken = encoded.copy(chunk, filled, from, Math.min(encoded.length, from + size - filled));
       from += taken;
       filled += taken;

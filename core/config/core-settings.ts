@@ -14,7 +14,7 @@ export const CoreSettings = Type.Object({
   MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
   MCP_MAX_INFLIGHT_BODY_BYTES: Type.Integer({ minimum: 0, default: 134217728, description: 'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.' }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
-  MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Hide every tool that is not read-only (--read-only).' }),
+  MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Serve only tools annotated read-only whose route is a GET, and send no request but GET (--read-only).' }),
   MCP_TOOLSETS: Type.String({ default: '', description: 'Comma-separated plugin names whose tools are served (--toolsets github,jira); empty or "all": every loaded plugin. artifact_read stays while a served tool can spill.' }),
   MCP_TOOLS: Type.String({ default: '', description: 'Comma-separated tool names served besides MCP_TOOLSETS (--tools jira_get,github_get); with MCP_TOOLSETS empty, only these (and artifact_read while one can spill).' }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),

@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { StartupError } from '../errors/tool-error.js';
 import { didYouMean } from '../text/nearest-names.js';
@@ -39,6 +39,22 @@ export class Settings {
     return own === undefined ? this : new Settings(new Map([...this.values, ...own]));
   }
 
+  /**
+   * The values of every setting `schema` declares, typed by it: `settings.of(GithubSettings).GITHUB_TOKEN` is a
+   * string. A key no loaded plugin declares, or a value that does not satisfy `schema` (another plugin declared
+   * the key with another type), throws naming the key.
+   */
+  of<S extends TObject>(schema: S): Static<S> {
+    const values: Record<string, unknown> = {};
+    for (const [key, property] of Object.entries(schema.properties)) {
+      const value = this.get(key);
+      if (!compiled(property).Check(value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      values[key] = value;
+    }
+    return values as Static<S>;
+  }
+
+  /** One setting by a name computed at run time (`${prefix}_BASE_URL`); prefer `of(Schema)`, which types it. */
   get<T = unknown>(key: string): T {
     const found = this.values.get(key);
     if (found === undefined) throw new Error(`setting ${key} is not declared by any loaded plugin`);
@@ -123,6 +139,17 @@ export function resolveSettings(
   return new Settings(values, byOwner);
 }
 
+/**
+ * One validator per schema object: compiling is the costly part (code generation), and `of(Schema)` checks the
+ * same declarations that start-up resolved, plugin after plugin; compiling them again made start-up slower.
+ */
+const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+function compiled(schema: TSchema): ReturnType<typeof Compile> {
+  let validator = validators.get(schema);
+  if (validator === undefined) validators.set(schema, (validator = Compile(schema)));
+  return validator;
+}
+
 function resolveOne(
   key: string,
   schema: TSchema,
@@ -137,7 +164,7 @@ function resolveOne(
     const found = layer.lookup(key, sections);
     if (found === undefined) continue;
     const value = coerceSetting(schema, found.value);
-    const check = Compile(schema);
+    const check = compiled(schema);
     if (check.Check(value)) return { key, value, source: found.source, owner, secret };
     const reason = problemOf(schema, check.Errors(value)[0]?.message);
     const shown = secret ? '(secret)' : JSON.stringify(found.value);

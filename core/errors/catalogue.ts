@@ -6,7 +6,7 @@
 export const ERROR_CATALOGUE = {
   invalid_arguments: { retryable: false, summary: 'The arguments do not match the tool\'s input schema.' },
   invalid_path: { retryable: false, summary: 'A path argument is not a safe, relative API path for this vendor.' },
-  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression could not be applied (longer than 2,000 characters).' },
+  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, _originalData}, to retry with a corrected expression.' },
   projection_too_large: { retryable: false, summary: 'The jq (JMESPath) expression would produce far more data than the response holds, or ran over 1 s; it was stopped.' },
   missing_credentials: { retryable: false, summary: 'The vendor\'s credentials are not configured.' },
   upstream_http_error: { retryable: false, summary: 'The vendor API answered with an error status.' },

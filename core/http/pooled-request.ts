@@ -39,12 +39,24 @@ function pool(): Agent {
 
 export async function pooledRequest(url: URL, init: PooledRequest): Promise<PooledResponse> {
   const headers = hasHeader(init.headers, 'accept-encoding') ? init.headers : { ...init.headers, 'accept-encoding': ACCEPT_ENCODING };
-  const response = await apiRequest.call(pool(), { origin: url.origin, path: url.pathname + url.search, method: init.method as 'GET', headers, body: init.body ?? null, signal: init.signal });
+  const response = await apiRequest.call(pool(), {
+    origin: url.origin,
+    path: url.pathname + url.search,
+    method: init.method as 'GET',
+    headers,
+    body: init.body ?? null,
+    signal: init.signal,
+  });
   const decoded = toHeaders(response.headers);
   return { status: response.statusCode, statusText: response.statusText ?? '', headers: decoded, body: decode(response.statusCode, decoded, response.body) };
 }
 
-const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 /**
  * The body as its Content-Encoding says to decode it (undici's own decoder is still experimental and warns on
@@ -52,7 +64,10 @@ const DECODERS: Readonly<Record<string, () => NodeJS.ReadWriteStream>> = { gzip:
  * decoded ones as they are read. An encoding not known here is left as sent, as fetch does.
  */
 function decode(status: number, headers: Headers, body: Readable): Readable {
-  const encodings = (headers.get('content-encoding') ?? '').split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '' && e !== 'identity');
+  const encodings = (headers.get('content-encoding') ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '' && e !== 'identity');
   if (encodings.length === 0 || status === 204 || status === 304 || encodings.length > 3 || !encodings.every((e) => e in DECODERS)) return body;
   headers.delete('content-length');
   const stages = encodings.reverse().map((e) => DECODERS[e]!());

@@ -1,6 +1,3 @@
-import type { ToolContext } from '../pipeline/call-context.js';
-import type { ToolSpec } from '../plugin/contract.js';
-
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A request as a tool describes it: relative to the vendor's API, before any normalisation. */
@@ -54,25 +51,6 @@ export interface UpstreamResponse {
   text: string;
   /** Set by the HTTP cache when the response went through it. */
   cache?: CacheInfo;
-}
-
-/** One link in the chain around the network call; the cache is one. `next` performs the request. */
-export interface UpstreamInterceptor {
-  name: string;
-  /** Decided once per tool at start-up; omitted means every tool. */
-  appliesTo?(tool: ToolSpec): boolean;
-  run(
-    request: PreparedRequest,
-    exchange: InterceptContext,
-    next: () => Promise<UpstreamResponse>,
-  ): Promise<UpstreamResponse>;
-}
-
-export interface InterceptContext {
-  readonly identity: UpstreamIdentity;
-  readonly tool: ToolContext;
-  /** Re-run the request with extra headers (a conditional GET), through the rest of the chain. */
-  revalidate(headers: Record<string, string>): Promise<UpstreamResponse>;
 }
 
 /** What the kernel needs of a vendor plugin's client: its identity, and how it turns a route into a request. */

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
-import type { ToolContext } from '../pipeline/call-context.js';
+import { compose, type Layer } from '../pipeline/compose.js';
+import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
 import { discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
-import { safeApiPath } from './safe-path.js';
+import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type {
-  InterceptContext,
   PreparedRequest,
   UpstreamBinding,
   UpstreamIdentity,
@@ -37,8 +37,17 @@ export interface UpstreamClientOptions {
   environment: string;
   /** Headers sent with every request (Accept, API version, User-Agent). */
   headers?: Record<string, string>;
-  /** Vendor path rules after the generic safety checks: API prefixes, product boundaries. */
+  /**
+   * Vendor path rules after the generic safety checks: API prefixes, product boundaries. What it returns is
+   * appended to the base URL, and is the path policy rules match (with `apiPrefix` before it, see there).
+   */
   mapPath?(path: string): string;
+  /**
+   * The API prefix of the vendor's reference (`/api/v4` for GitLab) when the base URL holds it rather than
+   * `mapPath` adding it. Policy rules then see it at the head of every path, as they do when `mapPath` adds it:
+   * a rule on `/api/v4/projects/*` means the same whichever way a plugin keeps its prefix.
+   */
+  apiPrefix?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;
@@ -75,9 +84,13 @@ const loadPooledRequest = (): Promise<typeof PooledRequestFn> => (pooled ??= imp
 export class UpstreamClient implements UpstreamBinding {
   readonly identity: UpstreamIdentity;
   private readonly base: URL;
+  /** `apiPrefix` when the base URL ends with it: put before each path policy rules see. */
+  private readonly prefixInBase: string;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
+    const prefix = options.apiPrefix?.replace(/\/+$/, '') ?? '';
+    this.prefixInBase = prefix !== '' && this.base.pathname.replace(/\/+$/, '').endsWith(prefix) ? prefix : '';
     const fingerprint = createHash('sha256').update(`${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`).digest('hex').slice(0, 32);
     this.identity = Object.freeze({
       vendor: options.vendor,
@@ -95,7 +108,7 @@ export class UpstreamClient implements UpstreamBinding {
     if (url.origin !== this.base.origin) {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
     }
-    const prepared: PreparedRequest = { method: request.method, path, url };
+    const prepared: PreparedRequest = { method: request.method, path: this.prefixInBase + path, url };
     if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
     return prepared;
   }
@@ -105,19 +118,30 @@ export class UpstreamClient implements UpstreamBinding {
     return Object.values(this.options.auth() ?? {}).flatMap((value) => [value, value.replace(/^[A-Za-z]+\s+/, '')]);
   }
 
-  /** Sends a route through the tool's interceptors and the network. Error statuses throw ToolError. */
+  /**
+   * Sends a request through the tool's interceptors and the network. Error statuses throw ToolError. The
+   * tool's route (`ctx.route`) goes out exactly as it was prepared before policy decided on it; any other
+   * request is prepared here, and the request gate (the first interceptor) decides it before it is sent.
+   */
   async send(ctx: ToolContext, request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
-    const prepared = this.prepare(request);
+    const prepared = this.preparedFor(ctx, request);
     const auth = this.options.auth();
     if (auth === undefined) throw new ToolError('missing_credentials', this.options.missingCredentials);
-    const interceptors = ctx.interceptors;
-    const run = (i: number, extra: Record<string, string>): Promise<UpstreamResponse> => {
-      const interceptor = interceptors[i];
-      if (interceptor === undefined) return this.network(ctx, prepared, { ...auth, ...extra }, options);
-      const exchange: InterceptContext = { identity: this.identity, tool: ctx, revalidate: (headers) => run(i + 1, { ...extra, ...headers }) };
-      return interceptor.run(prepared, exchange, () => run(i + 1, extra));
-    };
-    return run(0, {});
+    const layers = ctx.interceptors.map((interceptor): Layer<Exchange, UpstreamResponse> => ({
+      name: interceptor.name,
+      run: (x, next) => {
+        const exchange: InterceptContext = { identity: this.identity, tool: ctx, revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }) };
+        return interceptor.run(prepared, exchange, () => next(x));
+      },
+    }));
+    return compose(layers, (x) => this.network(ctx, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+  }
+
+  /** The route as the pipeline prepared it, when this client would prepare it the same way; else prepared now. */
+  private preparedFor(ctx: ToolContext, request: UpstreamRequest): PreparedRequest {
+    const declared = ctx.prepared;
+    if (declared !== undefined && request === ctx.route && declared.url.href.startsWith(this.base.href.replace(/\/?$/, '/'))) return declared;
+    return this.prepare(request);
   }
 
   private async network(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
@@ -209,6 +233,7 @@ export class UpstreamClient implements UpstreamBinding {
     try {
       path = safeApiPath(target.pathname.slice(basePath.length) + target.search, this.options.label);
       if (this.options.mapPath) path = this.options.mapPath(path);
+      path = this.prefixInBase + path;
     } catch (error) {
       return refuse(isToolError(error) ? error.message : String(error));
     }
@@ -245,6 +270,11 @@ export class UpstreamClient implements UpstreamBinding {
     }
     return new ToolError('upstream_unreachable', unreachableMessage(this.options.label, request, this.base.origin, error), { cause: error });
   }
+}
+
+/** What the interceptor onion passes inward: the headers a revalidation adds (If-None-Match). */
+interface Exchange {
+  extra: Record<string, string>;
 }
 
 interface RawResponse {

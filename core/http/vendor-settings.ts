@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { CoreSettings } from '../config/core-settings.js';
 import type { Settings } from '../config/settings.js';
 
 /**
@@ -21,11 +22,11 @@ export function identityFrom(settings: Settings, prefix: string): { credentialLa
   };
 }
 
+/** The core settings every upstream client is limited by. */
+const TransportLimitSettings = Type.Pick(CoreSettings, ['MCP_REQUEST_TIMEOUT_MS', 'MCP_MAX_RESPONSE_BYTES', 'MCP_UPSTREAM_RETRIES']);
+
 /** Timeouts, size cap and retries of UpstreamClientOptions, from the core settings. */
 export function transportLimitsFrom(settings: Settings): { timeoutMs: number; maxBytes: number; retries: number } {
-  return {
-    timeoutMs: settings.get<number>('MCP_REQUEST_TIMEOUT_MS'),
-    maxBytes: settings.get<number>('MCP_MAX_RESPONSE_BYTES'),
-    retries: settings.get<number>('MCP_UPSTREAM_RETRIES'),
-  };
+  const core = settings.of(TransportLimitSettings);
+  return { timeoutMs: core.MCP_REQUEST_TIMEOUT_MS, maxBytes: core.MCP_MAX_RESPONSE_BYTES, retries: core.MCP_UPSTREAM_RETRIES };
 }

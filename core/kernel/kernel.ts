@@ -1,33 +1,29 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { Compile, type Validator } from 'typebox/compile';
-import { ChunkedArtifactStore } from '../artifacts/chunked-artifact-store.js';
-import { artifactRetentionMs } from './artifact-retention.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
 import { reportCall, type CallReporting } from '../logging/call-log.js';
 import type { Logger } from '../logging/logger.js';
-import { countedArtifacts } from '../metrics/counted-artifacts.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
-import { compose, orderForTool, type ComposedChain } from '../pipeline/compose.js';
 import { coreStages } from '../pipeline/core-stages.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { StageMiddleware } from '../pipeline/stages.js';
-import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
-import { injectsToken, readPluginSpec, readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { requestGate } from '../pipeline/request-gate.js';
+import type { Contribution } from '../pipeline/stage-chain.js';
+import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
 import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { didYouMean } from '../text/nearest-names.js';
-import { schemaProblems } from '../schema/schema-check.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
 import { BodyBudget } from './body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
-import { toolDescriptor } from './tool-descriptor.js';
+import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
+import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -44,7 +40,12 @@ export interface KernelOptions {
   prevalidated?: ReadonlySet<PluginClass>;
   /** Where tool calls, upstream requests and artifacts are counted (nothing counted by default). */
   metrics?: Metrics;
+  /** Builds `TOKENS.ArtifactStore` before any plugin is constructed (the artifacts plugin's; none by default). */
+  artifactStore?: ArtifactStoreFactory;
 }
+
+/** What an artifact store is built from; the implementation belongs to the artifacts plugin. */
+export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clock; settings: Settings; logger: Logger; metrics: Metrics }) => ArtifactStore;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -60,33 +61,9 @@ export class UnknownToolError extends Error {
   }
 }
 
-interface LoadedPlugin {
-  spec: PluginSpec;
-  cls: PluginClass;
-  instance?: DevtoolsPlugin;
-}
-
-interface RegisteredTool {
-  definition: ToolDefinition;
-  /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
-  validator: () => Validator;
-  interceptors: UpstreamInterceptor[];
-  chain: ComposedChain;
-  descriptor: ToolDescriptor;
-}
+type LoadedPlugin = BootedPlugin;
 
 const DEFAULT_BOOT_TIMEOUT_MS = 10_000;
-
-const eagerValidator = (validator: Validator): (() => Validator) => () => validator;
-
-/**
- * A prevalidated plugin's input schema, compiled by its first call: compiling every tool's schema was a fifth
- * of start-up, and a server seldom calls all of its tools. The test suite compiles every built-in schema.
- */
-function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator {
-  let compiled: Validator | undefined;
-  return () => (compiled ??= Compile(schema));
-}
 
 /**
  * The kernel: boots plugins in dependency order inside a tsyringe container, reads their tools, composes each
@@ -94,7 +71,7 @@ function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator
  * start-up, with the plugin named; nothing is discovered at call time.
  */
 export class Kernel {
-  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly tools: ToolRegistry;
   private readonly booted: LoadedPlugin[] = [];
   private readonly inFlight = new InFlightCalls();
   private readonly bodies: BodyBudget;
@@ -107,6 +84,7 @@ export class Kernel {
 
   private constructor(private readonly options: KernelOptions) {
     this.container = (options.container ?? rootContainer).createChildContainer();
+    this.tools = new ToolRegistry(options.logger, options.prevalidated);
     this.scrub = secretScrubber(options.settings.secretValues());
     this.bodies = new BodyBudget(options.settings.get<number>('MCP_MAX_INFLIGHT_BODY_BYTES'));
     this.reporting = { logger: options.logger, metrics: options.metrics ?? noMetrics };
@@ -159,8 +137,8 @@ export class Kernel {
     this.container.register(TOKENS.Clock, { useValue: clock });
     const { metrics } = this.reporting;
     this.container.register(TOKENS.Metrics, { useValue: metrics });
-    const artifacts = new ChunkedArtifactStore(store, clock, artifactRetentionMs(settings, logger));
-    this.container.register(TOKENS.ArtifactStore, { useValue: countedArtifacts(artifacts, metrics) });
+    const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
+    if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
     this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
@@ -168,8 +146,8 @@ export class Kernel {
       if (spec === undefined) throw new StartupError(`${cls.name || 'A class'} is not a plugin: decorate it with @Plugin({ name, version }).`);
       return { spec, cls };
     });
-    const contributions: StageMiddleware[] = [];
-    const interceptors: UpstreamInterceptor[] = [];
+    const contributions: Contribution[] = [];
+    const interceptors: PlacedInterceptor[] = [];
     for (const plugin of orderByDependencies(loaded)) {
       const name = `Plugin "${plugin.spec.name}"`;
       const scope = this.container.createChildContainer();
@@ -185,71 +163,29 @@ export class Kernel {
         instance.boot?.({ provide: (token, value) => this.container.register(token, { useValue: value }) }),
       );
       this.booted.push(plugin);
-      contributions.push(...(instance.middleware?.() ?? []));
-      interceptors.push(...(instance.interceptors?.() ?? []));
+      contributions.push(...contributionsOf(plugin.spec.name, instance.middleware?.() ?? []));
+      interceptors.push(...interceptorsOf(plugin.spec.name, instance.interceptors?.() ?? []));
     }
     this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
+    const readOnlyServer = settings.get<boolean>('MCP_READ_ONLY');
     const all = [...coreStages({
       validatorFor: (tool) => this.tools.get(tool)!.validator(),
-      interceptorsFor: (ctx) => observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
+      interceptorsFor: (ctx) => [requestGate(ctx, readOnlyServer), ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics)],
       scrub: (text) => this.scrub(text),
       maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
+      readOnlyServer,
     }), ...contributions];
-    for (const plugin of this.booted) this.registerTools(plugin, all, interceptors);
-    const savesArtifacts = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
-    this.selection = new ToolSelection(settings, [...this.tools.values()].map((t) => ({
+    for (const plugin of this.booted) this.tools.register(plugin, all, interceptors);
+    const tools = [...this.tools.values()];
+    const marks = new Set(tools.filter((t) => t.definition.spec.savesArtifacts !== undefined).map((t) => t.definition.plugin));
+    const injects = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
+    const savesArtifacts = ({ spec, plugin }: ToolDefinition): boolean => spec.savesArtifacts ?? (injects.has(plugin) && !marks.has(plugin));
+    this.selection = new ToolSelection(settings, tools.map((t) => ({
       definition: t.definition,
-      canSpill: savesArtifacts.has(t.definition.plugin) || t.chain.names.some((n) => n.startsWith('spill:')),
+      method: t.method,
+      canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
     })));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
-  }
-
-  private registerTools(plugin: LoadedPlugin, stages: StageMiddleware[], interceptors: UpstreamInterceptor[]): void {
-    const instance = plugin.instance!;
-    for (const { spec, method } of readToolSpecs(plugin.cls)) {
-      const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
-      const owner = this.tools.get(spec.name);
-      if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
-      const checked = !this.options.prevalidated?.has(plugin.cls);
-      const problem = checked ? schemaProblems(spec.input) : undefined;
-      if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
-      if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
-      const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
-      if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
-      const usable = this.checkEnvelope(spec, where, checked);
-      const definition: ToolDefinition = {
-        spec: usable,
-        plugin: plugin.spec.name,
-        handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
-        upstream: instance.upstream,
-      };
-      const chain = compose(orderForTool(stages, (m) => m.appliesTo?.(usable) ?? true));
-      this.tools.set(spec.name, {
-        definition,
-        validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
-        interceptors: interceptors.filter((i) => i.appliesTo?.(usable) ?? true),
-        chain,
-        descriptor: toolDescriptor(usable),
-      });
-    }
-  }
-
-  /** A broken envelope schema is a plugin bug, not a reason to refuse the tool: register it without one. */
-  private checkEnvelope(spec: ToolDefinition['spec'], where: string, againstMetaSchema: boolean): ToolDefinition['spec'] {
-    // Prevalidated (built-in) envelopes are checked by the test suite, not at every start.
-    if (spec.envelope === undefined || !againstMetaSchema) return spec;
-    let problem = schemaProblems(spec.envelope);
-    if (problem === undefined) {
-      try {
-        Compile(spec.envelope);
-      } catch (error) {
-        problem = (error as Error).message;
-      }
-    }
-    if (problem === undefined) return spec;
-    this.options.logger.warn({ tool: spec.name }, `${where}: envelope schema cannot be compiled (${problem}); the tool is registered without structured output.`);
-    const { envelope: _dropped, ...rest } = spec;
-    return rest;
   }
 
   private visible(tool: RegisteredTool): boolean {
@@ -278,6 +214,17 @@ export class Kernel {
       out.push(descriptor);
     }
     return out;
+  }
+
+  /**
+   * A tool's pipeline as composed at start-up: its stage middleware (`stage:plugin/name`) and its upstream
+   * interceptors (`plugin/name`; the kernel's own are made per call), each in running order. The golden test
+   * holds every built-in tool's to a committed file.
+   */
+  pipelineOf(tool: string): { stages: readonly string[]; interceptors: readonly string[] } | undefined {
+    const registered = this.tools.get(tool);
+    if (registered === undefined) return undefined;
+    return { stages: registered.chain.names, interceptors: registered.interceptorNames };
   }
 
   /** The tool definitions, for the CLI and the test kit. */

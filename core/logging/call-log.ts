@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
 import type { Logger } from './logger.js';

@@ -1,50 +1,19 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { PreparedRequest, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';
 import type { UpstreamObservation } from '../kernel/upstream-observer.js';
-import type { ToolDefinition } from '../plugin/contract.js';
+import type { ToolDefinition } from '../plugin/tool-definition.js';
 import type { Principal } from './principal.js';
+import type { RedirectDecider, ToolOutput } from './tool-context.js';
 
-/** What a vendor tool's handler returns: the parsed upstream response, never rendered text. */
-export interface ToolOutput {
-  /** The parsed upstream body (a JSON value, or a string for text endpoints). */
-  value?: unknown;
-  /** Tool metadata kept beside `data` (`nextPage`, `cache`); the text renders `{data, ...meta}` when present. */
-  meta?: Record<string, unknown>;
-  /** Final text for text-only tools (job logs): projection and rendering are skipped. */
-  text?: string;
-  /** An image shown after the text, as an MCP image content block (base64 `data`, lossless). */
-  image?: { data: string; mimeType: string };
-  /**
-   * Whether text cut for the model may be saved whole to a file named in the truncation notice (default true).
-   * The Atlassian passthroughs set false for bodies that were not JSON, where the reference servers save no
-   * file and their notice names none: their text stays byte-identical.
-   */
-  saveTruncated?: boolean;
-}
+export type { ArgsOf, EnvelopeMeta, HandlerContext, RedirectDecider, ToolContext, ToolOutput } from './tool-context.js';
 
-/** What a tool handler sees. */
-export interface ToolContext<A = Record<string, unknown>> {
-  readonly toolName: string;
-  readonly args: A;
-  readonly principal: Principal;
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
-  /** The request computed by the tool's `route` from the validated arguments (what policy decided on). */
-  readonly route?: UpstreamRequest;
-  /** Interceptors (the HTTP cache) composed for this tool at start-up; the upstream client runs them. */
-  readonly interceptors: readonly UpstreamInterceptor[];
-  /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
-  time(step: string, micros: number): void;
-  /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
-  readonly bodyLease?: BodyLease;
-  /** Decides a same-origin redirect of a read as the call itself was decided (set by the policy); throws to refuse it. */
-  readonly decideRedirect?: RedirectDecider;
-}
-
-/** Throws a ToolError when the request a redirect leads to may not be made. */
-export type RedirectDecider = (request: { method: string; path: string }) => void;
+/**
+ * Decides a request a handler sends beyond its tool's route (a second page, a follow-up read), as the policy
+ * stage decided the route, under the identity of the client that sends it; throws a ToolError to refuse it.
+ */
+export type FurtherRequestDecider = (request: { method: string; path: string }, identity: UpstreamIdentity) => void;
 
 /** The state of one call as it flows through the stages. Each stage reads what earlier ones left. */
 export interface CallContext {
@@ -71,6 +40,8 @@ export interface CallContext {
   bodyLease?: BodyLease;
   /** Set by the policy stage: how a redirect the upstream answers with is decided (see ToolContext). */
   decideRedirect?: RedirectDecider;
+  /** Set by the policy stage: how a request other than the prepared one is decided (the request gate asks). */
+  decideFurther?: FurtherRequestDecider;
   result?: CallToolResult;
   /** The error code the call ended with, set by the envelope stage (the call's log line and metrics). */
   errorCode?: string;

@@ -1,52 +1,35 @@
-import type { CallContext } from './call-context.js';
-import { STAGES, type Middleware, type StageMiddleware } from './stages.js';
+/**
+ * One layer of an onion: it does its part, hands on with `next` (at most once, with the context the inner
+ * layers get), and may act on the way back. The tool-call pipeline (stage middleware) and the upstream
+ * interceptors around the network (the request gate, the HTTP cache) are both onions of layers.
+ */
+export interface Layer<C, R> {
+  readonly name: string;
+  run(ctx: C, next: (ctx: C) => Promise<R>): Promise<R>;
+}
 
-export interface ComposedChain {
-  run(ctx: CallContext): Promise<void>;
-  /** Names of the middleware in running order, for logs and tests. */
+/** Layers composed around an innermost function; `names` in running order (golden test, logs, the spill check). */
+export interface Onion<C, R> {
+  run(ctx: C): Promise<R>;
   readonly names: readonly string[];
 }
 
-/** Orders contributions by stage (stable within a stage: plugin boot order) and keeps those for this tool. */
-export function orderForTool(contributions: readonly StageMiddleware[], keep: (m: StageMiddleware) => boolean): StageMiddleware[] {
-  const rank = new Map(STAGES.map((s, i) => [s, i]));
-  return contributions
-    .filter(keep)
-    .map((m, i) => ({ m, i }))
-    .sort((a, b) => rank.get(a.m.stage)! - rank.get(b.m.stage)! || a.i - b.i)
-    .map(({ m }) => m);
-}
-
 /**
- * Composes middleware into one onion: each runs, calls `next()` to hand on, and may act on the way back.
- * Every middleware is timed into `ctx.timings[stage]` (exclusive of what runs inside its `next()`).
+ * The one `compose`: each layer runs, calls `next` to hand on, and may act on the way back; past the last
+ * layer, `innermost` runs. A layer that calls `next` twice is a bug: the second call is refused, so nothing
+ * inside it (a handler, a request) runs twice by accident. An interceptor that re-runs the rest of the chain
+ * (the cache's revalidation) does so through its one `next`, with the context it wants the inner layers to see.
  */
-export function compose(chain: readonly StageMiddleware[]): ComposedChain {
-  const run = (ctx: CallContext): Promise<void> => {
-    let last = -1;
-    const dispatch = async (i: number): Promise<void> => {
-      if (i <= last) throw new Error(`middleware ${chain[i - 1]?.name ?? '?'} called next() twice`);
-      last = i;
-      const entry = chain[i];
-      if (entry === undefined) return;
-      const started = performance.now();
-      let inner = 0;
-      const next = async (): Promise<void> => {
-        const t = performance.now();
-        try {
-          await dispatch(i + 1);
-        } finally {
-          inner += performance.now() - t;
-        }
-      };
-      try {
-        await (entry.run as Middleware)(ctx, next);
-      } finally {
-        const own = (performance.now() - started - inner) * 1000;
-        ctx.timings[entry.stage] = (ctx.timings[entry.stage] ?? 0) + own;
-      }
-    };
-    return dispatch(0);
+export function compose<C, R>(layers: readonly Layer<C, R>[], innermost: (ctx: C) => Promise<R>): Onion<C, R> {
+  const dispatch = (i: number, ctx: C): Promise<R> => {
+    const layer = layers[i];
+    if (layer === undefined) return innermost(ctx);
+    let handedOn = false;
+    return layer.run(ctx, (inner) => {
+      if (handedOn) return Promise.reject(new Error(`${layer.name} called next() twice`));
+      handedOn = true;
+      return dispatch(i + 1, inner);
+    });
   };
-  return { run, names: chain.map((m) => `${m.stage}:${m.name}`) };
+  return { run: (ctx) => dispatch(0, ctx), names: layers.map((l) => l.name) };
 }

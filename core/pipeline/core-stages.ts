@@ -1,12 +1,14 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../http/types.js';
-import { errorResult } from '../result/error-result.js';
+import type { TSchema } from 'typebox';
+import type { UpstreamRequest } from '../http/types.js';
+import type { UpstreamInterceptor } from './tool-context.js';
 import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
-import { successResult } from '../result/success-result.js';
+import { errorResult, successResult } from '../result/tool-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
+import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
-import type { StageMiddleware } from './stages.js';
+import type { Contribution } from './stage-chain.js';
 
 export interface CoreStageDeps {
   validatorFor(tool: string): Validator;
@@ -19,14 +21,17 @@ export interface CoreStageDeps {
    * appear): what the largest response body could hold (MCP_MAX_RESPONSE_BYTES; a node takes a byte or more).
    */
   maxValueNodes: number;
+  /** MCP_READ_ONLY: a route that is not a GET is refused before policy (the gate does the same for every other request). */
+  readOnlyServer: boolean;
 }
 
-/** The stages the kernel itself provides: the result envelope, argument validation and the handler call. */
-export function coreStages(deps: CoreStageDeps): StageMiddleware[] {
+/** The stages the kernel itself provides: the result envelope, argument validation, the handler call and the envelope check. */
+export function coreStages(deps: CoreStageDeps): Contribution[] {
   return [
-    { stage: 'envelope', name: 'result-envelope', run: (ctx, next) => envelope(ctx, next, deps) },
-    { stage: 'validate', name: 'input-schema', run: (ctx, next) => validate(ctx, next, deps) },
-    { stage: 'upstream', name: 'tool-handler', run: (ctx, next) => callHandler(ctx, next, deps) },
+    { stage: 'envelope', plugin: 'kernel', name: 'result-envelope', run: (ctx, next) => envelope(ctx, next, deps) },
+    { stage: 'validate', plugin: 'kernel', name: 'input-schema', run: (ctx, next) => validate(ctx, next, deps) },
+    { stage: 'upstream', plugin: 'kernel', name: 'tool-handler', run: (ctx, next) => callHandler(ctx, next, deps) },
+    envelopeCheck(),
   ];
 }
 
@@ -53,7 +58,7 @@ function asToolError(thrown: unknown, ctx: CallContext): ToolError {
 }
 
 async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const call = prepareCall(ctx.tool, deps.validatorFor(ctx.tool.spec.name), ctx.args);
+  const call = prepareCall(ctx.tool, deps.validatorFor(ctx.tool.spec.name), ctx.args, deps.readOnlyServer);
   ctx.args = call.args;
   if (call.route !== undefined) ctx.route = call.route;
   if (call.prepared !== undefined) ctx.prepared = call.prepared;
@@ -61,13 +66,14 @@ async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreS
 }
 
 async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const toolCtx: ToolContext = {
+  const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
     toolName: ctx.tool.spec.name,
     args: ctx.args,
     principal: ctx.principal,
     signal: ctx.signal,
     logger: ctx.logger,
     route: ctx.route,
+    prepared: ctx.prepared,
     interceptors: deps.interceptorsFor(ctx),
     bodyLease: ctx.bodyLease,
     ...(ctx.decideRedirect !== undefined ? { decideRedirect: ctx.decideRedirect } : {}),

@@ -1,10 +1,11 @@
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
-import { safeApiPath } from '../http/safe-path.js';
+import { safeApiPath } from '../http/path-guards.js';
 import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
 import { describeValidationErrors } from '../schema/validation-errors.js';
+import { writeRefusal } from './request-gate.js';
 
 export interface PreparedCall {
   args: Record<string, unknown>;
@@ -15,9 +16,10 @@ export interface PreparedCall {
 /**
  * Validates a call's arguments (applying schema defaults) and computes the upstream request it would make,
  * without sending anything. The validate stage runs this; `policy explain` runs it too, so both decide on
- * exactly the same request. Throws `invalid_arguments` or `invalid_path`.
+ * exactly the same request, prepared once. Throws `invalid_arguments`, `invalid_path`, or `tool_failed` for a
+ * write a read-only tool (or server) may not send.
  */
-export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>): PreparedCall {
+export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>, readOnlyServer = false): PreparedCall {
   const deep = tooDeeplyNested(rawArgs);
   if (deep !== undefined) {
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n- ${deep}: is nested more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value.`);
@@ -29,6 +31,10 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   }
   if (tool.spec.route === undefined) return { args };
   const route = tool.spec.route(args);
+  // Start-up refused a read-only tool whose route is a write where it could compute the route; this holds
+  // for every route (one whose method depends on its arguments too), before policy or any request.
+  const write = writeRefusal(tool, route.method, readOnlyServer, `${route.method} ${route.path}`);
+  if (write !== undefined) throw write;
   // Preparing checks path safety now, so a bad path is refused before policy or any request. The path as it
   // will be sent is checked again here, whoever prepared it: a third-party binding (or one built against an
   // older copy of this package) gets the same refusals as the built-in client.

@@ -1,7 +1,11 @@
-import type { Static, TObject, TSchema } from 'typebox';
-import type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+import type { TObject } from 'typebox';
+import type { UpstreamBinding } from '../http/types.js';
 import type { StageMiddleware } from '../pipeline/stages.js';
-import type { UpstreamBinding, UpstreamInterceptor, UpstreamRequest } from '../http/types.js';
+import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { ToolSpec } from './tool-spec.js';
+
+export type { ToolDefinition } from './tool-definition.js';
+export type { RoutedToolSpec, ToolAnnotations, ToolSpec } from './tool-spec.js';
 
 /** What `@Plugin` records. */
 export interface PluginSpec {
@@ -16,41 +20,6 @@ export interface PluginSpec {
   configSections?: string[];
   /** How long `boot()` may take before start-up fails (default 10 s). */
   bootTimeoutMs?: number;
-}
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** What `@Tool` records on a method of a plugin class. */
-export interface ToolSpec<I extends TSchema = TSchema> {
-  name: string;
-  title: string;
-  description: string;
-  annotations: ToolAnnotations;
-  /** TypeBox schema of the arguments; compiled once at start-up. */
-  input: I;
-  /** TypeBox schema of the structured envelope, for tools with a structured contract. */
-  envelope?: TSchema;
-  /**
-   * The upstream request this call makes, computed from the validated arguments without side effects.
-   * The policy stage decides on it before anything is sent, and `policy explain` shows it.
-   */
-  route?: (args: Static<I>) => UpstreamRequest;
-  /** Serve this tool's upstream GETs through the HTTP cache (cache plugin). */
-  cache?: boolean;
-}
-
-/** A tool as the kernel holds it after reading the decorators. */
-export interface ToolDefinition {
-  readonly spec: ToolSpec;
-  readonly plugin: string;
-  readonly handler: (ctx: ToolContext) => Promise<ToolOutput>;
-  /** The vendor plugin's upstream client, when it has one (policy and cache need its identity). */
-  readonly upstream?: UpstreamBinding;
 }
 
 /** Handed to `boot()`: what a plugin may do while the kernel starts. */

@@ -1,6 +1,8 @@
 import type {} from 'reflect-metadata'; // types only: the entry point loads the polyfill once
 import { injectable } from 'tsyringe';
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import type { UpstreamRequest } from '../http/types.js';
+import type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
 import type { PluginSpec, ToolSpec } from './contract.js';
 
 // String keys shared through the global Reflect registry: a third-party plugin that imports its own copy of
@@ -21,11 +23,31 @@ export function Plugin(spec: PluginSpec): ClassDecorator {
   };
 }
 
-/** Declares a method of a plugin class as an MCP tool. Records metadata only; the kernel reads it. */
-export function Tool<I extends TSchema>(spec: ToolSpec<I>): MethodDecorator {
+/** The handler `@Tool` accepts for a spec: its context typed from the input schema and route, its output from the envelope. */
+export type ToolHandler<I extends TSchema, E extends TSchema | undefined, R extends UpstreamRequest | undefined> = (
+  ctx: ToolContext<I, R>,
+) => Promise<ToolOutput<E>>;
+
+/** A method decorator that only fits a handler of that type (checked by the compiler where `@Tool` is applied). */
+export type ToolDecorator<I extends TSchema, E extends TSchema | undefined, R extends UpstreamRequest | undefined> = <H extends ToolHandler<I, E, R>>(
+  target: object,
+  method: string | symbol,
+  descriptor: TypedPropertyDescriptor<H>,
+) => void;
+
+/**
+ * Declares a method of a plugin class as an MCP tool. Records metadata only; the kernel reads it.
+ * A spec with a `route` gives the handler `ctx.route`; one without gives `ToolContext<typeof Args, undefined>`.
+ */
+export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(
+  spec: ToolSpec<I, E> & { route: (args: Static<I>) => UpstreamRequest },
+): ToolDecorator<I, E, UpstreamRequest>;
+export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(spec: ToolSpec<I, E> & { route?: undefined }): ToolDecorator<I, E, undefined>;
+export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(spec: ToolSpec<I, E>): ToolDecorator<I, E, UpstreamRequest | undefined>;
+export function Tool(spec: ToolSpec): ToolDecorator<TSchema, TSchema | undefined, UpstreamRequest | undefined> {
   return (target, method) => {
     const owner = target.constructor;
     const recorded: RecordedTool[] = Reflect.getOwnMetadata(TOOLS_METADATA, owner) ?? [];
-    Reflect.defineMetadata(TOOLS_METADATA, [...recorded, { spec: spec as unknown as ToolSpec, method }], owner);
+    Reflect.defineMetadata(TOOLS_METADATA, [...recorded, { spec, method }], owner);
   };
 }

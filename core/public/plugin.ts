@@ -12,7 +12,8 @@ import 'reflect-metadata';
 
 // Declaring plugins and tools.
 export { Plugin, Tool } from '../plugin/decorators.js';
-export type { BootContext, DevtoolsPlugin, PluginSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export type { BootContext, DevtoolsPlugin, PluginSpec, RoutedToolSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export type { ToolHandler } from '../plugin/decorators.js';
 export { inject } from 'tsyringe';
 export { TOKENS } from '../tokens.js';
 
@@ -20,10 +21,10 @@ export { TOKENS } from '../tokens.js';
 export { Type } from 'typebox';
 export type { Static, TObject, TSchema } from 'typebox';
 export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js';
-export { AtlassianReadEnvelope, CircleCiReadEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
+export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+export type { EnvelopeMeta, ToolContext, ToolOutput } from '../pipeline/call-context.js';
 export type { Principal } from '../pipeline/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
@@ -37,7 +38,7 @@ export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '..
 export type { BodyExpectation } from '../http/parse-body.js';
 export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
-export { nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
+export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 
 // Errors a tool can end with (each code is in the catalogue, docs/errors.md).
 export { ToolError, isToolError, type ToolErrorDetails } from '../errors/tool-error.js';

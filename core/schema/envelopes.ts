@@ -15,9 +15,11 @@ export const Incomplete = Type.Object(
   { additionalProperties: false, description: 'Present only when data is not the whole result; read the whole value with artifact_read.' },
 );
 
-const Data = Type.Unknown({ description: 'The upstream body after the optional jq projection; null when incomplete.' });
+/** `data` of every envelope: no declared type (jq may project the body to any JSON value). */
+export const EnvelopeData = Type.Unknown({ description: 'The upstream body after the optional jq projection; null when incomplete.' });
+const Data = EnvelopeData;
 
-/** GitHub list tools: `{data, nextPage, incomplete?}`. */
+/** Lists paged by number (GitHub, GitLab): `{data, nextPage, incomplete?}`. */
 export const PagedEnvelope = Type.Object(
   {
     data: Data,
@@ -27,31 +29,26 @@ export const PagedEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
-/** circleci_get: `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}`. */
-export const CircleCiReadEnvelope = Type.Object(
+/**
+ * Lists paged by an opaque cursor (Sentry, Slack, Stripe, Linear, GitLab keyset): `{data, nextCursor,
+ * incomplete?}`, nextCursor the cursor to pass for the next page, null on the last page.
+ */
+export const CursorEnvelope = Type.Object(
   {
     data: Data,
-    cache: Type.Object(
-      {
-        hit: Type.Boolean(),
-        ageMs: Type.Integer({ minimum: 0 }),
-        fetchedAt: Type.String({ description: 'ISO 8601 time of the upstream fetch.' }),
-      },
-      { additionalProperties: false },
-    ),
+    nextCursor: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      description: 'The cursor to request the next page with, or null when there is none.',
+    }),
     incomplete: Type.Optional(Incomplete),
   },
   { additionalProperties: false },
 );
 
-/** jira_get, conf_get, bb_get: `{data, incomplete?}`. */
-export const AtlassianReadEnvelope = Type.Object(
+/** Any read whose result is the upstream body alone (jira_get, conf_get, bb_get): `{data, incomplete?}`. */
+export const ReadEnvelope = Type.Object(
   {
     data: Data,
     incomplete: Type.Optional(Incomplete),
   },
   { additionalProperties: false },
 );
-
-/** Any read whose result is the upstream body alone, as for the Atlassian reads: `{data, incomplete?}`. */
-export const ReadEnvelope = AtlassianReadEnvelope;

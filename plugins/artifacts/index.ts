@@ -1,7 +1,7 @@
 import { inject } from 'tsyringe';
-import Type, { type Static } from 'typebox';
+import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
-import { ARTIFACT_CHUNK_BYTES } from '../../core/artifacts/chunked-artifact-store.js';
+import { ARTIFACT_CHUNK_BYTES } from './chunked-artifact-store.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
@@ -17,8 +17,6 @@ const ArtifactReadArgs = Type.Object(
   },
   { additionalProperties: false },
 );
-
-type ArtifactReadArgs = Static<typeof ArtifactReadArgs>;
 
 /** Largest chunk one read returns, in decoded bytes (the stored chunk size: a read loads what it returns). */
 export const ARTIFACT_READ_MAX_BYTES = ARTIFACT_CHUNK_BYTES;
@@ -44,7 +42,7 @@ export class ArtifactsPlugin {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     input: ArtifactReadArgs,
   })
-  async read(ctx: ToolContext<ArtifactReadArgs>): Promise<ToolOutput> {
+  async read(ctx: ToolContext<typeof ArtifactReadArgs, undefined>): Promise<ToolOutput> {
     const { artifactId: id, offset: from = 0, encoding = 'base64' } = ctx.args;
     const chunk =
       encoding === 'utf8'

@@ -14,7 +14,7 @@ export interface PassthroughBehaviour {
 export async function callPassthrough(client: UpstreamClient, ctx: ToolContext, behaviour: PassthroughBehaviour): Promise<ToolOutput> {
   let response: UpstreamResponse;
   try {
-    response = await client.send(ctx, ctx.route!, { expect: 'lenient' });
+    response = await client.send(ctx, ctx.route, { expect: 'lenient' });
   } catch (error) {
     if (error instanceof ToolError && error.status === 401) {
       throw new ToolError(error.code, `${error.message} ${behaviour.credentialsHint()}`, { status: error.status, upstreamBody: error.upstreamBody, meta: error.meta, cause: error });

@@ -1,6 +1,7 @@
 import type { HttpMethod, UpstreamRequest } from '../../core/http/types.js';
-import type { ToolAnnotations, ToolSpec } from '../../core/plugin/contract.js';
-import { AtlassianReadEnvelope } from '../../core/schema/envelopes.js';
+import type { TSchema } from 'typebox';
+import type { RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
+import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { passthroughArgs, type ArgDocs } from './passthrough-args.js';
 
 export const VERBS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -38,11 +39,11 @@ interface PassthroughInput {
  * The spec of one passthrough tool. Only the `_get` tools have a structured envelope (`{data, incomplete?}`);
  * writes return text only.
  */
-export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): ToolSpec {
+export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): RoutedToolSpec<TSchema, TSchema | undefined> {
   const args = passthroughArgs(product.args);
   const input = WITH_BODY.has(verb) ? args.write : args.read;
   const method = verb.toUpperCase() as HttpMethod;
-  const spec: ToolSpec = {
+  const spec: RoutedToolSpec<TSchema, TSchema | undefined> = {
     name: `${product.toolPrefix}_${verb}`,
     title: `${product.label} ${method} Request`,
     description: product.descriptions[verb],
@@ -53,6 +54,6 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): To
       return { method, path: a.path, query: a.queryParams, body: WITH_BODY.has(verb) ? a.body : undefined };
     },
   };
-  if (verb === 'get') spec.envelope = AtlassianReadEnvelope;
+  if (verb === 'get') spec.envelope = ReadEnvelope;
   return spec;
 }

@@ -29,8 +29,14 @@ export const AccountSettings = {
   ATLASSIAN_REQUEST_TIMEOUT: REQUEST_TIMEOUT,
 };
 
+const RequestTimeoutSetting = Type.Object({ ATLASSIAN_REQUEST_TIMEOUT: REQUEST_TIMEOUT });
+
+/** The Atlassian account, as one schema to read the settings with. */
+export const AccountSettingsSchema = Type.Object(AccountSettings);
+
 /** Jira and Confluence Cloud also need the site. */
 export const SiteAccountSettings = { ATLASSIAN_SITE_NAME: SITE_NAME, ...AccountSettings };
+export const SiteAccountSettingsSchema = Type.Object(SiteAccountSettings);
 
 /** A comma-separated list of API path prefixes, the one product boundary check on a shared site. */
 export function apiPrefixesSetting(defaultPrefixes: string, what: string): ReturnType<typeof Type.String> {
@@ -40,7 +46,7 @@ export function apiPrefixesSetting(defaultPrefixes: string, what: string): Retur
 /** Core transport limits, with ATLASSIAN_REQUEST_TIMEOUT taking over the timeout when it is set. */
 export function atlassianTransportLimits(settings: Settings): ReturnType<typeof transportLimitsFrom> & { timeoutSetting?: string } {
   const limits = transportLimitsFrom(settings);
-  const timeout = settings.get<number>('ATLASSIAN_REQUEST_TIMEOUT');
+  const timeout = settings.of(RequestTimeoutSetting).ATLASSIAN_REQUEST_TIMEOUT;
   return timeout > 0 ? { ...limits, timeoutMs: timeout, timeoutSetting: 'ATLASSIAN_REQUEST_TIMEOUT' } : limits;
 }
 

@@ -3,7 +3,7 @@ import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom } from '../../core/http/vendor-settings.js';
 import { mapProductPath, parseApiPrefixes, type ProductPaths } from './api-paths.js';
 import { ATLASSIAN_HEADERS } from './request-headers.js';
-import { atlassianTransportLimits, basicAuth } from './settings.js';
+import { atlassianTransportLimits, basicAuth, SiteAccountSettingsSchema } from './settings.js';
 import type { SiteProduct } from './site-product.js';
 
 const SITE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
@@ -20,9 +20,8 @@ const UNCONFIGURED_BASE_URL = 'https://unconfigured.invalid';
  * path boundary. Missing settings do not stop start-up: a call reports what to set, before any request.
  */
 export function createSiteClient(settings: Settings, product: SiteProduct): UpstreamClient {
-  const email = settings.get<string>('ATLASSIAN_USER_EMAIL');
-  const token = settings.get<string>('ATLASSIAN_API_TOKEN');
-  const base = siteBaseUrl(settings.get<string>('ATLASSIAN_SITE_NAME'), settings.get<string>(`${product.settingsPrefix}_BASE_URL`), product);
+  const { ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, ATLASSIAN_SITE_NAME } = settings.of(SiteAccountSettingsSchema);
+  const base = siteBaseUrl(ATLASSIAN_SITE_NAME, settings.get<string>(`${product.settingsPrefix}_BASE_URL`), product);
   const missing = [...(base.missing ?? []), ...(email === '' ? ['ATLASSIAN_USER_EMAIL'] : []), ...(token === '' ? ['ATLASSIAN_API_TOKEN'] : [])];
   const problem =
     base.problem ??

@@ -1,9 +1,11 @@
+import Type from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
-import { identityFrom } from '../../core/http/vendor-settings.js';
+import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
 import { mapProductPath, parseApiPrefixes, type ProductPaths } from '../atlassian/api-paths.js';
 import { ATLASSIAN_HEADERS } from '../atlassian/request-headers.js';
-import { atlassianTransportLimits, basicAuth } from '../atlassian/settings.js';
+import { AccountSettings, apiPrefixesSetting, atlassianTransportLimits, basicAuth } from '../atlassian/settings.js';
 
 /** The credential Bitbucket calls use, chosen as the reference server chooses it. */
 export interface BitbucketCredential {
@@ -18,16 +20,26 @@ export interface BitbucketCredential {
  * else a Bitbucket app password (ATLASSIAN_BITBUCKET_USERNAME + ATLASSIAN_BITBUCKET_APP_PASSWORD).
  */
 export function bitbucketCredential(settings: Settings): BitbucketCredential | undefined {
-  const email = settings.get<string>('ATLASSIAN_USER_EMAIL');
-  const token = settings.get<string>('ATLASSIAN_API_TOKEN');
+  const { ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, ATLASSIAN_BITBUCKET_USERNAME: username, ATLASSIAN_BITBUCKET_APP_PASSWORD: password } = settings.of(BitbucketSettings);
   if (email !== '' && token !== '') return { secretKey: 'ATLASSIAN_API_TOKEN', user: email, secret: token };
-  const username = settings.get<string>('ATLASSIAN_BITBUCKET_USERNAME');
-  const password = settings.get<string>('ATLASSIAN_BITBUCKET_APP_PASSWORD');
   if (username !== '' && password !== '') return { secretKey: 'ATLASSIAN_BITBUCKET_APP_PASSWORD', user: username, secret: password };
   return undefined;
 }
 
 export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUCKET_APP_PASSWORD';
+
+/** The Bitbucket plugin's settings: the Atlassian account or an app password, the API and upload limits. */
+export const BitbucketSettings = Type.Object({
+  ...AccountSettings,
+  ATLASSIAN_BITBUCKET_USERNAME: Type.String({ default: '', description: 'Bitbucket username for app-password auth, used when ATLASSIAN_USER_EMAIL/ATLASSIAN_API_TOKEN are not both set.' }),
+  ATLASSIAN_BITBUCKET_APP_PASSWORD: secret(Type.String({ default: '', description: 'Bitbucket app password of ATLASSIAN_BITBUCKET_USERNAME.' })),
+  BITBUCKET_DEFAULT_WORKSPACE: Type.String({ default: '', description: 'Default workspace of the reference server (read for compatibility; the bb_* passthroughs take full paths).' }),
+  BITBUCKET_BASE_URL: Type.String({ default: 'https://api.bitbucket.org', description: 'Bitbucket API base URL.' }),
+  BITBUCKET_API_PREFIXES: apiPrefixesSetting('/2.0', 'bb_* paths live under; the first is prepended to paths that start with none of them'),
+  ...identitySettings('BITBUCKET', DEFAULT_CREDENTIAL_LABEL),
+  UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024, description: 'Largest file bb_upload sends, in bytes (decoded).' }),
+  UPLOAD_MAX_TOTAL_BYTES: Type.Integer({ minimum: 1, default: 25 * 1024 * 1024, description: 'Largest total of the files of one bb_upload call, in bytes (decoded).' }),
+});
 
 /**
  * The Bitbucket client: BITBUCKET_BASE_URL (default https://api.bitbucket.org), paths relative to /2.0 (the
@@ -35,18 +47,19 @@ export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUC
  */
 export function createBitbucketClient(settings: Settings): UpstreamClient {
   const credential = bitbucketCredential(settings);
+  const { BITBUCKET_API_PREFIXES, BITBUCKET_BASE_URL } = settings.of(BitbucketSettings);
   const identity = identityFrom(settings, 'BITBUCKET');
   const paths: ProductPaths = {
     label: 'Bitbucket',
     settingKey: 'BITBUCKET_API_PREFIXES',
-    prefixes: parseApiPrefixes(settings.get<string>('BITBUCKET_API_PREFIXES'), 'BITBUCKET_API_PREFIXES'),
+    prefixes: parseApiPrefixes(BITBUCKET_API_PREFIXES, 'BITBUCKET_API_PREFIXES'),
     prependFirst: true,
     example: '/repositories/WORKSPACE/REPO/pullrequests',
   };
   return new UpstreamClient({
     vendor: 'bitbucket',
     label: 'Bitbucket',
-    baseUrl: settings.get<string>('BITBUCKET_BASE_URL'),
+    baseUrl: BITBUCKET_BASE_URL,
     baseUrlSetting: 'BITBUCKET_BASE_URL',
     auth: () => (credential === undefined ? undefined : basicAuth(credential.user, credential.secret)),
     missingCredentials:

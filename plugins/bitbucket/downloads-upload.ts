@@ -2,6 +2,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError, ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
+import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { multipartBody } from './multipart.js';
 import { prepareUpload, type UploadFile, type UploadLimits } from './upload-files.js';
 import type { UploadArgs } from './upload-spec.js';
@@ -17,10 +18,10 @@ const MAX_PAGES = 50;
  * between is still replaced); the result says which files replaced one. Never retried: after a timeout or a
  * 5xx the outcome is unknown, and the error says how to check.
  */
-export async function uploadToDownloads(ctx: ToolContext, bitbucket: UpstreamClient, artifacts: ArtifactStore, limits: UploadLimits): Promise<ToolOutput> {
-  const args = ctx.args as UploadArgs;
+export async function uploadToDownloads(ctx: ToolContext<typeof UploadArgs>, bitbucket: UpstreamClient, artifacts: ArtifactStore, limits: UploadLimits): Promise<ToolOutput<typeof ReadEnvelope>> {
+  const { args } = ctx;
   const files = await prepareUpload(args.files, ctx.principal, artifacts, limits);
-  const downloads = ctx.route!.path;
+  const downloads = ctx.route.path;
   const existing = new Set(await existingNames(ctx, bitbucket, downloads));
   const clashing = files.filter((f) => existing.has(f.name)).map((f) => f.name);
   if (args.replace !== true && clashing.length > 0) {
@@ -30,7 +31,7 @@ export async function uploadToDownloads(ctx: ToolContext, bitbucket: UpstreamCli
   const report = files.map((f) => uploaded(f, bitbucket, downloads, existing));
   const body = multipartBody(files.map((f) => ({ field: 'files', filename: f.name, contentType: f.mimeType, bytes: f.bytes })));
   try {
-    await bitbucket.send(ctx, ctx.route!, { rawBody: body, expect: 'lenient' });
+    await bitbucket.send(ctx, ctx.route, { rawBody: body, expect: 'lenient' });
   } catch (error) {
     throw explained(error, downloads);
   }

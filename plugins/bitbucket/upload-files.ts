@@ -45,8 +45,8 @@ export async function prepareUpload(files: UploadArgs['files'], owner: Principal
 /** One safe file name: a single path segment a download can be saved under on any system. */
 function checkedName(name: string): string {
   if (name === '.' || name === '..' || name.trim() !== name) refuse(`the name ${JSON.stringify(name)} is not a file name (no leading or trailing spaces, not . or ..)`);
-  // eslint-disable-next-line no-control-regex
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name)) refuse(`the name ${JSON.stringify(name)} is not well-formed text (a lone surrogate)`);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name may not hold
   if (/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(name)) refuse(`the name ${JSON.stringify(name)} holds a character file names cannot (/ \\ : * ? " < > | or a control character)`);
   return name;
 }

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 
 // A slug, or a {uuid} as Bitbucket also accepts: nothing that could add a path segment or a query.
@@ -29,13 +29,15 @@ export const UploadArgs = Type.Object(
 
 export type UploadArgs = Static<typeof UploadArgs>;
 
-export const UPLOAD: ToolSpec<typeof UploadArgs> = {
+export const UPLOAD: RoutedToolSpec<typeof UploadArgs, typeof ReadEnvelope> = {
   name: 'bb_upload',
   title: 'Upload to Bitbucket Downloads',
   description:
     'Upload files to a repository\'s Downloads, from base64 content or an artifact id. A name that already exists is refused unless replace is true. Limits: UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_TOTAL_BYTES per call.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: UploadArgs,
+  // It reads an artifact another tool saved; it saves none of its own.
+  savesArtifacts: false,
   envelope: ReadEnvelope,
   // What policy sees: the files' names and whether they may overwrite; the bytes go as multipart/form-data.
   route: (args: UploadArgs) => ({

@@ -1,7 +1,7 @@
 import { inject } from 'tsyringe';
 import Type from 'typebox';
 import type { Settings } from '../../core/config/settings.js';
-import type { UpstreamInterceptor } from '../../core/http/types.js';
+import type { UpstreamInterceptor } from '../../core/pipeline/tool-context.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
@@ -32,16 +32,17 @@ export class CachePlugin implements DevtoolsPlugin {
     @inject(TOKENS.Logger) logger: Logger,
     @inject(TOKENS.Metrics) metrics: Metrics,
   ) {
-    if (!settings.get<boolean>('HTTP_CACHE_ENABLED')) return;
+    const own = settings.of(CacheSettings);
+    if (!own.HTTP_CACHE_ENABLED) return;
     this.cache = new HttpCache({
       store,
       clock,
       logger,
       limits: {
-        defaultTtlMs: settings.get<number>('HTTP_CACHE_DEFAULT_TTL_SECONDS') * 1000,
-        maxTtlMs: settings.get<number>('HTTP_CACHE_MAX_TTL_SECONDS') * 1000,
+        defaultTtlMs: own.HTTP_CACHE_DEFAULT_TTL_SECONDS * 1000,
+        maxTtlMs: own.HTTP_CACHE_MAX_TTL_SECONDS * 1000,
       },
-      maxBytes: settings.get<number>('HTTP_CACHE_MAX_BYTES'),
+      maxBytes: own.HTTP_CACHE_MAX_BYTES,
       metrics,
     });
   }

@@ -1,4 +1,4 @@
-import { servedPath } from '../../core/http/path-reading.js';
+import { servedPath } from '../../core/http/path-guards.js';
 
 /**
  * Paths whose answers change by the second, per vendor: never served from the cache, however the response is

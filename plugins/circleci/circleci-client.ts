@@ -36,11 +36,11 @@ export function underApiPrefix(path: string): string {
 
 /** The CircleCI v2 client: Circle-Token auth, JSON, every path under /api/v2. */
 export function createCircleciClient(settings: Settings): UpstreamClient {
-  const token = settings.get<string>('CIRCLECI_TOKEN');
+  const { CIRCLECI_TOKEN: token, CIRCLECI_BASE_URL } = settings.of(CircleciSettings);
   return new UpstreamClient({
     vendor: 'circleci',
     label: 'CircleCI',
-    baseUrl: settings.get<string>('CIRCLECI_BASE_URL'),
+    baseUrl: CIRCLECI_BASE_URL,
     baseUrlSetting: 'CIRCLECI_BASE_URL',
     auth: () => (token === '' ? undefined : { 'circle-token': token }),
     missingCredentials: 'CircleCI credentials are not configured: set CIRCLECI_TOKEN to a personal API token.',

@@ -1,20 +1,20 @@
 import { inject } from 'tsyringe';
-import type { Static } from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { CacheInfo } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { CircleCiReadEnvelope } from './read-envelope.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
-import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { CircleciSettings, createCircleciClient } from './circleci-client.js';
 import type { V1JobDetail } from './job-steps.js';
 import { stepLogsText } from './step-logs.js';
 import { StepOutputReader } from './step-output.js';
-import { DELETE, GET, LOGS, PATCH, POST, PUT, type LogsArgs } from './tool-specs.js';
+import { DELETE, GET, LOGS, PATCH, POST, PUT, type GetArgs, type LogsArgs } from './tool-specs.js';
 
 /**
  * CircleCI v2: a cached read passthrough (`{data, cache}`), write passthroughs (text only, never cached,
@@ -25,31 +25,29 @@ import { DELETE, GET, LOGS, PATCH, POST, PUT, type LogsArgs } from './tool-specs
 export class CircleciPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly outputs: StepOutputReader;
-  /** Configured secrets replaced in step output before it is shown or saved (an artifact is stored as given). */
-  private readonly scrub: Scrub;
-
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
+    /** Secrets replaced in step output before it is shown or saved (an artifact is stored as given): the server's one scrubber. */
+    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     this.upstream = createCircleciClient(settings);
     this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);
-    this.scrub = secretScrubber(settings.secretValues());
   }
 
   @Tool(GET)
-  async get(ctx: ToolContext): Promise<ToolOutput> {
-    const response = await this.upstream.send(ctx, ctx.route!);
+  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput<typeof CircleCiReadEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route);
     // Without the cache plugin (disabled, or HTTP_CACHE_ENABLED=false) every answer is a fresh fetch.
     const cache: CacheInfo = response.cache ?? { hit: false, ageMs: 0, fetchedAt: new Date(this.clock.now()).toISOString() };
     return { value: response.body, meta: { cache } };
   }
 
   @Tool(LOGS)
-  async logs(ctx: ToolContext): Promise<ToolOutput> {
-    const detail = (await this.upstream.send(ctx, ctx.route!)).body as V1JobDetail;
-    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args as Static<typeof LogsArgs>, detail) };
+  async logs(ctx: ToolContext<typeof LogsArgs>): Promise<ToolOutput> {
+    const detail = (await this.upstream.send(ctx, ctx.route)).body as V1JobDetail;
+    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args, detail) };
   }
 
   @Tool(POST)
@@ -77,7 +75,7 @@ export class CircleciPlugin implements DevtoolsPlugin {
    * empty or not JSON is shown as it is rather than turned into an error.
    */
   private async write(ctx: ToolContext): Promise<ToolOutput> {
-    const route = ctx.route!;
+    const { route } = ctx;
     const response = await this.upstream.send(ctx, route, { expect: 'lenient' });
     if (response.kind === 'empty') return { text: `CircleCI answered ${response.status} to ${route.method} ${route.path} with no body: the request succeeded.` };
     return { value: response.body };

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
-import { CircleCiReadEnvelope } from '../../core/schema/envelopes.js';
+import { CircleCiReadEnvelope } from './read-envelope.js';
 
 const Path = Type.String({
   minLength: 1,
@@ -40,7 +40,7 @@ const V1_VCS: Record<string, string> = { gh: 'github', github: 'github', bb: 'bi
 
 export const WriteArgs = Type.Object({ path: Path, queryParams: QueryParams, body: Body, ...renderingArgs }, { additionalProperties: false });
 
-export const GET: ToolSpec<typeof GetArgs> = {
+export const GET: RoutedToolSpec<typeof GetArgs, typeof CircleCiReadEnvelope> = {
   name: 'circleci_get',
   title: 'CircleCI API GET',
   description: [
@@ -59,7 +59,7 @@ export const GET: ToolSpec<typeof GetArgs> = {
  * A write passthrough: sent once, never retried or cached. Whether it is idempotent or destructive is what its
  * HTTP method says (a PUT replaces, a DELETE removes).
  */
-function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string): ToolSpec<typeof WriteArgs> {
+function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string): RoutedToolSpec<typeof WriteArgs> {
   return {
     name: `circleci_${method.toLowerCase()}`,
     title: `CircleCI API ${method}`,
@@ -79,7 +79,7 @@ export const PUT = writeTool('PUT', 'PUT to the CircleCI v2 API, e.g. set a cont
 export const PATCH = writeTool('PATCH', 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.');
 export const DELETE = writeTool('DELETE', 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.');
 
-export const LOGS: ToolSpec<typeof LogsArgs> = {
+export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
   name: 'circleci_logs',
   title: 'Read the step output of a CircleCI job',
   description: [
@@ -88,6 +88,7 @@ export const LOGS: ToolSpec<typeof LogsArgs> = {
   ].join(' '),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: LogsArgs,
+  savesArtifacts: true,
   // The step list with output URLs exists only in CircleCI's v1.1 job detail.
   route: (args: Static<typeof LogsArgs>) => {
     const [vcs = '', org, repo] = args.projectSlug.split('/');

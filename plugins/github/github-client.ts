@@ -26,11 +26,11 @@ export const RAW_MEDIA_TYPE = 'application/vnd.github.raw+json';
  * (GitHub refuses requests without one). Clients that differ only in `accept` share one identity.
  */
 export function createGithubClient(settings: Settings, accept = 'application/vnd.github+json'): UpstreamClient {
-  const token = settings.get<string>('GITHUB_TOKEN');
+  const { GITHUB_TOKEN: token, GITHUB_API_URL } = settings.of(GithubSettings);
   return new UpstreamClient({
     vendor: 'github',
     label: 'GitHub',
-    baseUrl: settings.get<string>('GITHUB_API_URL'),
+    baseUrl: GITHUB_API_URL,
     baseUrlSetting: 'GITHUB_API_URL',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
     missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',

@@ -1,13 +1,15 @@
 import { inject } from 'tsyringe';
-import type { Static } from 'typebox';
+import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
-import { secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, DIFF_MEDIA_TYPE, GithubSettings, RAW_MEDIA_TYPE } from './github-client.js';
 import { logResultText } from '../log-text/log-result.js';
@@ -24,9 +26,13 @@ import {
   LIST_REPOSITORIES,
   type DiffArgs,
   type FileArgs,
+  type IssueArgs,
   type ListIssuesArgs,
+  type ListPullRequestsArgs,
+  type ListReposArgs,
+  type PullRequestArgs,
 } from './repo-tool-specs.js';
-import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-specs.js';
+import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type GetArgs, type JobLogsArgs, type ListJobsArgs, type ListRunsArgs } from './tool-specs.js';
 
 /**
  * GitHub: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), pull requests,
@@ -35,6 +41,8 @@ import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type JobLogsArgs } from './tool-sp
  * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
  * exactly what goes out.
  */
+const ResponseLimit = Type.Pick(CoreSettings, ['MCP_MAX_RESPONSE_BYTES']);
+
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
 export class GithubPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
@@ -42,39 +50,37 @@ export class GithubPlugin implements DevtoolsPlugin {
   private readonly diffs: UpstreamClient;
   private readonly raw: UpstreamClient;
   private readonly maxBytes: number;
-  /**
-   * Configured secrets replaced in a log before it is shown or saved: the kernel scrubs result text, but an
-   * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
-   */
-  private readonly scrub: Scrub;
-
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
+    /**
+     * The server's one scrubber, for a log before it is shown or saved: the kernel scrubs result text, but an
+     * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
+     */
+    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     this.upstream = createGithubClient(settings);
     this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
     this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
-    this.maxBytes = settings.get<number>('MCP_MAX_RESPONSE_BYTES');
-    this.scrub = secretScrubber(settings.secretValues());
+    this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
   }
 
   @Tool(LIST_RUNS)
-  async listWorkflowRuns(ctx: ToolContext): Promise<ToolOutput> {
+  async listWorkflowRuns(ctx: ToolContext<typeof ListRunsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     return this.page(ctx);
   }
 
   @Tool(LIST_JOBS)
-  async listWorkflowJobs(ctx: ToolContext): Promise<ToolOutput> {
+  async listWorkflowJobs(ctx: ToolContext<typeof ListJobsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     return this.page(ctx);
   }
 
   @Tool(JOB_LOGS)
-  async getJobLogs(ctx: ToolContext): Promise<ToolOutput> {
-    const args = ctx.args as Static<typeof JobLogsArgs>;
+  async getJobLogs(ctx: ToolContext<typeof JobLogsArgs>): Promise<ToolOutput> {
+    const args = ctx.args;
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
-      const response = await this.upstream.send(ctx, ctx.route!, { expect: 'text', followForeignRedirectWithoutAuth: true });
+      const response = await this.upstream.send(ctx, ctx.route, { expect: 'text', followForeignRedirectWithoutAuth: true });
       const log = this.scrub(response.text);
       const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
       return { text: await logResultText(ctx, this.artifacts, { where, what: 'log', tailLines: args.tailLines, shown: log, whole: log }) };
@@ -86,52 +92,52 @@ export class GithubPlugin implements DevtoolsPlugin {
   }
 
   @Tool(LIST_PULL_REQUESTS)
-  async listPullRequests(ctx: ToolContext): Promise<ToolOutput> {
+  async listPullRequests(ctx: ToolContext<typeof ListPullRequestsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     return this.page(ctx);
   }
 
   @Tool(LIST_ISSUES)
-  async listIssues(ctx: ToolContext): Promise<ToolOutput> {
+  async listIssues(ctx: ToolContext<typeof ListIssuesArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     const page = await this.page(ctx);
     // GitHub lists pull requests as issues (they carry a `pull_request` key): left out unless asked for.
-    if ((ctx.args as Static<typeof ListIssuesArgs>).includePullRequests === true || !Array.isArray(page.value)) return page;
+    if (ctx.args.includePullRequests === true || !Array.isArray(page.value)) return page;
     return { ...page, value: page.value.filter((item: unknown) => !(item !== null && typeof item === 'object' && 'pull_request' in item)) };
   }
 
   @Tool(LIST_REPOSITORIES)
-  async listRepositories(ctx: ToolContext): Promise<ToolOutput> {
+  async listRepositories(ctx: ToolContext<typeof ListReposArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     try {
       return await this.page(ctx);
     } catch (error) {
       // The owner is not an organization: list it as a user (GitHub answers 404 for /orgs/{user}).
       if ((error as { status?: number }).status !== 404) throw error;
-      const owner = encodeURIComponent((ctx.args as { owner: string }).owner);
-      return this.page(ctx, { ...ctx.route!, path: `/users/${owner}/repos` });
+      const owner = encodeURIComponent(ctx.args.owner);
+      return this.page(ctx, { ...ctx.route, path: `/users/${owner}/repos` });
     }
   }
 
   @Tool(GET_PULL_REQUEST)
-  async getPullRequest(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  async getPullRequest(ctx: ToolContext<typeof PullRequestArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: (await this.upstream.send(ctx, ctx.route)).body };
   }
 
   @Tool(GET_ISSUE)
-  async getIssue(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  async getIssue(ctx: ToolContext<typeof IssueArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: (await this.upstream.send(ctx, ctx.route)).body };
   }
 
   @Tool(GET_PULL_REQUEST_DIFF)
-  async getPullRequestDiff(ctx: ToolContext): Promise<ToolOutput> {
-    const args = ctx.args as Static<typeof DiffArgs>;
+  async getPullRequestDiff(ctx: ToolContext<typeof DiffArgs>): Promise<ToolOutput> {
+    const args = ctx.args;
     const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
     try {
-      const response = await this.diffs.send(ctx, ctx.route!, { expect: 'text' });
+      const response = await this.diffs.send(ctx, ctx.route, { expect: 'text' });
       return { text: await diffText(ctx, this.artifacts, where, this.scrub(response.text)) };
     } catch (error) {
       const { code, status } = error as { code?: string; status?: number };
       // GitHub refuses diffs past its own limits with 406; a diff over MCP_MAX_RESPONSE_BYTES cannot be read either.
       if (status !== 406 && code !== 'upstream_too_large') throw error;
-      const files = `${ctx.route!.path}/files`;
+      const files = `${ctx.route.path}/files`;
       const why = status === 406 ? 'GitHub refuses to produce a diff this large' : `it is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes)`;
       throw new ToolError(code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error', `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`, {
         status,
@@ -141,32 +147,32 @@ export class GithubPlugin implements DevtoolsPlugin {
   }
 
   @Tool(GET_FILE)
-  async getFile(ctx: ToolContext): Promise<ToolOutput> {
-    const args = ctx.args as Static<typeof FileArgs>;
+  async getFile(ctx: ToolContext<typeof FileArgs>): Promise<ToolOutput> {
+    const args = ctx.args;
     const where = `${args.path.replace(/^\/+|\/+$/g, '') || '/'} of ${args.owner}/${args.repo} at ${args.ref ?? 'the default branch'}`;
-    const body = (await this.upstream.send(ctx, ctx.route!)).body as ContentEntry | ContentEntry[];
+    const body = (await this.upstream.send(ctx, ctx.route)).body as ContentEntry | ContentEntry[];
     if (Array.isArray(body)) return { text: listingText(where, body) };
     if (body === null || typeof body !== 'object') throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
     if (body.type !== 'file') return { text: pointerText(where, body) };
     // Above 1 MB the contents API leaves `content` empty: the raw media type gives the bytes.
-    const bytes = contentBytes(body) ?? ((await this.raw.send(ctx, ctx.route!, { binary: true })).body as Buffer);
+    const bytes = contentBytes(body) ?? ((await this.raw.send(ctx, ctx.route, { binary: true })).body as Buffer);
     return { text: await fileText(ctx, this.artifacts, { where, entry: body, bytes: Buffer.from(this.scrub(bytes.toString('latin1')), 'latin1') }) };
   }
 
   @Tool(GET)
-  async get(ctx: ToolContext): Promise<ToolOutput> {
+  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput> {
     try {
-      return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+      return { value: (await this.upstream.send(ctx, ctx.route)).body };
     } catch (error) {
       // Some GitHub reads answer a bodiless 204 for "yes" (GET /user/following/{user}): a success, not a bad body.
       const { code, status } = error as { code?: string; status?: number };
-      if (code === 'upstream_empty_body' && status === 204) return { text: `GitHub answered 204 No Content for GET ${ctx.route!.path}: the request succeeded and there is no body.` };
+      if (code === 'upstream_empty_body' && status === 204) return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
       throw error;
     }
   }
 
   /** A list page as `{data, nextPage}`: nextPage comes from the Link header, null on the last page. */
-  private async page(ctx: ToolContext, route = ctx.route!): Promise<ToolOutput> {
+  private async page(ctx: ToolContext, route = ctx.route): Promise<ToolOutput<typeof PagedEnvelope>> {
     const response = await this.upstream.send(ctx, route);
     return { value: response.body, meta: { nextPage: nextPageFromLink(response.headers.get('link')) } };
   }

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
-import { safeApiPath } from '../../core/http/safe-path.js';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import { safeApiPath } from '../../core/http/path-guards.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
@@ -70,7 +70,7 @@ export const ListReposArgs = Type.Object(
 
 const PAGE_NOTE = 'Result {data, nextPage}: pass nextPage as page for more (null: last page).';
 
-export const LIST_PULL_REQUESTS: ToolSpec<typeof ListPullRequestsArgs> = {
+export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typeof PagedEnvelope> = {
   name: 'github_list_pull_requests',
   title: 'List GitHub pull requests',
   description: `List pull requests of a repository. ${PAGE_NOTE} Project with jq, e.g. "[*].{number: number, title: title, head: head.ref, user: user.login}".`,
@@ -84,7 +84,7 @@ export const LIST_PULL_REQUESTS: ToolSpec<typeof ListPullRequestsArgs> = {
   }),
 };
 
-export const LIST_ISSUES: ToolSpec<typeof ListIssuesArgs> = {
+export const LIST_ISSUES: RoutedToolSpec<typeof ListIssuesArgs, typeof PagedEnvelope> = {
   name: 'github_list_issues',
   title: 'List GitHub issues',
   description: `List issues of a repository, most recently created first; pull requests are left out unless includePullRequests, so a page may hold fewer than perPage. ${PAGE_NOTE}`,
@@ -98,7 +98,7 @@ export const LIST_ISSUES: ToolSpec<typeof ListIssuesArgs> = {
   }),
 };
 
-export const GET_PULL_REQUEST: ToolSpec<typeof PullRequestArgs> = {
+export const GET_PULL_REQUEST: RoutedToolSpec<typeof PullRequestArgs, typeof ReadEnvelope> = {
   name: 'github_get_pull_request',
   title: 'Get a GitHub pull request',
   description: 'One pull request: title, body, state, head and base, mergeability, review and change counts. Result {data}. Its diff: github_get_pull_request_diff.',
@@ -108,16 +108,17 @@ export const GET_PULL_REQUEST: ToolSpec<typeof PullRequestArgs> = {
   route: (args: Static<typeof PullRequestArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
 };
 
-export const GET_PULL_REQUEST_DIFF: ToolSpec<typeof DiffArgs> = {
+export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   name: 'github_get_pull_request_diff',
   title: 'Get the diff of a GitHub pull request',
   description: 'The unified diff of a pull request, as text. A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
   annotations: READ,
   input: DiffArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof DiffArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
 };
 
-export const GET_ISSUE: ToolSpec<typeof IssueArgs> = {
+export const GET_ISSUE: RoutedToolSpec<typeof IssueArgs, typeof ReadEnvelope> = {
   name: 'github_get_issue',
   title: 'Get a GitHub issue',
   description: 'One issue (or pull request) by number: title, body, state, labels, assignees, comment count. Result {data}.',
@@ -127,16 +128,17 @@ export const GET_ISSUE: ToolSpec<typeof IssueArgs> = {
   route: (args: Static<typeof IssueArgs>) => ({ method: 'GET', path: `${repoPath(args)}/issues/${args.issueNumber}` }),
 };
 
-export const GET_FILE: ToolSpec<typeof FileArgs> = {
+export const GET_FILE: RoutedToolSpec<typeof FileArgs> = {
   name: 'github_get_file',
   title: 'Read a file from a GitHub repository',
   description: 'A file\'s text, or a directory\'s listing. A binary file, or one too long to show, is saved as an artifact the result names (read it with artifact_read).',
   annotations: READ,
   input: FileArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof FileArgs>) => ({ method: 'GET', path: contentsPath(args), query: { ref: args.ref } }),
 };
 
-export const LIST_REPOSITORIES: ToolSpec<typeof ListReposArgs> = {
+export const LIST_REPOSITORIES: RoutedToolSpec<typeof ListReposArgs, typeof PagedEnvelope> = {
   name: 'github_list_repositories',
   title: 'List GitHub repositories',
   description: `List the repositories of an organization or user. ${PAGE_NOTE} Project with jq, e.g. "[*].{name: name, private: private, pushed: pushed_at}".`,

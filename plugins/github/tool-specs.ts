@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
 import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
@@ -62,7 +62,7 @@ export const GetArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const LIST_RUNS: ToolSpec<typeof ListRunsArgs> = {
+export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope> = {
   name: 'github_list_workflow_runs',
   title: 'List GitHub Actions workflow runs',
   description: [
@@ -81,7 +81,7 @@ export const LIST_RUNS: ToolSpec<typeof ListRunsArgs> = {
   }),
 };
 
-export const LIST_JOBS: ToolSpec<typeof ListJobsArgs> = {
+export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope> = {
   name: 'github_list_workflow_jobs',
   title: 'List jobs of a GitHub Actions workflow run',
   description: [
@@ -98,7 +98,7 @@ export const LIST_JOBS: ToolSpec<typeof ListJobsArgs> = {
   }),
 };
 
-export const JOB_LOGS: ToolSpec<typeof JobLogsArgs> = {
+export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
   name: 'github_get_job_logs',
   title: 'Read the log of a GitHub Actions job',
   description: [
@@ -107,10 +107,11 @@ export const JOB_LOGS: ToolSpec<typeof JobLogsArgs> = {
   ].join(' '),
   annotations: READ,
   input: JobLogsArgs,
+  savesArtifacts: true,
   route: (args: Static<typeof JobLogsArgs>) => ({ method: 'GET', path: `${repoPath(args)}/actions/jobs/${args.jobId}/logs` }),
 };
 
-export const GET: ToolSpec<typeof GetArgs> = {
+export const GET: RoutedToolSpec<typeof GetArgs> = {
   name: 'github_get',
   title: 'GitHub REST API GET',
   description: [

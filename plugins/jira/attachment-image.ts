@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
-import type { ToolSpec } from '../../core/plugin/contract.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { IMAGE_TYPES, sniffImageType } from './image-type.js';
 
 /** Largest image returned inline: an image block travels whole, base64, in one message. */
@@ -13,7 +13,7 @@ export const AttachmentArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const GET_ATTACHMENT: ToolSpec<typeof AttachmentArgs> = {
+export const GET_ATTACHMENT: RoutedToolSpec<typeof AttachmentArgs> = {
   name: 'jira_get_attachment',
   title: 'Get a Jira image attachment',
   description: 'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see. Other attachments: jira_get on /rest/api/3/attachment/{id} for metadata.',
@@ -33,8 +33,8 @@ interface AttachmentMeta {
  * then its bytes. Jira answers the content with a redirect to its media host: followed without Jira's
  * credentials, as GitHub's log redirect is. The bytes decide the type, not the declared one.
  */
-export async function attachmentImage(ctx: ToolContext, jira: UpstreamClient): Promise<ToolOutput> {
-  const id = (ctx.args as Static<typeof AttachmentArgs>).attachmentId;
+export async function attachmentImage(ctx: ToolContext<typeof AttachmentArgs>, jira: UpstreamClient): Promise<ToolOutput> {
+  const id = ctx.args.attachmentId;
   const metaPath = `/rest/api/3/attachment/${id}`;
   const meta = ((await jira.send(ctx, { method: 'GET', path: metaPath }, { expect: 'json' })).body ?? {}) as AttachmentMeta;
   const described = `Attachment ${id} (${JSON.stringify(meta.filename ?? '')}, ${meta.mimeType ?? 'no type'}, ${meta.size ?? '?'} bytes)`;
@@ -43,7 +43,7 @@ export async function attachmentImage(ctx: ToolContext, jira: UpstreamClient): P
   };
   if (!IMAGE_TYPES.includes(meta.mimeType ?? '')) refuse('is not an image');
   if (typeof meta.size === 'number' && meta.size > MAX_IMAGE_BYTES) refuse('is larger than 5 MiB');
-  const bytes = (await jira.send(ctx, ctx.route!, { binary: true, followForeignRedirectWithoutAuth: true })).body as Buffer;
+  const bytes = (await jira.send(ctx, ctx.route, { binary: true, followForeignRedirectWithoutAuth: true })).body as Buffer;
   if (bytes.length > MAX_IMAGE_BYTES) refuse(`is larger than 5 MiB (${bytes.length} bytes came)`);
   const mimeType = sniffImageType(bytes) ?? refuse('does not hold the bytes of a PNG, JPEG, GIF or WebP image');
   return { text: `${described}: shown below as ${mimeType}.`, image: { data: bytes.toString('base64'), mimeType } };

@@ -7,7 +7,7 @@ import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passt
 import { referenceConfigSections } from '../atlassian/settings.js';
 import { createSiteClient } from '../atlassian/site-client.js';
 import { siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
-import { attachmentImage, GET_ATTACHMENT } from './attachment-image.js';
+import { attachmentImage, GET_ATTACHMENT, type AttachmentArgs } from './attachment-image.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 
 const JIRA: SiteProduct = {
@@ -31,7 +31,7 @@ export class JiraPlugin extends AtlassianPassthroughPlugin {
   }
 
   @Tool(GET_ATTACHMENT)
-  getAttachment(ctx: ToolContext): Promise<ToolOutput> {
+  getAttachment(ctx: ToolContext<typeof AttachmentArgs>): Promise<ToolOutput> {
     return attachmentImage(ctx, this.upstream);
   }
 }

@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { ToolContext } from '../../core/pipeline/call-context.js';
-import { MAX_TEXT_CHARS } from '../truncation/truncate-text.js';
+import { MAX_TEXT_CHARS } from '../../core/result/text-limit.js';
 import { tailOfLog } from './log-tail.js';
 import { artifactSentence, saveForCaller } from './saved-artifact.js';
 

@@ -35,18 +35,19 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {
-    this.approvals = new ApprovalStore(store, clock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000, settings.get<number>('MCP_APPROVAL_MAX_PENDING'));
+    const { MCP_APPROVAL_TTL_SECONDS, MCP_APPROVAL_MAX_PENDING } = settings.of(PolicySettings);
+    this.approvals = new ApprovalStore(store, clock, MCP_APPROVAL_TTL_SECONDS * 1000, MCP_APPROVAL_MAX_PENDING);
   }
 
   async boot(ctx: BootContext): Promise<void> {
     ctx.provide(POLICY_TOKENS.Approvals, this.approvals);
-    const policyFile = this.settings.get<string>('MCP_POLICY_FILE');
+    const policyFile = this.settings.of(PolicySettings).MCP_POLICY_FILE;
     if (policyFile !== '') {
       this.source = await PolicySource.open(policyFile, process.cwd(), this.logger);
       this.source.start();
       ctx.provide(POLICY_TOKENS.PolicySource, this.source);
     }
-    const auditFile = this.settings.get<string>('MCP_AUDIT_LOG');
+    const auditFile = this.settings.of(PolicySettings).MCP_AUDIT_LOG;
     if (auditFile !== '') {
       this.audit = await AuditLog.open(resolve(auditFile));
       ctx.provide(POLICY_TOKENS.AuditLog, this.audit);

@@ -1,5 +1,5 @@
 import { isToolError } from '../../core/errors/tool-error.js';
-import { servedPath } from '../../core/http/path-reading.js';
+import { servedPath } from '../../core/http/path-guards.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
@@ -8,10 +8,10 @@ import type { Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { shapeOf, type AuditRecord } from './audit/audit-record.js';
-import { callFacts, publicIdentity } from './engine/call-facts.js';
+import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
 import type { Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
-import { redirectRefusal, refusal } from './refusal.js';
+import { furtherRefusal, redirectRefusal, refusal } from './refusal.js';
 
 /** The `_meta` key naming the upstream identity that acted. */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
@@ -68,6 +68,18 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         const redirected = engine.decide({ ...facts, method: request.method, path: servedPath(request.path) });
         if (redirected.effect === 'allow') return;
         const refused = redirectRefusal(redirected, facts, request.path);
+        decisions.set(ctx, refused.meta!.decision as Decision);
+        throw refused;
+      };
+      ctx.decideFurther = (request, identity) => {
+        // A request beyond the route, decided by the same policy version as if a call had named it, under the
+        // identity of the client that sends it.
+        const further: CallFacts = { ...facts, vendor: identity.vendor, identity: publicIdentity(identity), method: request.method, path: servedPath(request.path) };
+        const verdict = engine.decide(further);
+        if (verdict.effect === 'allow') return;
+        // An approver granted this call under this very rule: the grant covers what the call does.
+        if (verdict.effect === 'approval_required' && decision.approvalId !== undefined && verdict.ruleId === decision.ruleId) return;
+        const refused = furtherRefusal(verdict, facts, further, ctx.tool.plugin);
         decisions.set(ctx, refused.meta!.decision as Decision);
         throw refused;
       };

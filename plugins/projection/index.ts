@@ -1,6 +1,9 @@
+import { inject } from 'tsyringe';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { DevtoolsPlugin, ToolSpec } from '../../core/plugin/contract.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import { scrubJsonValue, type Scrub } from '../../core/result/secret-scrubber.js';
+import { TOKENS } from '../../core/tokens.js';
 
 /** The JMESPath engine loads with the first call that has a jq: start-up and calls without one never need it. */
 let jq: Promise<typeof import('./apply-jq.js')> | undefined;
@@ -14,6 +17,8 @@ export function acceptsJq(tool: ToolSpec): boolean {
 /** The `project` stage: the optional `jq` JMESPath expression, applied to the parsed upstream body. */
 @Plugin({ name: 'projection', version: '1.0.0' })
 export class ProjectionPlugin implements DevtoolsPlugin {
+  constructor(@inject(TOKENS.Scrubber) private readonly scrub: Scrub) {}
+
   middleware(): StageMiddleware[] {
     return [
       {
@@ -23,7 +28,9 @@ export class ProjectionPlugin implements DevtoolsPlugin {
         run: async (ctx, next) => {
           if (ctx.output?.text === undefined && typeof ctx.args.jq === 'string' && ctx.args.jq.trim() !== '') {
             const { applyJq } = await loadJq();
-            ctx.value = applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon');
+            // The handler's value was scrubbed; an expression can still put a secret together from parts
+            // (`join('', [head, tail])`), so what it makes is scrubbed once more, for the text and the structured value alike.
+            ctx.value = scrubJsonValue(applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon'), this.scrub);
           }
           await next();
         },

@@ -6,7 +6,6 @@ import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
-import { scrubJsonValue, secretScrubber, type Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { outputSchemaOf } from './output-schema.js';
 import { clientAccepts, isObjectRooted } from './protocol-gate.js';
@@ -25,7 +24,6 @@ const hasEnvelope = (tool: ToolSpec): boolean => tool.envelope !== undefined;
 @Plugin({ name: 'structured', version: '1.0.0', settings: StructuredSettingsSchema })
 export class StructuredOutputPlugin implements DevtoolsPlugin {
   private readonly config: StructuredSettings;
-  private readonly scrub: Scrub;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -33,8 +31,6 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.config = readStructuredSettings(settings, logger);
-    // The same secrets the kernel scrubs from text: a value an upstream echoed back is redacted here too.
-    this.scrub = secretScrubber(settings.secretValues());
   }
 
   describeTool(tool: ToolSpec, descriptor: ToolDescriptor, protocolVersion: string | undefined): ToolDescriptor {
@@ -50,12 +46,15 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
     ];
   }
 
-  /** `{data, ...meta}` from the value after jq, for clients that may receive this tool's schema. */
+  /**
+   * `{data, ...meta}` from the value after jq, for clients that may receive this tool's schema. Both were
+   * scrubbed already (the handler's output by the kernel, a projection by the projection stage).
+   */
   private async build(ctx: CallContext, next: () => Promise<void>): Promise<void> {
     const envelope = ctx.tool.spec.envelope!;
     if (clientAccepts(envelope, ctx.protocolVersion)) {
       const value = structuredValue(ctx, isObjectRooted(envelope));
-      if (value !== undefined) ctx.structured = scrubJsonValue(value, this.scrub) as Record<string, unknown>;
+      if (value !== undefined) ctx.structured = value as Record<string, unknown>;
     }
     await next();
   }

@@ -12,7 +12,8 @@ export function isObjectRooted(schema: TSchema): boolean {
  * Whether a client that negotiated `protocolVersion` may be sent this schema and values of it. Object-rooted
  * schemas go to every client; others only to clients of FIRST_REVISION_WITH_ANY_ROOT or later, because older
  * SDKs reject the whole `tools/list` answer (and any result) that carries one. An unknown revision counts as old.
- * Revisions are dates (YYYY-MM-DD), so they order as strings.
+ * Revisions are dates (YYYY-MM-DD), so they order as strings. Older clients get the tool as text only: the SDK's
+ * alternative, wrapping schema and value as `{result}`, is never triggered, since nothing non-object reaches it.
  */
 export function clientAccepts(schema: TSchema, protocolVersion: string | undefined): boolean {
   if (isObjectRooted(schema)) return true;

@@ -30,8 +30,8 @@ export interface StructuredSettings {
 
 /** Reads the settings; an out-of-range bound is clamped and logged (an unparsable one was logged by the cascade). */
 export function readStructuredSettings(settings: Settings, logger: Logger): StructuredSettings {
-  const given = settings.get<number>('MCP_STRUCTURED_MAX_BYTES');
+  const { MCP_STRUCTURED_MAX_BYTES: given, MCP_STRUCTURED_OUTPUT: enabled } = settings.of(StructuredSettingsSchema);
   const { value, clamped } = clamp(given, MIN_MAX_BYTES, MAX_MAX_BYTES);
   if (clamped) logger.warn(`MCP_STRUCTURED_MAX_BYTES=${given} is outside ${MIN_MAX_BYTES}-${MAX_MAX_BYTES}; using ${value}.`);
-  return { enabled: settings.get<boolean>('MCP_STRUCTURED_OUTPUT'), maxBytes: value };
+  return { enabled, maxBytes: value };
 }

@@ -1,7 +1,7 @@
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
-import { renderedValue } from '../../core/result/rendered-value.js';
+import { renderedValue } from '../../core/result/tool-result.js';
 import { renderValue } from './render.js';
 
 /** The `render` stage: TOON (default) or JSON text from the projected value, per the `outputFormat` argument. */

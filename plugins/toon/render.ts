@@ -1,8 +1,6 @@
 import { encode } from '@toon-format/toon';
 import { encodeToon } from './fast-encode.js';
 
-export type OutputFormat = 'toon' | 'json';
-
 /**
  * The one renderer of every vendor: TOON 2.3.1 with `{indent: 2}` by default, pretty JSON on request. Neither
  * ends with a newline. If TOON cannot encode a value, JSON is shown instead (as the reference servers do).

@@ -29,9 +29,10 @@ export class TruncationPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Clock) clock: Clock,
     @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
+    const { MCP_RAW_RESPONSE_DIR, MCP_RAW_RESPONSE_RETENTION_SECONDS } = settings.of(TruncationSettings);
     this.files = new RawResponseFiles(
-      settings.get<string>('MCP_RAW_RESPONSE_DIR'),
-      settings.get<number>('MCP_RAW_RESPONSE_RETENTION_SECONDS') * 1000,
+      MCP_RAW_RESPONSE_DIR,
+      MCP_RAW_RESPONSE_RETENTION_SECONDS * 1000,
       logger,
       () => clock.now(),
     );

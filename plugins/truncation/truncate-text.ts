@@ -1,5 +1,6 @@
-/** Text longer than this many UTF-16 units is cut for the model (about 10k tokens). */
-export const MAX_TEXT_CHARS = 40_000;
+import { MAX_TEXT_CHARS } from '../../core/result/text-limit.js';
+
+export { MAX_TEXT_CHARS };
 /** A newline this close to the limit is a better place to cut than mid-line. */
 const NEWLINE_WINDOW = 500;
 

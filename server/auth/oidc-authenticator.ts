@@ -8,7 +8,8 @@ import { bearerToken, type AuthOutcome, type Authenticator } from './authenticat
 
 export interface OidcOptions {
   issuer: string;
-  audience: string;
+  /** Any of these (a token names the server's public endpoint, or the audience its issuer uses for it). */
+  audience: string | string[];
   jwksUrl: URL;
   clockSkewSeconds: number;
   /** A token valid for longer than this (exp - iat) is refused: a stolen one must not work for ever. */
@@ -36,11 +37,14 @@ export class OidcAuthenticator implements Authenticator {
     this.keys = createRemoteJWKSet(options.jwksUrl, { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
   }
 
-  /** Reads the settings and, without MCP_OIDC_JWKS_URL, discovers the JWKS URL from the issuer. */
-  static async fromSettings(settings: Settings, logger: Logger): Promise<OidcAuthenticator> {
+  /**
+   * Reads the settings and, without MCP_OIDC_JWKS_URL, discovers the JWKS URL from the issuer. Tokens must name
+   * as audience `resource`, the public endpoint (MCP_PUBLIC_URL; RFC 8707 resource indicators), or MCP_OIDC_AUDIENCE.
+   */
+  static async fromSettings(settings: Settings, logger: Logger, resource?: string): Promise<OidcAuthenticator> {
     const issuer = settings.get<string>('MCP_OIDC_ISSUER');
-    const audience = settings.get<string>('MCP_OIDC_AUDIENCE');
-    if (issuer === '' || audience === '') throw new StartupError('MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens\' iss) and MCP_OIDC_AUDIENCE (their aud).');
+    const audience = [...new Set([settings.get<string>('MCP_OIDC_AUDIENCE'), resource ?? ''])].filter((a) => a !== '');
+    if (issuer === '' || audience.length === 0) throw new StartupError('MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens\' iss) and MCP_OIDC_AUDIENCE (their aud) or MCP_PUBLIC_URL (the resource they are issued for).');
     requireSecureUrl('MCP_OIDC_ISSUER', issuer);
     const given = settings.get<string>('MCP_OIDC_JWKS_URL');
     const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer);

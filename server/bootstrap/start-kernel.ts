@@ -1,4 +1,5 @@
 import { Kernel } from '../../core/kernel/kernel.js';
+import { createArtifactStore } from '../../plugins/artifacts/artifact-service.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
@@ -41,6 +42,6 @@ export async function startKernel<M extends Metrics = Metrics>(options: StartOpt
   const store = await openConfiguredStore(settings);
   const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));
   const metrics = await options.metrics?.(settings);
-  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated, metrics });
+  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated, metrics, artifactStore: createArtifactStore });
   return { ...resolved, kernel, logger, metrics };
 }

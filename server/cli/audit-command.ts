@@ -12,7 +12,7 @@ export function registerAudit(program: Command): void {
       try {
         report = await verifyAuditLog(file);
       } catch (error) {
-        throw new Error(`Cannot read the audit log ${file}: ${(error as Error).message}`);
+        throw new Error(`Cannot read the audit log ${file}: ${(error as Error).message}`, { cause: error });
       }
       for (const note of report.notes) process.stderr.write(`note: ${note}\n`);
       if (report.ok) {

@@ -23,7 +23,7 @@ export function registerCall(program: Command): void {
     try {
       args = JSON.parse(rawArgs ?? '{}');
     } catch (error) {
-      throw new Error(`The arguments must be a JSON object, as '{"owner":"octo"}': ${(error as Error).message}`);
+      throw new Error(`The arguments must be a JSON object, as '{"owner":"octo"}': ${(error as Error).message}`, { cause: error });
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('The arguments must be a JSON object.');
     const { kernel, config } = await startKernel(invocationFrom(options, toolFlags(options)));

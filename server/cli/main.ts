@@ -1,32 +1,15 @@
-import { Command, CommanderError } from 'commander';
 import { StartupError } from '../../core/errors/tool-error.js';
-import { VERSION } from '../../core/version.js';
-import { registerApprovals } from './approvals-command.js';
-import { registerAudit } from './audit-command.js';
-import { registerAuth } from './auth-command.js';
-import { registerCall } from './call-command.js';
-import { registerConfig } from './config-command.js';
-import { registerPolicy } from './policy-command.js';
-import { registerServe } from './serve-command.js';
-import { registerTools } from './tools-command.js';
-
-/** Subcommands register themselves here; one file each. */
-const COMMANDS: Array<(program: Command) => void> = [registerServe, registerTools, registerCall, registerConfig, registerAuth, registerPolicy, registerApprovals, registerAudit];
+import { endQuietlyWhenOutputCloses } from './closed-output.js';
+import { serve } from './serve.js';
 
 export async function main(argv: readonly string[]): Promise<void> {
-  const program = new Command('mcp-devtools')
-    .description('MCP server for GitHub Actions, CircleCI, Jira, Confluence and Bitbucket')
-    .version(VERSION)
-    .exitOverride()
-    .showHelpAfterError();
-  for (const register of COMMANDS) register(program);
+  endQuietlyWhenOutputCloses();
   try {
-    await program.parseAsync(argv);
+    // No arguments is how MCP clients start the server: it serves at once, and the command-line parser (a fair
+    // part of start-up) is loaded only for commands and flags.
+    if (argv.length <= 2) await serve({});
+    else await (await import('./commands.js')).runCommand(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
-      return;
-    }
     const message = error instanceof StartupError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`mcp-devtools: ${message}\n`);
     process.exitCode = 1;

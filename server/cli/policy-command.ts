@@ -60,9 +60,9 @@ async function explain(file: string, options: ExplainOptions): Promise<void> {
   const { kernel } = await startKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }));
   try {
     const principal = { subject: options.subject, groups: options.group, via: options.via };
-    const { decision, hiddenByReadOnly: hidden, call: facts, rules } = explainCall(kernel, engine, options.tool, args, principal);
-    if (options.json) process.stdout.write(`${JSON.stringify({ decision, hiddenByReadOnly: hidden, call: facts, rules }, null, 2)}\n`);
-    else process.stdout.write(render(file, decision, facts, rules, hidden));
+    const { decision, hiddenByReadOnly: hidden, call: facts, rules, request } = explainCall(kernel, engine, options.tool, args, principal);
+    if (options.json) process.stdout.write(`${JSON.stringify({ decision, hiddenByReadOnly: hidden, call: facts, request, rules }, null, 2)}\n`);
+    else process.stdout.write(render(file, decision, facts, rules, hidden, request));
   } finally {
     await kernel.close();
   }
@@ -73,19 +73,20 @@ function parseArgs(raw: string): Record<string, unknown> {
   try {
     args = JSON.parse(raw);
   } catch (error) {
-    throw new Error(`--args must be a JSON object, such as '{"path": "/rest/api/3/issue"}': ${(error as Error).message}`);
+    throw new Error(`--args must be a JSON object, such as '{"path": "/rest/api/3/issue"}': ${(error as Error).message}`, { cause: error });
   }
   if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new Error('--args must be a JSON object.');
   return args as Record<string, unknown>;
 }
 
-function render(file: string, decision: Decision, facts: CallFacts, rules: RuleTrace[], hidden: boolean): string {
+function render(file: string, decision: Decision, facts: CallFacts, rules: RuleTrace[], hidden: boolean, request?: { path: string; url: string }): string {
   const out: string[] = [];
   out.push(`Decision: ${decision.effect}${decision.ruleId === null ? ' (no rule allows it)' : ` by rule ${decision.ruleId}`}: ${decision.reason}`);
   if (decision.effect === 'approval_required') out.push('          The server would hold the call until an approver grants it (explain creates no approval).');
   if (hidden) out.push('          Note: MCP_READ_ONLY=true hides this tool, so the server would not offer it at all.');
   out.push(`Policy:   ${file} (version ${decision.policyVersion})`);
   out.push(`Call:     ${facts.tool}${facts.method !== null ? ` ${facts.method} ${facts.path ?? ''}` : ''} (${facts.readOnly ? 'read-only' : 'writes'})`);
+  if (facts.path !== null) out.push(`Path:     ${facts.path} (what path rules matched${request !== undefined && request.path !== facts.path ? `; sent as ${request.path}` : ''}; URL ${request?.url ?? '?'})`);
   out.push(`Caller:   ${facts.subject}, groups [${facts.groups.join(', ')}]`);
   const id = facts.identity;
   out.push(`Upstream: ${facts.vendor}${id ? `, credential ${id.credential} at ${id.host}, environment ${id.environment}` : ' (no upstream)'}`);

@@ -17,7 +17,10 @@ const MAX_RESTARTS_PER_MINUTE = 5;
 export function workerCount(value: string, cores = availableParallelism()): number {
   const text = value.trim().toLowerCase();
   if (text === 'auto') return Math.max(1, cores);
-  if (!/^[1-9]\d{0,3}$/.test(text)) throw new StartupError(`MCP_WORKERS=${JSON.stringify(value)} is not a number of workers: give a whole number from 1, or "auto" for one per core (${cores} here).`);
+  if (!/^[1-9]\d{0,3}$/.test(text))
+    throw new StartupError(
+      `MCP_WORKERS=${JSON.stringify(value)} is not a number of workers: give a whole number from 1, or "auto" for one per core (${cores} here).`,
+    );
   return Number(text);
 }
 
@@ -34,7 +37,9 @@ export async function serveThroughWorkers(invocation: Invocation): Promise<boole
   const workers = workerCount(settings.get<string>('MCP_WORKERS'));
   if (workers <= 1) return false;
   if (settings.get('MCP_TRANSPORT') !== 'http') {
-    throw new StartupError(`MCP_WORKERS=${workers} applies to the HTTP transport only: stdio serves the one client that started it. Add --transport http, or leave MCP_WORKERS at 1.`);
+    throw new StartupError(
+      `MCP_WORKERS=${workers} applies to the HTTP transport only: stdio serves the one client that started it. Add --transport http, or leave MCP_WORKERS at 1.`,
+    );
   }
   const store = settings.get<string>('MCP_STORE_URL');
   if (/^memory:/i.test(store)) {
@@ -90,7 +95,9 @@ class ClusterPrimary {
     if (this.announced || this.listening.size < this.count) return;
     this.announced = true;
     // Read by tests and scripts like a single server's line (written whatever LOG_LEVEL says).
-    this.logger.child({}, { level: 'info' }).info({ url, workers: this.count, pids: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid) }, `listening on ${url} (${this.count} workers)`);
+    this.logger
+      .child({}, { level: 'info' })
+      .info({ url, workers: this.count, pids: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid) }, `listening on ${url} (${this.count} workers)`);
   }
 
   private onExit(worker: Worker, code: number | null, signal: string | null): void {

@@ -1,71 +1,52 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  type InitializeResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { createRequire } from 'node:module';
-import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
+import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 
 export interface McpServerOptions {
-  /** The protocol revision the client sent (the `mcp-protocol-version` header over HTTP). */
+  /**
+   * The revision a request names when nothing else negotiated one: the `MCP-Protocol-Version` header of a
+   * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
+   */
   protocolVersion?: string;
 }
 
 /**
- * An MCP server (the SDK's low-level Server, which takes raw JSON Schema) answering from the kernel.
- * The principal comes from the transport's authentication (`authInfo.extra.principal`), `local` without it.
+ * An MCP server (the SDK's low-level Server, which takes raw JSON Schema) answering from the kernel, for either
+ * era: the serving entry (serveStdio, createMcpHandler) decides the era and marks the instance, `initialize`
+ * negotiates a 2025-era revision. The principal comes from the transport's authentication
+ * (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
   const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator });
-  let negotiated = options.protocolVersion;
 
-  // The SDK negotiates the revision but does not keep it; the kernel needs it to gate schemas per client.
-  const sdkInitialize = (server as unknown as { _oninitialize(r: unknown): Promise<InitializeResult> })._oninitialize.bind(server);
-  server.setRequestHandler(InitializeRequestSchema, async (request) => {
-    const result = await sdkInitialize(request);
-    negotiated = result.protocolVersion;
-    return result;
-  });
+  // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
+  // connection negotiated it with `initialize`, a stateless 2025-era POST names it in its header.
+  const revision = (envelope: Record<string, unknown> | undefined): string | undefined => {
+    const named = envelope?.[PROTOCOL_VERSION_META_KEY];
+    return typeof named === 'string' ? named : (server.getNegotiatedProtocolVersion() ?? options.protocolVersion);
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: kernel.listTools(negotiated) as never }));
+  server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: kernel.listTools(revision(ctx.mcpReq.envelope)) as never }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const principal = (extra.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const principal = (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
+    const protocolVersion = revision(ctx.mcpReq.envelope);
+    let result: CallToolResult;
     try {
-      return await kernel.call(request.params.name, request.params.arguments, principal, { signal: extra.signal, protocolVersion: negotiated });
+      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion });
     } catch (error) {
-      if (error instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
+    // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
+    // the advertised schema matters only to a result with a structured value.
+    const advertised = result.structuredContent === undefined ? undefined : kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema;
+    return server.projectCallToolResult(result, advertised);
   });
   answerInvalidParamsAsSuch(server);
   return server;
 }
-
-let ajvValidator: AjvJsonSchemaValidator | undefined;
-
-/**
- * The JSON Schema validator the SDK wants for elicitation, which this server never sends. By default each
- * SDK Server builds its own Ajv with every format: milliseconds at start-up and again for every HTTP request
- * (one Server per POST). This one loads Ajv and builds a single instance the first time something asks for
- * it (the bundle leaves the SDK's default out: see rollup.config.mjs).
- */
-const sharedSchemaValidator: jsonSchemaValidator = {
-  getValidator: (schema) => {
-    if (ajvValidator === undefined) {
-      const sdk = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
-      ajvValidator = new sdk.AjvJsonSchemaValidator();
-    }
-    return ajvValidator.getValidator(schema);
-  },
-};

@@ -10,8 +10,11 @@ export interface Explanation {
   decision: Decision;
   /** MCP_READ_ONLY hides the tool: the server would not offer it at all, whatever the policy says. */
   hiddenByReadOnly: boolean;
+  /** `call.path` is the path rules matched (as servers read it); this is the request as it would be sent. */
   call: CallFacts;
   rules: RuleTrace[];
+  /** The prepared request: its path in the policy convention (API prefix included) and the URL it goes to. */
+  request?: { method: string; path: string; url: string };
 }
 
 /** A call the server would refuse before the policy sees it (unknown tool, invalid arguments or path). */
@@ -32,13 +35,14 @@ export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: stri
   if (tool === undefined) throw new UnexplainableCall(`No tool "${toolName}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
   let call;
   try {
-    call = prepareCall(tool, Compile(tool.spec.input), args);
+    call = prepareCall(tool, Compile(tool.spec.input), args, kernel.settings.get<boolean>('MCP_READ_ONLY'));
   } catch (error) {
     if (!isToolError(error)) throw error;
     throw new UnexplainableCall(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
   }
   const facts = factsFor(tool, principal, call.args, call.prepared?.method ?? call.route?.method, call.prepared?.path ?? call.route?.path);
   const { decision, rules } = engine.explain(facts);
-  const hiddenByReadOnly = kernel.settings.get<boolean>('MCP_READ_ONLY') && !tool.spec.annotations.readOnlyHint;
-  return { decision, hiddenByReadOnly, call: facts, rules };
+  const request = call.prepared === undefined ? undefined : { method: call.prepared.method, path: call.prepared.path, url: call.prepared.url.href };
+  const hiddenByReadOnly = kernel.hiddenBy(toolName)?.startsWith('MCP_READ_ONLY') ?? false;
+  return { decision, hiddenByReadOnly, call: facts, rules, ...(request === undefined ? {} : { request }) };
 }

@@ -1,21 +1,36 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
-import { createMcpServer } from '../mcp/create-mcp-server.js';
+import type { ProtectedResource } from '../auth/protected-resource.js';
+import { publicEndpoint, type PublicEndpoint } from '../auth/public-endpoint.js';
 import { readJsonBody } from './json-body.js';
 import { INVALID_REQUEST, isJsonRpcPayload } from './json-rpc-shape.js';
+import { mcpExchange, type McpExchange } from './mcp-exchange.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
+
+/** Inbound authentication, and the protected resource metadata that goes with it (OIDC). */
+export interface HttpAuth {
+  authenticator: Authenticator;
+  protectedResource?: ProtectedResource;
+}
 
 export interface HttpOptions {
   host: string;
   port: number;
   allowedOrigins: readonly string[];
+  /** A ready authenticator (no protected resource metadata); off by default. */
   authenticator?: Authenticator;
+  /**
+   * Authentication opened once the server listens, when its public endpoint is known (the OIDC audience and
+   * the metadata name it). `mode` is the MCP_AUTH_MODE it will have: `off` may only listen on loopback.
+   */
+  auth?: { mode: string; open(endpoint: PublicEndpoint): Promise<HttpAuth> };
+  /** MCP_PUBLIC_URL: the URL clients use, behind a proxy; default: the listening address. */
+  publicUrl?: string;
   /** Extra routes (admin endpoints); return true when the request was answered. */
   routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
   maxBodyBytes?: number;
@@ -25,25 +40,39 @@ export interface HttpOptions {
 export interface RunningHttp {
   url: string;
   port: number;
+  endpoint: PublicEndpoint;
   close(): Promise<void>;
 }
 
+interface Serving {
+  options: HttpOptions;
+  auth: HttpAuth;
+  exchange: McpExchange;
+}
 
 /**
- * Streamable HTTP at `/mcp`, stateless: every POST gets a fresh SDK server and transport, so no session state
- * lives in the process and any replica behind a load balancer can answer any request (no sticky sessions).
+ * Streamable HTTP at `/mcp`, stateless: every POST gets a fresh SDK server, so no session state lives in the
+ * process and any replica behind a load balancer can answer any request (no sticky sessions). Both protocol
+ * eras are served (mcp-exchange.ts); /healthz, the Origin check, authentication and the body cap come first.
  */
 export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<RunningHttp> {
-  const authenticator = options.authenticator ?? noAuthentication;
-  if (authenticator.mode === 'off' && !isLoopbackHost(options.host)) {
+  const mode = options.auth?.mode ?? options.authenticator?.mode ?? 'off';
+  if (mode === 'off' && !isLoopbackHost(options.host)) {
     throw new StartupError(`Refusing to serve HTTP on ${options.host} with MCP_AUTH_MODE=off: anyone who can reach it would act with the server's credentials. Bind to 127.0.0.1 or set MCP_AUTH_MODE=tokens or oidc.`);
   }
+  let ready!: (serving: Serving) => void;
+  let failed!: (error: unknown) => void;
+  const serving = new Promise<Serving>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  serving.catch(() => {}); // a start-up failure is thrown by serveHttp itself
   const server = createServer((request, response) => {
-    handle(kernel, options, authenticator, request, response).catch((error: unknown) => {
-      options.logger.error({ err: error }, 'HTTP request failed');
-      if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal server error');
-      else response.end();
-    });
+    // Requests that arrive while authentication is still opening wait for it.
+    void serving
+      .then((s) => handle(s, request, response))
+      .catch((error: unknown) => {
+        options.logger.error({ err: error }, 'HTTP request failed');
+        if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal server error');
+        else response.end();
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(new StartupError(`Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`)));
@@ -52,16 +81,27 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${shownHost}:${port}/mcp`;
-  options.logger.info({ url, auth: authenticator.mode }, 'serving MCP over Streamable HTTP');
-  return { url, port, close: () => closeServer(server) };
+  let endpoint: PublicEndpoint;
+  try {
+    endpoint = publicEndpoint(options.publicUrl ?? '', url);
+    const auth = options.auth ? await options.auth.open(endpoint) : { authenticator: options.authenticator ?? noAuthentication };
+    ready({ options, auth, exchange: mcpExchange(kernel, options.logger) });
+  } catch (error) {
+    failed(error);
+    await closeServer(server);
+    throw error;
+  }
+  options.logger.info({ url, publicUrl: endpoint.resource.href, auth: mode }, 'serving MCP over Streamable HTTP');
+  return { url, port, endpoint, close: () => closeServer(server) };
 }
 
-async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authenticator, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle({ options, auth, exchange }: Serving, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === '/healthz' && request.method === 'GET') {
     response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
+  if (auth.protectedResource?.route(request, response)) return;
   if (options.routes && (await options.routes(request, response))) return;
   if (path !== '/mcp') {
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found: MCP is served at /mcp"}');
@@ -71,11 +111,11 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
     sendJsonRpcError(response, 403, -32000, `Origin ${request.headers.origin} is not allowed; add it to MCP_HTTP_ALLOWED_ORIGINS.`);
     return;
   }
-  const auth = await authenticator.authenticate(request);
-  if ('failure' in auth) {
-    const status = auth.status ?? 401;
-    if (status === 401) response.setHeader('www-authenticate', wwwAuthenticate(auth));
-    sendJsonRpcError(response, status, -32001, `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${auth.failure}`);
+  const outcome = await auth.authenticator.authenticate(request);
+  if ('failure' in outcome) {
+    const status = outcome.status ?? 401;
+    if (status === 401) response.setHeader('www-authenticate', wwwAuthenticate(outcome, auth.protectedResource));
+    sendJsonRpcError(response, status, -32001, `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${outcome.failure}`);
     return;
   }
   if (request.method !== 'POST') {
@@ -94,22 +134,18 @@ async function handle(kernel: Kernel, options: HttpOptions, authenticator: Authe
     sendJsonRpcError(response, 400, -32600, `${INVALID_REQUEST}.`);
     return;
   }
-  (request as IncomingMessage & { auth?: unknown }).auth = { token: '', clientId: auth.principal.subject, scopes: [], extra: { principal: auth.principal } };
-  const header = request.headers['mcp-protocol-version'];
-  const mcp = createMcpServer(kernel, { protocolVersion: typeof header === 'string' ? header : undefined });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  response.on('close', () => {
-    void transport.close();
-    void mcp.close();
-  });
-  await mcp.connect(transport);
-  await transport.handleRequest(request, response, body.value);
+  await exchange(request, response, body.value, outcome.principal);
 }
 
-/** RFC 6750: no error code when no credentials were sent, `invalid_token` when they were and failed. */
-function wwwAuthenticate(failure: AuthFailure): string {
-  if (failure.missing) return 'Bearer realm="mcp-devtools"';
-  return `Bearer realm="mcp-devtools", error="invalid_token", error_description="${failure.failure.replace(/["\\]/g, "'")}"`;
+/**
+ * RFC 6750: no error code when no credentials were sent, `invalid_token` when they were and failed; with
+ * protected resource metadata (OIDC), where to find it (RFC 9728 5.1), so the client can get a token.
+ */
+function wwwAuthenticate(failure: AuthFailure, resource: ProtectedResource | undefined): string {
+  const parameters = ['realm="mcp-devtools"'];
+  if (resource !== undefined) parameters.push(resource.challengeParameter);
+  if (!failure.missing) parameters.push('error="invalid_token"', `error_description="${failure.failure.replace(/["\\]/g, "'")}"`);
+  return `Bearer ${parameters.join(', ')}`;
 }
 
 export function sendJsonRpcError(response: ServerResponse, status: number, code: number, message: string): void {

@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode as ErrorCode } from '@modelcontextprotocol/server';
 import { INVALID_REQUEST, isJsonRpcMessage } from './json-rpc-shape.js';
 
 /** What the filter answers itself, as a JSON-RPC error response line. */

@@ -1,5 +1,5 @@
 import { jiraSearchPage } from '../fixtures/atlassian/generated.js';
-import type { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { MockUpstream } from '../../server/testing/mock-upstream.js';
 
 /** The Jira site settings both servers are given (the reference reads the same names). */
 export const JIRA_CREDENTIALS = { ATLASSIAN_SITE_NAME: 'acme', ATLASSIAN_USER_EMAIL: 'bench@acme.example', ATLASSIAN_API_TOKEN: 'bench-api-token-0451' };

@@ -1,6 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startReferenceServer } from '../plugins/atlassian/differential/reference-server.js';
 import { connectStdio } from '../support/sdk-client.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
@@ -39,7 +39,9 @@ export interface PerCallOptions {
  */
 export async function benchPerCall(options: PerCallOptions): Promise<PerCallResult> {
   const mock = await MockUpstream.start();
-  const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
+  // The reference speaks only 2025-era revisions, and 2026-07-28 has no ping: both sides negotiate 2025-11-25
+  // with the same (v2) client, so the rows compare the servers and the ping row is the same exchange.
+  const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' }, versionNegotiation: { mode: 'legacy' } });
   const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
   const before = options.beforeCli === undefined ? undefined : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const rows: PerCallRow[] = [];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
 import { median, MiB } from './stats.js';
@@ -95,7 +95,7 @@ async function measureOnce(clients: number, cliPath: string | undefined): Promis
 
 /** One spilling call and the artifact read back; with `expected`, the bytes must be exactly the value. */
 async function spillAndReadBack(client: Client, expected: string | undefined): Promise<void> {
-  const result = (await retried(() => client.callTool({ name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } }, undefined, { timeout: 600_000 }))) as CallToolResult;
+  const result = (await retried(() => client.callTool({ name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } }, { timeout: 600_000 }))) as CallToolResult;
   if (result.isError) throw new Error(`jira_get failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   const incomplete = (result.structuredContent as { incomplete?: { artifactId: string | null } } | undefined)?.incomplete;
   if (expected === undefined) return;

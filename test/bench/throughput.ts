@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { pagedListReply, workflowRuns } from '../fixtures/github/github-api.js';
 import { startHttpServer } from '../support/sdk-client.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UnknownToolError } from '../../core/kernel/kernel.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 

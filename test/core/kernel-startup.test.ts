@@ -83,7 +83,7 @@ class BadSchema {
 @Plugin({ name: 'bad-envelope', version: '1.0.0' })
 class BadEnvelope {
   @Tool({ name: 'enveloped_tool', title: 'Env', description: 'e', annotations: readOnly, input: NoArgs, envelope: { type: 'object', required: 'data' } as never })
-  async run(): Promise<ToolOutput> {
+  async run(): Promise<ToolOutput<never>> {
     return { value: 'e' };
   }
 }

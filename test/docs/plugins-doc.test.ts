@@ -4,20 +4,22 @@ import { expect } from 'chai';
 import { REPO_ROOT } from '../support/paths.js';
 
 const EXAMPLE = join(REPO_ROOT, 'examples/plugin-gitlab');
+/** The example that pages by cursor: the guide's cursor section quotes it. */
+const CURSOR_EXAMPLE = join(REPO_ROOT, 'examples/plugin-sentry');
 const DOC = readFileSync(join(REPO_ROOT, 'docs/plugins.md'), 'utf8');
 
 /** The example's own files (sources, tests, package files, README), by path relative to the example. */
-function exampleFiles(): Map<string, string> {
+function exampleFiles(example = EXAMPLE): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (['node_modules', 'build'].includes(entry.name)) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|json|md)$/.test(entry.name) && entry.name !== 'package-lock.json') files.set(relative(EXAMPLE, path), readFileSync(path, 'utf8'));
+      else if (/\.(ts|json|md)$/.test(entry.name) && entry.name !== 'package-lock.json') files.set(relative(example, path), readFileSync(path, 'utf8'));
     }
   };
-  walk(EXAMPLE);
+  walk(example);
   return files;
 }
 
@@ -29,11 +31,12 @@ describe('docs/plugins.md', () => {
   const files = exampleFiles();
   const blocks = [...DOC.matchAll(/^```(\w*)\n([\s\S]*?)\n```$/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
 
-  it('has code blocks, each taken verbatim from the example package', () => {
+  it('has code blocks, each taken verbatim from an example package', () => {
     expect(blocks.length).to.be.greaterThan(10);
+    const quotable = [...files.values(), ...exampleFiles(CURSOR_EXAMPLE).values()];
     for (const { lang, code } of blocks) {
-      const found = [...files].filter(([, text]) => text.includes(code)).map(([path]) => path);
-      expect(found, `this ${lang} block is not in any file of examples/plugin-gitlab:\n${code}`).not.to.deep.equal([]);
+      const found = quotable.filter((text) => text.includes(code));
+      expect(found, `this ${lang} block is not in any file of examples/plugin-gitlab or examples/plugin-sentry:\n${code}`).not.to.deep.equal([]);
     }
   });
 

@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from '../plugins/structured/structured-fixtures.js';
 
@@ -50,7 +50,7 @@ export async function structuredExamples(): Promise<Map<string, string>> {
     show('atlassian-204', (await get('/rest/api/3/issue/PLAT-1/watchers')).structuredContent);
 
     show('unavailable', (await kernel.call('faulty_no_value', {})).structuredContent);
-    show('artifact-read', await firstChunk(kernel, (huge.structuredContent!.incomplete as { artifactId: string }).artifactId));
+    show('artifact-read', await firstChunk(kernel, ((huge.structuredContent as Record<string, unknown>).incomplete as { artifactId: string }).artifactId));
   } finally {
     await kernel.close();
     await mock.close();

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
@@ -57,8 +57,9 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
   });
 
   it('logs tool, vendor, method, path as sent, outcome, status, duration, principal, cache hit and result bytes', async () => {
-    circleci.on('GET', '/api/v2/project/gh/acme/api/pipeline', { body: { items: [{ id: 'p1', state: 'created' }] }, headers: { 'cache-control': 'max-age=60' } });
-    const args = { path: '/project/gh/acme/api/pipeline', queryParams: { branch: queryValue } };
+    // A project's settings, not its pipeline list: that one is a status path, never cached.
+    circleci.on('GET', '/api/v2/project/gh/acme/api/checkout-key', { body: { items: [{ type: 'deploy-key', preferred: true }] }, headers: { 'cache-control': 'max-age=60' } });
+    const args = { path: '/project/gh/acme/api/checkout-key', queryParams: { branch: queryValue } };
     const first = await session.client.callTool({ name: 'circleci_get', arguments: args });
     const second = await session.client.callTool({ name: 'circleci_get', arguments: args });
     const [miss, hit] = await waitForCallLines(session.stderr, 2);
@@ -68,7 +69,7 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
       tool: 'circleci_get',
       vendor: 'circleci',
       method: 'GET',
-      path: '/api/v2/project/gh/acme/api/pipeline',
+      path: '/api/v2/project/gh/acme/api/checkout-key',
       query: ['branch'],
       outcome: 'ok',
       upstreamStatus: 200,

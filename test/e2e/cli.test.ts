@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { CLI_PATH } from '../support/paths.js';
 import { isolatedEnv } from '../support/sdk-client.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
@@ -58,9 +58,18 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       const lines = run.stdout.split('\n');
       expect(lines[0]).to.equal('Decision: deny by rule contractors-read-only: Contractors have read-only access.');
       expect(lines).to.include('Call:     jira_post POST /rest/api/3/issue (writes)');
+      expect(lines).to.include('Path:     /rest/api/3/issue (what path rules matched; URL https://acme.atlassian.net/rest/api/3/issue)');
       expect(lines).to.include('Upstream: jira, credential jira-bot at acme.atlassian.net, environment production');
       expect(lines).to.include('      fails  match groups [developers]; the call has [contractors]');
       expect(lines.filter((l) => l.includes('APPLIES')).map((l) => l.replace(/^ +line \d+: /, ''))).to.deep.equal(['contractors-read-only (deny): APPLIES']);
+    });
+
+    it('prints the path it matched as servers read it, beside the request as it would be sent', async () => {
+      const run = await explain(['--tool', 'jira_get', '--args', '{"path": "/rest/api/3//issue/PLAT-1/"}', '--subject', 'alice', '--json']);
+      expect(run.code, run.stderr).to.equal(0);
+      const out = JSON.parse(run.stdout) as { call: { path: string }; request: { method: string; path: string; url: string } };
+      expect(out.call.path).to.equal('/rest/api/3/issue/PLAT-1');
+      expect(out.request).to.deep.equal({ method: 'GET', path: '/rest/api/3//issue/PLAT-1/', url: 'https://acme.atlassian.net/rest/api/3//issue/PLAT-1/' });
     });
 
     it('decides exactly as the server does, for every kind of outcome', async () => {

@@ -1,10 +1,10 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { verifyAuditLog } from '../../plugins/policy/audit/verify-audit-log.js';
 import { ENTERPRISE_PLUGIN_PATH, vendorEnv, writeEnterpriseFiles } from '../support/enterprise-fixture.js';
@@ -169,7 +169,9 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       expect(result._meta?.['mcp-devtools/upstream'], `${who} ${tool}`).to.deep.equal({ vendor, credential, host: new URL(mock.url).host, environment: 'production' });
       expect(JSON.stringify(result)).not.to.match(/fingerprint|canary-secret/);
       const refused = result.isError === true && /\nCode: (policy_denied|approval_required)$/.test((result.content[0] as { text: string }).text);
-      expect(Object.keys(result._meta!).sort()).to.deep.equal(refused ? ['code', 'decision', 'mcp-devtools/upstream'] : ['mcp-devtools/upstream']);
+      // Beside ours, a 2026-07-28 result carries the protocol's own keys (`io.modelcontextprotocol/serverInfo`).
+      const ours = Object.keys(result._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/'));
+      expect(ours.sort()).to.deep.equal(refused ? ['code', 'decision', 'mcp-devtools/upstream'] : ['mcp-devtools/upstream']);
     }
   });
 
@@ -279,7 +281,9 @@ describe('enterprise deployment end to end: OIDC bearer tokens', function () {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(expired.status).to.equal(401);
-      expect(expired.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools", error="invalid_token", error_description="the token is not valid: \'exp\' claim timestamp check failed."');
+      expect(expired.headers.get('www-authenticate')).to.equal(
+        `Bearer realm="mcp-devtools", resource_metadata="${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp", error="invalid_token", error_description="the token is not valid: 'exp' claim timestamp check failed."`,
+      );
       expect(jira.requests.map((r) => r.method)).to.deep.equal(['POST']);
     } finally {
       await server.stop();

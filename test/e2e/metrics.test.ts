@@ -4,9 +4,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';

@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { ARTIFACT_NOT_FOUND_TEXT, readArtifact } from '../support/artifact-reader.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { CLI_PATH } from '../support/paths.js';
 import { connectStdio, isolatedEnv, type StdioSession } from '../support/sdk-client.js';

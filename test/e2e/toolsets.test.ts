@@ -22,7 +22,7 @@ const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort()
 describe('toolsets: which tools a server serves', () => {
   it('tools --json lists every tool with its title, read or write, and plugin', async () => {
     const rows = await served([]);
-    expect(rows).to.have.length(23);
+    expect(rows).to.have.length(35);
     expect(rows.find((r) => r.name === 'jira_post')).to.deep.equal({ name: 'jira_post', title: 'Jira POST Request', access: 'write', plugin: 'jira' });
     expect(rows.find((r) => r.name === 'artifact_read')).to.deep.include({ access: 'read', plugin: 'artifacts' });
   });
@@ -32,32 +32,41 @@ describe('toolsets: which tools a server serves', () => {
     expect(ran.code).to.equal(0);
     const lines = ran.stdout.trimEnd().split('\n');
     expect(lines[0]).to.match(/^NAME\s+ACCESS\s+PLUGIN\s+TITLE$/);
-    expect(lines[1]).to.match(/^circleci_get\s+read\s+circleci\s+CircleCI API GET$/);
-    expect(lines.at(-1)).to.equal('3 tools (2 that write) from 1 plugins.');
+    // circleci_logs saves whole step outputs as artifacts: their reader is served with the toolset.
+    expect(lines[1]).to.match(/^artifact_read\s+read\s+artifacts\s+/);
+    expect(lines[2]).to.match(/^circleci_get\s+read\s+circleci\s+CircleCI API GET$/);
+    expect(lines.at(-1)).to.equal('7 tools (4 that write) from 2 plugins.');
   });
 
   it('--toolsets serves the named plugins\' tools, with artifact_read since GitHub\'s job logs spill', async () => {
     const rows = await served(['--toolsets', 'github,jira']);
     expect(names(rows)).to.deep.equal([
-      'artifact_read', 'github_get', 'github_get_job_logs', 'github_list_workflow_jobs', 'github_list_workflow_runs',
-      'jira_delete', 'jira_get', 'jira_patch', 'jira_post', 'jira_put',
+      'artifact_read', 'github_get', 'github_get_file', 'github_get_issue', 'github_get_job_logs', 'github_get_pull_request',
+      'github_get_pull_request_diff', 'github_list_issues', 'github_list_pull_requests', 'github_list_repositories',
+      'github_list_workflow_jobs', 'github_list_workflow_runs',
+      'jira_delete', 'jira_get', 'jira_get_attachment', 'jira_patch', 'jira_post', 'jira_put',
     ]);
   });
 
   it('--tools serves exactly those tools, and artifact_read only while one of them can spill', async () => {
+    // circleci_logs saves artifacts and circleci_get does not: the reader comes with the one that saves.
     expect(names(await served(['--tools', 'jira_get,circleci_get']))).to.deep.equal(['circleci_get', 'jira_get']);
+    expect(names(await served(['--tools', 'jira_get,circleci_logs']))).to.deep.equal(['artifact_read', 'circleci_logs', 'jira_get']);
     // With structured output on, an oversized jira_get value is saved as an artifact: its reader comes along.
     expect(names(await served(['--tools', 'jira_get'], { MCP_STRUCTURED_OUTPUT: 'true' }))).to.deep.equal(['artifact_read', 'jira_get']);
   });
 
   it('--read-only hides every tool that can change something, within the toolsets', async () => {
     const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
-    expect(names(rows)).to.deep.equal(['circleci_get', 'jira_get']);
+    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment']);
+    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
   });
 
   it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {
     const rows = await served([], { MCP_TOOLSETS: 'circleci', MCP_TOOLS: 'bb_get' });
-    expect(names(rows)).to.deep.equal(['bb_get', 'circleci_delete', 'circleci_get', 'circleci_post']);
+    expect(names(rows)).to.deep.equal(['artifact_read', 'bb_get', 'circleci_delete', 'circleci_get', 'circleci_logs', 'circleci_patch', 'circleci_post', 'circleci_put']);
+    // bb_upload reads artifacts others saved and saves none: Bitbucket's tools bring no reader.
+    expect(names(await served([], { MCP_TOOLS: 'bb_get,bb_upload' }))).to.deep.equal(['bb_get', 'bb_upload']);
   });
 
   it('a server serves what tools lists, and answers a hidden tool with the setting that hides it', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { workerCount } from '../../server/cli/workers.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from '../bench/jira-bodies.js';
 import { runCli } from '../support/run-cli.js';
@@ -18,17 +18,21 @@ interface RpcAnswer {
 function callOnNewConnection(url: string, name: string, args: Record<string, unknown>): Promise<RpcAnswer> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', connection: 'close' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcAnswer);
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', connection: 'close' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcAnswer);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -36,7 +40,9 @@ function callOnNewConnection(url: string, name: string, args: Record<string, unk
 
 /** CPU time a process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -69,7 +75,13 @@ describe('--workers N: node:cluster workers behind one HTTP port (dist/cli.js)',
     await mock.close();
   });
 
-  const env = (store: string): Record<string, string> => ({ ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STORE_URL: store, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' });
+  const env = (store: string): Record<string, string> => ({
+    ...JIRA_CREDENTIALS,
+    JIRA_BASE_URL: mock.url,
+    MCP_STORE_URL: store,
+    MCP_STRUCTURED_OUTPUT: 'true',
+    LOG_LEVEL: 'warn',
+  });
 
   it('counts workers: a number as given, auto as one per core, anything else refused with what to write', () => {
     expect(workerCount('3', 8)).to.equal(3);
@@ -139,7 +151,8 @@ describe('--workers N: node:cluster workers behind one HTTP port (dist/cli.js)',
       const [victim] = workerPids(server);
       process.kill(victim!, 'SIGKILL');
       while (!server.stderr.some((l) => l.includes('a worker died; starting another in its place'))) await new Promise((r) => setTimeout(r, 20));
-      for (let i = 0; i < 4; i++) expect((await callOnNewConnection(server.url, 'jira_get', { path: '/rest/api/3/myself' })).result!.content[0]!.text).to.include('Bench');
+      for (let i = 0; i < 4; i++)
+        expect((await callOnNewConnection(server.url, 'jira_get', { path: '/rest/api/3/myself' })).result!.content[0]!.text).to.include('Bench');
     } finally {
       expect(await server.stop('SIGTERM')).to.equal(0);
     }

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { PIPELINE } from '../../core/pipeline/pipeline.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { startTestKernel } from '../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from '../plugins/structured/structured-fixtures.js';
+import { WireExchange, type Era } from './wire-exchange.js';
 
 /** Where the reviewed snapshots live (in the source tree, not in build/). */
 export const GOLDEN_DIR = join(REPO_ROOT, 'test/golden');
@@ -20,6 +24,42 @@ async function builtInToolsList(env: Record<string, string>): Promise<unknown> {
     return { protocolVersion: '2025-11-25', tools: kernel.kernel.listTools('2025-11-25') };
   } finally {
     await kernel.close();
+  }
+}
+
+/**
+ * The built-in server (every plugin) on the wire of 2026-07-28 with structured output on: its tools/list as a
+ * modern client reads it, every tool's output schema included.
+ */
+async function builtInWireToolsList(): Promise<unknown> {
+  const kernel = await startTestKernel({ env: { MCP_STRUCTURED_OUTPUT: 'true' } });
+  try {
+    const { exchange } = await WireExchange.open(kernel.kernel, '2026-07-28');
+    try {
+      const { result } = (await exchange.request('tools/list')) as { result: { tools: unknown[] } };
+      return { protocolVersion: '2026-07-28', tools: result.tools };
+    } finally {
+      await exchange.close();
+    }
+  } finally {
+    await kernel.close();
+  }
+}
+
+/**
+ * Every built-in tool's pipeline, with every part on (a policy, an audit log, structured output): its stage
+ * middleware and upstream interceptors in running order, beside the definition they follow (pipeline.ts).
+ */
+async function builtInPipelines(): Promise<unknown> {
+  const dir = mkdtempSync(join(tmpdir(), 'golden-pipelines-'));
+  writeFileSync(join(dir, 'policy.yaml'), 'version: 1\nrules:\n  - { id: all, effect: allow }\n');
+  const kernel = await startTestKernel({ env: { MCP_STRUCTURED_OUTPUT: 'true', MCP_POLICY_FILE: join(dir, 'policy.yaml'), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') } });
+  try {
+    const names = kernel.kernel.definitions().map((d) => d.spec.name).sort();
+    return { pipeline: PIPELINE, tools: Object.fromEntries(names.map((name) => [name, kernel.kernel.pipelineOf(name)])) };
+  } finally {
+    await kernel.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -60,8 +100,8 @@ export function programGoldenUpstream(mock: MockUpstream): void {
   mock.on('POST', '/rest/api/3/issue', { status: 201, body: { id: '10003', key: 'PLAT-3' } });
 }
 
-/** Runs GOLDEN_CALLS against a kernel started with `env` (plus the fixture plugins and the golden mock). */
-export async function goldenResults(env: Record<string, string>, configExtra: Record<string, unknown> = {}): Promise<Array<{ call: unknown; result: CallToolResult }>> {
+/** A kernel with the fixture plugins and the golden mock, for `use`; closed afterwards. */
+async function withGoldenKernel<T>(env: Record<string, string>, configExtra: Record<string, unknown>, use: (kernel: Awaited<ReturnType<typeof startTestKernel>>) => Promise<T>): Promise<T> {
   const mock = await MockUpstream.start();
   programGoldenUpstream(mock);
   const kernel = await startTestKernel({
@@ -70,19 +110,52 @@ export async function goldenResults(env: Record<string, string>, configExtra: Re
     clock: { now: () => Date.parse('2026-10-07T16:20:11.402Z') },
   });
   try {
-    const out: Array<{ call: unknown; result: CallToolResult }> = [];
-    for (const [tool, args] of GOLDEN_CALLS) out.push({ call: { tool, args }, result: await kernel.call(tool, args) });
-    return out;
+    return await use(kernel);
   } finally {
     await kernel.close();
     await mock.close();
   }
 }
 
-/** Every golden file, generated now from the real code, structured output off (the default). */
+/** Runs GOLDEN_CALLS against a kernel started with `env` (plus the fixture plugins and the golden mock). */
+export async function goldenResults(env: Record<string, string>, configExtra: Record<string, unknown> = {}): Promise<Array<{ call: unknown; result: CallToolResult }>> {
+  return withGoldenKernel(env, configExtra, async (kernel) => {
+    const out: Array<{ call: unknown; result: CallToolResult }> = [];
+    for (const [tool, args] of GOLDEN_CALLS) out.push({ call: { tool, args }, result: await kernel.call(tool, args) });
+    return out;
+  });
+}
+
+/**
+ * The wire in one era, structured output on: the opening exchange, tools/list and every GOLDEN_CALL, as the
+ * server sends them (2026-07-28 adds `resultType` and the server's identity in `_meta`, and may carry
+ * schemas and values of any root; 2025-11-25 gets object roots only).
+ */
+async function wireGolden(era: Era): Promise<unknown> {
+  return withGoldenKernel({ MCP_STRUCTURED_OUTPUT: 'true' }, {}, async (kernel) => {
+    const { exchange, opening } = await WireExchange.open(kernel.kernel, era);
+    try {
+      const tools = await exchange.request('tools/list');
+      const calls: unknown[] = [];
+      for (const [tool, args] of GOLDEN_CALLS) calls.push({ call: { tool, args }, response: await exchange.request('tools/call', { name: tool, arguments: args }) });
+      return { era, opening, tools, calls };
+    } finally {
+      await exchange.close();
+    }
+  });
+}
+
+/**
+ * Every golden file, generated now from the real code: in-process with structured output off (the default), and
+ * on the wire in each era with it on (the built-in tools/list of 2026-07-28, the fixture plugins' whole exchange).
+ */
 export async function goldenSnapshots(): Promise<Snapshots> {
   return {
     'tools-list.json': serialize(await builtInToolsList({})),
+    'tools-list-2026-07-28.json': serialize(await builtInWireToolsList()),
     'results.json': serialize(await goldenResults({})),
+    'wire-2025-11-25.json': serialize(await wireGolden('2025-11-25')),
+    'wire-2026-07-28.json': serialize(await wireGolden('2026-07-28')),
+    'pipeline-chains.json': serialize(await builtInPipelines()),
   };
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
+import { MockUpstream, type RecordedRequest } from '../../server/testing/mock-upstream.js';
+import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
 import { canary } from '../support/canaries.js';
 
 /** Everything a caller could see of a result: text, structured value and `_meta`. */
@@ -74,6 +74,16 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
     const reversed = [...`Bearer ${ghToken}`].reverse().join('');
     expect(seen(result)).not.to.contain(reversed.slice(0, 16));
     expect(textOf(result)).to.equal('"]DETCADER["');
+  });
+
+  it('redacts a token a jq expression puts together from parts the upstream sent apart, in text and structured content', async () => {
+    const half = Math.floor(atlassian.length / 2);
+    jira.on('GET', '/rest/api/3/myself', () => ({ body: { head: atlassian.slice(0, half), tail: atlassian.slice(half) } }));
+    const client = await kernel.connect();
+    const result = (await client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/myself', jq: "join('', [head, tail])", outputFormat: 'json' } })) as CallToolResult;
+    expect(seen(result)).not.to.contain(atlassian);
+    expect(result.structuredContent).to.deep.equal({ data: '[REDACTED]' });
+    expect(textOf(result)).to.equal('"[REDACTED]"');
   });
 
   it('is no oracle: starts_with(auth, <a true prefix>) answers as a wrong prefix does', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { vendorCanaries } from '../support/canaries.js';
@@ -71,8 +71,8 @@ describe(`hardening: ${RUNS} generated argument objects per tool over stdio (dis
             // The protocol itself requires an object: anything else is refused before the tool runs.
             const isObject = typeof input.args === 'object' && input.args !== null && !Array.isArray(input.args);
             expect(isObject, `${tool.name} with ${describeArgs(input)}: ${String(outcome.error)}`).to.equal(false);
-            expect(outcome.error).to.be.instanceOf(McpError);
-            expect((outcome.error as McpError).code).to.equal(ErrorCode.InvalidParams);
+            expect(outcome.error).to.be.instanceOf(ProtocolError);
+            expect((outcome.error as ProtocolError).code).to.equal(ProtocolErrorCode.InvalidParams);
             expect(mocks.requestCount()).to.equal(0);
             tally.add(tool.name, false, 'json-rpc -32602');
             return;

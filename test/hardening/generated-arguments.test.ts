@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
 import { vendorCanaries } from '../support/canaries.js';
 import { SchemaOracle } from '../support/call-oracle.js';
 import { checkGeneratedCall, FuzzTally, generatedCall, hardeningRuns, replayable, withHangGuard } from '../support/generated-calls.js';

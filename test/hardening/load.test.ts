@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { hashToken } from '../../server/auth/token-hash.js';
 import { canary, vendorCanaries } from '../support/canaries.js';
 import { hardeningRuns } from '../support/generated-calls.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
-import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+import { connectHttpAs, startHttpServer, type AnyClient, type HttpServerProcess } from '../support/sdk-client.js';
 import { serveTaggedData, tagsIn } from '../support/tagged-vendor.js';
 import { VendorMocks } from '../support/vendor-mocks.js';
 
@@ -20,7 +19,7 @@ const IN_FLIGHT = 2;
 interface Principal {
   tag: string;
   token: string;
-  client: Client;
+  client: AnyClient;
 }
 
 /** What the run came to; every count of something wrong must stay 0. */
@@ -52,7 +51,9 @@ describe(`hardening: ${PRINCIPALS} principals at once over Streamable HTTP for $
         MCP_AUDIT_LOG: join(cwd, 'audit.jsonl'),
       },
     });
-    for (const p of people) principals.push({ ...p, client: await connectHttp(server.url, p.token) });
+    // The 1.x client: the 2025-era stateless path most deployed clients take, under load (the 2026-07-28 path
+    // is under load in the e2e and replica tests).
+    for (const p of people) principals.push({ ...p, client: (await connectHttpAs('sdk1', server.url, p.token)).client });
   });
   after(async () => {
     for (const p of principals) await p.client.close().catch(() => {});

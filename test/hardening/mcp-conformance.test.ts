@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,9 +11,22 @@ import { REPO_ROOT } from '../support/paths.js';
 import { startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SUITE = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
+const suiteOf = (pkg: string): string => join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), 'dist/index.js');
+const SUITE = suiteOf('@modelcontextprotocol/conformance');
+/** The pre-release line of the same package with the 2026-07-28 requirements (installed as `conformance-2026`). */
+const SUITE_2026 = suiteOf('conformance-2026');
 const NODE20_SHIM = resolve(here, '../support/conformance/register-node20.js');
 const BASELINE = join(REPO_ROOT, 'test/hardening/conformance-baseline.yml');
+const BASELINE_2026 = join(REPO_ROOT, 'test/hardening/conformance-baseline-2026-07-28.yml');
+
+/** Runs a conformance suite's server side against the server; its exit code and everything it printed. */
+function runSuite(suite: string, args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['--import', NODE20_SHIM, suite, 'server', ...args], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stripVTControlCharacters(`${stdout}\n${stderr}`) }),
+    );
+  });
+}
 
 /** The scenarios the baseline lists as not applying to this server. */
 function notApplicable(): string[] {
@@ -33,11 +47,7 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
   });
 
   it('passes every scenario that applies; the baseline names, with reasons, the ones that do not', async () => {
-    const run = await new Promise<{ code: number; out: string }>((done) => {
-      execFile(process.execPath, ['--import', NODE20_SHIM, SUITE, 'server', '--url', server.url, '--suite', 'all', '--expected-failures', BASELINE], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}\n${stderr}` }),
-      );
-    });
+    const run = await runSuite(SUITE, ['--url', server.url, '--suite', 'all', '--expected-failures', BASELINE]);
     const summary = run.out.slice(run.out.indexOf('=== SUMMARY ==='));
     const scenarios = [...summary.matchAll(/[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/g)].map((m) => ({ name: m[1]!, passed: Number(m[2]), failed: Number(m[3]) }));
     const passed = scenarios.filter((s) => s.passed > 0 && s.failed === 0).map((s) => s.name);
@@ -46,5 +56,16 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
     expect(run.code, summary).to.equal(0);
     expect(failed.sort()).to.deep.equal(notApplicable().sort());
     expect(passed).to.include.members(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']);
+  });
+
+  it('meets the requirements of revision 2026-07-28 that apply; the check-level baseline names the others', async () => {
+    const run = await runSuite(SUITE_2026, ['--url', server.url, '--requirements', '2026-07-28', '--expected-failures', BASELINE_2026]);
+    const summary = run.out.slice(run.out.indexOf('=== SUMMARY ==='));
+    expect(run.code, summary).to.equal(0);
+    expect(summary).to.contain('Baseline check passed');
+    // The stateless lifecycle (per-request envelope, 404 for removed methods, header checks) and the cache hints.
+    for (const scenario of ['tools-list', 'dns-rebinding-protection', 'input-required-result-unsupported-methods', 'input-required-result-validate-input']) expect(summary).to.match(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
+    expect(summary).to.match(/✗ server-stateless: 24 passed, 4 failed/);
+    expect(summary).to.match(/✓ http-header-validation: 14 passed, 0 failed/);
   });
 });

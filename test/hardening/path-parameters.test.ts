@@ -4,8 +4,8 @@ import type { PreparedRequest, UpstreamBinding, UpstreamRequest } from '../../co
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
+import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
 import { tempFile } from '../support/enterprise-fixture.js';
 
 /** The review's policy: the user directory is off limits; issue writes are allowed; reads are. */
@@ -38,7 +38,7 @@ class LaxPlugin implements DevtoolsPlugin {
 
   @Tool({ name: 'lax_get', title: 'Lax GET', description: 'A tool whose binding checks nothing.', annotations: { readOnlyHint: true }, input: LaxArgs, route: (a: { path: string }) => ({ method: 'GET', path: a.path }) })
   async get(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: { reached: ctx.route!.path } };
+    return { value: { reached: ctx.route.path } };
   }
 }
 

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import Type from 'typebox';
 import type { ToolOutput } from '../../core/pipeline/call-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../core/testing/test-kernel.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
+import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
 import { auditLines } from '../support/audit-records.js';
 import { tempFile } from '../support/enterprise-fixture.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
@@ -72,6 +73,17 @@ describe('hardening: projection bombs are stopped, reported with their own code 
 
   it('keeps the reference behaviour for an expression that is merely wrong: {_jqError, _originalData}', async () => {
     expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: '[', outputFormat: 'json' }))).to.contain('"_jqError": "Invalid JMESPath expression: ["');
+  });
+
+  it('documents invalid_jq as what a bad expression really gives: the long one an error, the broken one a retryable result', async () => {
+    const row = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8').split('\n').find((line) => line.startsWith('| `invalid_jq` |')) ?? '';
+    const long = await kernel.call('fixture_get', { path: '/repo', jq: `name${' || name'.repeat(300)}` });
+    const broken = await kernel.call('fixture_get', { path: '/repo', jq: 'name[?', outputFormat: 'json' });
+    expect([long.isError, textOf(long).endsWith('Code: invalid_jq')]).to.deep.equal([true, true]);
+    expect(row).to.contain('longer than 2,000 characters');
+    expect(broken.isError).to.equal(undefined);
+    expect(Object.keys(JSON.parse(textOf(broken)))).to.deep.equal(['_jqError', '_originalData']);
+    expect(row).to.contain('{_jqError, _originalData}');
   });
 
   it('answers other calls afterwards', async () => {

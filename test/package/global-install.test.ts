@@ -6,10 +6,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
 import { REPO_ROOT } from '../support/paths.js';
 
@@ -54,7 +54,7 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
   it('lists the tools it serves', async () => {
     const { stdout } = await run(bin, ['tools', '--json'], { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix } });
     const tools = JSON.parse(stdout) as Array<{ name: string }>;
-    expect(tools).to.have.length(23);
+    expect(tools).to.have.length(35);
     expect(tools.map((t) => t.name)).to.include.members(['github_list_workflow_runs', 'jira_get', 'artifact_read']);
   });
 
@@ -67,11 +67,12 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
       env: { PATH: process.env.PATH ?? '', HOME: prefix, CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: canary('CCIPAT_') },
       stderr: 'ignore',
     });
-    const client = new Client({ name: 'install-check', version: '1.0.0' });
+    const client = new Client({ name: 'install-check', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     try {
       mock.on('GET', '/api/v2/me', { body: { login: 'bot', name: 'CI bot' } });
       await client.connect(transport);
       expect(client.getServerVersion()).to.deep.include({ name: 'mcp-devtools', version });
+      expect(client.getNegotiatedProtocolVersion()).to.equal('2026-07-28');
       const result = await client.callTool({ name: 'circleci_get', arguments: { path: '/me' } });
       expect(result.isError).to.equal(undefined);
       const text = (result.content as Array<{ text: string }>)[0]!.text;

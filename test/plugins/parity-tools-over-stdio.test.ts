@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { serveAttachment, TINY_IMAGES } from '../fixtures/atlassian/jira-attachments.js';
 import { FAILED_TEST_OUTPUT, serveJobLogs } from '../fixtures/circleci/circleci-v1.js';
 import { githubFixture, pagedArrayReply } from '../fixtures/github/github-api.js';

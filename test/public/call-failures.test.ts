@@ -27,7 +27,7 @@ class AcmePlugin {
   }
 
   @Tool({ name: 'acme_forgot', title: 'Forgot', description: 'Forgets to return.', annotations: readOnly, input: NoArgs })
-  async forgot(_ctx: ToolContext): Promise<ToolOutput> {
+  async forgot(_ctx: ToolContext<typeof NoArgs, undefined>): Promise<ToolOutput> {
     return undefined as unknown as ToolOutput;
   }
 

@@ -105,7 +105,7 @@ describe('the container image (Dockerfile)', () => {
       expect(refused.status).to.equal(401);
       const client = await connectHttp(url, token);
       try {
-        expect((await client.listTools()).tools).to.have.length(23);
+        expect((await client.listTools()).tools).to.have.length(35);
       } finally {
         await client.close();
       }

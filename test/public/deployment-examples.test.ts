@@ -4,9 +4,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { argsOf, composeFile, dockerfileStages, envOf, execForm, interpolate, kubernetesObjects, startCommand, type RunningCommand } from '../support/deployment-files.js';

@@ -47,4 +47,16 @@ describe('test kit: startTestKernel', () => {
     const started = kernel.logs.map((line) => JSON.parse(line) as { msg: string; plugins?: string[] }).find((l) => l.msg === 'kernel started');
     expect(started?.plugins).to.include('acme-kit');
   });
+
+  it('connects the v2 SDK client in-process, negotiating 2026-07-28, or a 2025-era one when asked', async () => {
+    const kernel = await startTestKernel({ plugins: [AcmeKitPlugin] });
+    try {
+      const latest = await kernel.connect();
+      const legacy = await kernel.connect({ mode: 'legacy' });
+      expect([latest.getNegotiatedProtocolVersion(), legacy.getNegotiatedProtocolVersion()]).to.deep.equal(['2026-07-28', '2025-11-25']);
+      for (const client of [latest, legacy]) expect(textOf((await client.callTool({ name: 'acme_colour', arguments: {} })) as never)).to.equal('blue');
+    } finally {
+      await kernel.close();
+    }
+  });
 });

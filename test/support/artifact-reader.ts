@@ -1,5 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ArtifactChunk } from '../../core/artifacts/artifact-store.js';
 import type { Principal } from '../../core/pipeline/principal.js';
 import { textOf, type TestKernel } from './test-kernel.js';

@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { isErrorCode, type ErrorCode } from '../../core/errors/catalogue.js';
 import { tooDeeplyNested } from '../../core/schema/argument-depth.js';
 import type { JsonSchema } from './schema-arbitrary.js';

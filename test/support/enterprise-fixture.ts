@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Principal } from '../../core/pipeline/principal.js';
 import type { Clock } from '../../core/store/key-value-store.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from './auth-fixture.js';
 import { REPO_ROOT } from './paths.js';
 import { startTestKernel, type TestKernel } from './test-kernel.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expectUsableResult, type SchemaOracle } from './call-oracle.js';
 import { stringsByProperty } from './fuzz-strings.js';
 import { mutatedArgs, validValue, type JsonSchema } from './schema-arbitrary.js';

@@ -37,13 +37,30 @@ export class RawStdioServer {
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   }
 
-  static async start(env: Record<string, string>, cwd: string): Promise<RawStdioServer> {
-    const child = spawn(process.execPath, [CLI_PATH], { cwd, env: isolatedEnv(env, cwd), stdio: ['pipe', 'pipe', 'pipe'] });
-    const server = new RawStdioServer(child);
-    server.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  /** The server after a 2025-era handshake (`initialize` with `protocolVersion`, then `initialized`). */
+  static async start(env: Record<string, string>, cwd: string, protocolVersion = '2025-11-25'): Promise<RawStdioServer> {
+    const server = RawStdioServer.spawn(env, cwd);
+    server.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     await server.reply('init');
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return server;
+  }
+
+  /** The server as started, before any message: the test writes the opening exchange itself. */
+  static spawn(env: Record<string, string>, cwd: string): RawStdioServer {
+    const child = spawn(process.execPath, [CLI_PATH], { cwd, env: isolatedEnv(env, cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+    return new RawStdioServer(child);
+  }
+
+  /** The exit code, once the process has ended. */
+  async exitCode(): Promise<number | null> {
+    if (this.exited) return this.child.exitCode;
+    return new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Closes the server's stdout from the reading end, as a client that went away (or `| head`) does. */
+  closeStdout(): void {
+    this.child.stdout.destroy();
   }
 
   get exited(): boolean {

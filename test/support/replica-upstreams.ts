@@ -1,4 +1,4 @@
-import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
+import { MockUpstream, type RecordedRequest } from '../../server/testing/mock-upstream.js';
 import { pipelines, tokenPagedReply, circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { pagedListReply, workflowRuns, type PagedListOptions } from '../fixtures/github/github-api.js';
 import { jsonReply, noContent, payload } from '../fixtures/atlassian/corpus-kit.js';

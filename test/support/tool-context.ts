@@ -7,6 +7,7 @@ export function plainToolContext(extra: Partial<ToolContext> = {}): ToolContext 
   return {
     toolName: 'ci_get',
     args: {},
+    route: { method: 'GET', path: '/' }, // what the route computed; each test sends its own request
     principal: LOCAL_PRINCIPAL,
     signal: new AbortController().signal,
     logger: createLogger({ level: 'silent', secrets: [], destination: { write: () => true } }),

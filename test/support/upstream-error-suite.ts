@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream, type MockReply } from '../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream, type MockReply } from '../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from './test-kernel.js';
 
 /** A vendor read tool, and how its API answers, for the failure cases every vendor must handle alike. */

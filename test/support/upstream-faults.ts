@@ -1,6 +1,5 @@
-import type { MockReply } from '../../core/testing/mock-upstream.js';
+import type { MockReply } from '../../server/testing/mock-upstream.js';
 import type { ErrorCode } from '../../core/errors/catalogue.js';
-import { nested } from './hostile-strings.js';
 
 /** How the server is limited in the fault tests: small enough to hit every limit quickly. */
 export const FAULT_LIMITS = { MCP_REQUEST_TIMEOUT_MS: '400', MCP_MAX_RESPONSE_BYTES: '8192', MCP_UPSTREAM_RETRIES: '2' };

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/store/key-value-store.js';
-import { MockUpstream } from '../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel, type TestKernel } from './test-kernel.js';
 
 export interface VendorKernelOptions {

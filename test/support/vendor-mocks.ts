@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decodedForms, invalidEscapeRun } from '../../core/http/path-reading.js';
-import { MockUpstream, type RecordedRequest } from '../../core/testing/mock-upstream.js';
+import { decodedForms, invalidEscapeRun } from '../../core/http/path-guards.js';
+import { MockUpstream, type RecordedRequest } from '../../server/testing/mock-upstream.js';
 import type { VendorCanaries } from './canaries.js';
 
 /** Where each built-in vendor's API lives on its mock, and the credential header it must carry. */

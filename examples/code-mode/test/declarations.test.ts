@@ -31,7 +31,10 @@ describe('declarations generated from tools/list (every built-in vendor)', () =>
       expect(declarations, tool.name).to.match(new RegExp(`  ${tool.name}\\(args\\??: ${space}\\.Input\\): Promise<${returns.replace('.', '\\.')}>;`));
     }
     const schemaTools = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
-    expect(schemaTools).to.have.members(['github_list_workflow_runs', 'github_list_workflow_jobs', 'circleci_get', 'jira_get', 'conf_get', 'bb_get']);
+    expect(schemaTools).to.have.members([
+      'github_list_workflow_runs', 'github_list_workflow_jobs', 'github_list_pull_requests', 'github_list_issues', 'github_list_repositories',
+      'github_get_pull_request', 'github_get_issue', 'circleci_get', 'jira_get', 'conf_get', 'bb_upload', 'bb_get',
+    ]);
   });
 
   it('types each output as its schema says, checked by the compiler for every tool', () => {
@@ -100,7 +103,7 @@ describe('declarations generated from tools/list (every built-in vendor)', () =>
     const { declarations, tools } = session.harness;
     const runs = tools.find((t) => t.name === 'github_list_workflow_runs')!;
     expect(declarations).to.contain(` * ${runs.description!.slice(0, 80)}`);
-    expect(declarations).to.contain('* Page to fetch, from 1 (default 1). Pass the nextPage of the previous result.');
+    expect(declarations).to.contain('* Page, from 1: the nextPage of the previous result.');
   });
 
   it('runs a program against the server: a text tool gives its text, a schema tool its structured value', async () => {

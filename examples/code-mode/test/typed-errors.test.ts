@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { REFUSAL_META } from 'mcp-devtools/build/test/fixtures/plugins/fixture-faulty.js';
 import { ApprovalRequiredError, errorRecordOf, IncompleteResultError, PolicyDeniedError, ToolCallError, toolErrorFromRecord } from '../src/harness/tool-errors.js';
@@ -58,7 +58,9 @@ describe('typed exceptions for tool errors', () => {
       );
       expect(error).to.be.instanceOf(PolicyDeniedError).and.instanceOf(ToolCallError);
       expect((error as PolicyDeniedError).decision).to.deep.equal(REFUSAL_META.decision);
-      expect((error as PolicyDeniedError).meta).to.deep.equal(REFUSAL_META);
+      // _meta whole: the server's keys, and those the protocol adds from 2026-07-28 (who answered).
+      expect((error as PolicyDeniedError).meta).to.deep.include(REFUSAL_META);
+      expect(Object.keys((error as PolicyDeniedError).meta).sort()).to.deep.equal([...Object.keys(REFUSAL_META), 'io.modelcontextprotocol/serverInfo'].sort());
     });
 
     it('is an IncompleteResultError when the result is incomplete with no artifact to read', async () => {

@@ -13,12 +13,12 @@ export const GitlabSettings = Type.Object({
 
 /** The GitLab REST client: auth, timeouts, retries, rate limits, path safety and size caps come with it. */
 export function createGitlabClient(settings: Settings): UpstreamClient {
-  const token = settings.get<string>('GITLAB_TOKEN');
-  const header: Record<string, string> = settings.get('GITLAB_AUTH_SCHEME') === 'bearer' ? { authorization: `Bearer ${token}` } : { 'private-token': token };
+  const { GITLAB_TOKEN: token, GITLAB_AUTH_SCHEME, GITLAB_API_URL } = settings.of(GitlabSettings);
+  const header: Record<string, string> = GITLAB_AUTH_SCHEME === 'bearer' ? { authorization: `Bearer ${token}` } : { 'private-token': token };
   return new UpstreamClient({
     vendor: 'gitlab',
     label: 'GitLab',
-    baseUrl: settings.get<string>('GITLAB_API_URL'),
+    baseUrl: GITLAB_API_URL,
     auth: () => (token === '' ? undefined : header),
     missingCredentials: 'GitLab credentials are not configured: set GITLAB_TOKEN to an access token with the read_api scope.',
     secretMaterial: () => token,

@@ -1,4 +1,4 @@
-import { inject, PagedEnvelope, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type Static, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { inject, PagedEnvelope, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
 import { createGitlabClient, GitlabSettings } from './gitlab-client.js';
 import { nextPageOf } from './next-page.js';
 import { GetArgs, ListPipelineJobsArgs, ListPipelinesArgs, projectPath } from './tool-args.js';
@@ -28,13 +28,13 @@ export class GitlabPlugin {
     annotations: READ,
     input: ListPipelinesArgs,
     envelope: PagedEnvelope,
-    route: (args: Static<typeof ListPipelinesArgs>) => ({
+    route: (args) => ({
       method: 'GET',
       path: `${projectPath(args.project)}/pipelines`,
       query: { status: args.status, ref: args.ref, updated_after: args.updatedAfter, page: args.page, per_page: args.perPage },
     }),
   })
-  async listPipelines(ctx: ToolContext): Promise<ToolOutput> {
+  async listPipelines(ctx: ToolContext<typeof ListPipelinesArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     return this.page(ctx);
   }
 
@@ -47,13 +47,13 @@ export class GitlabPlugin {
     annotations: READ,
     input: ListPipelineJobsArgs,
     envelope: PagedEnvelope,
-    route: (args: Static<typeof ListPipelineJobsArgs>) => ({
+    route: (args) => ({
       method: 'GET',
       path: `${projectPath(args.project)}/pipelines/${args.pipelineId}/jobs`,
       query: { scope: args.scope, include_retried: args.includeRetried, page: args.page, per_page: args.perPage },
     }),
   })
-  async listPipelineJobs(ctx: ToolContext): Promise<ToolOutput> {
+  async listPipelineJobs(ctx: ToolContext<typeof ListPipelineJobsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
     return this.page(ctx);
   }
 
@@ -67,15 +67,15 @@ export class GitlabPlugin {
     input: GetArgs,
     envelope: ReadEnvelope,
     cache: true, // GitLab answers with ETags: repeated reads revalidate instead of spending rate limit
-    route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
+    route: (args) => ({ method: 'GET', path: args.path, query: args.queryParams }),
   })
-  async get(ctx: ToolContext): Promise<ToolOutput> {
-    return { value: (await this.upstream.send(ctx, ctx.route!)).body };
+  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: (await this.upstream.send(ctx, ctx.route)).body };
   }
 
   /** A list page as `{data, nextPage}`. */
-  private async page(ctx: ToolContext): Promise<ToolOutput> {
-    const response = await this.upstream.send(ctx, ctx.route!);
+  private async page(ctx: ToolContext): Promise<ToolOutput<typeof PagedEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route);
     return { value: response.body, meta: { nextPage: nextPageOf(response.headers) } };
   }
 }

@@ -1,7 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { InvalidDocumentError, readYamlDocument, type DocumentProblem } from '../../../core/schema/yaml-document.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import { compileConditions } from '../engine/conditions.js';
 
 const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description });
 const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
@@ -72,7 +71,7 @@ export function readPolicyDocument(text: string, label: string): LoadedPolicy {
     } else {
       ruleLines.set(rule.id, lineOf(['rules', i]) ?? 0);
     }
-    if (rule.except !== undefined && compileConditions(rule.except).length === 0) {
+    if (rule.except !== undefined && holdsAlways(rule.except)) {
       problems.push({ line: lineOf(['rules', i, 'except']), message: `rules[${i}].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.` });
     }
     for (const part of ['match', 'except'] as const) {
@@ -85,6 +84,11 @@ export function readPolicyDocument(text: string, label: string): LoadedPolicy {
   });
   if (problems.length > 0) throw new InvalidDocumentError(label, problems);
   return { document: value, version: policyVersion(value), ruleLines };
+}
+
+/** Conditions that name nothing to check (no key, or only an empty `args`): they always hold. */
+function holdsAlways(conditions: ConditionsSpec): boolean {
+  return Object.values(conditions).every((v) => v === undefined || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0));
 }
 
 export function policyVersion(document: PolicyDocument): string {

@@ -1,4 +1,4 @@
-import { servedPath } from '../../../core/http/path-reading.js';
+import { servedPath } from '../../../core/http/path-guards.js';
 import type { UpstreamIdentity } from '../../../core/http/types.js';
 import type { CallContext } from '../../../core/pipeline/call-context.js';
 import type { Principal } from '../../../core/pipeline/principal.js';

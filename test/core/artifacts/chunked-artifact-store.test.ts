@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { ArtifactChunk } from '../../../core/artifacts/artifact-store.js';
-import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ARTIFACT_META_NAMESPACE, artifactKey, ChunkedArtifactStore } from '../../../core/artifacts/chunked-artifact-store.js';
+import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ARTIFACT_META_NAMESPACE, artifactKey, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';

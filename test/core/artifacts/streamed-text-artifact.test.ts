@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ChunkedArtifactStore } from '../../../core/artifacts/chunked-artifact-store.js';
+import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { utf8Chunks } from '../../../core/artifacts/utf8-chunks.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
 import { systemClock } from '../../../core/store/key-value-store.js';
@@ -26,7 +26,7 @@ describe('text artifacts are encoded chunk by chunk as they are saved', () => {
       const whole = Buffer.from(text, 'utf8');
       expect(saved.bytes).to.equal(whole.length);
       const pieces: Buffer[] = [];
-      for (let offset = 0, eof = false; !eof; ) {
+      for (let offset = 0, eof = false; !eof;) {
         const chunk = await artifacts.read(alice, saved.artifactId, offset, ARTIFACT_CHUNK_BYTES);
         pieces.push(Buffer.from(chunk.data, 'base64'));
         ({ nextOffset: offset, eof } = chunk);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nextPageFromLink, parseLinkHeader, positivePage } from '../../../core/http/link-header.js';
+import { nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage } from '../../../core/http/link-header.js';
 
 // Headers as the APIs send them (GitHub's REST pagination docs, GitLab's REST pagination docs).
 const GITHUB_MIDDLE =
@@ -34,8 +34,8 @@ describe('Link header next-page parser (core/http/link-header)', () => {
     expect(nextPageFromLink('</items?page=5>; rel=next')).to.equal(5);
     expect(nextPageFromLink('<https://x.example/items?page=6&fields=a,b>; rel="last next"')).to.equal(6);
     expect(parseLinkHeader('<https://x.example/a?fields=a,b>; rel="next", <https://x.example/b>; rel="prev"')).to.deep.equal([
-      { target: 'https://x.example/a?fields=a,b', rels: ['next'] },
-      { target: 'https://x.example/b', rels: ['prev'] },
+      { target: 'https://x.example/a?fields=a,b', rels: ['next'], params: { rel: 'next' } },
+      { target: 'https://x.example/b', rels: ['prev'], params: { rel: 'prev' } },
     ]);
   });
 
@@ -51,5 +51,50 @@ describe('Link header next-page parser (core/http/link-header)', () => {
     expect(positivePage(' 12 ')).to.equal(12);
     expect(positivePage('')).to.equal(null);
     expect(positivePage(null)).to.equal(null);
+  });
+});
+
+// Sentry's pagination docs: every list answers with a previous and a next link; `results` says whether the
+// link leads anywhere, `cursor` is the value to pass back.
+const SENTRY_FIRST =
+  '<https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:0:1>; rel="previous"; results="false"; cursor="1700000000000:0:1", ' +
+  '<https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:100:0>; rel="next"; results="true"; cursor="1700000000000:100:0"';
+const SENTRY_LAST =
+  '<https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:100:1>; rel="previous"; results="true"; cursor="1700000000000:100:1", ' +
+  '<https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:200:0>; rel="next"; results="false"; cursor="1700000000000:200:0"';
+
+describe('Link header parameters and cursors (core/http/link-header)', () => {
+  it('keeps every parameter of a link, unquoted, beside its rel', () => {
+    expect(parseLinkHeader(SENTRY_FIRST)).to.deep.equal([
+      {
+        target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:0:1',
+        rels: ['previous'],
+        params: { rel: 'previous', results: 'false', cursor: '1700000000000:0:1' },
+      },
+      {
+        target: 'https://sentry.io/api/0/projects/acme/web/issues/?&cursor=1700000000000:100:0',
+        rels: ['next'],
+        params: { rel: 'next', results: 'true', cursor: '1700000000000:100:0' },
+      },
+    ]);
+  });
+
+  it('does not split on a comma inside a quoted value, and unescapes it', () => {
+    expect(parseLinkHeader('</a>; rel="next"; title="one, \\"two\\"", </b>; rel=prev')).to.deep.equal([
+      { target: '/a', rels: ['next'], params: { rel: 'next', title: 'one, "two"' } },
+      { target: '/b', rels: ['prev'], params: { rel: 'prev' } },
+    ]);
+  });
+
+  it("reads the next cursor from Sentry's cursor parameter, and null when the next link has no results", () => {
+    expect(nextCursorFromLink(SENTRY_FIRST)).to.equal('1700000000000:100:0');
+    expect(nextCursorFromLink(SENTRY_LAST)).to.equal(null);
+  });
+
+  it('falls back to the cursor query parameter of the next link, under the name an API uses', () => {
+    expect(nextCursorFromLink('<https://api.example.com/items?after=b64-xyz&limit=20>; rel="next"', 'after')).to.equal('b64-xyz');
+    expect(nextCursorFromLink('<https://api.example.com/items?limit=20>; rel="next"', 'after')).to.equal(null);
+    expect(nextCursorFromLink(null)).to.equal(null);
+    expect(nextCursorFromLink('<https://api.example.com/items?cursor=c1>; rel="prev"')).to.equal(null);
   });
 });

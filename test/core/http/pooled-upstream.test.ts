@@ -5,7 +5,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import { UpstreamClient } from '../../../core/http/upstream-client.js';
 import type { ToolContext } from '../../../core/pipeline/call-context.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
 function client(baseUrl: string, maxBytes = 1024 * 1024): UpstreamClient {
@@ -47,7 +47,10 @@ describe('upstream client over the pooled undici request', () => {
     ['br', brotliCompressSync],
   ] as const) {
     it(`asks for compressed bodies and decodes a ${encoding} one, as fetch did`, async () => {
-      vendor.on('GET', '/api/pipelines', { headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: compress(Buffer.from(JSON.stringify(PAGE))) });
+      vendor.on('GET', '/api/pipelines', {
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: compress(Buffer.from(JSON.stringify(PAGE))),
+      });
       const response = await client(vendor.url).send(toolContext(), { method: 'GET', path: '/api/pipelines' });
       expect(response.body).to.deep.equal(PAGE);
       expect(String(vendor.requests[0]!.headers['accept-encoding'])).to.include(encoding);
@@ -56,8 +59,14 @@ describe('upstream client over the pooled undici request', () => {
 
   it('decodes a compressed error body too, and names the status with its reason phrase', async () => {
     const body = { message: 'Project not found' };
-    vendor.on('GET', '/api/project/x', { status: 404, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.from(JSON.stringify(body))) });
-    const error = await client(vendor.url).send(toolContext(), { method: 'GET', path: '/api/project/x' }).catch((e: unknown) => e);
+    vendor.on('GET', '/api/project/x', {
+      status: 404,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.from(JSON.stringify(body))),
+    });
+    const error = await client(vendor.url)
+      .send(toolContext(), { method: 'GET', path: '/api/project/x' })
+      .catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ToolError);
     expect(error).to.include({ code: 'upstream_http_error', status: 404, upstreamBody: JSON.stringify(body) });
     expect((error as ToolError).message).to.include('CI answered 404 Not Found for GET /api/project/x');
@@ -66,7 +75,9 @@ describe('upstream client over the pooled undici request', () => {
   it('caps the decoded size: a small gzip body that inflates past MCP_MAX_RESPONSE_BYTES is refused', async () => {
     const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
     vendor.on('GET', '/api/bomb', { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: bomb });
-    const error = await client(vendor.url, 1024 * 1024).send(toolContext(), { method: 'GET', path: '/api/bomb' }).catch((e: unknown) => e);
+    const error = await client(vendor.url, 1024 * 1024)
+      .send(toolContext(), { method: 'GET', path: '/api/bomb' })
+      .catch((e: unknown) => e);
     expect(bomb.length).to.be.below(1024 * 1024);
     expect(error).to.have.property('code', 'upstream_too_large');
   });
@@ -75,7 +86,10 @@ describe('upstream client over the pooled undici request', () => {
     vendor.on('GET', '/api/old', { status: 301, headers: { location: '/api/new?page=2' } });
     vendor.on('GET', '/api/new', { body: PAGE });
     const decided: Array<{ method: string; path: string }> = [];
-    const response = await client(vendor.url).send(toolContext((request) => void decided.push(request)), { method: 'GET', path: '/api/old' });
+    const response = await client(vendor.url).send(
+      toolContext((request) => void decided.push(request)),
+      { method: 'GET', path: '/api/old' },
+    );
     expect(response.body).to.deep.equal(PAGE);
     expect(decided).to.deep.equal([{ method: 'GET', path: '/api/new?page=2' }]);
     expect(vendor.requests[1]!.headers.authorization).to.equal('Bearer pooled-canary-token');
@@ -86,7 +100,9 @@ describe('upstream client over the pooled undici request', () => {
     const refuse = (): void => {
       throw new ToolError('policy_denied', 'GET /api/admin is not allowed');
     };
-    const error = await client(vendor.url).send(toolContext(refuse), { method: 'GET', path: '/api/old' }).catch((e: unknown) => e);
+    const error = await client(vendor.url)
+      .send(toolContext(refuse), { method: 'GET', path: '/api/old' })
+      .catch((e: unknown) => e);
     expect(error).to.have.property('code', 'policy_denied');
     expect(vendor.requests.map((r) => r.path)).to.deep.equal(['/api/old']);
   });
@@ -95,7 +111,9 @@ describe('upstream client over the pooled undici request', () => {
     const closed = await MockUpstream.start();
     const url = closed.url;
     await closed.close();
-    const error = await client(url).send(toolContext(), { method: 'GET', path: '/api/me' }).catch((e: unknown) => e);
+    const error = await client(url)
+      .send(toolContext(), { method: 'GET', path: '/api/me' })
+      .catch((e: unknown) => e);
     expect(error).to.have.property('code', 'upstream_unreachable');
     expect((error as Error).message).to.include('(ECONNREFUSED): nothing accepts connections at that address');
   });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { isToolError } from '../../../core/errors/tool-error.js';
-import { invalidEscapeRun, percentDecoded, servedPath } from '../../../core/http/path-reading.js';
-import { safeApiPath } from '../../../core/http/safe-path.js';
+import { invalidEscapeRun, percentDecoded, safeApiPath, servedPath } from '../../../core/http/path-guards.js';
 
 /** The reason safeApiPath gives for refusing `path`, or undefined when it accepts it. */
 function refusal(path: string): string | undefined {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UpstreamClient, type UpstreamClientOptions } from '../../../core/http/upstream-client.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { cacheKey } from '../../../plugins/cache/cache-entry.js';
 import { plainToolContext } from '../../support/tool-context.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { ARTIFACT_CHUNK_BYTES, ChunkedArtifactStore } from '../../../core/artifacts/chunked-artifact-store.js';
+import { ARTIFACT_CHUNK_BYTES, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
 import { systemClock } from '../../../core/store/key-value-store.js';

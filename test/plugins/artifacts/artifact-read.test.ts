@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Principal } from '../../../core/pipeline/principal.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from '../structured/structured-fixtures.js';
 
@@ -32,7 +32,7 @@ describe('artifact_read', () => {
 
   async function spill(): Promise<{ artifactId: string; bytes: number }> {
     const result = await kernel.call('fixture_atlassian_get', { path: '/rest/api/3/search/jql' });
-    return result.structuredContent!.incomplete as { artifactId: string; bytes: number };
+    return (result.structuredContent as Record<string, unknown>).incomplete as { artifactId: string; bytes: number };
   }
 
   it('answers one JSON object per chunk, in the documented key order, never long enough to be truncated', async () => {

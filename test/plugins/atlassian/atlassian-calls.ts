@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 /** A test Atlassian account; the token is what must never show up in a result or a log. */
 export const ACCOUNT = {

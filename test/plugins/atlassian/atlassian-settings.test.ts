@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
-import { AtlassianReadEnvelope } from '../../../core/schema/envelopes.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { ReadEnvelope } from '../../../core/schema/envelopes.js';
 import { jsonReply } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio } from '../../support/sdk-client.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
@@ -48,7 +48,7 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
     const kernel = await kernelWith({});
     const withEnvelope = kernel.kernel.definitions().filter((d) => d.spec.envelope !== undefined);
     expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'bb_upload', 'conf_get', 'jira_get']);
-    for (const d of withEnvelope) expect(d.spec.envelope).to.equal(AtlassianReadEnvelope);
+    for (const d of withEnvelope) expect(d.spec.envelope).to.equal(ReadEnvelope);
   });
 
   it('keeps a Data Center context path from JIRA_BASE_URL', async () => {

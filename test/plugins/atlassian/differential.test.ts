@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { BITBUCKET_CORPUS } from '../../fixtures/atlassian/bitbucket-corpus.js';
 import { CONFLUENCE_CORPUS } from '../../fixtures/atlassian/confluence-corpus.js';
 import type { DiffCase } from '../../fixtures/atlassian/corpus-kit.js';
@@ -151,7 +151,7 @@ function expectSavedFileHoldsTheWholeText(text: string): void {
 }
 
 /** What a tool's arguments are: name, JSON type, whether required, the type of map values. */
-function argumentShape(schema: { properties?: Record<string, object>; required?: string[] }): Record<string, unknown> {
+function argumentShape(schema: { properties?: Record<string, unknown>; required?: string[] }): Record<string, unknown> {
   const shape: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const p = property as {

@@ -72,7 +72,7 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
     );
     expect(bitbucket.requests.map((r) => r.url)).to.deep.equal([`${DOWNLOADS}?pagelen=100&page=1`, `${DOWNLOADS}?pagelen=100&page=2`]);
     const replaced = await upload({ files: [{ name: 'build-120.zip', content: 'bmV3' }], replace: true });
-    expect((replaced.structuredContent!.data as { files: Array<{ replaced: boolean }> }).files[0]!.replaced).to.equal(true);
+    expect((replaced.structuredContent as { data: { files: Array<{ replaced: boolean }> } }).data.files[0]!.replaced).to.equal(true);
     expect(bitbucket.files.get('build-120.zip')!.bytes.toString()).to.equal('new');
   });
 

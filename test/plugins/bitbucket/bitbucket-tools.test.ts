@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload, textReply } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { basicHeader, callTool } from '../atlassian/atlassian-calls.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 

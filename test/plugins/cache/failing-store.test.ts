@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Kernel } from '../../../core/kernel/kernel.js';
+import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { openStore } from '../../../core/store/open-store.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { StoreWithOutage } from '../../support/store-with-outage.js';
@@ -30,7 +31,7 @@ describe('HTTP cache when its store fails', () => {
     const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
     store = new StoreWithOutage(await openStore('memory://'));
     const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
-    kernel = await Kernel.start({ plugins, settings, logger, store });
+    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
   });
   after(async () => {
     await kernel.close();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MockReply } from '../../../core/testing/mock-upstream.js';
+import type { MockReply } from '../../../server/testing/mock-upstream.js';
 import type { Clock } from '../../../core/store/key-value-store.js';
 import { pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { textOf } from '../../support/test-kernel.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Principal } from '../../../core/pipeline/principal.js';
-import type { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import type { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { FAILED_TEST_OUTPUT, jobDetailV1, serveJobLogs } from '../../fixtures/circleci/circleci-v1.js';
 import { readTextArtifact } from '../../support/artifact-reader.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -43,6 +43,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     expect(tail).to.include('waiting for search service on 127.0.0.1:9200 ...  [repeated 40 times]');
     expect(tail).to.include('     AssertionError: expected 2 to equal 1');
     expect(tail.at(-1)).to.equal('Exited with code exit status 1');
+    // eslint-disable-next-line no-control-regex -- the escape character is what must be gone
     expect(textOf(result)).not.to.match(/\u001b|\r/);
   });
 
@@ -64,6 +65,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     const whole = await readTextArtifact(t.kernel, artifactId);
     expect(whole.split('\n').filter((l) => l === 'waiting for search service on 127.0.0.1:9200 ...')).to.have.length(40);
     expect(whole.startsWith('=== Step 5 "Run tests" (failed, exit code 1) ===\n#!/bin/bash -eo pipefail\n')).to.equal(true);
+    // eslint-disable-next-line no-control-regex -- the escape character is what must be gone
     expect(whole).not.to.match(/\u001b|\r/);
     const foreign = await t.kernel.call('artifact_read', { artifactId, encoding: 'utf8' }, BOB);
     expect(textOf(foreign)).to.equal('Error: Artifact not found or expired\nCode: artifact_not_found');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CircleCiReadEnvelope } from '../../../core/schema/envelopes.js';
+import { CircleCiReadEnvelope } from '../../../plugins/circleci/read-envelope.js';
 import { circleciFixture, pipelines, tokenPagedReply } from '../../fixtures/circleci/circleci-api.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';

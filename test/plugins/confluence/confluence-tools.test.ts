@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { ACCOUNT, basicHeader, callTool } from '../atlassian/atlassian-calls.js';

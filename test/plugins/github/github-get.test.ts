@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { PagedEnvelope } from '../../../core/schema/envelopes.js';
 import { githubFixture } from '../../fixtures/github/github-api.js';
 import { textOf } from '../../support/test-kernel.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { ArtifactStore } from '../../../core/artifacts/artifact-store.js';
 import { LOCAL_PRINCIPAL, type Principal } from '../../../core/pipeline/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { TOKENS } from '../../../core/tokens.js';
 import { jobLog } from '../../fixtures/github/github-api.js';
 import { textOf, type TestKernel } from '../../support/test-kernel.js';

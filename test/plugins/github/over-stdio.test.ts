@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jobLog, pagedListReply, workflowRuns } from '../../fixtures/github/github-api.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';

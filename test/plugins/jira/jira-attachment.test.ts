@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { attachmentMeta, pngOfSize, serveAttachment, TINY_IMAGES } from '../../fixtures/atlassian/jira-attachments.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';

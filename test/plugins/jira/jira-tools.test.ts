@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jiraSearchPage } from '../../fixtures/atlassian/generated.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';

@@ -1,12 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { Kernel } from '../../../core/kernel/kernel.js';
+import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { bindingKey } from '../../../plugins/policy/approvals/approval-binding.js';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
@@ -121,7 +122,7 @@ describe('approvals when the store fails', () => {
     writeFileSync(join(cwd, 'policy.yaml'), docsPolicyExample());
     const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env: { ...vendorEnv(jira.url, circleci.url), MCP_POLICY_FILE: join(cwd, 'policy.yaml'), MCP_RAW_RESPONSE_DIR: join(cwd, 'raw') } });
     store = new StoreWithOutage(await openStore('memory://'));
-    kernel = await Kernel.start({ plugins, settings, logger: createLogger({ level: 'fatal', secrets: settings.secretValues(), destination: { write: () => {} } }), store });
+    kernel = await Kernel.start({ plugins, settings, logger: createLogger({ level: 'fatal', secrets: settings.secretValues(), destination: { write: () => {} } }), store, artifactStore: createArtifactStore });
   });
   after(async () => {
     await kernel?.close();

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { ApprovalError, type ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';

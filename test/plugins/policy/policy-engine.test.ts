@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readPolicyDocument } from '../../../plugins/policy/document/policy-document.js';
-import { servedPath } from '../../../core/http/path-reading.js';
+import { servedPath } from '../../../core/http/path-guards.js';
 import type { CallFacts } from '../../../plugins/policy/engine/call-facts.js';
 import { PolicyEngine } from '../../../plugins/policy/engine/policy-engine.js';
 import { generatePolicy, random, randomFacts } from '../../bench/policy-rules.js';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { UnknownToolError } from '../../../core/kernel/kernel.js';
 import { docsPolicyExample, eventually, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';

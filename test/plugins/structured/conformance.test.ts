@@ -1,27 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { standardCorpus } from '../../../core/testing/conformance-corpus.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
-import { assertConforms } from '../../../core/testing/plugin-conformance.js';
-import { checkStructuredConformance, type ConformanceReport } from '../../../core/testing/structured-conformance.js';
-import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
+import { standardCorpus } from '../../../server/testing/conformance-corpus.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { assertConforms } from '../../../server/testing/plugin-conformance.js';
+import { checkStructuredConformance, type ConformanceReport } from '../../../server/testing/structured-conformance.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
-import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
+import { BITBUCKET_DOWNLOADS, conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
 import { issuesWithPullRequests, pullRequests, repositories } from '../../fixtures/github/github-repo-api.js';
-import { githubFixture, githubLink, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
-import { vendorSettingsAgainst } from './vendor-env.js';
-
-/** Every built-in vendor plus the fixture plugins with Paged, CircleCI-like and Atlassian-like envelopes. */
-async function serverFolder(mockUrl: string): Promise<{ cwd: string; env: Record<string, string> }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-conformance-'));
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [...Object.keys(VENDORS), FIXTURE_PLUGIN_PATH, STRUCTURED_FIXTURE_PATH] }));
-  const env = { ...(await vendorSettingsAgainst(cwd, mockUrl)), FIXTURE_BASE_URL: mockUrl, FIXTURE_TOKEN: 'conformance-token', MCP_STRUCTURED_OUTPUT: 'true' };
-  return { cwd, env };
-}
+import { githubFixture, githubLink } from './structured-fixtures.js';
 
 /** The shared public GitHub payloads, as GitHub serves them (with a Link header on the paginated ones). */
 function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
@@ -39,19 +25,6 @@ function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
   return [...fixtures, ...arrays, ...objects];
 }
 
-/** Bitbucket's Downloads listing (what bb_upload checks names against) as its last page: no `next`. */
-const BITBUCKET_DOWNLOADS = {
-  name: 'bitbucket downloads listing',
-  reply: { status: 200, body: { pagelen: 100, values: [{ name: 'previous-build.zip', type: 'download', size: 2048, downloads: 3, created_on: '2026-10-01T09:00:00.000000+00:00' }], page: 1, size: 1 } },
-};
-
-/** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
-const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
-/** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
-const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
-const argsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
-  tool.name === 'bb_upload' ? UPLOAD_ARGS : PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
-
 describe('structured output conformance (official SDK client + independent 2020-12 validator)', function () {
   this.timeout(180_000);
   let mock: MockUpstream;
@@ -68,9 +41,9 @@ describe('structured output conformance (official SDK client + independent 2020-
     let report: ConformanceReport;
 
     before(async () => {
-      const { cwd, env } = await serverFolder(mock.url);
+      const { cwd, env } = await conformanceServerFolder(mock.url);
       session = await connectStdio({ cwd, env });
-      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS] });
+      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor: conformanceArgsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS] });
     });
     after(async () => {
       await session.close();
@@ -108,7 +81,7 @@ describe('structured output conformance (official SDK client + independent 2020-
     let client: Client;
 
     before(async () => {
-      const { cwd, env } = await serverFolder(mock.url);
+      const { cwd, env } = await conformanceServerFolder(mock.url);
       server = await startHttpServer({ cwd, env });
       client = await connectHttp(server.url);
     });
@@ -118,13 +91,12 @@ describe('structured output conformance (official SDK client + independent 2020-
     });
 
     it('has every result accepted by both validators', async () => {
-      const wanted = new Set(['github page with a next page', 'empty collection', 'unicode everywhere', 'huge page', '204 no content', 'text body (a diff)', 'json null']);
       const report = await checkStructuredConformance({
         client,
         upstreams: [mock],
-        argsFor,
-        corpus: [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS],
-        projections: [{}, { outputFormat: 'json' }, { jq: 'no_such_field', outputFormat: 'json' }, { jq: '[*', outputFormat: 'json' }],
+        argsFor: conformanceArgsFor,
+        corpus: representativeCorpus(),
+        projections: REPRESENTATIVE_PROJECTIONS,
       });
       expect(report.tools.length).to.be.greaterThan(3);
       assertConforms(report);

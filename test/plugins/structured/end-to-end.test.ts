@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { SERVER_NAME, VERSION } from '../../../core/version.js';
 import { connectHttp, connectStdio, startHttpServer } from '../../support/sdk-client.js';
 import { REFUSAL_META } from '../../fixtures/plugins/fixture-faulty.js';
 import { githubFixture, githubLink, writeStructuredFixtureConfig } from './structured-fixtures.js';
@@ -101,29 +101,31 @@ describe('structured output end to end, with the official SDK client', function 
         mock.on('GET', '/repos/:owner/:repo/actions/runs', { body: page, headers: { link: githubLink(mock.url, 1, 3) } });
         const on = await transport.open({ ...env, MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '65536' });
         try {
-          const { tools } = await on.client.listTools(); // the SDK would reject the whole list for one non-object schema
+          const { tools } = await on.client.listTools(); // a 2026-07-28 client takes schemas of any root
           const advertised = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
-          expect(advertised).to.have.members(['fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get', 'faulty_no_value', 'faulty_refused']);
+          expect(advertised).to.have.members(['fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get', 'faulty_no_value', 'faulty_array_root', 'faulty_refused']);
 
           const small = (await on.client.callTool({ name: 'fixture_list_runs', arguments: { ...runsArgs, jq: 'workflow_runs[0:2].id' } })) as CallToolResult;
           expect(small.structuredContent).to.deep.equal({ data: [30433642, 30433643], nextPage: 2 });
 
           const big = (await on.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs })) as CallToolResult;
           const full = Buffer.from(JSON.stringify({ data: page, nextPage: 2 }), 'utf8');
-          const incomplete = big.structuredContent!.incomplete as { reason: string; bytes: number; limitBytes: number; artifactId: string };
+          const incomplete = (big.structuredContent as Record<string, unknown>).incomplete as { reason: string; bytes: number; limitBytes: number; artifactId: string };
           expect(big.structuredContent).to.deep.include({ data: null, nextPage: 2 });
           expect(incomplete).to.deep.include({ reason: 'size', bytes: full.length, limitBytes: 65536 });
           expect((await readArtifact(on.client, incomplete.artifactId)).equals(full)).to.equal(true);
 
-          // A third-party array-rooted schema is withheld from this 2025-11-25 client: text only, no rejection.
+          // A third-party array-rooted schema goes to this 2026-07-28 client, with an array value (older clients
+          // get text only: test/e2e/compatibility-matrix.test.ts).
           const array = (await on.client.callTool({ name: 'faulty_array_root', arguments: {} })) as CallToolResult;
-          expect(array).not.to.have.property('structuredContent');
+          expect(array.structuredContent).to.deep.equal([3, 1, 2]);
           const unavailable = (await on.client.callTool({ name: 'faulty_no_value', arguments: {} })) as CallToolResult;
           expect(unavailable.structuredContent).to.deep.equal({ data: null, incomplete: { reason: 'unavailable', bytes: 0, limitBytes: 0, artifactId: null } });
           const refused = (await on.client.callTool({ name: 'faulty_refused', arguments: {} })) as CallToolResult;
           expect(refused.isError).to.equal(true);
           expect(refused).not.to.have.property('structuredContent');
-          expect(refused._meta).to.deep.equal(REFUSAL_META); // a plugin's own copy of ToolError keeps its code and _meta
+          // A plugin's own copy of ToolError keeps its code and _meta; 2026-07-28 adds who answered.
+          expect(refused._meta).to.deep.equal({ ...REFUSAL_META, 'io.modelcontextprotocol/serverInfo': { name: SERVER_NAME, version: VERSION } });
         } finally {
           await on.close();
         }

@@ -1,8 +1,10 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { AjvJsonSchemaValidator as Sdk1AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'chai';
 import type { TSchema } from 'typebox';
-import { AtlassianReadEnvelope, CircleCiReadEnvelope, PagedEnvelope } from '../../../core/schema/envelopes.js';
+import { PagedEnvelope, ReadEnvelope } from '../../../core/schema/envelopes.js';
+import { CircleCiReadEnvelope } from '../../../plugins/circleci/read-envelope.js';
 import { schemaProblems } from '../../../core/schema/schema-check.js';
 import { outputSchemaOf } from '../../../plugins/structured/output-schema.js';
 
@@ -56,7 +58,7 @@ const CASES: Case[] = [
   },
   {
     name: 'Atlassian read',
-    schema: AtlassianReadEnvelope,
+    schema: ReadEnvelope,
     required: ['data'],
     valid: [{ data: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } }, { data: ['PLAT-1', 'PLAT-2'] }, { data: 'diff --git a/README.md b/README.md\n...' }, { data: {} }, { data: null, incomplete }],
     invalid: [['tool metadata it does not have', { data: {}, nextPage: null }]],
@@ -66,15 +68,21 @@ const CASES: Case[] = [
 type Verdict = (value: unknown) => boolean;
 const ajv2020 = new Ajv2020({ strict: false, allErrors: true });
 const sdk = new AjvJsonSchemaValidator();
+const sdk1 = new Sdk1AjvJsonSchemaValidator();
 
-// The two validators a program meets: an independent 2020-12 one, and the official SDK client's own (draft-07 Ajv).
+// The validators a program meets: an independent 2020-12 one, and the official SDK clients' own (v2, and the 1.x
+// line that older clients still run).
 const validators: Record<string, (schema: Record<string, unknown>) => Verdict> = {
   '2020-12': (schema) => {
     const validate = ajv2020.compile(schema);
     return (v) => validate(v);
   },
-  'SDK client': (schema) => {
+  'SDK client (v2)': (schema) => {
     const validate = sdk.getValidator(schema as never);
+    return (v) => validate(v).valid;
+  },
+  'SDK client (1.x)': (schema) => {
+    const validate = sdk1.getValidator(schema as never);
     return (v) => validate(v).valid;
   },
 };

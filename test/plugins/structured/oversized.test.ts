@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
 import { LOCAL_PRINCIPAL, type Principal } from '../../../core/pipeline/principal.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from './structured-fixtures.js';
 
@@ -34,7 +34,7 @@ export async function readArtifact(kernel: TestKernel, artifactId: string, princ
 }
 
 function incompleteOf(result: CallToolResult): { reason: string; bytes: number; limitBytes: number; artifactId: string | null } {
-  return result.structuredContent!.incomplete as never;
+  return (result.structuredContent as Record<string, unknown>).incomplete as never;
 }
 
 describe('structured output: the size bound and oversized values', () => {
@@ -79,7 +79,7 @@ describe('structured output: the size bound and oversized values', () => {
     const exact = await small.call('fixture_atlassian_get', { path: '/exact' });
     expect(exact.structuredContent).to.deep.equal({ data: 'x'.repeat(16384 - 11) });
     const over = await small.call('fixture_atlassian_get', { path: '/over' });
-    expect(over.structuredContent!.data).to.equal(null);
+    expect((over.structuredContent as Record<string, unknown>).data).to.equal(null);
     expect(incompleteOf(over)).to.include({ reason: 'size', bytes: 16385, limitBytes: 16384 });
   });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
-import { AtlassianReadEnvelope, PagedEnvelope } from '../../../core/schema/envelopes.js';
+import { PagedEnvelope, ReadEnvelope } from '../../../core/schema/envelopes.js';
 import { clientAccepts, FIRST_REVISION_WITH_ANY_ROOT, isObjectRooted } from '../../../plugins/structured/protocol-gate.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from './structured-fixtures.js';
@@ -14,7 +14,7 @@ describe('protocol gate for non-object-rooted schemas', () => {
     it('sends object-rooted schemas to every client, whatever the revision', () => {
       for (const version of [undefined, ...OLDER, FIRST_REVISION_WITH_ANY_ROOT, 'not-a-date']) {
         expect(clientAccepts(PagedEnvelope, version), String(version)).to.equal(true);
-        expect(clientAccepts(AtlassianReadEnvelope, version), String(version)).to.equal(true);
+        expect(clientAccepts(ReadEnvelope, version), String(version)).to.equal(true);
       }
     });
 

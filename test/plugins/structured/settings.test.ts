@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from './structured-fixtures.js';
 
@@ -13,7 +13,7 @@ async function limitSeenOver(kernel: TestKernel, bytes: number): Promise<unknown
   mock.reset();
   mock.on('GET', '/big', { headers: { 'content-type': 'application/json' }, body: JSON.stringify('x'.repeat(bytes - 10)) });
   const result = await kernel.call('fixture_atlassian_get', { path: '/big' });
-  return (result.structuredContent?.incomplete as { limitBytes?: number } | undefined)?.limitBytes;
+  return ((result.structuredContent as Record<string, unknown> | undefined)?.incomplete as { limitBytes?: number } | undefined)?.limitBytes;
 }
 
 async function withKernel(options: Parameters<typeof startTestKernel>[0], check: (k: TestKernel) => Promise<void>): Promise<void> {

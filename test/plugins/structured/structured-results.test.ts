@@ -1,6 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from './structured-fixtures.js';
 
@@ -8,7 +8,7 @@ const FETCHED_AT = '2026-10-07T16:20:11.402Z';
 const runsArgs = { owner: 'octo-org', repo: 'octo-repo' };
 
 function structured(result: CallToolResult): Record<string, unknown> | undefined {
-  return result.structuredContent;
+  return result.structuredContent as Record<string, unknown> | undefined;
 }
 
 describe('structured output: the three contracts, in-process against a loopback mock', () => {

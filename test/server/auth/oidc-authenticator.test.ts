@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
-import { MockUpstream } from '../../../core/testing/mock-upstream.js';
+import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { OidcAuthenticator } from '../../../server/auth/oidc-authenticator.js';
 import { authSettings, capturedLogger, requestWith } from '../../support/auth-fixture.js';
 import { AUDIENCE, FakeIssuer, foreignKey } from '../../support/fake-issuer.js';

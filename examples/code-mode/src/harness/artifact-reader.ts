@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 // One `artifact_read` answer (structured-output.md, "Oversized results"), as the server declares it.
 import type { ArtifactChunk } from 'mcp-devtools/plugin';
 import { errorRecordOf, resultText, toolErrorFromRecord } from './tool-errors.js';

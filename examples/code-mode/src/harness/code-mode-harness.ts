@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { compileProgram } from './program-compiler.js';
 import { DEFAULT_LIMITS, runInSandbox, type SandboxLimits, type SandboxRun } from './sandbox.js';
 import { connectToServer, type ServerConnection, type ServerOptions } from './server-connection.js';

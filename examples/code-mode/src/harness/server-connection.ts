@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export interface ServerOptions {
   /** The server's environment (its settings and credentials). Default: this process's environment. */
@@ -21,7 +21,7 @@ export interface ServerConnection {
 const LOG_LINES_KEPT = 50;
 
 /**
- * Starts mcp-devtools over stdio with structured output on, and connects the official SDK client to it. Code
+ * Starts mcp-devtools over stdio with structured output on, and connects the official SDK client (v2) to it. Code
  * mode needs `structuredContent`, so MCP_STRUCTURED_OUTPUT is forced to true whatever the environment says.
  */
 export async function connectToServer(options: ServerOptions = {}): Promise<ServerConnection> {
@@ -39,7 +39,8 @@ export async function connectToServer(options: ServerOptions = {}): Promise<Serv
     log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
     log.splice(0, Math.max(0, log.length - LOG_LINES_KEPT));
   });
-  const client = new Client({ name: 'mcp-devtools-code-mode', version: '0.1.0' });
+  // The newest revision the server speaks (2026-07-28 with mcp-devtools 0.2), the 2025 handshake otherwise.
+  const client = new Client({ name: 'mcp-devtools-code-mode', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
   try {
     await client.connect(transport);
   } catch (error) {

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, Tool } from '@modelcontextprotocol/client';
 import { readArtifact } from './artifact-reader.js';
 import { errorRecordOf, IncompleteResultError, resultText, toolErrorFromRecord } from './tool-errors.js';
 

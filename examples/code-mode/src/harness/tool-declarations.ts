@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { SANDBOX_GLOBALS } from './sandbox-globals.js';
 import { schemaForTypeScript } from './schema-for-typescript.js';

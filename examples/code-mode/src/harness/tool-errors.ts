@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 /** The policy decision a refusal carries in `_meta.decision` (structured-output.md, "Errors"). */
 export interface PolicyDecision {

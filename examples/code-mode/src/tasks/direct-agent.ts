@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { decode } from '@toon-format/toon';
 import { resultText } from '../harness/tool-errors.js';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { MockUpstream } from 'mcp-devtools/build/core/testing/mock-upstream.js';
+import type { MockUpstream } from 'mcp-devtools/build/server/testing/mock-upstream.js';
 import type { DirectAgent } from './direct-agent.js';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockUpstream } from 'mcp-devtools/build/core/testing/mock-upstream.js';
+import { MockUpstream } from 'mcp-devtools/build/server/testing/mock-upstream.js';
 import type { ServerOptions } from '../harness/server-connection.js';
 import type { Task } from './task.js';
 

@@ -1,4 +1,4 @@
-import type { MockUpstream } from 'mcp-devtools/build/core/testing/mock-upstream.js';
+import type { MockUpstream } from 'mcp-devtools/build/server/testing/mock-upstream.js';
 import { circleciFixture, tokenPagedReply } from 'mcp-devtools/build/test/fixtures/circleci/circleci-api.js';
 import { SeededRandom } from './seeded-random.js';
 

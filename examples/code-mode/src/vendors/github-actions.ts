@@ -1,4 +1,4 @@
-import type { MockUpstream, RecordedRequest } from 'mcp-devtools/build/core/testing/mock-upstream.js';
+import type { MockUpstream, RecordedRequest } from 'mcp-devtools/build/server/testing/mock-upstream.js';
 import { githubFixture, pagedListReply, workflowRuns, type Job, type Run } from 'mcp-devtools/build/test/fixtures/github/github-api.js';
 import { SeededRandom } from './seeded-random.js';
 

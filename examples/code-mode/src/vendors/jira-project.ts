@@ -1,4 +1,4 @@
-import type { MockReply, MockUpstream, RecordedRequest } from 'mcp-devtools/build/core/testing/mock-upstream.js';
+import type { MockReply, MockUpstream, RecordedRequest } from 'mcp-devtools/build/server/testing/mock-upstream.js';
 import { jsonReply, payload } from 'mcp-devtools/build/test/fixtures/atlassian/corpus-kit.js';
 import { SeededRandom } from './seeded-random.js';
 import { jqlFilter, JqlError } from './jql-subset.js';

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { kitClient } from '../../../../server/testing/sdk-client.js';
 import { REPO_ROOT } from '../../../support/paths.js';
 
 export type ReferencePackage = 'jira' | 'bitbucket';
@@ -47,7 +48,8 @@ export async function startReferenceServer(product: ReferencePackage, upstream: 
     stderr.push(chunk.toString('utf8'));
     if (stderr.length > 200) stderr.splice(0, stderr.length - 200);
   });
-  const client = new Client({ name: 'mcp-devtools-differential', version: '1.0.0' });
+  // The reference servers are built on the 1.x SDK: they speak 2025-era revisions only.
+  const client = kitClient('mcp-devtools-differential', { mode: 'legacy' });
   await client.connect(transport);
   return { client, rawDir, stderr, close: () => client.close() };
 }

@@ -1,0 +1,125 @@
+import { Compile, type Validator } from 'typebox/compile';
+import { StartupError } from '../errors/tool-error.js';
+import type { Logger } from '../logging/logger.js';
+import type { CallContext } from '../pipeline/call-context.js';
+import type { Onion } from '../pipeline/compose.js';
+import { chainForTool, type Contribution } from '../pipeline/stage-chain.js';
+import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import { readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { schemaProblems } from '../schema/schema-check.js';
+import { checkedRouteMethod, interceptorChainNames, interceptorsForTool, type PlacedInterceptor } from './pipeline-parts.js';
+import { toolDescriptor } from './tool-descriptor.js';
+
+/** A plugin the kernel has constructed and booted. */
+export interface BootedPlugin {
+  spec: PluginSpec;
+  cls: PluginClass;
+  instance?: DevtoolsPlugin;
+}
+
+export interface RegisteredTool {
+  definition: ToolDefinition;
+  /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
+  validator: () => Validator;
+  interceptors: UpstreamInterceptor[];
+  /** The names of the whole interceptor chain of a call, kernel's own included (`plugin/name`). */
+  interceptorNames: string[];
+  chain: Onion<CallContext, void>;
+  descriptor: ToolDescriptor;
+  /** The method its route sends, when start-up could compute it (MCP_READ_ONLY decides by it). */
+  method: string | undefined;
+}
+
+const eagerValidator =
+  (validator: Validator): (() => Validator) =>
+  () =>
+    validator;
+
+/**
+ * A prevalidated plugin's input schema, compiled by its first call: compiling every tool's schema was a fifth
+ * of start-up, and a server seldom calls all of its tools. The test suite compiles every built-in schema.
+ */
+function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator {
+  let compiled: Validator | undefined;
+  return () => (compiled ??= Compile(schema));
+}
+
+/**
+ * The tools of the booted plugins, read from their decorators once at start-up: each checked (unique name,
+ * object input schema, a method behind it), its pipeline composed and its `tools/list` entry built. Everything
+ * wrong with a tool fails here, naming the tool and its plugin.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  /** @param prevalidated plugins whose schemas the test suite checks: not checked again at every start. */
+  constructor(
+    private readonly logger: Logger,
+    private readonly prevalidated: ReadonlySet<PluginClass> | undefined,
+  ) {}
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  values(): IterableIterator<RegisteredTool> {
+    return this.tools.values();
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  /** Registers every `@Tool` of a booted plugin, with the chain of the stages and interceptors that apply to it. */
+  register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[]): void {
+    const instance = plugin.instance!;
+    for (const { spec, method } of readToolSpecs(plugin.cls)) {
+      const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
+      const owner = this.tools.get(spec.name);
+      if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
+      const checked = !this.prevalidated?.has(plugin.cls);
+      const problem = checked ? schemaProblems(spec.input) : undefined;
+      if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
+      if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
+      const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
+      if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
+      const usable = this.checkEnvelope(spec, where, checked);
+      const routeMethod = checkedRouteMethod(usable, where);
+      const ownInterceptors = interceptorsForTool(interceptors, usable);
+      const definition: ToolDefinition = {
+        spec: usable,
+        plugin: plugin.spec.name,
+        handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
+        upstream: instance.upstream,
+      };
+      this.tools.set(spec.name, {
+        definition,
+        validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
+        interceptors: ownInterceptors.map((p) => p.interceptor),
+        interceptorNames: interceptorChainNames(ownInterceptors),
+        chain: chainForTool(stages, usable),
+        descriptor: toolDescriptor(usable),
+        method: routeMethod,
+      });
+    }
+  }
+
+  /** A broken envelope schema is a plugin bug, not a reason to refuse the tool: register it without one. */
+  private checkEnvelope(spec: ToolDefinition['spec'], where: string, againstMetaSchema: boolean): ToolDefinition['spec'] {
+    // Prevalidated (built-in) envelopes are checked by the test suite, not at every start.
+    if (spec.envelope === undefined || !againstMetaSchema) return spec;
+    let problem = schemaProblems(spec.envelope);
+    if (problem === undefined) {
+      try {
+        Compile(spec.envelope);
+      } catch (error) {
+        problem = (error as Error).message;
+      }
+    }
+    if (problem === undefined) return spec;
+    this.logger.warn({ tool: spec.name }, `${where}: envelope schema cannot be compiled (${problem}); the tool is registered without structured output.`);
+    const { envelope: _dropped, ...rest } = spec;
+    return rest;
+  }
+}

@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import type { Static, TSchema } from 'typebox';
+import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
+import type { BodyLease } from '../kernel/body-budget.js';
+import type { ToolSpec } from '../plugin/tool-spec.js';
+import type { Principal } from './principal.js';
+
+// What a tool handler sees and returns, and the interceptors around its upstream requests (which see the
+// handler's context): one file, since each refers to the other.
+
+/** What every handler output may hold, whatever the tool's envelope. */
+interface OutputBody {
+  /** The parsed upstream body (a JSON value, or a string for text endpoints). */
+  value?: unknown;
+  /** Final text for text-only tools (job logs): projection and rendering are skipped. */
+  text?: string;
+  /** An image shown after the text, as an MCP image content block (base64 `data`, lossless). */
+  image?: { data: string; mimeType: string };
+  /**
+   * Whether text cut for the model may be saved whole to a file named in the truncation notice (default true).
+   * The Atlassian passthroughs set false for bodies that were not JSON, where the reference servers save no
+   * file and their notice names none: their text stays byte-identical.
+   */
+  saveTruncated?: boolean;
+}
+
+/** The keys an envelope keeps beside `data` (`nextPage`, `cache`): what a handler returns as `meta`. */
+export type EnvelopeMeta<E extends TSchema> = Static<E> extends Record<string, unknown> ? Omit<Static<E>, 'data' | 'incomplete'> : Record<never, never>;
+
+/**
+ * `meta` as the envelope `E` types it: required when the envelope has keys beside `data` (unless the handler
+ * returns final `text`), absent when it has none, and any record for a tool without an envelope.
+ */
+type MetaField<E> = [E] extends [never]
+  ? { meta?: Record<string, unknown> }
+  : E extends TSchema
+    ? [keyof EnvelopeMeta<E>] extends [never]
+      ? { meta?: undefined }
+      : { meta: EnvelopeMeta<E> } | { meta?: undefined; text: string }
+    : { meta?: Record<string, unknown> };
+
+/**
+ * What a vendor tool's handler returns: the parsed upstream response, never rendered text. `E` is the tool's
+ * envelope schema (`ToolOutput<typeof PagedEnvelope>`), which types `meta`; without it `meta` is any record.
+ * The text renders `{data, ...meta}` when meta is present.
+ */
+export type ToolOutput<E extends TSchema | undefined = undefined> = OutputBody & MetaField<E>;
+
+/** The arguments of a handler whose input schema is `I`: its Static type (any record for a plain `TSchema`). */
+export type ArgsOf<I extends TSchema> = TSchema extends I ? Record<string, unknown> : Static<I>;
+
+/**
+ * What a tool handler sees. `I` is the tool's input schema (`ToolContext<typeof ListArgs>`): `args` is its
+ * Static type. `R` is the route: present by default; `ToolContext<typeof Args, undefined>` for a tool that
+ * declares no `route`. `@Tool` checks both against the spec, so a mismatch does not compile.
+ */
+export type ToolContext<I extends TSchema = TSchema, R extends UpstreamRequest | undefined = UpstreamRequest> = HandlerContext<ArgsOf<I>, R>;
+
+/** ToolContext by its arguments' type rather than their schema (what the compiler compares handlers by). */
+export interface HandlerContext<A, R extends UpstreamRequest | undefined = UpstreamRequest> {
+  readonly toolName: string;
+  readonly args: A;
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** The request computed by the tool's `route` from the validated arguments (what policy decided on). */
+  readonly route: R;
+  /**
+   * `route` as the tool's client prepared it, once, before policy decided on it: `upstream.send(ctx, ctx.route)`
+   * sends exactly this. Any other request is prepared and decided on its own (see request-gate.ts).
+   */
+  readonly prepared?: PreparedRequest;
+  /** Interceptors (the HTTP cache) composed for this tool at start-up; the upstream client runs them. */
+  readonly interceptors: readonly UpstreamInterceptor[];
+  /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
+  time(step: string, micros: number): void;
+  /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
+  readonly bodyLease?: BodyLease;
+  /** Decides a same-origin redirect of a read as the call itself was decided (set by the policy); throws to refuse it. */
+  readonly decideRedirect?: RedirectDecider;
+}
+
+/** Throws a ToolError when the request a redirect leads to may not be made. */
+export type RedirectDecider = (request: { method: string; path: string }) => void;
+
+/** One link in the chain around the network call; the cache is one. `next` performs the request. */
+export interface UpstreamInterceptor {
+  name: string;
+  /** Decided once per tool at start-up; omitted means every tool. */
+  appliesTo?(tool: ToolSpec): boolean;
+  run(request: PreparedRequest, exchange: InterceptContext, next: () => Promise<UpstreamResponse>): Promise<UpstreamResponse>;
+}
+
+export interface InterceptContext {
+  readonly identity: UpstreamIdentity;
+  readonly tool: ToolContext;
+  /** Re-run the request with extra headers (a conditional GET), through the rest of the chain. */
+  revalidate(headers: Record<string, string>): Promise<UpstreamResponse>;
+}

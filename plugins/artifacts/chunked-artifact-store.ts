@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { Principal } from '../../core/pipeline/principal.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
+import { bufferChunks, utf8Chunks } from '../../core/artifacts/utf8-chunks.js';
+
+/**
+ * Bytes per stored chunk, and the most one read returns. 24 KiB is 32,768 base64 characters: an
+ * `artifact_read` answer stays under the 40,000-character text limit, so a chunk is never truncated.
+ */
+export const ARTIFACT_CHUNK_BYTES = 24 * 1024;
+export const ARTIFACT_META_NAMESPACE = 'artifact-meta';
+export const ARTIFACT_CHUNK_NAMESPACE = 'artifact-chunk';
+const ID_PATTERN = /^[0-9a-f]{32}$/;
+
+interface ArtifactMeta {
+  mimeType: string;
+  bytes: number;
+  chunks: number;
+  expiresAt: number;
+}
+
+/** The one answer for a foreign, unknown or expired id: nothing tells them apart. */
+function notFound(): ToolError {
+  return new ToolError('artifact_not_found', 'Artifact not found or expired');
+}
+
+/**
+ * The store key of an artifact: a digest of the owner, then the id. The owner is part of every key, so another
+ * principal cannot even address the entries, and no principal's name is written into the store.
+ */
+export function artifactKey(owner: Principal, artifactId: string): string {
+  const ownerKey = createHash('sha256').update(JSON.stringify([owner.via, owner.subject])).digest('hex').slice(0, 32);
+  return `${ownerKey}:${artifactId}`;
+}
+
+/**
+ * Artifacts in the shared KeyValueStore (memory, SQLite or Redis, so every replica can serve a read), in
+ * fixed-size chunks keyed by owner and id. Ids carry 128 random bits. The metadata is written last, so a
+ * half-saved artifact is never visible. A read loads one stored chunk and returns from the offset to that
+ * chunk's end: following `nextOffset` from 0, exactly what is loaded is returned, and memory stays bounded
+ * whatever the artifact's size.
+ */
+export class ChunkedArtifactStore implements ArtifactStore {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly clock: Clock,
+    private readonly retentionMs: number,
+  ) {}
+
+  /**
+   * Text is encoded chunk by chunk as it is written (utf8Chunks): a large value is never held a second time as
+   * one whole UTF-8 buffer, and each chunk is in the store before the next is made.
+   */
+  async save(owner: Principal, mimeType: string, content: string | Buffer): Promise<SavedArtifact> {
+    const artifactId = randomBytes(16).toString('hex');
+    const key = artifactKey(owner, artifactId);
+    let chunks = 0;
+    let bytes = 0;
+    for (const piece of typeof content === 'string' ? utf8Chunks(content, ARTIFACT_CHUNK_BYTES) : bufferChunks(content, ARTIFACT_CHUNK_BYTES)) {
+      await this.store.set(ARTIFACT_CHUNK_NAMESPACE, `${key}:${chunks++}`, piece.toString('base64'), this.retentionMs);
+      bytes += piece.length;
+    }
+    const meta: ArtifactMeta = { mimeType, bytes, chunks, expiresAt: this.clock.now() + this.retentionMs };
+    await this.store.set(ARTIFACT_META_NAMESPACE, key, meta, this.retentionMs);
+    return { artifactId, bytes };
+  }
+
+  async read(owner: Principal, artifactId: string, offset: number, maxBytes: number): Promise<ArtifactChunk> {
+    if (!ID_PATTERN.test(artifactId)) throw notFound();
+    const key = artifactKey(owner, artifactId);
+    const meta = await this.store.get<ArtifactMeta>(ARTIFACT_META_NAMESPACE, key);
+    if (meta === undefined) throw notFound();
+    if (meta.expiresAt <= this.clock.now()) {
+      await this.remove(key, meta);
+      throw notFound();
+    }
+    if (!Number.isInteger(offset) || offset < 0 || offset > meta.bytes) {
+      throw new ToolError('invalid_arguments', `offset must be an integer from 0 to ${meta.bytes} (the artifact's size in bytes); pass the nextOffset of the previous read.`);
+    }
+    const index = Math.floor(offset / ARTIFACT_CHUNK_BYTES);
+    const chunkStart = index * ARTIFACT_CHUNK_BYTES;
+    const end = Math.min(meta.bytes, chunkStart + ARTIFACT_CHUNK_BYTES, offset + Math.max(1, maxBytes));
+    let data = Buffer.alloc(0);
+    if (offset < end) {
+      const encoded = await this.store.get<string>(ARTIFACT_CHUNK_NAMESPACE, `${key}:${index}`);
+      if (encoded === undefined) throw notFound(); // evicted by the store before its metadata
+      data = Buffer.from(encoded, 'base64').subarray(offset - chunkStart, end - chunkStart);
+    }
+    const nextOffset = offset + data.length;
+    return { artifactId, mimeType: meta.mimeType, bytes: meta.bytes, offset, nextOffset, eof: nextOffset >= meta.bytes, data: data.toString('base64') };
+  }
+
+  /** Expired by the server's clock: removed now, not only when the store's own TTL runs out. */
+  private async remove(key: string, meta: ArtifactMeta): Promise<void> {
+    try {
+      await this.store.delete(ARTIFACT_META_NAMESPACE, key);
+      for (let i = 0; i < meta.chunks; i++) await this.store.delete(ARTIFACT_CHUNK_NAMESPACE, `${key}:${i}`);
+    } catch {
+      // the store's TTL removes them anyway; a failed clean-up must not turn "not found" into another error
+    }
+  }
+}

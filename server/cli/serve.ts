@@ -1,0 +1,119 @@
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import { loggedAuthenticator } from '../auth/auth-failure-log.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { startKernel } from '../bootstrap/start-kernel.js';
+import { exposedMetrics, startMetrics } from '../metrics/exposed-metrics.js';
+import type { Route } from '../metrics/metrics-route.js';
+import type { RunningHttp } from '../transports/http.js';
+import { serveStdio } from '../transports/stdio.js';
+import { whenOutputCloses } from './closed-output.js';
+import { invocationFrom, toolFlags, type ConfigOptions, type ToolOptions } from './invocation.js';
+import { reportStartupFailure } from './startup-failure.js';
+import { reportListeningToPrimary, serveThroughWorkers } from './workers.js';
+
+export interface ServeOptions extends ConfigOptions, ToolOptions {
+  transport?: string;
+  port?: string;
+  host?: string;
+  workers?: string;
+}
+
+/**
+ * Starts the kernel, the metrics and the transport the settings name, until stdin ends or a signal comes. A
+ * failure to start is reported as the log stream's last line (startup-failure.ts).
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  await startServing(options).catch(reportStartupFailure);
+}
+
+async function startServing(options: ServeOptions): Promise<void> {
+  const flags: Record<string, string> = toolFlags(options);
+  if (options.transport) flags.MCP_TRANSPORT = options.transport;
+  if (options.port) flags.MCP_HTTP_PORT = options.port;
+  if (options.host) flags.MCP_HTTP_HOST = options.host;
+  if (options.workers) flags.MCP_WORKERS = options.workers;
+  if (await serveThroughWorkers(invocationFrom(options, flags))) return;
+  const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
+  let stopMetrics: () => Promise<void>;
+  try {
+    stopMetrics = await startMetrics(kernel, settings, metrics, logger);
+  } catch (error) {
+    await kernel.close();
+    throw error;
+  }
+  let stop: () => Promise<void>;
+  if (settings.get('MCP_TRANSPORT') === 'http') {
+    let http: RunningHttp;
+    let authenticator: Authenticator | undefined;
+    // The console, admin, metrics and artifact routes need the authenticator, which opens once the server
+    // listens (its public endpoint is the OIDC audience); requests wait until then, so the routes are set.
+    let routes: Route | undefined;
+    try {
+      // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP entry, JWT
+      // verification) are a large part of start-up that a stdio server never uses.
+      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }] = await Promise.all([
+        import('../transports/http.js'),
+        import('./http-auth.js'),
+        import('./http-routes.js'),
+      ]);
+      http = await serveHttp(kernel, {
+        host: settings.get('MCP_HTTP_HOST'),
+        port: settings.get('MCP_HTTP_PORT'),
+        allowedOrigins: settings
+          .get<string>('MCP_HTTP_ALLOWED_ORIGINS')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        publicUrl: settings.get<string>('MCP_PUBLIC_URL'),
+        auth: {
+          mode: settings.get<string>('MCP_AUTH_MODE'),
+          open: async (endpoint) => {
+            const opened = await openHttpAuth(settings, logger, endpoint);
+            authenticator = loggedAuthenticator(opened.authenticator, logger);
+            routes = await httpRoutes(kernel, settings, authenticator, metrics, logger);
+            return { ...opened, authenticator };
+          },
+        },
+        routes: async (request, response) => (routes === undefined ? false : routes(request, response)),
+        logger,
+      });
+    } catch (error) {
+      await authenticator?.close?.();
+      await stopMetrics();
+      await kernel.close();
+      throw error;
+    }
+    // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
+    // LOG_LEVEL says, as JSON like every other line.
+    if (!reportListeningToPrimary(http.url)) logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
+    stop = async () => {
+      await Promise.all([http.close(), stopMetrics()]);
+      await authenticator?.close?.();
+    };
+  } else {
+    if (settings.get('MCP_AUTH_MODE') !== 'off') logger.warn('MCP_AUTH_MODE applies to Streamable HTTP only; over stdio the caller is the local user.');
+    if (settings.get('MCP_CONSOLE')) logger.warn('MCP_CONSOLE applies to Streamable HTTP only: the console is served beside /mcp.');
+    // The transport sees stdout close and ends the connection; the server then shuts down as for stdin's end.
+    whenOutputCloses(() => {});
+    const stdio = serveStdio(kernel, logger);
+    stop = async () => {
+      await Promise.all([stdio.close(), stopMetrics()]);
+    };
+    void stdio.closed.then(() => shutdown(kernel, logger, stop, 'the client closed stdin or stdout'));
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
+}
+
+let shuttingDown = false;
+
+/** Stops taking requests, lets in-flight calls finish within the grace period, closes plugins and stores. */
+async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Promise<void>, why: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ why }, 'shutting down');
+  const transportStopped = stopTransport().catch(() => {});
+  await kernel.close(kernel.settings.get<number>('MCP_SHUTDOWN_GRACE_MS'));
+  await Promise.race([transportStopped, new Promise((r) => setTimeout(r, 1000))]);
+  process.exit(0);
+}

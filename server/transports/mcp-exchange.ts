@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyInboundRequest, createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Kernel } from '../../core/kernel/kernel.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { Principal } from '../../core/pipeline/principal.js';
+import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { sendWebResponse, webRequestOf } from './web-exchange.js';
+
+/** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */
+export type McpExchange = (request: IncomingMessage, response: ServerResponse, body: unknown, principal: Principal) => Promise<void>;
+
+/**
+ * Both eras over stateless Streamable HTTP. The SDK classifies each POST from its body and headers: a request
+ * carrying the 2026-07-28 `_meta` envelope goes to the SDK's entry (createMcpHandler), which checks the
+ * required `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body and serves it on a
+ * fresh server; everything else (`initialize`, 2025-era requests, batches) is served the 2025 way, on a fresh
+ * server and transport per POST answering plain JSON, with the revision its `MCP-Protocol-Version` names.
+ */
+export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
+  const onerror = (error: Error): void => logger.debug({ err: error }, 'Streamable HTTP request refused or failed');
+  const modern = createMcpHandler(() => createMcpServer(kernel), { legacy: 'reject', onerror });
+  return async (request, response, body, principal) => {
+    const header = (name: string): string | undefined => {
+      const value = request.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const protocolVersionHeader = header('mcp-protocol-version');
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader,
+      mcpMethodHeader: header('mcp-method'),
+      mcpNameHeader: header('mcp-name'),
+      body,
+    });
+    const webRequest = webRequestOf(request, response, `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`);
+    const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal } };
+    if (route.kind !== 'legacy') {
+      await sendWebResponse(await modern.fetch(webRequest, { authInfo, parsedBody: body }), response);
+      return;
+    }
+    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const teardown = (): void => {
+      void transport.close().catch(() => {});
+      void mcp.close().catch(() => {});
+    };
+    // A client that leaves mid-call cancels it: closing the server aborts its handlers' signals.
+    webRequest.signal.addEventListener('abort', teardown, { once: true });
+    try {
+      await mcp.connect(transport);
+      await sendWebResponse(await transport.handleRequest(webRequest, { authInfo, parsedBody: body }), response);
+    } finally {
+      teardown();
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import type { CallContext } from '../../../core/pipeline/call-context.js';
+import { successResult } from '../../../core/result/tool-result.js';
+
+/** The parts of a call's state that successResult reads. */
+const ctx = (text: string, structured: unknown): CallContext => ({ text, structured, meta: {} }) as unknown as CallContext;
+
+describe('successResult: the text, and a non-object structured value as its JSON', () => {
+  it('keeps one text block beside an object value (the contract of the built-in envelopes)', () => {
+    expect(successResult(ctx('data: 1', { data: 1 })).content).to.deep.equal([{ type: 'text', text: 'data: 1' }]);
+  });
+
+  it('adds the JSON of a non-object value as a second text block when the text is something else (TOON)', () => {
+    const result = successResult(ctx('[3]: 3,1,2', [3, 1, 2]));
+    expect(result.structuredContent).to.deep.equal([3, 1, 2]);
+    expect(result.content).to.deep.equal([
+      { type: 'text', text: '[3]: 3,1,2' },
+      { type: 'text', text: '[3,1,2]' },
+    ]);
+  });
+
+  it('adds nothing when the text already is exactly that JSON (a number, null, compact JSON)', () => {
+    for (const [text, value] of [
+      ['42', 42],
+      ['null', null],
+      ['"v1.2"', 'v1.2'],
+    ] as const) {
+      expect(successResult(ctx(text, value)).content, text).to.deep.equal([{ type: 'text', text }]);
+    }
+  });
+});

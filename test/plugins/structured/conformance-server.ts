@@ -1,0 +1,75 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Projection } from '../../../server/testing/conformance-corpus.js';
+import { standardCorpus } from '../../../server/testing/conformance-corpus.js';
+import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
+import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
+import { FAULTY_FIXTURE_PATH, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
+import { vendorSettingsAgainst } from './vendor-env.js';
+
+/**
+ * A server folder with every built-in vendor plus the fixture plugins (Paged, CircleCI-like and Atlassian-like
+ * envelopes; with `faulty`, the defects too: an array-rooted schema, a tool with no value, a refusal), all
+ * pointed at one loopback mock, structured output on unless `structured` says otherwise.
+ */
+export async function conformanceServerFolder(
+  mockUrl: string,
+  options: { structured?: boolean; faulty?: boolean } = {},
+): Promise<{ cwd: string; env: Record<string, string> }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-conformance-'));
+  const plugins = [...Object.keys(VENDORS), FIXTURE_PLUGIN_PATH, STRUCTURED_FIXTURE_PATH, ...(options.faulty ? [FAULTY_FIXTURE_PATH] : [])];
+  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins }));
+  const env = {
+    ...(await vendorSettingsAgainst(cwd, mockUrl)),
+    FIXTURE_BASE_URL: mockUrl,
+    FIXTURE_TOKEN: 'conformance-token',
+    MCP_STRUCTURED_OUTPUT: String(options.structured ?? true),
+  };
+  return { cwd, env };
+}
+
+/** Bitbucket's Downloads listing (what bb_upload checks names against) as its last page: no `next`. */
+export const BITBUCKET_DOWNLOADS = {
+  name: 'bitbucket downloads listing',
+  reply: {
+    status: 200,
+    body: {
+      pagelen: 100,
+      values: [{ name: 'previous-build.zip', type: 'download', size: 2048, downloads: 3, created_on: '2026-10-01T09:00:00.000000+00:00' }],
+      page: 1,
+      size: 1,
+    },
+  },
+};
+
+/** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
+const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
+/** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
+const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
+export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
+  tool.name === 'bb_upload' ? UPLOAD_ARGS : PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+
+/**
+ * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, and
+ * the Downloads listing bb_upload reads.
+ */
+export function representativeCorpus(): ReturnType<typeof standardCorpus> {
+  const wanted = new Set([
+    'github page with a next page',
+    'empty collection',
+    'unicode everywhere',
+    'huge page',
+    '204 no content',
+    'text body (a diff)',
+    'json null',
+  ]);
+  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS];
+}
+
+export const REPRESENTATIVE_PROJECTIONS: Projection[] = [
+  {},
+  { outputFormat: 'json' },
+  { jq: 'no_such_field', outputFormat: 'json' },
+  { jq: '[*', outputFormat: 'json' },
+];
