@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
 import type { BodyLease } from '../kernel/body-budget.js';
+import type { RequestDeadline } from './request-deadline.js';
 
 /** A response body as the pooled client hands it over: its headers and a byte stream. */
 export interface BodySource {
@@ -15,15 +16,18 @@ export interface BodySource {
  * The text is decoded once from the whole bytes (not chunk by chunk into pieces joined afterwards): one string,
  * the form JSON.parse needs, and the bytes are dropped as soon as it is made.
  */
-export async function readBodyCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<string> {
-  const bytes = await readBytesCapped(response, maxBytes, what, lease, signal);
+export async function readBodyCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<string> {
+  const bytes = await readBytesCapped(response, maxBytes, what, lease, deadline);
   // A byte order mark is not text (fetch's text() and TextDecoder drop it too).
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   return bytes.toString('utf8', bom);
 }
 
-/** The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. */
-export async function readBytesCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<Buffer> {
+/**
+ * The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. While a
+ * chunk waits for the budget, the request's `deadline` stands still: the wait is ours, not the vendor's.
+ */
+export async function readBytesCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? undefined);
   if (Number.isFinite(declared) && declared > maxBytes) {
     discardBody(response);
@@ -37,7 +41,7 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
-      if (lease !== undefined) await lease.take(chunk.byteLength, signal ?? new AbortController().signal);
+      if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
       if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
       else parts.push(chunk);
       total += chunk.byteLength;
