@@ -34,7 +34,9 @@ export function findConfigFile(cwd: string, explicit: string | undefined): strin
   const found = DEFAULT_NAMES.map((n) => join(cwd, n)).filter((p) => existsSync(p));
   if (found.length > 1) {
     // Reading one and ignoring the other would leave half of what someone configured silently unused.
-    throw new StartupError(`Two config files in ${cwd}: ${found.join(' and ')}. Keep one of them (merge what the other holds into it), or pick one with --config.`);
+    throw new StartupError(
+      `Two config files in ${cwd}: ${found.join(' and ')}. Keep one of them (merge what the other holds into it), or pick one with --config.`,
+    );
   }
   return found[0];
 }
@@ -52,9 +54,7 @@ export function readConfigFile(path: string | undefined, cwd: string): ConfigFil
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new StartupError(`Config file ${path} must hold an object.`);
   const unknown = Object.keys(doc).filter((k) => !(k in ConfigFileSchema.properties));
   if (unknown.length > 0) {
-    throw new StartupError(
-      `Config file ${path}: unknown key "${unknown[0]}". Allowed keys: ${Object.keys(ConfigFileSchema.properties).join(', ')}.`,
-    );
+    throw new StartupError(`Config file ${path}: unknown key "${unknown[0]}". Allowed keys: ${Object.keys(ConfigFileSchema.properties).join(', ')}.`);
   }
   checker ??= Compile(ConfigFileSchema);
   if (!checker.Check(doc)) {

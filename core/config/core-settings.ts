@@ -4,23 +4,72 @@ import { lenient, secret } from './setting-kinds.js';
 
 /** Settings the kernel and the server read. Plugins declare their own beside these. */
 export const CoreSettings = Type.Object({
-  LOG_LEVEL: Type.Union([Type.Literal('trace'), Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('fatal'), Type.Literal('silent')], { default: 'info', description: 'pino log level (logs go to stderr).' }),
+  LOG_LEVEL: Type.Union(
+    [
+      Type.Literal('trace'),
+      Type.Literal('debug'),
+      Type.Literal('info'),
+      Type.Literal('warn'),
+      Type.Literal('error'),
+      Type.Literal('fatal'),
+      Type.Literal('silent'),
+    ],
+    { default: 'info', description: 'pino log level (logs go to stderr).' },
+  ),
   MCP_TRANSPORT: Type.Union([Type.Literal('stdio'), Type.Literal('http')], { default: 'stdio', description: 'stdio, or Streamable HTTP at /mcp.' }),
   MCP_HTTP_HOST: Type.String({ default: '127.0.0.1', description: 'Address the HTTP transport binds to.' }),
   MCP_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'Port of the HTTP transport (0 picks a free one).' }),
   MCP_HTTP_ALLOWED_ORIGINS: Type.String({ default: '', description: 'Comma-separated extra Origins allowed to call /mcp (loopback origins always are).' }),
-  MCP_WORKERS: Type.String({ default: '1', pattern: '^([1-9][0-9]{0,3}|auto|AUTO|Auto)$', description: 'Processes serving the HTTP transport on one port (--workers): a number, or auto for one per core. Above 1 needs a shared MCP_STORE_URL (SQLite or Redis), not memory://.' }),
+  MCP_WORKERS: Type.String({
+    default: '1',
+    pattern: '^([1-9][0-9]{0,3}|auto|AUTO|Auto)$',
+    description:
+      'Processes serving the HTTP transport on one port (--workers): a number, or auto for one per core. Above 1 needs a shared MCP_STORE_URL (SQLite or Redis), not memory://.',
+  }),
   MCP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000, description: 'Timeout of one upstream request.' }),
   MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
-  MCP_MAX_INFLIGHT_BODY_BYTES: Type.Integer({ minimum: 0, default: 134217728, description: 'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.' }),
+  MCP_MAX_INFLIGHT_BODY_BYTES: Type.Integer({
+    minimum: 0,
+    default: 134217728,
+    description:
+      'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.',
+  }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
-  MCP_READ_ONLY: Type.Boolean({ default: false, description: 'Serve only tools annotated read-only whose route is a GET, and send no request but GET (--read-only).' }),
-  MCP_TOOLSETS: Type.String({ default: '', description: 'Comma-separated plugin names whose tools are served (--toolsets github,jira); empty or "all": every loaded plugin. artifact_read stays while a served tool can spill.' }),
-  MCP_TOOLS: Type.String({ default: '', description: 'Comma-separated tool names served besides MCP_TOOLSETS (--tools jira_get,github_get); with MCP_TOOLSETS empty, only these (and artifact_read while one can spill).' }),
+  MCP_READ_ONLY: Type.Boolean({
+    default: false,
+    description: 'Serve only tools annotated read-only whose route is a GET, and send no request but GET (--read-only).',
+  }),
+  MCP_TOOLSETS: Type.String({
+    default: '',
+    description:
+      'Comma-separated plugin names whose tools are served (--toolsets github,jira); empty or "all": every loaded plugin. artifact_read stays while a served tool can spill.',
+  }),
+  MCP_TOOLS: Type.String({
+    default: '',
+    description:
+      'Comma-separated tool names served besides MCP_TOOLSETS (--tools jira_get,github_get); with MCP_TOOLSETS empty, only these (and artifact_read while one can spill).',
+  }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),
-  MCP_STORE_URL: Type.String({ default: 'memory://', description: 'Shared state (HTTP cache, artifacts, approvals): memory:// (one process), sqlite:///absolute/path.db (one host, survives restarts) or redis://[:password@]host:port/db, rediss:// for TLS (replicas). A password in the URL is never shown.' }),
-  MCP_STORE_NAMESPACE: Type.String({ default: 'mcp-devtools', pattern: STORE_NAMESPACE_PATTERN, description: 'Prefix of every store key, so several deployments can share one Redis or SQLite file (letters, digits, . _ -).' }),
-  MCP_STORE_TIMEOUT_MS: Type.Integer({ minimum: 10, default: 5000, description: 'Longest wait for the store: connecting at start-up and each read or write later (a failing store then degrades the call instead of hanging it).' }),
-  MCP_SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 10000, description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.' }),
+  MCP_STORE_URL: Type.String({
+    default: 'memory://',
+    description:
+      'Shared state (HTTP cache, artifacts, approvals): memory:// (one process), sqlite:///absolute/path.db (one host, survives restarts) or redis://[:password@]host:port/db, rediss:// for TLS (replicas). A password in the URL is never shown.',
+  }),
+  MCP_STORE_NAMESPACE: Type.String({
+    default: 'mcp-devtools',
+    pattern: STORE_NAMESPACE_PATTERN,
+    description: 'Prefix of every store key, so several deployments can share one Redis or SQLite file (letters, digits, . _ -).',
+  }),
+  MCP_STORE_TIMEOUT_MS: Type.Integer({
+    minimum: 10,
+    default: 5000,
+    description:
+      'Longest wait for the store: connecting at start-up and each read or write later (a failing store then degrades the call instead of hanging it).',
+  }),
+  MCP_SHUTDOWN_GRACE_MS: Type.Integer({
+    minimum: 0,
+    default: 10000,
+    description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.',
+  }),
   MCP_ADMIN_TOKEN: secret(Type.String({ default: '', description: 'Bearer token of the admin HTTP endpoints (approvals); empty disables them.' })),
 });

@@ -28,7 +28,9 @@ export function misplacedSettings(doc: McpConfigs, owners: readonly SettingOwner
       const sections = readFrom.get(key);
       if (sections === undefined) {
         if (section === OWN_SECTION) {
-          warnings.push(`~/.mcp/configs.json: "${key}" in the "${section}" section is not a setting of any loaded plugin, so it is ignored.${didYouMean(key, readFrom.keys())}`);
+          warnings.push(
+            `~/.mcp/configs.json: "${key}" in the "${section}" section is not a setting of any loaded plugin, so it is ignored.${didYouMean(key, readFrom.keys())}`,
+          );
         }
         continue;
       }

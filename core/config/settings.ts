@@ -48,7 +48,8 @@ export class Settings {
     const values: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(schema.properties)) {
       const value = this.get(key);
-      if (!compiled(property).Check(value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      if (!compiled(property).Check(value))
+        throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
       values[key] = value;
     }
     return values as Static<S>;
@@ -150,14 +151,7 @@ function compiled(schema: TSchema): ReturnType<typeof Compile> {
   return validator;
 }
 
-function resolveOne(
-  key: string,
-  schema: TSchema,
-  owner: string,
-  sections: readonly string[],
-  layers: readonly SettingsLayer[],
-  warn: Warn,
-): ResolvedSetting {
+function resolveOne(key: string, schema: TSchema, owner: string, sections: readonly string[], layers: readonly SettingsLayer[], warn: Warn): ResolvedSetting {
   const secret = isSecret(schema);
   const fallback = (schema as { default?: unknown }).default;
   for (const layer of layers) {

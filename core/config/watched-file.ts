@@ -52,23 +52,25 @@ export class WatchedFile {
 
   /** Reads the file now and reports a change; resolves when any reload it triggers has finished. */
   check(): Promise<void> {
-    this.checking = this.checking.then(async () => {
-      let text: string;
-      try {
-        text = await readFile(this.path, 'utf8');
-      } catch (error) {
-        // Reported once, not at every poll, until the file can be read again.
-        if (!this.unreadable) this.options.onReadError(error as Error);
-        this.unreadable = true;
-        return;
-      }
-      // After a read error the consumer may have dropped what it had (fail closed): the same text is news again.
-      const recovered = this.unreadable;
-      this.unreadable = false;
-      if (text === this.lastText && !recovered) return;
-      this.lastText = text;
-      await this.options.onChange(text);
-    }).catch(() => {}); // the consumer handles its own errors; the chain must survive them
+    this.checking = this.checking
+      .then(async () => {
+        let text: string;
+        try {
+          text = await readFile(this.path, 'utf8');
+        } catch (error) {
+          // Reported once, not at every poll, until the file can be read again.
+          if (!this.unreadable) this.options.onReadError(error as Error);
+          this.unreadable = true;
+          return;
+        }
+        // After a read error the consumer may have dropped what it had (fail closed): the same text is news again.
+        const recovered = this.unreadable;
+        this.unreadable = false;
+        if (text === this.lastText && !recovered) return;
+        this.lastText = text;
+        await this.options.onChange(text);
+      })
+      .catch(() => {}); // the consumer handles its own errors; the chain must survive them
     return this.checking;
   }
 

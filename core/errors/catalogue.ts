@@ -4,11 +4,18 @@
  * `retryable` tells an agent whether trying the same call again later can succeed.
  */
 export const ERROR_CATALOGUE = {
-  invalid_arguments: { retryable: false, summary: 'The arguments do not match the tool\'s input schema.' },
+  invalid_arguments: { retryable: false, summary: "The arguments do not match the tool's input schema." },
   invalid_path: { retryable: false, summary: 'A path argument is not a safe, relative API path for this vendor.' },
-  invalid_jq: { retryable: false, summary: 'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, _originalData}, to retry with a corrected expression.' },
-  projection_too_large: { retryable: false, summary: 'The jq (JMESPath) expression would produce far more data than the response holds, or ran over 1 s; it was stopped.' },
-  missing_credentials: { retryable: false, summary: 'The vendor\'s credentials are not configured.' },
+  invalid_jq: {
+    retryable: false,
+    summary:
+      'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, _originalData}, to retry with a corrected expression.',
+  },
+  projection_too_large: {
+    retryable: false,
+    summary: 'The jq (JMESPath) expression would produce far more data than the response holds, or ran over 1 s; it was stopped.',
+  },
+  missing_credentials: { retryable: false, summary: "The vendor's credentials are not configured." },
   upstream_http_error: { retryable: false, summary: 'The vendor API answered with an error status.' },
   upstream_server_error: { retryable: true, summary: 'The vendor API answered 5xx; retried where safe.' },
   upstream_rate_limited: { retryable: true, summary: 'The vendor API rate limit was hit; retry after the time given.' },
@@ -21,9 +28,16 @@ export const ERROR_CATALOGUE = {
   policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
   approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
   artifact_not_found: { retryable: false, summary: 'Artifact not found or expired.' },
-  unsupported_content: { retryable: false, summary: 'The content is not of a kind this tool returns (an attachment that is not an image, an artifact that is not text); the message names the tool that can read it.' },
-  upload_refused: { retryable: false, summary: 'An upload was refused before anything was sent: a name that exists, a file over the size limits, or content that is not base64.' },
-  tool_failed: { retryable: false, summary: 'The tool\'s plugin failed unexpectedly; other calls are unaffected.' },
+  unsupported_content: {
+    retryable: false,
+    summary:
+      'The content is not of a kind this tool returns (an attachment that is not an image, an artifact that is not text); the message names the tool that can read it.',
+  },
+  upload_refused: {
+    retryable: false,
+    summary: 'An upload was refused before anything was sent: a name that exists, a file over the size limits, or content that is not base64.',
+  },
+  tool_failed: { retryable: false, summary: "The tool's plugin failed unexpectedly; other calls are unaffected." },
   cancelled: { retryable: true, summary: 'The call was cancelled by the client or by shutdown.' },
 } as const;
 

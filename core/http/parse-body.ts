@@ -38,7 +38,10 @@ export function parseBody(status: number, contentType: string | null, text: stri
     body = JSON.parse(text);
   } catch {
     const type = contentType ? ` (${contentType.split(';')[0]})` : '';
-    throw new ToolError('upstream_invalid_body', `${what} answered ${status} with a body that is not JSON${type}. The API may be behind a proxy or down.`, { status, upstreamBody: text });
+    throw new ToolError('upstream_invalid_body', `${what} answered ${status} with a body that is not JSON${type}. The API may be behind a proxy or down.`, {
+      status,
+      upstreamBody: text,
+    });
   }
   if (body === null) throw new ToolError('upstream_empty_body', `${what} answered ${status} with a null body where JSON was expected.`, { status });
   refuseTooDeep(body, status, what);
@@ -47,5 +50,9 @@ export function parseBody(status: number, contentType: string | null, text: stri
 
 function refuseTooDeep(body: unknown, status: number, what: string): void {
   if (tooDeeplyNested(body, MAX_BODY_DEPTH) === undefined) return;
-  throw new ToolError('upstream_invalid_body', `${what} answered ${status} with JSON nested more than ${MAX_BODY_DEPTH} levels deep, which no API sends; it was not rendered. The API may be misbehaving.`, { status });
+  throw new ToolError(
+    'upstream_invalid_body',
+    `${what} answered ${status} with JSON nested more than ${MAX_BODY_DEPTH} levels deep, which no API sends; it was not rendered. The API may be misbehaving.`,
+    { status },
+  );
 }

@@ -65,5 +65,8 @@ export function discardBody(response: BodySource): void {
 
 function tooLarge(what: string, maxBytes: number, declared?: number): ToolError {
   const size = declared === undefined ? 'more than that' : `${declared} bytes`;
-  return new ToolError('upstream_too_large', `${what} is larger than MCP_MAX_RESPONSE_BYTES (${maxBytes} bytes; it sent ${size}). Ask for less: a smaller page, fewer fields, or a narrower query.`);
+  return new ToolError(
+    'upstream_too_large',
+    `${what} is larger than MCP_MAX_RESPONSE_BYTES (${maxBytes} bytes; it sent ${size}). Ask for less: a smaller page, fewer fields, or a narrower query.`,
+  );
 }

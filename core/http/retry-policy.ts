@@ -1,7 +1,17 @@
 /** Statuses that mean "try again shortly" for an idempotent request. 500 is not one: it is usually a bug. */
 export const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 
 /** The low-level code of a fetch failure (`fetch failed` wraps it in `cause`). */
 export function networkErrorCode(error: unknown): string | undefined {

@@ -11,13 +11,7 @@ import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-
 import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
-import type {
-  PreparedRequest,
-  UpstreamBinding,
-  UpstreamIdentity,
-  UpstreamRequest,
-  UpstreamResponse,
-} from './types.js';
+import type { PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './types.js';
 
 export interface UpstreamClientOptions {
   /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */
@@ -204,7 +198,11 @@ export class UpstreamClient implements UpstreamBinding {
         const target = new URL(location, url);
         if (target.origin !== this.base.origin) {
           if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
-            throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`, { status: response.status });
+            throw new ToolError(
+              'upstream_redirect_refused',
+              `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`,
+              { status: response.status },
+            );
           }
           withAuth = false;
         } else if (withAuth) {
@@ -222,9 +220,14 @@ export class UpstreamClient implements UpstreamBinding {
   /** A same-origin redirect is followed only as a new read of a path the call could have named itself. */
   private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
     const refuse = (why: string): never => {
-      throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} to ${target.pathname}${target.search}; it is not followed: ${why}`, { status });
+      throw new ToolError(
+        'upstream_redirect_refused',
+        `${this.options.label} redirected ${request.method} ${request.path} to ${target.pathname}${target.search}; it is not followed: ${why}`,
+        { status },
+      );
     };
-    if (request.method !== 'GET') refuse('a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.');
+    if (request.method !== 'GET')
+      refuse('a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.');
     const basePath = this.base.pathname.replace(/\/$/, '');
     if (target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) refuse(`it is outside ${this.base.href}.`);
     let path: string;
@@ -253,7 +256,11 @@ export class UpstreamClient implements UpstreamBinding {
     const what = `${this.options.label} answered ${status}${response.statusText ? ` ${response.statusText}` : ''} for ${request.method} ${request.path}`;
     if (limited !== undefined) {
       const when = limited.seconds === undefined ? 'Wait a minute before retrying' : `Retry after ${limited.seconds} seconds`;
-      return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, { status, upstreamBody: text, retryAfterSeconds: limited.seconds });
+      return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, {
+        status,
+        upstreamBody: text,
+        retryAfterSeconds: limited.seconds,
+      });
     }
     const code = status >= 500 ? 'upstream_server_error' : 'upstream_http_error';
     return new ToolError(code, `${what}. ${statusHint(status, this.identity.credential)}`, { status, upstreamBody: text });
@@ -264,7 +271,10 @@ export class UpstreamClient implements UpstreamBinding {
     if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      return new ToolError('upstream_timeout', `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`);
+      return new ToolError(
+        'upstream_timeout',
+        `${this.options.label} did not answer ${request.method} ${request.path} within ${this.options.timeoutMs} ms (${this.options.timeoutSetting ?? 'MCP_REQUEST_TIMEOUT_MS'}). Try again, or ask for less.`,
+      );
     }
     return new ToolError('upstream_unreachable', unreachableMessage(this.options.label, request, this.base.origin, error), { cause: error });
   }

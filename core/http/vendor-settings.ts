@@ -9,8 +9,14 @@ import type { Settings } from '../config/settings.js';
  */
 export function identitySettings(prefix: string, defaultLabel: string): Record<string, TSchema> {
   return {
-    [`${prefix}_CREDENTIAL_LABEL`]: Type.String({ default: defaultLabel, description: 'Name of the credential shown in _meta and audit records (never the secret).' }),
-    [`${prefix}_ENVIRONMENT`]: Type.String({ default: 'default', description: 'Environment class of the credential (e.g. production), matched by policy rules.' }),
+    [`${prefix}_CREDENTIAL_LABEL`]: Type.String({
+      default: defaultLabel,
+      description: 'Name of the credential shown in _meta and audit records (never the secret).',
+    }),
+    [`${prefix}_ENVIRONMENT`]: Type.String({
+      default: 'default',
+      description: 'Environment class of the credential (e.g. production), matched by policy rules.',
+    }),
   };
 }
 

@@ -55,7 +55,10 @@ export interface CallOptions {
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
 export class UnknownToolError extends Error {
   /** `detail` says what to do instead: the nearest names, or what in the configuration hides the tool. */
-  constructor(readonly tool: string, detail = '') {
+  constructor(
+    readonly tool: string,
+    detail = '',
+  ) {
     super(`Unknown tool: ${tool}${detail}`);
     this.name = 'UnknownToolError';
   }
@@ -166,25 +169,37 @@ export class Kernel {
       contributions.push(...contributionsOf(plugin.spec.name, instance.middleware?.() ?? []));
       interceptors.push(...interceptorsOf(plugin.spec.name, instance.interceptors?.() ?? []));
     }
-    this.scrub = secretScrubber(settings.secretValues(), this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []));
+    this.scrub = secretScrubber(
+      settings.secretValues(),
+      this.booted.flatMap((p) => p.instance?.upstream?.secretForms?.() ?? []),
+    );
     const readOnlyServer = settings.get<boolean>('MCP_READ_ONLY');
-    const all = [...coreStages({
-      validatorFor: (tool) => this.tools.get(tool)!.validator(),
-      interceptorsFor: (ctx) => [requestGate(ctx, readOnlyServer), ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics)],
-      scrub: (text) => this.scrub(text),
-      maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
-      readOnlyServer,
-    }), ...contributions];
+    const all = [
+      ...coreStages({
+        validatorFor: (tool) => this.tools.get(tool)!.validator(),
+        interceptorsFor: (ctx) => [
+          requestGate(ctx, readOnlyServer),
+          ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
+        ],
+        scrub: (text) => this.scrub(text),
+        maxValueNodes: settings.get<number>('MCP_MAX_RESPONSE_BYTES') + 1024,
+        readOnlyServer,
+      }),
+      ...contributions,
+    ];
     for (const plugin of this.booted) this.tools.register(plugin, all, interceptors);
     const tools = [...this.tools.values()];
     const marks = new Set(tools.filter((t) => t.definition.spec.savesArtifacts !== undefined).map((t) => t.definition.plugin));
     const injects = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
     const savesArtifacts = ({ spec, plugin }: ToolDefinition): boolean => spec.savesArtifacts ?? (injects.has(plugin) && !marks.has(plugin));
-    this.selection = new ToolSelection(settings, tools.map((t) => ({
-      definition: t.definition,
-      method: t.method,
-      canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
-    })));
+    this.selection = new ToolSelection(
+      settings,
+      tools.map((t) => ({
+        definition: t.definition,
+        method: t.method,
+        canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
+      })),
+    );
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
@@ -245,7 +260,16 @@ export class Kernel {
     options: CallOptions = {},
   ): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
     const tool = this.tools.get(name);
-    if (tool === undefined || this.closed) throw new UnknownToolError(name, this.closed ? '' : `.${didYouMean(name, this.servedDefinitions().map((d) => d.spec.name))}`);
+    if (tool === undefined || this.closed)
+      throw new UnknownToolError(
+        name,
+        this.closed
+          ? ''
+          : `.${didYouMean(
+              name,
+              this.servedDefinitions().map((d) => d.spec.name),
+            )}`,
+      );
     const hidden = this.hiddenBy(name);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {

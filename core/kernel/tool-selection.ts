@@ -38,12 +38,16 @@ export class ToolSelection {
     const names = tools.map((t) => t.definition.spec.name);
     for (const set of toolsets) {
       if (set !== 'all' && !plugins.includes(set)) {
-        throw new StartupError(`MCP_TOOLSETS (--toolsets) names "${set}", which is not a loaded plugin with tools.${didYouMean(set, plugins)} Toolsets: all, ${plugins.join(', ')}.`);
+        throw new StartupError(
+          `MCP_TOOLSETS (--toolsets) names "${set}", which is not a loaded plugin with tools.${didYouMean(set, plugins)} Toolsets: all, ${plugins.join(', ')}.`,
+        );
       }
     }
     for (const name of named) {
       if (!names.includes(name)) {
-        throw new StartupError(`MCP_TOOLS (--tools) names "${name}", which no loaded plugin provides.${didYouMean(name, names)} \`mcp-devtools tools\` lists the tools.`);
+        throw new StartupError(
+          `MCP_TOOLS (--tools) names "${name}", which no loaded plugin provides.${didYouMean(name, names)} \`mcp-devtools tools\` lists the tools.`,
+        );
       }
     }
     const everything = toolsets.length === 0 && named.length === 0;
@@ -55,7 +59,12 @@ export class ToolSelection {
       const { spec, plugin } = tool.definition;
       const selected = inSelection(tool) || (spec.name === ARTIFACT_READER && spills);
       if (!selected) {
-        this.hidden.set(spec.name, toolsets.length > 0 ? `MCP_TOOLSETS=${toolsets.join(',')} does not include its plugin "${plugin}"${named.length > 0 ? ' and MCP_TOOLS does not list it' : ''}` : `MCP_TOOLS=${named.join(',')} does not list it`);
+        this.hidden.set(
+          spec.name,
+          toolsets.length > 0
+            ? `MCP_TOOLSETS=${toolsets.join(',')} does not include its plugin "${plugin}"${named.length > 0 ? ' and MCP_TOOLS does not list it' : ''}`
+            : `MCP_TOOLS=${named.join(',')} does not list it`,
+        );
       } else if (readOnly && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
         this.hidden.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
       }
@@ -69,5 +78,12 @@ export class ToolSelection {
 }
 
 function listSetting(value: string): string[] {
-  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

@@ -17,7 +17,11 @@ export interface UpstreamObservation {
  * records what the tool got, a cache hit included; the innermost counts the requests that reach the network
  * (a revalidation is one, a cache hit is none).
  */
-export function observedInterceptors(own: readonly UpstreamInterceptor[], record: (seen: UpstreamObservation) => void, metrics: Metrics): UpstreamInterceptor[] {
+export function observedInterceptors(
+  own: readonly UpstreamInterceptor[],
+  record: (seen: UpstreamObservation) => void,
+  metrics: Metrics,
+): UpstreamInterceptor[] {
   const outer: UpstreamInterceptor = {
     name: 'call-observer',
     run: async (request, _exchange, next) => {

@@ -5,8 +5,19 @@ export type { Logger } from 'pino';
 
 /** Keys whose values never reach a log line, wherever they appear. */
 const REDACT_PATHS = [
-  'authorization', '*.authorization', '*.Authorization', 'headers.authorization', 'headers["circle-token"]',
-  'token', '*.token', 'password', '*.password', 'secret', '*.secret', 'cookie', '*.cookie',
+  'authorization',
+  '*.authorization',
+  '*.Authorization',
+  'headers.authorization',
+  'headers["circle-token"]',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'secret',
+  '*.secret',
+  'cookie',
+  '*.cookie',
 ];
 
 export interface LoggerOptions {

@@ -100,7 +100,10 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
 function scrubbedOutput(output: ToolOutput, deps: CoreStageDeps): ToolOutput {
   const walk: WalkBudget = {
     left: deps.maxValueNodes,
-    exceeded: () => new Error(`it returned a value of more than ${deps.maxValueNodes} nodes (a part shared by reference counts each time it appears), more than any response it may read can hold`),
+    exceeded: () =>
+      new Error(
+        `it returned a value of more than ${deps.maxValueNodes} nodes (a part shared by reference counts each time it appears), more than any response it may read can hold`,
+      ),
   };
   const out: ToolOutput = { ...output };
   if (output.value !== undefined) out.value = scrubJsonValue(output.value, deps.scrub, walk);

@@ -22,7 +22,10 @@ export interface PreparedCall {
 export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>, readOnlyServer = false): PreparedCall {
   const deep = tooDeeplyNested(rawArgs);
   if (deep !== undefined) {
-    throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n- ${deep}: is nested more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value.`);
+    throw new ToolError(
+      'invalid_arguments',
+      `Invalid arguments for ${tool.spec.name}:\n- ${deep}: is nested more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value.`,
+    );
   }
   const args = validator.Default(structuredClone(rawArgs)) as Record<string, unknown>;
   if (!validator.Check(args)) {

@@ -42,7 +42,9 @@ export type ToolDecorator<I extends TSchema, E extends TSchema | undefined, R ex
 export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(
   spec: ToolSpec<I, E> & { route: (args: Static<I>) => UpstreamRequest },
 ): ToolDecorator<I, E, UpstreamRequest>;
-export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(spec: ToolSpec<I, E> & { route?: undefined }): ToolDecorator<I, E, undefined>;
+export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(
+  spec: ToolSpec<I, E> & { route?: undefined },
+): ToolDecorator<I, E, undefined>;
 export function Tool<I extends TSchema, E extends TSchema | undefined = undefined>(spec: ToolSpec<I, E>): ToolDecorator<I, E, UpstreamRequest | undefined>;
 export function Tool(spec: ToolSpec): ToolDecorator<TSchema, TSchema | undefined, UpstreamRequest | undefined> {
   return (target, method) => {

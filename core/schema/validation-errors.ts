@@ -29,7 +29,8 @@ export function describeValidationErrors(errors: readonly TLocalizedValidationEr
       add(`- ${field}: must be one of ${options} (got ${shown(pointer(value, e.instancePath))})`);
     } else if ((e.keyword === 'const' && e.schemaPath.includes('/anyOf/')) || e.keyword === 'anyOf') {
       const options = unionConstants(schema, e.schemaPath);
-      if (options !== undefined) add(`- ${field}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')} (got ${shown(pointer(value, e.instancePath))})`);
+      if (options !== undefined)
+        add(`- ${field}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')} (got ${shown(pointer(value, e.instancePath))})`);
       else if (e.keyword === 'anyOf') add(`- ${field || '(arguments)'}: ${e.message} (got ${shown(pointer(value, e.instancePath))})`);
     } else {
       add(`- ${field || '(arguments)'}: ${e.message} (got ${shown(pointer(value, e.instancePath))})`);
@@ -74,6 +75,7 @@ function pointer(value: unknown, path: string): unknown {
 
 function shown(v: unknown): string {
   if (v === undefined) return 'nothing';
-  const text = typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v);
+  const text =
+    typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

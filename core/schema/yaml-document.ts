@@ -46,7 +46,10 @@ export function readYamlDocument<S extends TSchema>(text: string, schema: S, lab
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   if (doc.errors.length > 0) {
-    throw new InvalidDocumentError(label, doc.errors.slice(0, MAX_PROBLEMS).map((e) => ({ line: e.linePos?.[0].line, message: firstLine(e.message) })));
+    throw new InvalidDocumentError(
+      label,
+      doc.errors.slice(0, MAX_PROBLEMS).map((e) => ({ line: e.linePos?.[0].line, message: firstLine(e.message) })),
+    );
   }
   const value: unknown = doc.toJS() ?? {};
   const lineOf = (path: DocumentPath): number | undefined => {
@@ -95,7 +98,10 @@ function describeSchemaErrors(errors: readonly SchemaError[], value: unknown, li
     } else if (e.keyword === 'const' && e.schemaPath.includes('/anyOf/')) {
       alternatives.set(e.instancePath, [...(alternatives.get(e.instancePath) ?? []), params.allowedValue]);
     } else if (e.keyword === 'anyOf' && alternatives.has(e.instancePath)) {
-      const options = alternatives.get(e.instancePath)!.map((v) => JSON.stringify(v)).join(', ');
+      const options = alternatives
+        .get(e.instancePath)!
+        .map((v) => JSON.stringify(v))
+        .join(', ');
       add(path, `${field}: must be one of ${options} (got ${shown(valueAt(value, path))})`);
     } else if (e.keyword === 'required') {
       for (const p of (params.requiredProperties as string[] | undefined) ?? []) add(path, `${field ? `${field}.` : ''}${p}: is required`);

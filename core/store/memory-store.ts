@@ -20,7 +20,10 @@ export class ExpiringMemoryAdapter {
   private readonly entries = new Map<string, Entry>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly clock: Clock = systemClock, sweepIntervalMs = SWEEP_INTERVAL_MS) {
+  constructor(
+    private readonly clock: Clock = systemClock,
+    sweepIntervalMs = SWEEP_INTERVAL_MS,
+  ) {
     this.timer = setInterval(() => this.sweep(), sweepIntervalMs);
     this.timer.unref();
   }

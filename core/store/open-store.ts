@@ -20,7 +20,9 @@ const NAMESPACE = new RegExp(STORE_NAMESPACE_PATTERN);
 export async function openStore(url: string, given: Partial<StoreOptions> = {}): Promise<KeyValueStore> {
   const options: StoreOptions = { ...DEFAULT_STORE_OPTIONS, ...given };
   if (!NAMESPACE.test(options.namespace)) {
-    throw new StartupError(`MCP_STORE_NAMESPACE=${JSON.stringify(options.namespace)} must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.`);
+    throw new StartupError(
+      `MCP_STORE_NAMESPACE=${JSON.stringify(options.namespace)} must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
+    );
   }
   const store = await connect(url, options);
   try {

@@ -39,7 +39,10 @@ export async function openRedisStore(url: URL, raw: string, shown: string, optio
   } catch (error) {
     if (client.isOpen) client.destroy();
     const reason = ((error as Error).message || lastError?.message || String(error)).replace(/\.+$/, '');
-    throw new StartupError(`MCP_STORE_URL=${shown}: cannot connect to Redis: ${reason}. Check that Redis runs at that address and that the password and database are right.`, { cause: error });
+    throw new StartupError(
+      `MCP_STORE_URL=${shown}: cannot connect to Redis: ${reason}. Check that Redis runs at that address and that the password and database are right.`,
+      { cause: error },
+    );
   }
   connected = true;
   // The adapter prefixes keys with `<namespace>::` itself, and keyv is told not to prefix them again.

@@ -45,7 +45,11 @@ async function expiryRecordingAdapter(path: string, busyTimeout: number): Promis
   return new (class extends KeyvSqlite {
     override async set(key: string, value: unknown, ttlMs?: number): Promise<unknown> {
       if (typeof ttlMs === 'number' && ttlMs > 0) {
-        await this.query(`INSERT INTO ${EXPIRY_TABLE}(key, expires) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET expires = excluded.expires`, key, Date.now() + ttlMs);
+        await this.query(
+          `INSERT INTO ${EXPIRY_TABLE}(key, expires) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET expires = excluded.expires`,
+          key,
+          Date.now() + ttlMs,
+        );
       }
       return super.set(key, value);
     }
@@ -96,7 +100,9 @@ export async function sweepExpired(query: (sql: string, ...params: unknown[]) =>
 function databasePath(url: URL, shown: string): string {
   const path = decodeURIComponent(url.pathname);
   if (url.host !== '' || !path.startsWith('/') || path.endsWith('/')) {
-    throw new StartupError(`MCP_STORE_URL=${shown}: give the absolute path of the database file after sqlite:// (three slashes in all), as sqlite:///var/lib/mcp-devtools/store.db.`);
+    throw new StartupError(
+      `MCP_STORE_URL=${shown}: give the absolute path of the database file after sqlite:// (three slashes in all), as sqlite:///var/lib/mcp-devtools/store.db.`,
+    );
   }
   if (url.search !== '' || url.hash !== '') {
     throw new StartupError(`MCP_STORE_URL=${shown}: a sqlite URL takes no query or fragment; give only the file path.`);
@@ -109,7 +115,9 @@ function prepareFile(path: string, shown: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new StartupError(`MCP_STORE_URL=${shown}: cannot create the directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    throw new StartupError(
+      `MCP_STORE_URL=${shown}: cannot create the directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+    );
   }
   try {
     closeSync(openSync(path, 'wx', 0o600));

@@ -31,7 +31,10 @@ function notFound(): ToolError {
  * principal cannot even address the entries, and no principal's name is written into the store.
  */
 export function artifactKey(owner: Principal, artifactId: string): string {
-  const ownerKey = createHash('sha256').update(JSON.stringify([owner.via, owner.subject])).digest('hex').slice(0, 32);
+  const ownerKey = createHash('sha256')
+    .update(JSON.stringify([owner.via, owner.subject]))
+    .digest('hex')
+    .slice(0, 32);
   return `${ownerKey}:${artifactId}`;
 }
 
@@ -77,7 +80,10 @@ export class ChunkedArtifactStore implements ArtifactStore {
       throw notFound();
     }
     if (!Number.isInteger(offset) || offset < 0 || offset > meta.bytes) {
-      throw new ToolError('invalid_arguments', `offset must be an integer from 0 to ${meta.bytes} (the artifact's size in bytes); pass the nextOffset of the previous read.`);
+      throw new ToolError(
+        'invalid_arguments',
+        `offset must be an integer from 0 to ${meta.bytes} (the artifact's size in bytes); pass the nextOffset of the previous read.`,
+      );
     }
     const index = Math.floor(offset / ARTIFACT_CHUNK_BYTES);
     const chunkStart = index * ARTIFACT_CHUNK_BYTES;

@@ -12,7 +12,10 @@ const ArtifactReadArgs = Type.Object(
     artifactId: Type.String({ minLength: 1, description: 'The artifactId a result named.' }),
     offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Byte offset: 0, then the previous nextOffset.' })),
     encoding: Type.Optional(
-      Type.Union([Type.Literal('base64'), Type.Literal('utf8')], { default: 'base64', description: '"base64" (default, any bytes) or "utf8" (text, cut on character boundaries).' }),
+      Type.Union([Type.Literal('base64'), Type.Literal('utf8')], {
+        default: 'base64',
+        description: '"base64" (default, any bytes) or "utf8" (text, cut on character boundaries).',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -17,7 +17,12 @@ export async function callPassthrough(client: UpstreamClient, ctx: ToolContext, 
     response = await client.send(ctx, ctx.route, { expect: 'lenient' });
   } catch (error) {
     if (error instanceof ToolError && error.status === 401) {
-      throw new ToolError(error.code, `${error.message} ${behaviour.credentialsHint()}`, { status: error.status, upstreamBody: error.upstreamBody, meta: error.meta, cause: error });
+      throw new ToolError(error.code, `${error.message} ${behaviour.credentialsHint()}`, {
+        status: error.status,
+        upstreamBody: error.upstreamBody,
+        meta: error.meta,
+        cause: error,
+      });
     }
     throw error;
   }

@@ -19,7 +19,11 @@ const SITE_NAME = Type.String({ default: '', description: 'Atlassian Cloud site 
 const USER_EMAIL = Type.String({ default: '', description: 'Email of the Atlassian account the API token belongs to (Basic auth).' });
 const API_TOKEN = secret(Type.String({ default: '', description: 'Atlassian API token of ATLASSIAN_USER_EMAIL (Basic auth).' }));
 const REQUEST_TIMEOUT = lenient(
-  Type.Integer({ minimum: 0, default: 0, description: 'Timeout of one Atlassian request in ms, as the reference servers read it; 0 uses MCP_REQUEST_TIMEOUT_MS.' }),
+  Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: 'Timeout of one Atlassian request in ms, as the reference servers read it; 0 uses MCP_REQUEST_TIMEOUT_MS.',
+  }),
 );
 
 /** Account settings every Atlassian product reads. */

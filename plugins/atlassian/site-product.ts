@@ -26,7 +26,10 @@ export function siteProductSettings(product: SiteProduct): TObject {
       default: '',
       description: `${product.label} base URL; default https://\${ATLASSIAN_SITE_NAME}.atlassian.net. Set it for Data Center / Server (a path such as ${product.contextPathExample} is kept).`,
     }),
-    [`${product.settingsPrefix}_API_PREFIXES`]: apiPrefixesSetting(product.cloudPrefixes, `${product.label} paths must start with (the boundary that keeps them off ${other} on a shared site)`),
+    [`${product.settingsPrefix}_API_PREFIXES`]: apiPrefixesSetting(
+      product.cloudPrefixes,
+      `${product.label} paths must start with (the boundary that keeps them off ${other} on a shared site)`,
+    ),
     ...identitySettings(product.settingsPrefix, 'ATLASSIAN_API_TOKEN'),
   });
 }

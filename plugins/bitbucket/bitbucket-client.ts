@@ -20,7 +20,12 @@ export interface BitbucketCredential {
  * else a Bitbucket app password (ATLASSIAN_BITBUCKET_USERNAME + ATLASSIAN_BITBUCKET_APP_PASSWORD).
  */
 export function bitbucketCredential(settings: Settings): BitbucketCredential | undefined {
-  const { ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, ATLASSIAN_BITBUCKET_USERNAME: username, ATLASSIAN_BITBUCKET_APP_PASSWORD: password } = settings.of(BitbucketSettings);
+  const {
+    ATLASSIAN_USER_EMAIL: email,
+    ATLASSIAN_API_TOKEN: token,
+    ATLASSIAN_BITBUCKET_USERNAME: username,
+    ATLASSIAN_BITBUCKET_APP_PASSWORD: password,
+  } = settings.of(BitbucketSettings);
   if (email !== '' && token !== '') return { secretKey: 'ATLASSIAN_API_TOKEN', user: email, secret: token };
   if (username !== '' && password !== '') return { secretKey: 'ATLASSIAN_BITBUCKET_APP_PASSWORD', user: username, secret: password };
   return undefined;
@@ -31,14 +36,24 @@ export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUC
 /** The Bitbucket plugin's settings: the Atlassian account or an app password, the API and upload limits. */
 export const BitbucketSettings = Type.Object({
   ...AccountSettings,
-  ATLASSIAN_BITBUCKET_USERNAME: Type.String({ default: '', description: 'Bitbucket username for app-password auth, used when ATLASSIAN_USER_EMAIL/ATLASSIAN_API_TOKEN are not both set.' }),
+  ATLASSIAN_BITBUCKET_USERNAME: Type.String({
+    default: '',
+    description: 'Bitbucket username for app-password auth, used when ATLASSIAN_USER_EMAIL/ATLASSIAN_API_TOKEN are not both set.',
+  }),
   ATLASSIAN_BITBUCKET_APP_PASSWORD: secret(Type.String({ default: '', description: 'Bitbucket app password of ATLASSIAN_BITBUCKET_USERNAME.' })),
-  BITBUCKET_DEFAULT_WORKSPACE: Type.String({ default: '', description: 'Default workspace of the reference server (read for compatibility; the bb_* passthroughs take full paths).' }),
+  BITBUCKET_DEFAULT_WORKSPACE: Type.String({
+    default: '',
+    description: 'Default workspace of the reference server (read for compatibility; the bb_* passthroughs take full paths).',
+  }),
   BITBUCKET_BASE_URL: Type.String({ default: 'https://api.bitbucket.org', description: 'Bitbucket API base URL.' }),
   BITBUCKET_API_PREFIXES: apiPrefixesSetting('/2.0', 'bb_* paths live under; the first is prepended to paths that start with none of them'),
   ...identitySettings('BITBUCKET', DEFAULT_CREDENTIAL_LABEL),
   UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024, description: 'Largest file bb_upload sends, in bytes (decoded).' }),
-  UPLOAD_MAX_TOTAL_BYTES: Type.Integer({ minimum: 1, default: 25 * 1024 * 1024, description: 'Largest total of the files of one bb_upload call, in bytes (decoded).' }),
+  UPLOAD_MAX_TOTAL_BYTES: Type.Integer({
+    minimum: 1,
+    default: 25 * 1024 * 1024,
+    description: 'Largest total of the files of one bb_upload call, in bytes (decoded).',
+  }),
 });
 
 /**

@@ -18,14 +18,22 @@ const MAX_PAGES = 50;
  * between is still replaced); the result says which files replaced one. Never retried: after a timeout or a
  * 5xx the outcome is unknown, and the error says how to check.
  */
-export async function uploadToDownloads(ctx: ToolContext<typeof UploadArgs>, bitbucket: UpstreamClient, artifacts: ArtifactStore, limits: UploadLimits): Promise<ToolOutput<typeof ReadEnvelope>> {
+export async function uploadToDownloads(
+  ctx: ToolContext<typeof UploadArgs>,
+  bitbucket: UpstreamClient,
+  artifacts: ArtifactStore,
+  limits: UploadLimits,
+): Promise<ToolOutput<typeof ReadEnvelope>> {
   const { args } = ctx;
   const files = await prepareUpload(args.files, ctx.principal, artifacts, limits);
   const downloads = ctx.route.path;
   const existing = new Set(await existingNames(ctx, bitbucket, downloads));
   const clashing = files.filter((f) => existing.has(f.name)).map((f) => f.name);
   if (args.replace !== true && clashing.length > 0) {
-    throw new ToolError('upload_refused', `Upload refused, nothing was sent: ${clashing.map((n) => JSON.stringify(n)).join(', ')} already exist in ${args.workspace}/${args.repo} Downloads. Choose other names, or pass replace: true to overwrite them.`);
+    throw new ToolError(
+      'upload_refused',
+      `Upload refused, nothing was sent: ${clashing.map((n) => JSON.stringify(n)).join(', ')} already exist in ${args.workspace}/${args.repo} Downloads. Choose other names, or pass replace: true to overwrite them.`,
+    );
   }
   // Worked out before sending: a name no URL can address is refused now, not reported after it was uploaded.
   const report = files.map((f) => uploaded(f, bitbucket, downloads, existing));
@@ -47,13 +55,24 @@ async function existingNames(ctx: ToolContext, bitbucket: UpstreamClient, downlo
       body = (await bitbucket.send(ctx, { method: 'GET', path: downloads, query: { pagelen: PAGE_LEN, page } }, { expect: 'json' })).body as typeof body;
     } catch (error) {
       if (!isToolError(error)) throw error;
-      throw new ToolError(error.code, `${error.message} (while listing ${downloads} to check for names that exist; nothing was uploaded)`, { status: error.status, upstreamBody: error.upstreamBody, cause: error });
+      throw new ToolError(error.code, `${error.message} (while listing ${downloads} to check for names that exist; nothing was uploaded)`, {
+        status: error.status,
+        upstreamBody: error.upstreamBody,
+        cause: error,
+      });
     }
-    if (!Array.isArray(body?.values)) throw new ToolError('upstream_invalid_body', `Bitbucket's listing of ${downloads} has no "values" list, so existing names cannot be checked; nothing was uploaded.`);
+    if (!Array.isArray(body?.values))
+      throw new ToolError(
+        'upstream_invalid_body',
+        `Bitbucket's listing of ${downloads} has no "values" list, so existing names cannot be checked; nothing was uploaded.`,
+      );
     for (const item of body.values) if (typeof (item as { name?: unknown })?.name === 'string') names.push((item as { name: string }).name);
     if (body.values.length === 0 || typeof body.next !== 'string') return names;
   }
-  throw new ToolError('upload_refused', `Upload refused, nothing was sent: ${downloads} holds more than ${PAGE_LEN * MAX_PAGES} files, too many to check names against. Pass replace: true if overwriting is acceptable.`);
+  throw new ToolError(
+    'upload_refused',
+    `Upload refused, nothing was sent: ${downloads} holds more than ${PAGE_LEN * MAX_PAGES} files, too many to check names against. Pass replace: true if overwriting is acceptable.`,
+  );
 }
 
 function uploaded(file: UploadFile, bitbucket: UpstreamClient, downloads: string, existing: Set<string>): Record<string, unknown> {
@@ -61,7 +80,10 @@ function uploaded(file: UploadFile, bitbucket: UpstreamClient, downloads: string
   try {
     url = bitbucket.prepare({ method: 'GET', path: `${downloads}/${encodeURIComponent(file.name)}` }).url.href;
   } catch {
-    throw new ToolError('upload_refused', `Upload refused, nothing was sent: the name ${JSON.stringify(file.name)} cannot be addressed in a download URL (it decodes to a path trick); choose another.`);
+    throw new ToolError(
+      'upload_refused',
+      `Upload refused, nothing was sent: the name ${JSON.stringify(file.name)} cannot be addressed in a download URL (it decodes to a path trick); choose another.`,
+    );
   }
   return { name: file.name, size: file.bytes.length, mimeType: file.mimeType, replaced: existing.has(file.name), downloadUrl: url };
 }
@@ -73,5 +95,10 @@ function explained(error: unknown, downloads: string): unknown {
   const message = unknown
     ? `The upload's outcome is unknown: ${error.message} It may have reached Bitbucket: list ${downloads} with bb_get before trying again (a retry replaces what landed).`
     : `${error.message} Nothing was uploaded.`;
-  return new ToolError(error.code, message, { status: error.status, upstreamBody: error.upstreamBody, retryAfterSeconds: error.retryAfterSeconds, cause: error });
+  return new ToolError(error.code, message, {
+    status: error.status,
+    upstreamBody: error.upstreamBody,
+    retryAfterSeconds: error.retryAfterSeconds,
+    cause: error,
+  });
 }

@@ -16,7 +16,14 @@ export function multipartBody(parts: readonly FilePart[]): { contentType: string
   const boundary = `----mcp-devtools-${randomBytes(12).toString('hex')}`;
   const pieces: Buffer[] = [];
   for (const part of parts) {
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`, 'utf8'), part.bytes, Buffer.from('\r\n'));
+    pieces.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
+        'utf8',
+      ),
+      part.bytes,
+      Buffer.from('\r\n'),
+    );
   }
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
   return { contentType: `multipart/form-data; boundary=${boundary}`, bytes: Buffer.concat(pieces) };

@@ -31,9 +31,12 @@ export async function prepareUpload(files: UploadArgs['files'], owner: Principal
     const name = checkedName(file.name);
     if (seen.has(name.toLowerCase())) refuse(`${JSON.stringify(name)} appears more than once (names are compared without case)`);
     seen.add(name.toLowerCase());
-    if ((file.content === undefined) === (file.artifactId === undefined)) refuse(`${JSON.stringify(name)} needs exactly one of content (base64) and artifactId`);
+    if ((file.content === undefined) === (file.artifactId === undefined))
+      refuse(`${JSON.stringify(name)} needs exactly one of content (base64) and artifactId`);
     const { bytes, mimeType } =
-      file.content !== undefined ? { bytes: decodeBase64(name, file.content, limits.maxFileBytes), mimeType: undefined } : await readArtifact(name, file.artifactId!, owner, artifacts, limits.maxFileBytes);
+      file.content !== undefined
+        ? { bytes: decodeBase64(name, file.content, limits.maxFileBytes), mimeType: undefined }
+        : await readArtifact(name, file.artifactId!, owner, artifacts, limits.maxFileBytes);
     if (bytes.length === 0) refuse(`${JSON.stringify(name)} is empty`);
     total += bytes.length;
     if (total > limits.maxTotalBytes) refuse(`the files add up to more than UPLOAD_MAX_TOTAL_BYTES (${limits.maxTotalBytes} bytes)`);
@@ -44,17 +47,21 @@ export async function prepareUpload(files: UploadArgs['files'], owner: Principal
 
 /** One safe file name: a single path segment a download can be saved under on any system. */
 function checkedName(name: string): string {
-  if (name === '.' || name === '..' || name.trim() !== name) refuse(`the name ${JSON.stringify(name)} is not a file name (no leading or trailing spaces, not . or ..)`);
-  if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name)) refuse(`the name ${JSON.stringify(name)} is not well-formed text (a lone surrogate)`);
+  if (name === '.' || name === '..' || name.trim() !== name)
+    refuse(`the name ${JSON.stringify(name)} is not a file name (no leading or trailing spaces, not . or ..)`);
+  if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name))
+    refuse(`the name ${JSON.stringify(name)} is not well-formed text (a lone surrogate)`);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name may not hold
-  if (/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(name)) refuse(`the name ${JSON.stringify(name)} holds a character file names cannot (/ \\ : * ? " < > | or a control character)`);
+  if (/[/\\:*?"<>|\u0000-\u001f\u007f]/.test(name))
+    refuse(`the name ${JSON.stringify(name)} holds a character file names cannot (/ \\ : * ? " < > | or a control character)`);
   return name;
 }
 
 function checkedType(name: string, mimeType: string | undefined): string | undefined {
   if (mimeType === undefined) return undefined;
   const type = mimeType.trim().toLowerCase();
-  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type)) refuse(`the mimeType ${JSON.stringify(mimeType)} of ${JSON.stringify(name)} is not a type/subtype media type`);
+  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type))
+    refuse(`the mimeType ${JSON.stringify(mimeType)} of ${JSON.stringify(name)} is not a type/subtype media type`);
   return type;
 }
 
@@ -70,10 +77,16 @@ function decodeBase64(name: string, content: string, maxFileBytes: number): Buff
 }
 
 /** The whole of one of the caller's artifacts; another principal's is "not found", as everywhere. */
-async function readArtifact(name: string, artifactId: string, owner: Principal, artifacts: ArtifactStore, maxFileBytes: number): Promise<{ bytes: Buffer; mimeType: string }> {
+async function readArtifact(
+  name: string,
+  artifactId: string,
+  owner: Principal,
+  artifacts: ArtifactStore,
+  maxFileBytes: number,
+): Promise<{ bytes: Buffer; mimeType: string }> {
   const parts: Buffer[] = [];
   let mimeType = '';
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const chunk = await artifacts.read(owner, artifactId, offset, Number.MAX_SAFE_INTEGER);
     if (chunk.bytes > maxFileBytes) tooLarge(name, maxFileBytes);
     parts.push(Buffer.from(chunk.data, 'base64'));

@@ -16,7 +16,7 @@ export const UploadArgs = Type.Object(
           name: Type.String({ minLength: 1, maxLength: 255, description: 'File name in Downloads.' }),
           content: Type.Optional(Type.String({ description: 'The bytes, base64.' })),
           artifactId: Type.Optional(Type.String({ description: 'Or an artifact of yours (a log, a file), instead of content.' })),
-          mimeType: Type.Optional(Type.String({ description: 'Default: the artifact\'s, else application/octet-stream.' })),
+          mimeType: Type.Optional(Type.String({ description: "Default: the artifact's, else application/octet-stream." })),
         },
         { additionalProperties: false },
       ),
@@ -33,7 +33,7 @@ export const UPLOAD: RoutedToolSpec<typeof UploadArgs, typeof ReadEnvelope> = {
   name: 'bb_upload',
   title: 'Upload to Bitbucket Downloads',
   description:
-    'Upload files to a repository\'s Downloads, from base64 content or an artifact id. A name that already exists is refused unless replace is true. Limits: UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_TOTAL_BYTES per call.',
+    "Upload files to a repository's Downloads, from base64 content or an artifact id. A name that already exists is refused unless replace is true. Limits: UPLOAD_MAX_FILE_BYTES per file, UPLOAD_MAX_TOTAL_BYTES per call.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: UploadArgs,
   // It reads an artifact another tool saved; it saves none of its own.

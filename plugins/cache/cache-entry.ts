@@ -26,7 +26,15 @@ export function cacheKey(identity: UpstreamIdentity, request: { method: string; 
 }
 
 export function entryFrom(response: UpstreamResponse, now: number, ttlMs: number): CacheEntry {
-  return { v: 1, status: response.status, kind: response.kind, text: response.text, headers: keptHeaders(response.headers), fetchedAt: now, expiresAt: now + ttlMs };
+  return {
+    v: 1,
+    status: response.status,
+    kind: response.kind,
+    text: response.text,
+    headers: keptHeaders(response.headers),
+    fetchedAt: now,
+    expiresAt: now + ttlMs,
+  };
 }
 
 /** A 304's validators and freshness replace the stored ones (RFC 9111 section 4.3.4); the body stays. */
@@ -50,9 +58,18 @@ export function responseFrom(entry: CacheEntry, now: number): UpstreamResponse {
 /** Anything else under a key (a different version's layout, a corrupted value) is treated as a miss. */
 export function isCacheEntry(value: unknown): value is CacheEntry {
   const e = value as Partial<CacheEntry> | null;
-  return typeof e === 'object' && e !== null && e.v === 1 && typeof e.status === 'number' && typeof e.text === 'string'
-    && typeof e.fetchedAt === 'number' && typeof e.expiresAt === 'number' && typeof e.headers === 'object' && e.headers !== null
-    && (e.kind === 'json' || e.kind === 'text' || e.kind === 'empty');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    e.v === 1 &&
+    typeof e.status === 'number' &&
+    typeof e.text === 'string' &&
+    typeof e.fetchedAt === 'number' &&
+    typeof e.expiresAt === 'number' &&
+    typeof e.headers === 'object' &&
+    e.headers !== null &&
+    (e.kind === 'json' || e.kind === 'text' || e.kind === 'empty')
+  );
 }
 
 function keptHeaders(headers: Headers): Record<string, string> {

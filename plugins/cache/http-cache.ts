@@ -77,7 +77,10 @@ export class HttpCache implements UpstreamInterceptor {
     if (!freshness.store || (freshness.ttlMs === 0 && etag === null)) return fetched;
     const bytes = Buffer.byteLength(response.text, 'utf8');
     if (bytes > this.options.maxBytes) {
-      this.options.logger.debug({ vendor: exchange.identity.vendor, bytes, maxBytes: this.options.maxBytes }, 'response larger than HTTP_CACHE_MAX_BYTES: not cached');
+      this.options.logger.debug(
+        { vendor: exchange.identity.vendor, bytes, maxBytes: this.options.maxBytes },
+        'response larger than HTTP_CACHE_MAX_BYTES: not cached',
+      );
       return fetched;
     }
     await this.write(key, entryFrom(response, now, freshness.ttlMs), this.storeTtl(freshness.ttlMs, etag !== null), exchange);
@@ -136,6 +139,9 @@ export class HttpCache implements UpstreamInterceptor {
   }
 
   private storeFailed(error: unknown, operation: string, exchange: InterceptContext): void {
-    this.options.logger.warn({ err: error, vendor: exchange.identity.vendor, tool: exchange.tool.toolName, operation }, 'HTTP cache store failed; the call bypasses the cache');
+    this.options.logger.warn(
+      { err: error, vendor: exchange.identity.vendor, tool: exchange.tool.toolName, operation },
+      'HTTP cache store failed; the call bypasses the cache',
+    );
   }
 }

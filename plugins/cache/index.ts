@@ -13,7 +13,11 @@ import { HttpCache } from './http-cache.js';
 const CacheSettings = Type.Object({
   HTTP_CACHE_ENABLED: Type.Boolean({ default: true, description: 'Serve repeated upstream GETs of cacheable tools (circleci_get) from the shared store.' }),
   HTTP_CACHE_DEFAULT_TTL_SECONDS: Type.Integer({ minimum: 0, default: 60, description: 'How long a response without Cache-Control max-age stays fresh.' }),
-  HTTP_CACHE_MAX_TTL_SECONDS: Type.Integer({ minimum: 1, default: 3600, description: 'Upper bound on any response\'s freshness, whatever its Cache-Control says.' }),
+  HTTP_CACHE_MAX_TTL_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 3600,
+    description: "Upper bound on any response's freshness, whatever its Cache-Control says.",
+  }),
   HTTP_CACHE_MAX_BYTES: Type.Integer({ minimum: 1, default: 1048576, description: 'Responses with a larger body are not cached.' }),
 });
 

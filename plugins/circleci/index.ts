@@ -77,7 +77,8 @@ export class CircleciPlugin implements DevtoolsPlugin {
   private async write(ctx: ToolContext): Promise<ToolOutput> {
     const { route } = ctx;
     const response = await this.upstream.send(ctx, route, { expect: 'lenient' });
-    if (response.kind === 'empty') return { text: `CircleCI answered ${response.status} to ${route.method} ${route.path} with no body: the request succeeded.` };
+    if (response.kind === 'empty')
+      return { text: `CircleCI answered ${response.status} to ${route.method} ${route.path} with no body: the request succeeded.` };
     return { value: response.body };
   }
 }

@@ -23,7 +23,12 @@ const CONCURRENT_OUTPUTS = 4;
  * stripped; the tail shown with repeated lines collapsed, the whole (uncollapsed) output saved as an artifact.
  * An output that cannot be read is named in its place rather than failing the others.
  */
-export async function stepLogsText(ctx: ToolContext, deps: { outputs: StepOutputReader; artifacts: ArtifactStore; scrub: Scrub }, request: StepLogsRequest, detail: V1JobDetail): Promise<string> {
+export async function stepLogsText(
+  ctx: ToolContext,
+  deps: { outputs: StepOutputReader; artifacts: ArtifactStore; scrub: Scrub },
+  request: StepLogsRequest,
+  detail: V1JobDetail,
+): Promise<string> {
   const job = `job ${request.jobNumber} of ${request.projectSlug}`;
   const choice = chooseActions(detail, request.step, request.failedOnly);
   if ('unmatched' in choice) return `${capitalised(job)}: ${choice.unmatched}`;

@@ -26,9 +26,16 @@ export const GetArgs = Type.Object(
 
 export const LogsArgs = Type.Object(
   {
-    projectSlug: Type.String({ pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).' }),
+    projectSlug: Type.String({
+      pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
+      description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).',
+    }),
     jobNumber: Type.Integer({ minimum: 1, description: 'Job number (job_number of "/workflow/{id}/job").' }),
-    step: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], { description: 'Only this step, by number (from 1) or name, whatever its status.' })),
+    step: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], {
+        description: 'Only this step, by number (from 1) or name, whatever its status.',
+      }),
+    ),
     failedOnly: Type.Boolean({ default: true, description: 'Only failed steps (default true).' }),
     tailLines: Type.Integer({ minimum: 1, maximum: 100000, default: 500, description: 'Lines to show from the end (default 500).' }),
   },
@@ -75,15 +82,24 @@ export const POST = writeTool(
   'POST to the CircleCI v2 API: trigger a pipeline ("/project/gh/ORG/REPO/pipeline", body {"branch": "main"}), rerun or cancel a workflow ("/workflow/{id}/rerun", "/workflow/{id}/cancel"), approve a job. ' +
     'Sent once, never retried or cached: after a timeout, check with circleci_get before sending again.',
 );
-export const PUT = writeTool('PUT', 'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.');
-export const PATCH = writeTool('PATCH', 'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.');
-export const DELETE = writeTool('DELETE', 'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.');
+export const PUT = writeTool(
+  'PUT',
+  'PUT to the CircleCI v2 API, e.g. set a context environment variable ("/context/{id}/environment-variable/NAME", body {"value": "..."}). Sent once, never retried or cached.',
+);
+export const PATCH = writeTool(
+  'PATCH',
+  'PATCH on the CircleCI v2 API, e.g. change a schedule ("/schedule/{id}") or project settings. Sent once, never retried or cached.',
+);
+export const DELETE = writeTool(
+  'DELETE',
+  'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.',
+);
 
 export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
   name: 'circleci_logs',
   title: 'Read the step output of a CircleCI job',
   description: [
-    'Show the output of a job\'s steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.',
+    "Show the output of a job's steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.",
     'The whole output is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
   ].join(' '),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },

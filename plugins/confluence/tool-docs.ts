@@ -16,9 +16,18 @@ export const CONFLUENCE_TOOLS: PassthroughProduct = {
       'Paths: /wiki/api/v2/spaces; /wiki/api/v2/pages (space-id), /wiki/api/v2/pages/{id} (body-format), its /children and /footer-comments; /wiki/api/v2/blogposts; /wiki/rest/api/search (cql).',
       FORMAT,
     ].join('\n'),
-    post: ['Create in Confluence: a page or blog post (/wiki/api/v2/pages, /wiki/api/v2/blogposts), a comment (/wiki/api/v2/footer-comments, body {"pageId": "789", "body": {...}}).', FORMAT].join('\n'),
-    put: ['Replace Confluence content with a PUT, e.g. /wiki/api/v2/pages/{id} with the whole page and "version": {"number": current + 1} (read it with conf_get first).', FORMAT].join('\n'),
+    post: [
+      'Create in Confluence: a page or blog post (/wiki/api/v2/pages, /wiki/api/v2/blogposts), a comment (/wiki/api/v2/footer-comments, body {"pageId": "789", "body": {...}}).',
+      FORMAT,
+    ].join('\n'),
+    put: [
+      'Replace Confluence content with a PUT, e.g. /wiki/api/v2/pages/{id} with the whole page and "version": {"number": current + 1} (read it with conf_get first).',
+      FORMAT,
+    ].join('\n'),
     patch: ['PATCH on the Confluence REST API, for the endpoints that take one; most updates are PUTs (conf_put).', FORMAT].join('\n'),
-    delete: ['Delete Confluence content, e.g. /wiki/api/v2/pages/{id} (to the trash; purge: "true" removes a trashed page), /wiki/api/v2/attachments/{id}. Most answer 204: empty text.', FORMAT].join('\n'),
+    delete: [
+      'Delete Confluence content, e.g. /wiki/api/v2/pages/{id} (to the trash; purge: "true" removes a trashed page), /wiki/api/v2/attachments/{id}. Most answer 204: empty text.',
+      FORMAT,
+    ].join('\n'),
   },
 };

@@ -26,7 +26,18 @@ export interface FileRead {
 }
 
 /** Extensions whose type the artifact names, so a client can open it; anything else is octet-stream. */
-const BINARY_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', jar: 'application/java-archive', wasm: 'application/wasm' };
+const BINARY_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  jar: 'application/java-archive',
+  wasm: 'application/wasm',
+};
 
 /** A file's bytes from the contents API: base64 with a line break every 60 characters, or none above 1 MB. */
 export function contentBytes(entry: ContentEntry): Buffer | undefined {
@@ -48,8 +59,12 @@ export function listingText(where: string, entries: ContentEntry[]): string {
 /** What a symlink or submodule is, since neither has content to show. */
 export function pointerText(where: string, entry: ContentEntry): string {
   if (entry.type === 'symlink') return `${where} is a symlink to ${JSON.stringify(entry.target ?? '')}: read that path for its content.`;
-  if (entry.type === 'submodule') return `${where} is a submodule (${entry.submodule_git_url ?? 'no URL'} at ${entry.sha ?? 'unknown commit'}): read it in its own repository.`;
-  throw new ToolError('upstream_invalid_body', `GitHub answered with a ${JSON.stringify(entry.type)} entry for ${where}, which is not a file, directory, symlink or submodule.`);
+  if (entry.type === 'submodule')
+    return `${where} is a submodule (${entry.submodule_git_url ?? 'no URL'} at ${entry.sha ?? 'unknown commit'}): read it in its own repository.`;
+  throw new ToolError(
+    'upstream_invalid_body',
+    `GitHub answered with a ${JSON.stringify(entry.type)} entry for ${where}, which is not a file, directory, symlink or submodule.`,
+  );
 }
 
 /**
@@ -70,7 +85,8 @@ export async function fileText(ctx: ToolContext, artifacts: ArtifactStore, file:
   const cut = Math.max(text.lastIndexOf('\n', TAIL_BUDGET_CHARS), 0) || TAIL_BUDGET_CHARS;
   const shown = text.slice(0, cut);
   const saved = await saveForCaller(ctx, artifacts, 'text/plain', bytes, 'file');
-  const kept = saved === undefined ? 'The whole file could not be saved as an artifact; try again later for the rest.' : artifactSentence(saved, 'file', 'text/plain');
+  const kept =
+    saved === undefined ? 'The whole file could not be saved as an artifact; try again later for the rest.' : artifactSentence(saved, 'file', 'text/plain');
   return `File ${where} (${facts}): the first ${shown.split('\n').length} of ${text.split('\n').length} lines are shown.\n${kept}\n---\n${shown}`;
 }
 

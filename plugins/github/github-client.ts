@@ -6,7 +6,9 @@ import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 export const GithubSettings = Type.Object({
-  GITHUB_TOKEN: secret(Type.String({ default: '', description: 'GitHub token (fine-grained or classic) with read access to Actions of the repositories you ask about.' })),
+  GITHUB_TOKEN: secret(
+    Type.String({ default: '', description: 'GitHub token (fine-grained or classic) with read access to Actions of the repositories you ask about.' }),
+  ),
   GITHUB_API_URL: Type.String({
     default: 'https://api.github.com',
     description: 'GitHub REST API base URL; for GitHub Enterprise Server use https://HOST/api/v3 (the path is kept).',

@@ -87,7 +87,10 @@ export class GithubPlugin implements DevtoolsPlugin {
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.
       if ((error as { code?: string }).code !== 'upstream_too_large') throw error;
-      throw new ToolError('upstream_too_large', `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`);
+      throw new ToolError(
+        'upstream_too_large',
+        `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`,
+      );
     }
   }
 
@@ -139,10 +142,14 @@ export class GithubPlugin implements DevtoolsPlugin {
       if (status !== 406 && code !== 'upstream_too_large') throw error;
       const files = `${ctx.route.path}/files`;
       const why = status === 406 ? 'GitHub refuses to produce a diff this large' : `it is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes)`;
-      throw new ToolError(code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error', `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`, {
-        status,
-        upstreamBody: (error as ToolError).upstreamBody,
-      });
+      throw new ToolError(
+        code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error',
+        `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`,
+        {
+          status,
+          upstreamBody: (error as ToolError).upstreamBody,
+        },
+      );
     }
   }
 
@@ -152,7 +159,8 @@ export class GithubPlugin implements DevtoolsPlugin {
     const where = `${args.path.replace(/^\/+|\/+$/g, '') || '/'} of ${args.owner}/${args.repo} at ${args.ref ?? 'the default branch'}`;
     const body = (await this.upstream.send(ctx, ctx.route)).body as ContentEntry | ContentEntry[];
     if (Array.isArray(body)) return { text: listingText(where, body) };
-    if (body === null || typeof body !== 'object') throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
+    if (body === null || typeof body !== 'object')
+      throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
     if (body.type !== 'file') return { text: pointerText(where, body) };
     // Above 1 MB the contents API leaves `content` empty: the raw media type gives the bytes.
     const bytes = contentBytes(body) ?? ((await this.raw.send(ctx, ctx.route, { binary: true })).body as Buffer);
@@ -166,7 +174,8 @@ export class GithubPlugin implements DevtoolsPlugin {
     } catch (error) {
       // Some GitHub reads answer a bodiless 204 for "yes" (GET /user/following/{user}): a success, not a bad body.
       const { code, status } = error as { code?: string; status?: number };
-      if (code === 'upstream_empty_body' && status === 204) return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
+      if (code === 'upstream_empty_body' && status === 204)
+        return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
       throw error;
     }
   }

@@ -48,7 +48,9 @@ export async function diffText(ctx: ToolContext, artifacts: ArtifactStore, where
   return [
     header,
     `Shown: the first ${shownLines} of ${totalLines} lines (the diff is longer than ${TAIL_BUDGET_CHARS} characters). Not shown whole: ${named}.`,
-    saved === undefined ? 'The whole diff could not be saved as an artifact; only the lines below are available. Try again later for the rest.' : artifactSentence(saved, 'diff', 'text/x-diff'),
+    saved === undefined
+      ? 'The whole diff could not be saved as an artifact; only the lines below are available. Try again later for the rest.'
+      : artifactSentence(saved, 'diff', 'text/x-diff'),
     '---',
     shown,
   ].join('\n');

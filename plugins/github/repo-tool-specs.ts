@@ -43,7 +43,10 @@ export const ListIssuesArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const PullRequestArgs = Type.Object({ owner: Owner, repo: Repo, pullNumber: Number_('Pull request'), ...renderingArgs }, { additionalProperties: false });
+export const PullRequestArgs = Type.Object(
+  { owner: Owner, repo: Repo, pullNumber: Number_('Pull request'), ...renderingArgs },
+  { additionalProperties: false },
+);
 export const DiffArgs = Type.Object({ owner: Owner, repo: Repo, pullNumber: Number_('Pull request') }, { additionalProperties: false });
 export const IssueArgs = Type.Object({ owner: Owner, repo: Repo, issueNumber: Number_('Issue'), ...renderingArgs }, { additionalProperties: false });
 
@@ -60,7 +63,11 @@ export const FileArgs = Type.Object(
 export const ListReposArgs = Type.Object(
   {
     owner: Owner,
-    type: Type.Optional(Type.Enum(['all', 'public', 'private', 'forks', 'sources', 'member', 'owner'], { description: 'Organizations: all, public, private, forks, sources, member; users: all, owner, member.' })),
+    type: Type.Optional(
+      Type.Enum(['all', 'public', 'private', 'forks', 'sources', 'member', 'owner'], {
+        description: 'Organizations: all, public, private, forks, sources, member; users: all, owner, member.',
+      }),
+    ),
     perPage: PerPage,
     page: Page,
     ...renderingArgs,
@@ -101,7 +108,8 @@ export const LIST_ISSUES: RoutedToolSpec<typeof ListIssuesArgs, typeof PagedEnve
 export const GET_PULL_REQUEST: RoutedToolSpec<typeof PullRequestArgs, typeof ReadEnvelope> = {
   name: 'github_get_pull_request',
   title: 'Get a GitHub pull request',
-  description: 'One pull request: title, body, state, head and base, mergeability, review and change counts. Result {data}. Its diff: github_get_pull_request_diff.',
+  description:
+    'One pull request: title, body, state, head and base, mergeability, review and change counts. Result {data}. Its diff: github_get_pull_request_diff.',
   annotations: READ,
   input: PullRequestArgs,
   envelope: ReadEnvelope,
@@ -111,7 +119,8 @@ export const GET_PULL_REQUEST: RoutedToolSpec<typeof PullRequestArgs, typeof Rea
 export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   name: 'github_get_pull_request_diff',
   title: 'Get the diff of a GitHub pull request',
-  description: 'The unified diff of a pull request, as text. A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
+  description:
+    'The unified diff of a pull request, as text. A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
   annotations: READ,
   input: DiffArgs,
   savesArtifacts: true,
@@ -131,7 +140,8 @@ export const GET_ISSUE: RoutedToolSpec<typeof IssueArgs, typeof ReadEnvelope> = 
 export const GET_FILE: RoutedToolSpec<typeof FileArgs> = {
   name: 'github_get_file',
   title: 'Read a file from a GitHub repository',
-  description: 'A file\'s text, or a directory\'s listing. A binary file, or one too long to show, is saved as an artifact the result names (read it with artifact_read).',
+  description:
+    "A file's text, or a directory's listing. A binary file, or one too long to show, is saved as an artifact the result names (read it with artifact_read).",
   annotations: READ,
   input: FileArgs,
   savesArtifacts: true,
@@ -145,7 +155,11 @@ export const LIST_REPOSITORIES: RoutedToolSpec<typeof ListReposArgs, typeof Page
   annotations: READ,
   input: ListReposArgs,
   envelope: PagedEnvelope,
-  route: (args: Static<typeof ListReposArgs>) => ({ method: 'GET', path: `/orgs/${encodeURIComponent(args.owner)}/repos`, query: { type: args.type, per_page: args.perPage, page: args.page } }),
+  route: (args: Static<typeof ListReposArgs>) => ({
+    method: 'GET',
+    path: `/orgs/${encodeURIComponent(args.owner)}/repos`,
+    query: { type: args.type, per_page: args.perPage, page: args.page },
+  }),
 };
 
 /**
@@ -161,6 +175,9 @@ function contentsPath(args: { owner: string; repo: string; path: string }): stri
     // A lone surrogate cannot be percent-encoded (encodeURIComponent throws): no file has such a name.
     return `${repoPath(args)}/contents/${inRepo.split('/').map(encodeURIComponent).join('/')}`;
   } catch {
-    throw new ToolError('invalid_path', `The path ${JSON.stringify(args.path.slice(0, 200))} does not stay inside the repository (no "." or ".." segments, backslashes, control characters or "#", in any encoding): give one such as "src/index.ts".`);
+    throw new ToolError(
+      'invalid_path',
+      `The path ${JSON.stringify(args.path.slice(0, 200))} does not stay inside the repository (no "." or ".." segments, backslashes, control characters or "#", in any encoding): give one such as "src/index.ts".`,
+    );
   }
 }

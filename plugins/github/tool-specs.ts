@@ -4,7 +4,22 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
 import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
 
-const RUN_STATUSES = ['completed', 'action_required', 'cancelled', 'failure', 'neutral', 'skipped', 'stale', 'success', 'timed_out', 'in_progress', 'queued', 'requested', 'waiting', 'pending'] as const;
+const RUN_STATUSES = [
+  'completed',
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'skipped',
+  'stale',
+  'success',
+  'timed_out',
+  'in_progress',
+  'queued',
+  'requested',
+  'waiting',
+  'pending',
+] as const;
 
 export const ListRunsArgs = Type.Object(
   {
@@ -67,7 +82,7 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
   title: 'List GitHub Actions workflow runs',
   description: [
     'List workflow runs of a repository, newest first, with optional filters.',
-    'Result {data, nextPage}: data is GitHub\'s page ({total_count, workflow_runs}); pass nextPage as page for more (null: last page).',
+    "Result {data, nextPage}: data is GitHub's page ({total_count, workflow_runs}); pass nextPage as page for more (null: last page).",
     'Runs are large: project them, e.g. jq "workflow_runs[*].{id: id, name: name, conclusion: conclusion, branch: head_branch}".',
     'Then github_list_workflow_jobs, and github_get_job_logs for a failed job.',
   ].join(' '),
@@ -76,8 +91,20 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
   envelope: PagedEnvelope,
   route: (args: Static<typeof ListRunsArgs>) => ({
     method: 'GET',
-    path: args.workflowId === undefined ? `${repoPath(args)}/actions/runs` : `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/runs`,
-    query: { branch: args.branch, status: args.status, event: args.event, actor: args.actor, created: args.created, head_sha: args.headSha, per_page: args.perPage, page: args.page },
+    path:
+      args.workflowId === undefined
+        ? `${repoPath(args)}/actions/runs`
+        : `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/runs`,
+    query: {
+      branch: args.branch,
+      status: args.status,
+      event: args.event,
+      actor: args.actor,
+      created: args.created,
+      head_sha: args.headSha,
+      per_page: args.perPage,
+      page: args.page,
+    },
   }),
 };
 
@@ -86,7 +113,7 @@ export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope
   title: 'List jobs of a GitHub Actions workflow run',
   description: [
     'List the jobs of a workflow run with their steps. Result {data, nextPage} as for runs.',
-    'Find what failed with jq "jobs[?conclusion==\'failure\'].{id: id, name: name, failedSteps: steps[?conclusion==\'failure\'].name}", then github_get_job_logs (jobId).',
+    "Find what failed with jq \"jobs[?conclusion=='failure'].{id: id, name: name, failedSteps: steps[?conclusion=='failure'].name}\", then github_get_job_logs (jobId).",
   ].join(' '),
   annotations: READ,
   input: ListJobsArgs,
@@ -102,7 +129,7 @@ export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
   name: 'github_get_job_logs',
   title: 'Read the log of a GitHub Actions job',
   description: [
-    'The last tailLines lines of a job\'s log, as text (fewer when very long lines would not fit).',
+    "The last tailLines lines of a job's log, as text (fewer when very long lines would not fit).",
     'The whole log is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
   ].join(' '),
   annotations: READ,

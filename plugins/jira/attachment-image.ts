@@ -16,7 +16,8 @@ export const AttachmentArgs = Type.Object(
 export const GET_ATTACHMENT: RoutedToolSpec<typeof AttachmentArgs> = {
   name: 'jira_get_attachment',
   title: 'Get a Jira image attachment',
-  description: 'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see. Other attachments: jira_get on /rest/api/3/attachment/{id} for metadata.',
+  description:
+    'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see. Other attachments: jira_get on /rest/api/3/attachment/{id} for metadata.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: AttachmentArgs,
   route: (args: Static<typeof AttachmentArgs>) => ({ method: 'GET', path: `/rest/api/3/attachment/content/${args.attachmentId}` }),
@@ -39,7 +40,10 @@ export async function attachmentImage(ctx: ToolContext<typeof AttachmentArgs>, j
   const meta = ((await jira.send(ctx, { method: 'GET', path: metaPath }, { expect: 'json' })).body ?? {}) as AttachmentMeta;
   const described = `Attachment ${id} (${JSON.stringify(meta.filename ?? '')}, ${meta.mimeType ?? 'no type'}, ${meta.size ?? '?'} bytes)`;
   const refuse = (why: string): never => {
-    throw new ToolError('unsupported_content', `${described} ${why}; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with jira_get on "${metaPath}".`);
+    throw new ToolError(
+      'unsupported_content',
+      `${described} ${why}; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with jira_get on "${metaPath}".`,
+    );
   };
   if (!IMAGE_TYPES.includes(meta.mimeType ?? '')) refuse('is not an image');
   if (typeof meta.size === 'number' && meta.size > MAX_IMAGE_BYTES) refuse('is larger than 5 MiB');

@@ -21,8 +21,14 @@ export const JIRA_TOOLS: PassthroughProduct = {
       '(/rest/api/3/issue/{key}/comment, Atlassian Document Format), a transition (/rest/api/3/issue/{key}/transitions, body {"transition": {"id": "31"}}).',
       FORMAT,
     ].join('\n'),
-    put: ['Update Jira with a PUT, e.g. issue fields (/rest/api/3/issue/{key}, body {"fields": {...}}; 204, empty text) or the assignee (/rest/api/3/issue/{key}/assignee).', FORMAT].join('\n'),
+    put: [
+      'Update Jira with a PUT, e.g. issue fields (/rest/api/3/issue/{key}, body {"fields": {...}}; 204, empty text) or the assignee (/rest/api/3/issue/{key}/assignee).',
+      FORMAT,
+    ].join('\n'),
     patch: ['PATCH on the Jira REST API, for the few endpoints that take one; most updates are PUTs (jira_put).', FORMAT].join('\n'),
-    delete: ['Delete in Jira, e.g. /rest/api/3/issue/{key}, /rest/api/3/issue/{key}/comment/{id}, /rest/api/3/attachment/{id}. Most answer 204: empty text.', FORMAT].join('\n'),
+    delete: [
+      'Delete in Jira, e.g. /rest/api/3/issue/{key}, /rest/api/3/issue/{key}/comment/{id}, /rest/api/3/attachment/{id}. Most answer 204: empty text.',
+      FORMAT,
+    ].join('\n'),
   },
 };

@@ -36,7 +36,7 @@ function lastDrawn(line: string): string {
 export function collapseRepeatedLines(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let run = 1;
     while (i + run < lines.length && lines[i + run] === lines[i]) run++;
     const line = lines[i]!;

@@ -6,7 +6,13 @@ import type { ToolContext } from '../../core/pipeline/call-context.js';
  * outage never fails the call: the part shown is often all that is needed, and the result says the rest
  * could not be kept.
  */
-export async function saveForCaller(ctx: ToolContext, artifacts: ArtifactStore, mimeType: string, content: string | Buffer, what: string): Promise<SavedArtifact | undefined> {
+export async function saveForCaller(
+  ctx: ToolContext,
+  artifacts: ArtifactStore,
+  mimeType: string,
+  content: string | Buffer,
+  what: string,
+): Promise<SavedArtifact | undefined> {
   try {
     return await artifacts.save(ctx.principal, mimeType, content);
   } catch (error) {

@@ -57,7 +57,12 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
           });
         } catch (error) {
           logger.error({ err: error, tool: facts.tool }, 'approvals store failed; the call is denied');
-          decision = { effect: 'deny', ruleId: decision.ruleId, reason: 'The approvals store could not be reached, so the call is denied. Try again later.', policyVersion: decision.policyVersion };
+          decision = {
+            effect: 'deny',
+            ruleId: decision.ruleId,
+            reason: 'The approvals store could not be reached, so the call is denied. Try again later.',
+            policyVersion: decision.policyVersion,
+          };
         }
       }
       decisions.set(ctx, decision);
@@ -74,7 +79,13 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       ctx.decideFurther = (request, identity) => {
         // A request beyond the route, decided by the same policy version as if a call had named it, under the
         // identity of the client that sends it.
-        const further: CallFacts = { ...facts, vendor: identity.vendor, identity: publicIdentity(identity), method: request.method, path: servedPath(request.path) };
+        const further: CallFacts = {
+          ...facts,
+          vendor: identity.vendor,
+          identity: publicIdentity(identity),
+          method: request.method,
+          path: servedPath(request.path),
+        };
         const verdict = engine.decide(further);
         if (verdict.effect === 'allow') return;
         // An approver granted this call under this very rule: the grant covers what the call does.

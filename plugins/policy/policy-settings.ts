@@ -2,10 +2,26 @@ import Type from 'typebox';
 
 /** Settings of the enterprise plugin: all empty by default, so nothing changes until one is set. */
 export const PolicySettings = Type.Object({
-  MCP_POLICY_FILE: Type.String({ default: '', description: 'YAML policy document; every call is decided by it, and what no rule allows is denied. Empty: no policy.' }),
-  MCP_APPROVAL_TTL_SECONDS: Type.Integer({ minimum: 1, maximum: 604800, default: 900, description: 'How long a pending approval can be granted, and a grant used.' }),
-  MCP_APPROVAL_MAX_PENDING: Type.Integer({ minimum: 1, maximum: 10000, default: 20, description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.' }),
-  MCP_AUDIT_LOG: Type.String({ default: '', description: 'Append-only, hash-chained JSON Lines audit log of every call (one file per server process). Empty: none.' }),
+  MCP_POLICY_FILE: Type.String({
+    default: '',
+    description: 'YAML policy document; every call is decided by it, and what no rule allows is denied. Empty: no policy.',
+  }),
+  MCP_APPROVAL_TTL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 604800,
+    default: 900,
+    description: 'How long a pending approval can be granted, and a grant used.',
+  }),
+  MCP_APPROVAL_MAX_PENDING: Type.Integer({
+    minimum: 1,
+    maximum: 10000,
+    default: 20,
+    description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.',
+  }),
+  MCP_AUDIT_LOG: Type.String({
+    default: '',
+    description: 'Append-only, hash-chained JSON Lines audit log of every call (one file per server process). Empty: none.',
+  }),
 });
 
 /** Services the plugin provides to the server (admin endpoint, CLI) and to tests. */

@@ -41,7 +41,11 @@ export class PolicySource {
   private engine: PolicyEngine;
   private watched: WatchedFile | undefined;
 
-  private constructor(readonly path: string, loaded: { engine: PolicyEngine; text: string }, private readonly logger: Logger) {
+  private constructor(
+    readonly path: string,
+    loaded: { engine: PolicyEngine; text: string },
+    private readonly logger: Logger,
+  ) {
     this.engine = loaded.engine;
     this.watched = new WatchedFile(path, loaded.text, {
       onChange: (text) => this.reload(text),

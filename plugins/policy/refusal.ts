@@ -26,7 +26,7 @@ export function refusal(decision: Decision, facts: CallFacts): ToolError {
  */
 export function redirectRefusal(decision: Decision, facts: CallFacts, target: string): ToolError {
   const rule = decision.ruleId === null ? 'no rule allows it' : `rule ${decision.ruleId}`;
-  const held = decision.effect === 'approval_required' ? ' It needs an approver\'s grant: call that path itself.' : '';
+  const held = decision.effect === 'approval_required' ? " It needs an approver's grant: call that path itself." : '';
   const message = `${facts.tool} (${facts.method} ${facts.path}) was redirected to ${target}, which the policy refuses for ${facts.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
   return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision: { ...decision, effect: 'deny' } } });
 }
@@ -39,7 +39,10 @@ export function redirectRefusal(decision: Decision, facts: CallFacts, target: st
 export function furtherRefusal(decision: Decision, call: CallFacts, further: CallFacts, plugin: string): ToolError {
   const rule = decision.ruleId === null ? 'no rule allows it' : `rule ${decision.ruleId}`;
   const declared = call.method !== null && call.path !== null ? ` (which declares ${call.method} ${call.path})` : '';
-  const held = decision.effect === 'approval_required' ? ' It needs an approver\'s grant, which cannot be asked for in the middle of a call; use a tool whose own request is that one.' : '';
+  const held =
+    decision.effect === 'approval_required'
+      ? " It needs an approver's grant, which cannot be asked for in the middle of a call; use a tool whose own request is that one."
+      : '';
   const message = `The policy refused ${further.method} ${further.path}, a further request of the ${plugin} plugin's ${call.tool}${declared}, for ${call.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
   return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision: { ...decision, effect: 'deny' } } });
 }

@@ -18,14 +18,20 @@ export type PlainJsonMode = 'toon' | 'json';
 export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json'): unknown {
   if (typeof expression !== 'string' || expression.trim() === '') return data;
   if (expression.length > MAX_JQ_CHARS) {
-    throw new ToolError('invalid_jq', `The jq expression is ${expression.length} characters long; the limit is ${MAX_JQ_CHARS}. Select fewer fields, or split the projection into simpler ones.`);
+    throw new ToolError(
+      'invalid_jq',
+      `The jq expression is ${expression.length} characters long; the limit is ${MAX_JQ_CHARS}. Select fewer fields, or split the projection into simpler ones.`,
+    );
   }
   let result: unknown;
   try {
     result = boundedSearch(data, expression);
   } catch (error) {
     if (error instanceof ProjectionTooLarge) {
-      throw new ToolError('projection_too_large', `The jq expression was stopped: ${error.message}. Select less: pick fields rather than repeat values (\`[@,@]\` doubles the data at each step).`);
+      throw new ToolError(
+        'projection_too_large',
+        `The jq expression was stopped: ${error.message}. Select less: pick fields rather than repeat values (\`[@,@]\` doubles the data at each step).`,
+      );
     }
     return { _jqError: `Invalid JMESPath expression: ${expression}`, _originalData: data };
   }

@@ -31,7 +31,10 @@ export class ProjectionBudget {
   private bodySized = false;
   private visits = 0;
 
-  constructor(private readonly body: unknown, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    private readonly body: unknown,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.deadline = now() + DEADLINE_MS;
   }
 
@@ -50,7 +53,9 @@ export class ProjectionBudget {
       this.limit = Math.max(MIN_BUDGET_BYTES, BODY_FACTOR * this.sizeOf(this.body, Number.POSITIVE_INFINITY));
       if (this.within(value)) return;
     }
-    throw new ProjectionTooLarge(`it would produce more than ${formatBytes(this.limit)} of data (the larger of ${formatBytes(MIN_BUDGET_BYTES)} and ${BODY_FACTOR} times the response)`);
+    throw new ProjectionTooLarge(
+      `it would produce more than ${formatBytes(this.limit)} of data (the larger of ${formatBytes(MIN_BUDGET_BYTES)} and ${BODY_FACTOR} times the response)`,
+    );
   }
 
   private within(value: unknown): boolean {

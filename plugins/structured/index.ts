@@ -72,7 +72,10 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
       };
       const bounded = await applySizeBound(ctx.structured, isObjectRooted(ctx.tool.spec.envelope!), this.config.maxBytes, save);
       if (bounded.kind === 'withheld') {
-        this.logger.warn({ tool: ctx.tool.spec.name, bytes: bounded.bytes, limitBytes: this.config.maxBytes }, 'structured value over the bound has a non-object schema with no room for incomplete; result is text only');
+        this.logger.warn(
+          { tool: ctx.tool.spec.name, bytes: bounded.bytes, limitBytes: this.config.maxBytes },
+          'structured value over the bound has a non-object schema with no room for incomplete; result is text only',
+        );
         ctx.structured = undefined;
       } else {
         ctx.structured = bounded.value as Record<string, unknown>;

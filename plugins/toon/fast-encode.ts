@@ -177,7 +177,8 @@ function checked(value: unknown): Json {
       if (value === null) return null;
       if (Array.isArray(value)) return value as Json[];
       const proto = Object.getPrototypeOf(value) as unknown;
-      if ((proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') return value as { [key: string]: Json };
+      if ((proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function')
+        return value as { [key: string]: Json };
       throw new NotPlainJson();
     }
     default:

@@ -14,7 +14,11 @@ import { RawResponseFiles } from './raw-response-files.js';
 import { needsTruncation, truncateForModel } from './truncate-text.js';
 
 const TruncationSettings = Type.Object({
-  MCP_RAW_RESPONSE_DIR: Type.String({ default: join(tmpdir(), 'mcp-devtools'), description: 'Folder for the full text of truncated results (owner-only files). One that is not private to this user (made by another, a symbolic link) is never written to: a private temporary folder is used instead.' }),
+  MCP_RAW_RESPONSE_DIR: Type.String({
+    default: join(tmpdir(), 'mcp-devtools'),
+    description:
+      'Folder for the full text of truncated results (owner-only files). One that is not private to this user (made by another, a symbolic link) is never written to: a private temporary folder is used instead.',
+  }),
   MCP_RAW_RESPONSE_RETENTION_SECONDS: Type.Integer({ minimum: 60, default: 3600, description: 'How long the full text of a truncated result is kept.' }),
 });
 
@@ -30,12 +34,7 @@ export class TruncationPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
   ) {
     const { MCP_RAW_RESPONSE_DIR, MCP_RAW_RESPONSE_RETENTION_SECONDS } = settings.of(TruncationSettings);
-    this.files = new RawResponseFiles(
-      MCP_RAW_RESPONSE_DIR,
-      MCP_RAW_RESPONSE_RETENTION_SECONDS * 1000,
-      logger,
-      () => clock.now(),
-    );
+    this.files = new RawResponseFiles(MCP_RAW_RESPONSE_DIR, MCP_RAW_RESPONSE_RETENTION_SECONDS * 1000, logger, () => clock.now());
   }
 
   async boot(): Promise<void> {

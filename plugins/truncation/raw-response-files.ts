@@ -85,7 +85,10 @@ export class RawResponseFiles {
     const problem = await this.notPrivate();
     if (problem === undefined) return;
     const own = await mkdtemp(join(tmpdir(), 'mcp-devtools-raw-'));
-    this.logger.warn({ dir: this.dir, problem, using: own }, 'MCP_RAW_RESPONSE_DIR is not a private folder of this user; the full text of truncated results goes to a private folder instead');
+    this.logger.warn(
+      { dir: this.dir, problem, using: own },
+      'MCP_RAW_RESPONSE_DIR is not a private folder of this user; the full text of truncated results goes to a private folder instead',
+    );
     this.dir = own;
   }
 
@@ -111,7 +114,7 @@ const WRITE_SLICE_CHARS = 1024 * 1024;
 async function writeText(path: string, text: string): Promise<void> {
   const file = await open(path, 'wx', 0o600);
   try {
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       // Never between the halves of a surrogate pair: each would be written as a replacement character.
       const end = sliceEnd(text, at, WRITE_SLICE_CHARS);
       await file.write(text.slice(at, end), null, 'utf8');

@@ -12,7 +12,11 @@ const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
  * the memory store: `GET /admin/approvals`, `POST /admin/approvals/{id}/grant|reject` (optional JSON body
  * `{"by": "name"}`), each with `Authorization: Bearer $MCP_ADMIN_TOKEN`. Without an admin token it is off.
  */
-export function approvalRoutes(approvals: ApprovalStore, adminToken: string, logger: Logger): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
+export function approvalRoutes(
+  approvals: ApprovalStore,
+  adminToken: string,
+  logger: Logger,
+): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
   const isAdmin = adminTokenCheck(adminToken, logger);
   return async (request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;

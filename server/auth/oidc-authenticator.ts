@@ -44,7 +44,10 @@ export class OidcAuthenticator implements Authenticator {
   static async fromSettings(settings: Settings, logger: Logger, resource?: string): Promise<OidcAuthenticator> {
     const issuer = settings.get<string>('MCP_OIDC_ISSUER');
     const audience = [...new Set([settings.get<string>('MCP_OIDC_AUDIENCE'), resource ?? ''])].filter((a) => a !== '');
-    if (issuer === '' || audience.length === 0) throw new StartupError('MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens\' iss) and MCP_OIDC_AUDIENCE (their aud) or MCP_PUBLIC_URL (the resource they are issued for).');
+    if (issuer === '' || audience.length === 0)
+      throw new StartupError(
+        "MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens' iss) and MCP_OIDC_AUDIENCE (their aud) or MCP_PUBLIC_URL (the resource they are issued for).",
+      );
     requireSecureUrl('MCP_OIDC_ISSUER', issuer);
     const given = settings.get<string>('MCP_OIDC_JWKS_URL');
     const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer);
@@ -75,7 +78,10 @@ export class OidcAuthenticator implements Authenticator {
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (!(error instanceof errors.JOSEError) || (code !== undefined && KEY_FETCH_FAILURES.has(code))) {
-        return { failure: `the token cannot be checked now: the issuer's keys at ${this.options.jwksUrl.href} could not be fetched. Try again shortly.`, status: 503 };
+        return {
+          failure: `the token cannot be checked now: the issuer's keys at ${this.options.jwksUrl.href} could not be fetched. Try again shortly.`,
+          status: 503,
+        };
       }
       return { failure: `the token is not valid: ${(error as Error).message}.` };
     }
@@ -115,7 +121,9 @@ function requireSecureUrl(setting: string, value: string): URL {
     throw new StartupError(`${setting}=${JSON.stringify(value)} is not a URL.`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new StartupError(`${setting}=${value} must be an https:// URL (plain http is accepted only on this machine): keys fetched in clear could be swapped.`);
+    throw new StartupError(
+      `${setting}=${value} must be an https:// URL (plain http is accepted only on this machine): keys fetched in clear could be swapped.`,
+    );
   }
   return url;
 }
@@ -131,7 +139,9 @@ async function discoverJwksUrl(issuer: string): Promise<URL> {
     throw new StartupError(`OIDC discovery at ${where} failed (${(error as Error).message}). Set MCP_OIDC_JWKS_URL, or check MCP_OIDC_ISSUER.`);
   }
   if (metadata.issuer !== issuer) {
-    throw new StartupError(`OIDC discovery at ${where} names the issuer ${JSON.stringify(metadata.issuer)}, not MCP_OIDC_ISSUER=${issuer}; they must be identical.`);
+    throw new StartupError(
+      `OIDC discovery at ${where} names the issuer ${JSON.stringify(metadata.issuer)}, not MCP_OIDC_ISSUER=${issuer}; they must be identical.`,
+    );
   }
   if (typeof metadata.jwks_uri !== 'string') throw new StartupError(`OIDC discovery at ${where} has no jwks_uri. Set MCP_OIDC_JWKS_URL.`);
   return requireSecureUrl('jwks_uri (discovered)', metadata.jwks_uri);

@@ -20,7 +20,12 @@ export class TokenAuthenticator implements Authenticator {
   readonly mode = 'tokens';
   private readonly watched: WatchedFile;
 
-  private constructor(private principals: Map<string, Principal>, path: string, text: string, private readonly logger: Logger) {
+  private constructor(
+    private principals: Map<string, Principal>,
+    path: string,
+    text: string,
+    private readonly logger: Logger,
+  ) {
     this.watched = new WatchedFile(path, text, {
       onChange: (next) => this.reload(path, next),
       onReadError: (error) => {

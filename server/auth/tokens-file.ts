@@ -29,7 +29,8 @@ export function readTokensFile(text: string, label: string): Map<string, Princip
   const problems: DocumentProblem[] = [];
   value.tokens.forEach((entry, i) => {
     const hash = entry.sha256.toLowerCase();
-    if (principals.has(hash)) problems.push({ line: lineOf(['tokens', i, 'sha256']), message: `tokens[${i}].sha256: the same hash is listed twice; one token maps to one principal.` });
+    if (principals.has(hash))
+      problems.push({ line: lineOf(['tokens', i, 'sha256']), message: `tokens[${i}].sha256: the same hash is listed twice; one token maps to one principal.` });
     principals.set(hash, Object.freeze({ subject: entry.subject, groups: Object.freeze([...(entry.groups ?? [])]), via: 'tokens' }));
   });
   if (problems.length > 0) throw new InvalidDocumentError(label, problems);

@@ -5,11 +5,13 @@ type Loader = () => Promise<PluginClass>;
 const builtins = new WeakSet<PluginClass>();
 
 /** Marks the class a loader gives as built in (its schemas are checked by the test suite). */
-const builtin = (load: Loader): Loader => async () => {
-  const cls = await load();
-  builtins.add(cls);
-  return cls;
-};
+const builtin =
+  (load: Loader): Loader =>
+  async () => {
+    const cls = await load();
+    builtins.add(cls);
+    return cls;
+  };
 
 /** Whether a plugin class is one of this package's own, loaded through the lists below. */
 export function isBuiltinPlugin(cls: PluginClass): boolean {

@@ -17,7 +17,9 @@ export async function loadPlugins(config: ConfigFile, given: readonly PluginClas
   const disabled = new Set(config.disable ?? []);
   for (const name of disabled) {
     if (!(name in CROSS_CUTTING)) {
-      throw new StartupError(`Config file: "disable" names "${name}", which is not a built-in cross-cutting plugin.${didYouMean(name, Object.keys(CROSS_CUTTING))} They are: ${Object.keys(CROSS_CUTTING).join(', ')}.`);
+      throw new StartupError(
+        `Config file: "disable" names "${name}", which is not a built-in cross-cutting plugin.${didYouMean(name, Object.keys(CROSS_CUTTING))} They are: ${Object.keys(CROSS_CUTTING).join(', ')}.`,
+      );
     }
   }
   const classes: PluginClass[] = [];
@@ -39,7 +41,9 @@ async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
     // resolves from a file name in `dir` that need not exist; the messages below never show it.
     url = isPath ? pathToFileURL(resolve(dir, ref)).href : (await import('import-meta-resolve')).resolve(ref, pathToFileURL(join(dir, 'noop.js')).href);
   } catch {
-    throw new StartupError(`Plugin "${ref}" cannot be found: no installed package of that name is visible from ${dir}.${didYouMean(ref, Object.keys(VENDORS))} ${builtins}`);
+    throw new StartupError(
+      `Plugin "${ref}" cannot be found: no installed package of that name is visible from ${dir}.${didYouMean(ref, Object.keys(VENDORS))} ${builtins}`,
+    );
   }
   let mod: Record<string, unknown>;
   try {
@@ -47,7 +51,13 @@ async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
   } catch (error) {
     throw new StartupError(`Plugin "${ref}" failed to load: ${(error as Error).message}`, { cause: error });
   }
-  const found = [...new Set(Object.values(mod).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isPluginClass))];
+  const found = [
+    ...new Set(
+      Object.values(mod)
+        .flatMap((v) => (Array.isArray(v) ? v : [v]))
+        .filter(isPluginClass),
+    ),
+  ];
   if (found.length === 0) {
     throw new StartupError(`Plugin "${ref}" exports no plugin class: export a class decorated with @Plugin (default or named export).`);
   }

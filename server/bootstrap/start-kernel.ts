@@ -42,6 +42,15 @@ export async function startKernel<M extends Metrics = Metrics>(options: StartOpt
   const store = await openConfiguredStore(settings);
   const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));
   const metrics = await options.metrics?.(settings);
-  const kernel = await Kernel.start({ plugins: resolved.plugins, settings, logger, store, clock: options.clock, prevalidated, metrics, artifactStore: createArtifactStore });
+  const kernel = await Kernel.start({
+    plugins: resolved.plugins,
+    settings,
+    logger,
+    store,
+    clock: options.clock,
+    prevalidated,
+    metrics,
+    artifactStore: createArtifactStore,
+  });
   return { ...resolved, kernel, logger, metrics };
 }

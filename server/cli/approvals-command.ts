@@ -36,11 +36,15 @@ export function registerApprovals(program: Command): void {
     .action(async (options: ApprovalsOptions) => {
       await withApprovals(options, async (access) => {
         const records = (await access.list()).filter((r) => options.all || r.status === 'pending');
-        process.stdout.write(options.json ? `${JSON.stringify(records, null, 2)}\n` : records.length === 0 ? 'No approvals.\n' : records.map(describe).join('\n'));
+        process.stdout.write(
+          options.json ? `${JSON.stringify(records, null, 2)}\n` : records.length === 0 ? 'No approvals.\n' : records.map(describe).join('\n'),
+        );
       });
     });
   for (const verdict of ['grant', 'reject'] as const) {
-    common(approvals.command(`${verdict} <id>`).description(verdict === 'grant' ? 'let the held call run once, when its caller retries it' : 'refuse the held call'))
+    common(
+      approvals.command(`${verdict} <id>`).description(verdict === 'grant' ? 'let the held call run once, when its caller retries it' : 'refuse the held call'),
+    )
       .option('--by <name>', 'who decides (default: your user name)')
       .action(async (id: string, options: ApprovalsOptions) => {
         await withApprovals(options, async (access) => {
@@ -60,11 +64,18 @@ async function withApprovals(options: ApprovalsOptions, work: (access: Approvals
   } else {
     const url = settings.get<string>('MCP_STORE_URL');
     if (url.startsWith('memory:')) {
-      throw new Error('MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server http://HOST:PORT (with MCP_ADMIN_TOKEN set), or give the server and this command the same sqlite:// or redis:// store.');
+      throw new Error(
+        'MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server http://HOST:PORT (with MCP_ADMIN_TOKEN set), or give the server and this command the same sqlite:// or redis:// store.',
+      );
     }
     const store = await openConfiguredStore(settings);
     const approvals = new ApprovalStore(store, systemClock, settings.get<number>('MCP_APPROVAL_TTL_SECONDS') * 1000);
-    access = { list: () => approvals.list(), grant: (id, by) => approvals.grant(id, by), reject: (id, by) => approvals.reject(id, by), close: () => store.close() };
+    access = {
+      list: () => approvals.list(),
+      grant: (id, by) => approvals.grant(id, by),
+      reject: (id, by) => approvals.reject(id, by),
+      close: () => store.close(),
+    };
   }
   try {
     await work(access);
@@ -75,7 +86,7 @@ async function withApprovals(options: ApprovalsOptions, work: (access: Approvals
 
 /** The admin endpoint of a running server, `/admin/approvals`. */
 function adminEndpoint(server: string, token: string): Approvals {
-  if (token === '') throw new Error('--server needs MCP_ADMIN_TOKEN (the server\'s admin token) in the environment or a --set.');
+  if (token === '') throw new Error("--server needs MCP_ADMIN_TOKEN (the server's admin token) in the environment or a --set.");
   const base = new URL(server);
   base.pathname = '/admin/approvals';
   const call = async (path: string, method: string, body?: unknown): Promise<unknown> => {

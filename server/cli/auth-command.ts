@@ -11,7 +11,9 @@ export function registerAuth(program: Command): void {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       // `echo token |` and files end with a newline that is not part of the token.
-      const token = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+      const token = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/\r?\n$/, '');
       if (token.trim() === '' || /[\s]/.test(token)) {
         throw new Error('Pipe exactly one token on stdin, such as: printf %s "$TOKEN" | mcp-devtools auth hash-token (a token has no spaces or line breaks).');
       }

@@ -13,7 +13,13 @@ import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
  * only then), the approvals admin endpoint (when the policy plugin runs) and /metrics, open like /mcp on a
  * loopback server without authentication, and otherwise only to scrapes that send MCP_ADMIN_TOKEN.
  */
-export async function httpRoutes(kernel: Kernel, settings: Settings, authenticator: Authenticator, metrics: PrometheusMetrics | undefined, logger: Logger): Promise<Route> {
+export async function httpRoutes(
+  kernel: Kernel,
+  settings: Settings,
+  authenticator: Authenticator,
+  metrics: PrometheusMetrics | undefined,
+  logger: Logger,
+): Promise<Route> {
   const adminToken = settings.get<string>('MCP_ADMIN_TOKEN');
   let admin: Route | undefined;
   if (kernel.plugins.includes('policy')) {

@@ -43,7 +43,7 @@ export function registerPolicy(program: Command): void {
       .description('decide one call as the server would, printing the decision and every rule that held or failed')
       .requiredOption('--tool <name>', 'the tool called')
       .option('--args <json>', 'the arguments, as a JSON object', '{}')
-      .requiredOption('--subject <subject>', 'the caller\'s subject')
+      .requiredOption('--subject <subject>', "the caller's subject")
       .addOption(new Option('--group <group>', 'a group of the caller (repeatable)').argParser((v: string, all: string[]) => [...all, v]).default([]))
       .option('--via <mode>', 'how the caller was authenticated (tokens, oidc, local)', 'tokens')
       .option('--json', 'print JSON'),
@@ -86,7 +86,10 @@ function render(file: string, decision: Decision, facts: CallFacts, rules: RuleT
   if (hidden) out.push('          Note: MCP_READ_ONLY=true hides this tool, so the server would not offer it at all.');
   out.push(`Policy:   ${file} (version ${decision.policyVersion})`);
   out.push(`Call:     ${facts.tool}${facts.method !== null ? ` ${facts.method} ${facts.path ?? ''}` : ''} (${facts.readOnly ? 'read-only' : 'writes'})`);
-  if (facts.path !== null) out.push(`Path:     ${facts.path} (what path rules matched${request !== undefined && request.path !== facts.path ? `; sent as ${request.path}` : ''}; URL ${request?.url ?? '?'})`);
+  if (facts.path !== null)
+    out.push(
+      `Path:     ${facts.path} (what path rules matched${request !== undefined && request.path !== facts.path ? `; sent as ${request.path}` : ''}; URL ${request?.url ?? '?'})`,
+    );
   out.push(`Caller:   ${facts.subject}, groups [${facts.groups.join(', ')}]`);
   const id = facts.identity;
   out.push(`Upstream: ${facts.vendor}${id ? `, credential ${id.credential} at ${id.host}, environment ${id.environment}` : ' (no upstream)'}`);

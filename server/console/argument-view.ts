@@ -21,7 +21,10 @@ export class ArgumentValues {
   private readonly paths: string[];
 
   constructor(setting: string) {
-    const entries = setting.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = setting
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     this.all = entries.includes('*');
     this.paths = entries.filter((e) => e !== '*');
   }

@@ -41,7 +41,10 @@ export class AuditView {
     const all = await this.tail();
     const seen = { principals: [...new Set(all.map((r) => r.principal.subject))].sort(), tools: [...new Set(all.map((r) => r.tool))].sort() };
     const matching = all.filter(
-      (r) => (filter.principal === '' || r.principal.subject === filter.principal) && (filter.tool === '' || r.tool === filter.tool) && (filter.outcome === '' || outcomeOf(r) === filter.outcome),
+      (r) =>
+        (filter.principal === '' || r.principal.subject === filter.principal) &&
+        (filter.tool === '' || r.tool === filter.tool) &&
+        (filter.outcome === '' || outcomeOf(r) === filter.outcome),
     );
     return { records: matching.slice(-SHOWN).reverse(), scanned: all.length, seen };
   }

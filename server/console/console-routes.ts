@@ -57,7 +57,8 @@ export function consoleRoutes(parts: ConsoleParts): (request: IncomingMessage, r
       await routes.handle(rq);
     } catch (error) {
       parts.logger.error({ err: error, path }, 'console request failed');
-      if (!response.headersSent) sendHtml(response, 500, problemPage('Something went wrong', 'The console could not answer; the server log has the details. Try again.'));
+      if (!response.headersSent)
+        sendHtml(response, 500, problemPage('Something went wrong', 'The console could not answer; the server log has the details. Try again.'));
       else response.end();
     }
     return true;
@@ -79,11 +80,16 @@ class Routes {
     if (session === undefined) {
       if (path === '/console/approvals/live') return sendHtml(rq.response, 401, problemPage('Signed out', 'Sign in again.', '/console/signin'));
       if (method === 'GET') return redirect(rq.response, '/console/signin');
-      return sendHtml(rq.response, 403, problemPage('Not signed in', 'Your sign-in has expired, so nothing was done. Sign in and try again.', '/console/signin'));
+      return sendHtml(
+        rq.response,
+        403,
+        problemPage('Not signed in', 'Your sign-in has expired, so nothing was done. Sign in and try again.', '/console/signin'),
+      );
     }
     const s = session.data;
     if (method === 'GET' && (path === '/console' || path === '/console/')) return this.approvals(rq, s, this.notice(rq));
-    if (method === 'GET' && path === '/console/approvals/live') return sendHtml(rq.response, 200, pendingCards(await this.parts.approvals.list(), this.view(s)));
+    if (method === 'GET' && path === '/console/approvals/live')
+      return sendHtml(rq.response, 200, pendingCards(await this.parts.approvals.list(), this.view(s)));
     if (method === 'GET' && path === '/console/activity') return this.activity(rq, s);
     if (method === 'GET' && path === '/console/policy') return this.policy(rq, s);
     if (method === 'POST' && path === '/console/policy/explain') return this.explain(rq, s);
@@ -109,30 +115,60 @@ class Routes {
     const audit = this.parts.audit;
     if (audit === undefined) return sendHtml(rq.response, 200, activityPage(this.viewer(s), filter, { records: [], scanned: 0, principals: [], tools: [] }));
     const [{ records, scanned, seen }, verification] = await Promise.all([audit.recent(filter), audit.verification()]);
-    sendHtml(rq.response, 200, activityPage(this.viewer(s), filter, { path: audit.path, records, scanned, verification, principals: seen.principals, tools: seen.tools }));
+    sendHtml(
+      rq.response,
+      200,
+      activityPage(this.viewer(s), filter, { path: audit.path, records, scanned, verification, principals: seen.principals, tools: seen.tools }),
+    );
   }
 
   private policy(rq: ConsoleRequest, s: ConsoleSession, form?: ExplainForm, result?: Explanation | { problem: string }, status = 200): void {
-    const tools = this.parts.kernel.definitions().map((t) => t.spec.name).sort();
+    const tools = this.parts.kernel
+      .definitions()
+      .map((t) => t.spec.name)
+      .sort();
     const shown = form ?? { tool: tools[0] ?? '', args: '{}', subject: s.principal.subject, groups: s.principal.groups.join(', ') };
-    sendHtml(rq.response, status, policyPage(this.viewer(s), { path: this.parts.policy?.path, engine: this.parts.policy?.current, tools, form: shown, result }));
+    sendHtml(
+      rq.response,
+      status,
+      policyPage(this.viewer(s), { path: this.parts.policy?.path, engine: this.parts.policy?.current, tools, form: shown, result }),
+    );
   }
 
   private async explain(rq: ConsoleRequest, s: ConsoleSession): Promise<void> {
     const form = await readForm(rq.request);
     if (form === undefined || !rq.formAllowed(form, s.csrf)) return this.forged(rq, s);
-    const fields: ExplainForm = { tool: form.get('tool') ?? '', args: form.get('args') ?? '{}', subject: (form.get('subject') ?? '').trim(), groups: form.get('groups') ?? '' };
+    const fields: ExplainForm = {
+      tool: form.get('tool') ?? '',
+      args: form.get('args') ?? '{}',
+      subject: (form.get('subject') ?? '').trim(),
+      groups: form.get('groups') ?? '',
+    };
     const engine = this.parts.policy?.current;
     if (engine === undefined) return this.policy(rq, s);
     let args: unknown;
     try {
       args = JSON.parse(fields.args.trim() === '' ? '{}' : fields.args);
     } catch (error) {
-      return this.policy(rq, s, fields, { problem: `The arguments must be a JSON object, such as {"path": "/rest/api/3/issue/PLAT-1"}: ${(error as Error).message}` }, 400);
+      return this.policy(
+        rq,
+        s,
+        fields,
+        { problem: `The arguments must be a JSON object, such as {"path": "/rest/api/3/issue/PLAT-1"}: ${(error as Error).message}` },
+        400,
+      );
     }
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return this.policy(rq, s, fields, { problem: 'The arguments must be a JSON object.' }, 400);
+    if (args === null || typeof args !== 'object' || Array.isArray(args))
+      return this.policy(rq, s, fields, { problem: 'The arguments must be a JSON object.' }, 400);
     if (fields.subject === '') return this.policy(rq, s, fields, { problem: 'Name the caller.' }, 400);
-    const principal = { subject: fields.subject, groups: fields.groups.split(',').map((g) => g.trim()).filter(Boolean), via: s.principal.via };
+    const principal = {
+      subject: fields.subject,
+      groups: fields.groups
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean),
+      via: s.principal.via,
+    };
     try {
       return this.policy(rq, s, fields, explainCall(this.parts.kernel, engine, fields.tool, args as Record<string, unknown>, principal));
     } catch (error) {
@@ -142,8 +178,18 @@ class Routes {
   }
 
   private forged(rq: ConsoleRequest, s: ConsoleSession): void {
-    this.parts.logger.warn({ path: rq.path, subject: s.principal.subject, origin: rq.request.headers.origin }, 'console POST refused: no valid CSRF token or a foreign origin');
-    sendHtml(rq.response, 403, problemPage('Refused', 'This form did not come from the console, or is out of date (its CSRF token does not match your session). Nothing was done; reload the page and try again.'));
+    this.parts.logger.warn(
+      { path: rq.path, subject: s.principal.subject, origin: rq.request.headers.origin },
+      'console POST refused: no valid CSRF token or a foreign origin',
+    );
+    sendHtml(
+      rq.response,
+      403,
+      problemPage(
+        'Refused',
+        'This form did not come from the console, or is out of date (its CSRF token does not match your session). Nothing was done; reload the page and try again.',
+      ),
+    );
   }
 
   private notice(rq: ConsoleRequest): Banner | undefined {

@@ -47,7 +47,10 @@ export class Decisions {
       if (!(error instanceof ApprovalError)) throw error;
       return { ok: false, status: error.kind === 'not_found' ? 404 : 409, message: error.message };
     }
-    this.logger.info({ approval: id, status: approval.status, by: principal.subject, tool: approval.tool, subject: approval.subject }, 'approval decided in the console');
+    this.logger.info(
+      { approval: id, status: approval.status, by: principal.subject, tool: approval.tool, subject: approval.subject },
+      'approval decided in the console',
+    );
     await this.record(principal, approval, reason);
     return { ok: true, approval };
   }
@@ -60,14 +63,22 @@ export class Decisions {
       time: new Date(this.clock.now()).toISOString(),
       principal: { subject: principal.subject, groups: [...principal.groups], via: principal.via },
       tool: approval.tool,
-      decision: { effect: 'approval_required' as const, ruleId: approval.ruleId, reason: approval.reason, policyVersion: approval.policyVersion, approvalId: approval.id },
+      decision: {
+        effect: 'approval_required' as const,
+        ruleId: approval.ruleId,
+        reason: approval.reason,
+        policyVersion: approval.policyVersion,
+        approvalId: approval.id,
+      },
       upstream: publicIdentity(tool?.upstream?.identity),
       outcome: { status: 'ok' as const },
       durationMs: 0,
       args: argumentShape(approval.arguments),
       approval: { id: approval.id, status: approval.status as 'granted' | 'rejected', requestedBy: approval.subject, ...(reason !== '' ? { reason } : {}) },
     };
-    await this.audit.append(entry).catch((error: unknown) => this.logger.error({ err: error, approval: approval.id }, 'audit record of a console decision could not be written'));
+    await this.audit
+      .append(entry)
+      .catch((error: unknown) => this.logger.error({ err: error, approval: approval.id }, 'audit record of a console decision could not be written'));
   }
 }
 

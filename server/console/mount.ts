@@ -27,10 +27,12 @@ type Routes = (request: IncomingMessage, response: ServerResponse) => Promise<bo
  */
 export function withConsole(kernel: Kernel, authenticator: Authenticator, logger: Logger, others: Routes | undefined): Routes {
   const settings = kernel.settings;
-  if (!kernel.plugins.includes('policy')) throw new StartupError('MCP_CONSOLE=true needs the policy plugin (approvals live there); the config file leaves it out.');
+  if (!kernel.plugins.includes('policy'))
+    throw new StartupError('MCP_CONSOLE=true needs the policy plugin (approvals live there); the config file leaves it out.');
   const method = signInMethod(kernel, authenticator, logger);
   const access = ConsoleAccess.fromLists(settings.get('MCP_APPROVER_GROUPS'), settings.get('MCP_CONSOLE_VIEWER_GROUPS'));
-  if (access.approverGroups.length === 0) logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
+  if (access.approverGroups.length === 0)
+    logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
   const clock = kernel.resolve<Clock>(TOKENS.Clock);
   const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
   const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, settings.get<number>('MCP_CONSOLE_SESSION_TTL_SECONDS') * 1000);
@@ -59,10 +61,17 @@ function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logg
   const publicUrl = settings.get<string>('MCP_CONSOLE_PUBLIC_URL');
   if (publicUrl !== '') checkPublicUrl(publicUrl);
   if (mode === 'tokens') return { mode: 'tokens', authenticator };
-  if (mode !== 'oidc') throw new StartupError('MCP_CONSOLE=true needs MCP_AUTH_MODE=tokens or oidc: approvers sign in as themselves, and with authentication off everyone is "local".');
+  if (mode !== 'oidc')
+    throw new StartupError(
+      'MCP_CONSOLE=true needs MCP_AUTH_MODE=tokens or oidc: approvers sign in as themselves, and with authentication off everyone is "local".',
+    );
   const clientId = settings.get<string>('MCP_CONSOLE_OIDC_CLIENT_ID');
-  if (clientId === '') throw new StartupError('MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_OIDC_CLIENT_ID: the console\'s client at the identity provider.');
-  if (publicUrl === '') throw new StartupError('MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_PUBLIC_URL (such as https://mcp.acme.com): the provider redirects to <it>/console/callback, which must be registered with the client.');
+  if (clientId === '')
+    throw new StartupError("MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_OIDC_CLIENT_ID: the console's client at the identity provider.");
+  if (publicUrl === '')
+    throw new StartupError(
+      'MCP_CONSOLE=true with MCP_AUTH_MODE=oidc needs MCP_CONSOLE_PUBLIC_URL (such as https://mcp.acme.com): the provider redirects to <it>/console/callback, which must be registered with the client.',
+    );
   const issuer = settings.get<string>('MCP_OIDC_ISSUER');
   const oidc = new OidcSignIn(
     {

@@ -26,7 +26,9 @@ export class ConsoleRequest {
     const at = raw.indexOf('?');
     this.path = at < 0 ? raw : raw.slice(0, at);
     this.query = new URLSearchParams(at < 0 ? '' : raw.slice(at + 1));
-    const forwarded = String(request.headers['x-forwarded-proto'] ?? '').split(',', 1)[0]!.trim();
+    const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
+      .split(',', 1)[0]!
+      .trim();
     this.secure = this.base.startsWith('https:') || forwarded === 'https';
   }
 

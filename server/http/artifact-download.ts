@@ -10,7 +10,6 @@ import { originAllowed } from '../transports/origin-check.js';
 import type { Route } from '../metrics/metrics-route.js';
 import { byteRange } from './byte-range.js';
 
-
 const PATH = /^\/artifacts\/([^/]+)$/;
 const NOT_FOUND = JSON.stringify({ error: 'Artifact not found or expired' });
 
@@ -43,7 +42,12 @@ export function artifactDownloadRoutes(options: DownloadOptions): Route {
     const auth = await authenticator.authenticate(request);
     if ('failure' in auth) {
       const status = auth.status ?? 401;
-      send(response, status, JSON.stringify({ error: `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${auth.failure}` }), status === 401 ? { 'www-authenticate': 'Bearer realm="mcp-devtools"' } : {});
+      send(
+        response,
+        status,
+        JSON.stringify({ error: `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${auth.failure}` }),
+        status === 401 ? { 'www-authenticate': 'Bearer realm="mcp-devtools"' } : {},
+      );
       return true;
     }
     await download(options, auth.principal, decodedId(match[1]!), request, response);
@@ -63,7 +67,10 @@ async function download(options: DownloadOptions, owner: Principal, artifactId: 
   const range = byteRange(request.headers.range, first.bytes);
   const common = { 'accept-ranges': 'bytes', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', etag: `"${artifactId}"` };
   if (range === 'unsatisfiable') {
-    send(response, 416, JSON.stringify({ error: `The range is outside the artifact's ${first.bytes} bytes.` }), { ...common, 'content-range': `bytes */${first.bytes}` });
+    send(response, 416, JSON.stringify({ error: `The range is outside the artifact's ${first.bytes} bytes.` }), {
+      ...common,
+      'content-range': `bytes */${first.bytes}`,
+    });
     return;
   }
   const { start, end } = range ?? { start: 0, end: first.bytes - 1 };
@@ -79,7 +86,7 @@ async function download(options: DownloadOptions, owner: Principal, artifactId: 
     return;
   }
   try {
-    for (let offset = start; offset <= end && !response.destroyed; ) {
+    for (let offset = start; offset <= end && !response.destroyed;) {
       const chunk = await options.artifacts.read(owner, artifactId, offset, end - offset + 1);
       const bytes = Buffer.from(chunk.data, 'base64');
       if (bytes.length === 0) break;
@@ -109,7 +116,10 @@ function send(response: ServerResponse, status: number, body: string, headers: R
 
 /** The download routes of a running server: its artifact store, its authenticator, its allowed origins. */
 export function kernelArtifactDownloads(kernel: Kernel, authenticator: Authenticator | undefined, logger: Logger): Route {
-  const allowedOrigins = kernel.settings.get<string>('MCP_HTTP_ALLOWED_ORIGINS').split(',').map((o) => o.trim()).filter(Boolean);
+  const allowedOrigins = kernel.settings
+    .get<string>('MCP_HTTP_ALLOWED_ORIGINS')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   return artifactDownloadRoutes({ artifacts: kernel.resolve<ArtifactStore>(TOKENS.ArtifactStore), authenticator, allowedOrigins, logger });
 }
-

@@ -21,7 +21,10 @@ export interface McpServerOptions {
  * (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
-  const server = new Server({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator });
+  const server = new Server(
+    { name: SERVER_NAME, version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator },
+  );
 
   // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
   // connection negotiated it with `initialize`, a stateless 2025-era POST names it in its header.
@@ -44,7 +47,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     }
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
-    const advertised = result.structuredContent === undefined ? undefined : kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema;
+    const advertised =
+      result.structuredContent === undefined ? undefined : kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema;
     return server.projectCallToolResult(result, advertised);
   });
   answerInvalidParamsAsSuch(server);

@@ -25,11 +25,18 @@ export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess):
       return true;
     }
     if (access.requireAdminToken && access.adminToken === '') {
-      send(response, 403, { error: 'GET /metrics needs MCP_ADMIN_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_ADMIN_TOKEN.' });
+      send(response, 403, {
+        error: 'GET /metrics needs MCP_ADMIN_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_ADMIN_TOKEN.',
+      });
       return true;
     }
     if (access.requireAdminToken && !isAdmin(request)) {
-      send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' }, { 'www-authenticate': 'Bearer realm="mcp-devtools-metrics"' });
+      send(
+        response,
+        401,
+        { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' },
+        { 'www-authenticate': 'Bearer realm="mcp-devtools-metrics"' },
+      );
       return true;
     }
     const { contentType, body } = await metrics.exposition();

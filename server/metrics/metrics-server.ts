@@ -20,7 +20,9 @@ export interface MetricsServerOptions {
 export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsServerOptions): Promise<{ url: string; close(): Promise<void> }> {
   const requireAdminToken = !isLoopbackHost(options.host);
   if (requireAdminToken && options.adminToken === '') {
-    throw new StartupError(`MCP_METRICS_HOST=${options.host} is reachable beyond this machine: set MCP_ADMIN_TOKEN (scrapes then send it as a bearer token), or bind the metrics to 127.0.0.1.`);
+    throw new StartupError(
+      `MCP_METRICS_HOST=${options.host} is reachable beyond this machine: set MCP_ADMIN_TOKEN (scrapes then send it as a bearer token), or bind the metrics to 127.0.0.1.`,
+    );
   }
   const route = metricsRoute(metrics, { requireAdminToken, adminToken: options.adminToken, logger: options.logger });
   const server = createServer((request, response) => {
@@ -34,7 +36,9 @@ export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsS
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new StartupError(`Cannot serve metrics on ${options.host}:${options.port} (MCP_METRICS_PORT): ${error.code ?? error.message}`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new StartupError(`Cannot serve metrics on ${options.host}:${options.port} (MCP_METRICS_PORT): ${error.code ?? error.message}`)),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -42,9 +46,10 @@ export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsS
   options.logger.info({ url }, `metrics at ${url}`);
   return {
     url,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   };
 }

@@ -32,16 +32,51 @@ export class PrometheusMetrics implements Metrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.calls = new Counter({ name: 'mcp_devtools_tool_calls_total', help: 'Tool calls, by tool and outcome (ok, or the error code of the result).', labelNames: ['tool', 'outcome'], registers });
-    this.durations = new Histogram({ name: 'mcp_devtools_tool_call_duration_seconds', help: 'Duration of tool calls, by tool.', labelNames: ['tool'], buckets: DURATION_BUCKETS, registers });
-    this.upstream = new Counter({ name: 'mcp_devtools_upstream_requests_total', help: 'Requests that reached a vendor API, by vendor and HTTP status (or the error code when no answer came).', labelNames: ['vendor', 'status'], registers });
-    this.cache = new Counter({ name: 'mcp_devtools_cache_lookups_total', help: 'HTTP cache lookups, by result (hit, revalidated, miss, bypass, error).', labelNames: ['result'], registers });
+    this.calls = new Counter({
+      name: 'mcp_devtools_tool_calls_total',
+      help: 'Tool calls, by tool and outcome (ok, or the error code of the result).',
+      labelNames: ['tool', 'outcome'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'mcp_devtools_tool_call_duration_seconds',
+      help: 'Duration of tool calls, by tool.',
+      labelNames: ['tool'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.upstream = new Counter({
+      name: 'mcp_devtools_upstream_requests_total',
+      help: 'Requests that reached a vendor API, by vendor and HTTP status (or the error code when no answer came).',
+      labelNames: ['vendor', 'status'],
+      registers,
+    });
+    this.cache = new Counter({
+      name: 'mcp_devtools_cache_lookups_total',
+      help: 'HTTP cache lookups, by result (hit, revalidated, miss, bypass, error).',
+      labelNames: ['result'],
+      registers,
+    });
     this.policy = new Counter({ name: 'mcp_devtools_policy_decisions_total', help: 'Policy decisions, by effect.', labelNames: ['effect'], registers });
     this.artifacts = new Counter({ name: 'mcp_devtools_artifacts_stored_total', help: 'Artifacts saved (oversized results, whole job logs).', registers });
     this.artifactBytes = new Counter({ name: 'mcp_devtools_artifact_bytes_stored_total', help: 'Bytes of the artifacts saved.', registers });
     const live = (): LiveFigures => this.live;
-    new Gauge({ name: 'mcp_devtools_inflight_body_bytes', help: 'Upstream body bytes held by calls in flight (bounded by MCP_MAX_INFLIGHT_BODY_BYTES).', registers, collect() { this.set(live().bodyBytesInFlight()); } });
-    new Gauge({ name: 'mcp_devtools_tool_calls_in_flight', help: 'Tool calls in progress.', registers, collect() { this.set(live().callsInFlight()); } });
+    new Gauge({
+      name: 'mcp_devtools_inflight_body_bytes',
+      help: 'Upstream body bytes held by calls in flight (bounded by MCP_MAX_INFLIGHT_BODY_BYTES).',
+      registers,
+      collect() {
+        this.set(live().bodyBytesInFlight());
+      },
+    });
+    new Gauge({
+      name: 'mcp_devtools_tool_calls_in_flight',
+      help: 'Tool calls in progress.',
+      registers,
+      collect() {
+        this.set(live().callsInFlight());
+      },
+    });
     new Gauge({ name: 'mcp_devtools_build_info', help: 'The running version; always 1.', labelNames: ['version'], registers }).set({ version: VERSION }, 1);
     for (const result of CACHE_RESULTS) this.cache.inc({ result }, 0);
     for (const effect of POLICY_EFFECTS) this.policy.inc({ effect }, 0);

@@ -32,7 +32,14 @@ export class UnexplainableCall extends Error {
  */
 export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: string, args: Record<string, unknown>, principal: Principal): Explanation {
   const tool = kernel.definitions().find((t) => t.spec.name === toolName);
-  if (tool === undefined) throw new UnexplainableCall(`No tool "${toolName}" is loaded. Tools: ${kernel.definitions().map((t) => t.spec.name).sort().join(', ')}.`);
+  if (tool === undefined)
+    throw new UnexplainableCall(
+      `No tool "${toolName}" is loaded. Tools: ${kernel
+        .definitions()
+        .map((t) => t.spec.name)
+        .sort()
+        .join(', ')}.`,
+    );
   let call;
   try {
     call = prepareCall(tool, Compile(tool.spec.input), args, kernel.settings.get<boolean>('MCP_READ_ONLY'));

@@ -57,23 +57,56 @@ export function standardCorpus(): ConformanceCase[] {
     { name: 'empty jobs page', reply: json({ total_count: 0, jobs: [] }) },
     {
       name: 'circleci pipelines with a page token',
-      reply: json({
-        items: [{ id: '5034460f-c7c4-4c43-9457-de07e2029e7b', state: 'created', number: 42, created_at: '2026-10-07T16:20:11.402Z', trigger: { type: 'webhook', actor: { login: 'octocat' } } }],
-        next_page_token: 'AARLwwV',
-      }, { etag: '"c3f1"' }),
+      reply: json(
+        {
+          items: [
+            {
+              id: '5034460f-c7c4-4c43-9457-de07e2029e7b',
+              state: 'created',
+              number: 42,
+              created_at: '2026-10-07T16:20:11.402Z',
+              trigger: { type: 'webhook', actor: { login: 'octocat' } },
+            },
+          ],
+          next_page_token: 'AARLwwV',
+        },
+        { etag: '"c3f1"' },
+      ),
     },
     {
       name: 'jira search page',
       reply: json({
         issues: [
-          { id: '10001', key: 'PLAT-1', fields: { summary: 'Crash on start', status: { name: 'Open' }, description: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Steps…' }] }] } } },
+          {
+            id: '10001',
+            key: 'PLAT-1',
+            fields: {
+              summary: 'Crash on start',
+              status: { name: 'Open' },
+              description: { type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Steps…' }] }] },
+            },
+          },
           { id: '10002', key: 'PLAT-2', fields: { summary: 'Slow search', status: { name: 'Done' }, customfield_10010: null } },
         ],
         isLast: true,
       }),
     },
-    { name: 'confluence page list with _links.next', reply: json({ results: [{ id: '65601', title: 'Runbook', _links: { webui: '/spaces/OPS/pages/65601' } }], _links: { next: '/wiki/api/v2/pages?cursor=abc' } }) },
-    { name: 'bitbucket page with next', reply: json({ pagelen: 10, values: [{ type: 'repository', full_name: 'team/repo' }], page: 1, next: 'https://api.bitbucket.org/2.0/repositories/team?page=2' }) },
+    {
+      name: 'confluence page list with _links.next',
+      reply: json({
+        results: [{ id: '65601', title: 'Runbook', _links: { webui: '/spaces/OPS/pages/65601' } }],
+        _links: { next: '/wiki/api/v2/pages?cursor=abc' },
+      }),
+    },
+    {
+      name: 'bitbucket page with next',
+      reply: json({
+        pagelen: 10,
+        values: [{ type: 'repository', full_name: 'team/repo' }],
+        page: 1,
+        next: 'https://api.bitbucket.org/2.0/repositories/team?page=2',
+      }),
+    },
     { name: 'sparse object', reply: json({ id: 1 }) },
     { name: 'empty object', reply: json({}) },
     { name: 'top-level array', reply: json([{ id: 1 }, { id: 2, extra: null }]) },
@@ -84,9 +117,16 @@ export function standardCorpus(): ConformanceCase[] {
     { name: 'json null', reply: { status: 200, headers: { 'content-type': 'application/json' }, body: 'null' } },
     {
       name: 'unicode everywhere',
-      reply: json({ 'clé ✓': 'naïve café — 日本語 🚀 עברית', family: '👩‍👩‍👧‍👦', separators: 'a\u2028b\u2029c', control: 'nul\u0000tab\tend', combining: 'e\u0301', rtl: '\u202Eevil' }),
+      reply: json({
+        'clé ✓': 'naïve café — 日本語 🚀 עברית',
+        family: '👩‍👩‍👧‍👦',
+        separators: 'a\u2028b\u2029c',
+        control: 'nul\u0000tab\tend',
+        combining: 'e\u0301',
+        rtl: '\u202Eevil',
+      }),
     },
-    { name: 'odd keys', reply: json({ 'a.b': 1, '': 2, ' spaced key ': 3, '[0]': 4, 'workflow_runs': null }) },
+    { name: 'odd keys', reply: json({ 'a.b': 1, '': 2, ' spaced key ': 3, '[0]': 4, workflow_runs: null }) },
     { name: 'numbers', reply: json({ big: 9007199254740991, neg: -12, float: 0.1, tiny: 5e-324, large: 1e300, zero: 0 }) },
     { name: 'deep nesting', reply: json(deeplyNested(60)) },
     { name: 'huge page', reply: json(hugePage()) },
@@ -94,7 +134,11 @@ export function standardCorpus(): ConformanceCase[] {
     { name: 'empty 200 body', reply: { status: 200, headers: { 'content-type': 'application/json' }, body: '' } },
     {
       name: 'text body (a diff)',
-      reply: { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-Hello\n+Hello, wörld\n' },
+      reply: {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-Hello\n+Hello, wörld\n',
+      },
     },
     { name: 'html from a proxy', reply: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Sign in</body></html>' } },
   ];

@@ -48,7 +48,10 @@ export class MockUpstream {
   private routes: Route[] = [];
   private readonly sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<MockUpstream> {
     let mock!: MockUpstream;
@@ -74,10 +77,15 @@ export class MockUpstream {
     const pattern =
       path instanceof RegExp
         ? path
-        : new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:(\w+)/g, (_, n: string) => {
-            names.push(n);
-            return '([^/]+)';
-          })}$`);
+        : new RegExp(
+            `^${path
+              .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '.*')
+              .replace(/:(\w+)/g, (_, n: string) => {
+                names.push(n);
+                return '([^/]+)';
+              })}$`,
+          );
     const fn: MockHandler = typeof handler === 'function' ? handler : () => handler;
     this.routes.unshift({ method: method.toUpperCase(), pattern, names, handler: fn });
     return this;

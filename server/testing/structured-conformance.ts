@@ -104,7 +104,14 @@ export async function checkStructuredConformance(options: ConformanceOptions): P
   return report;
 }
 
-async function checkResult(client: ConformanceClient, tool: Tool, validate: ValidateFunction, result: CallToolResult, projection: Projection, tally: ToolTally): Promise<string[]> {
+async function checkResult(
+  client: ConformanceClient,
+  tool: Tool,
+  validate: ValidateFunction,
+  result: CallToolResult,
+  projection: Projection,
+  tally: ToolTally,
+): Promise<string[]> {
   const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined;
   if (result.isError) {
     tally.errors++;
@@ -140,14 +147,21 @@ async function checkResult(client: ConformanceClient, tool: Tool, validate: Vali
 }
 
 /** Reads an artifact back with `artifact_read` and checks it is the whole value the result left out. */
-async function checkArtifact(client: ConformanceClient, validate: ValidateFunction, sc: Record<string, unknown>, artifactId: string, bytes: number): Promise<string[]> {
+async function checkArtifact(
+  client: ConformanceClient,
+  validate: ValidateFunction,
+  sc: Record<string, unknown>,
+  artifactId: string,
+  bytes: number,
+): Promise<string[]> {
   const chunks: Buffer[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const read = (await client.callTool({ name: 'artifact_read', arguments: { artifactId, offset } })) as CallToolResult;
     const first = read.content[0];
     if (read.isError || first?.type !== 'text') return [`artifact_read failed at offset ${offset}: ${first?.type === 'text' ? first.text : 'no text'}`];
     const chunk = JSON.parse(first.text) as { offset: number; nextOffset: number; eof: boolean; data: string; bytes: number; mimeType: string };
-    if (chunk.mimeType !== 'application/json' || chunk.bytes !== bytes || chunk.offset !== offset) return [`artifact_read answered ${first.text.slice(0, 120)}`];
+    if (chunk.mimeType !== 'application/json' || chunk.bytes !== bytes || chunk.offset !== offset)
+      return [`artifact_read answered ${first.text.slice(0, 120)}`];
     if (!chunk.eof && chunk.nextOffset <= offset) return ['artifact_read did not advance'];
     chunks.push(Buffer.from(chunk.data, 'base64'));
     offset = chunk.nextOffset;

@@ -58,7 +58,9 @@ interface Serving {
 export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<RunningHttp> {
   const mode = options.auth?.mode ?? options.authenticator?.mode ?? 'off';
   if (mode === 'off' && !isLoopbackHost(options.host)) {
-    throw new StartupError(`Refusing to serve HTTP on ${options.host} with MCP_AUTH_MODE=off: anyone who can reach it would act with the server's credentials. Bind to 127.0.0.1 or set MCP_AUTH_MODE=tokens or oidc.`);
+    throw new StartupError(
+      `Refusing to serve HTTP on ${options.host} with MCP_AUTH_MODE=off: anyone who can reach it would act with the server's credentials. Bind to 127.0.0.1 or set MCP_AUTH_MODE=tokens or oidc.`,
+    );
   }
   let ready!: (serving: Serving) => void;
   let failed!: (error: unknown) => void;
@@ -75,7 +77,9 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new StartupError(`Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new StartupError(`Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`)),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

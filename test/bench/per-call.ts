@@ -43,7 +43,10 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
   // with the same (v2) client, so the rows compare the servers and the ping row is the same exchange.
   const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' }, versionNegotiation: { mode: 'legacy' } });
   const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
-  const before = options.beforeCli === undefined ? undefined : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
+  const before =
+    options.beforeCli === undefined
+      ? undefined
+      : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const rows: PerCallRow[] = [];
   const pings = { ours: [] as number[], reference: [] as number[] };
   try {
@@ -62,14 +65,25 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
           const args: Record<string, unknown> = { path: SEARCH_PATH, queryParams: { maxResults: '50' }, outputFormat: format };
           if (jq) args.jq = TYPICAL_JIRA_JQ;
           const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[] };
-          for (let i = 0; i < 3; i++) await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
+          for (let i = 0; i < 3; i++)
+            await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
           for (let i = 0; i < n; i++) {
             samples.ours.push(await callOnce(ours.client, args));
             samples.reference.push(await callOnce(reference.client, args));
             if (before) samples.before.push(await callOnce(before.client, args));
           }
-          rows.push({ bodyBytes: body.length, format, jq, ours: summarize(samples.ours), reference: summarize(samples.reference), floor, ...(before ? { before: summarize(samples.before) } : {}) });
-          process.stderr.write(`  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`);
+          rows.push({
+            bodyBytes: body.length,
+            format,
+            jq,
+            ours: summarize(samples.ours),
+            reference: summarize(samples.reference),
+            floor,
+            ...(before ? { before: summarize(samples.before) } : {}),
+          });
+          process.stderr.write(
+            `  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`,
+          );
         }
       }
     }

@@ -36,7 +36,8 @@ function timeBatches(engine: PolicyEngine, batches: CallFacts[][]): { medianUs: 
 export function benchPolicy(ruleCount = 500): PolicyBenchResult {
   const engine = new PolicyEngine(readPolicyDocument(generatePolicy(ruleCount), 'generated.yaml'));
   const next = random(42);
-  const make = (subjects: number, batches = BATCHES): CallFacts[][] => Array.from({ length: batches }, () => Array.from({ length: BATCH }, () => randomFacts(next, subjects)));
+  const make = (subjects: number, batches = BATCHES): CallFacts[][] =>
+    Array.from({ length: batches }, () => Array.from({ length: BATCH }, () => randomFacts(next, subjects)));
   // 100 callers: after warm-up every (tool, caller) pair is narrowed already.
   const warm = make(100);
   for (const batch of warm.slice(0, 10)) for (const facts of batch) engine.decide(facts);

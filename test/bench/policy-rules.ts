@@ -10,19 +10,27 @@ export function generatePolicy(ruleCount: number): string {
   for (let i = 0; rules.length < ruleCount - 1; i++) {
     switch (i % 5) {
       case 0:
-        rules.push(`  - id: team-${i}-jira-writes\n    effect: allow\n    match: { vendors: [jira], methods: [POST, PUT], paths: ["/rest/api/3/issue/P${i}-*", /rest/api/3/issue], groups: [team-${i % 40}] }`);
+        rules.push(
+          `  - id: team-${i}-jira-writes\n    effect: allow\n    match: { vendors: [jira], methods: [POST, PUT], paths: ["/rest/api/3/issue/P${i}-*", /rest/api/3/issue], groups: [team-${i % 40}] }`,
+        );
         break;
       case 1:
-        rules.push(`  - id: repo-${i}-frozen\n    effect: deny\n    reason: Repository repo-${i} is frozen.\n    match: { vendors: [github], paths: ["/repos/acme/repo-${i}/*"], readOnly: false }`);
+        rules.push(
+          `  - id: repo-${i}-frozen\n    effect: deny\n    reason: Repository repo-${i} is frozen.\n    match: { vendors: [github], paths: ["/repos/acme/repo-${i}/*"], readOnly: false }`,
+        );
         break;
       case 2:
         rules.push(`  - id: user-${i}-deletes\n    effect: approval_required\n    match: { subjects: [user-${i % 100}], tools: ["*_delete"] }`);
         break;
       case 3:
-        rules.push(`  - id: env-${i}-release-only\n    effect: deny\n    match: { vendors: [circleci], environments: [prod-${i % 7}] }\n    except: { groups: [release-${i % 7}] }`);
+        rules.push(
+          `  - id: env-${i}-release-only\n    effect: deny\n    match: { vendors: [circleci], environments: [prod-${i % 7}] }\n    except: { groups: [release-${i % 7}] }`,
+        );
         break;
       default:
-        rules.push(`  - id: args-${i}-no-key\n    effect: deny\n    match: { tools: [jira_post, jira_put], args: { body.fields.project.key: [K${i}, Q${i}] } }`);
+        rules.push(
+          `  - id: args-${i}-no-key\n    effect: deny\n    match: { tools: [jira_post, jira_put], args: { body.fields.project.key: [K${i}, Q${i}] } }`,
+        );
     }
   }
   rules.push('  - id: everyone-reads\n    effect: allow\n    match: { readOnly: true }');
@@ -58,12 +66,22 @@ export function randomFacts(next: () => number, subjects = 100): CallFacts {
   const n = Math.floor(next() * 500);
   // A caller's groups are fixed, and so is each vendor's credential: as in a running server.
   const user = Math.floor(next() * subjects);
-  const path = t.vendor === 'jira' ? pick([`/rest/api/3/issue/P${n}-${n}`, '/rest/api/3/issue', `/rest/api/3/search/jql`]) : t.vendor === 'github' ? `/repos/acme/repo-${n}/issues` : `/api/v2/project/gh/acme/app-${n}/pipeline`;
+  const path =
+    t.vendor === 'jira'
+      ? pick([`/rest/api/3/issue/P${n}-${n}`, '/rest/api/3/issue', `/rest/api/3/search/jql`])
+      : t.vendor === 'github'
+        ? `/repos/acme/repo-${n}/issues`
+        : `/api/v2/project/gh/acme/app-${n}/pipeline`;
   return {
     tool: t.tool,
     vendor: t.vendor,
     readOnly: t.readOnly,
-    identity: { vendor: t.vendor, credential: `${t.vendor}-bot`, host: `${t.vendor}.example.com`, environment: t.vendor === 'circleci' ? 'prod-3' : 'production' },
+    identity: {
+      vendor: t.vendor,
+      credential: `${t.vendor}-bot`,
+      host: `${t.vendor}.example.com`,
+      environment: t.vendor === 'circleci' ? 'prod-3' : 'production',
+    },
     subject: `user-${user}`,
     groups: [`team-${user % 40}`, ['release-1', 'release-3', 'developers'][user % 3]!],
     method: t.method,

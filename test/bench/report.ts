@@ -54,7 +54,8 @@ const INFLIGHT_BODY_BYTES = 128 * MiB;
 const UNCACHED = 'github_list_workflow_runs (uncached)';
 
 function targets(r: BenchResults): string {
-  const worstOf = (rows: BenchResults['perCall']['rows']) => rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
+  const worstOf = (rows: BenchResults['perCall']['rows']) =>
+    rows.reduce((a, b) => (b.ours.median / b.reference.median > a.ours.median / a.reference.median ? b : a));
   const where = (row: BenchResults['perCall']['rows'][number]): string => `${bytesCell(row.bodyBytes)}, ${row.format}${row.jq ? ' +jq' : ''}`;
   const small = r.perCall.rows.filter((row) => row.bodyBytes < 4096);
   const large = r.perCall.rows.filter((row) => row.bodyBytes >= 90 * 1024);
@@ -67,31 +68,63 @@ function targets(r: BenchResults): string {
   const many = spillOf(64);
   const manyGrowth = many ? many.peakRssBytes - many.idleRssBytes : Number.NaN;
   const manyBudget = many ? INFLIGHT_BODY_BYTES + 2 * many.clients * many.valueBytes : Number.NaN;
-  const uncached = (server: string, clients: number) => r.throughput.find((t) => t.tool === UNCACHED && (t.server ?? 'ours') === server && t.clients === clients);
+  const uncached = (server: string, clients: number) =>
+    r.throughput.find((t) => t.tool === UNCACHED && (t.server ?? 'ours') === server && t.clients === clients);
   const clients = 16;
   const before = uncached('before', clients);
-  const best = r.throughput.filter((t) => t.tool === UNCACHED && t.clients === clients && (t.server ?? 'ours') !== 'before').reduce<ThroughputRow | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
+  const best = r.throughput
+    .filter((t) => t.tool === UNCACHED && t.clients === clients && (t.server ?? 'ours') !== 'before')
+    .reduce<ThroughputRow | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
   const one = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 1,/.test(t.server ?? ''));
   const two = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 2,/.test(t.server ?? ''));
   const rows = [
-    ['per call, 2 KB: ours / reference (toon and json, with and without jq)', '<= 0.6x', `worst ${ratio(worstSmall.ours.median, worstSmall.reference.median)} (${where(worstSmall)})`, verdict(worstSmall.ours.median <= 0.6 * worstSmall.reference.median)],
-    ['per call, 100 KB and above: ours / reference', '<= 0.5x', `worst ${ratio(worstLarge.ours.median, worstLarge.reference.median)} (${where(worstLarge)})`, verdict(worstLarge.ours.median <= 0.5 * worstLarge.reference.median)],
+    [
+      'per call, 2 KB: ours / reference (toon and json, with and without jq)',
+      '<= 0.6x',
+      `worst ${ratio(worstSmall.ours.median, worstSmall.reference.median)} (${where(worstSmall)})`,
+      verdict(worstSmall.ours.median <= 0.6 * worstSmall.reference.median),
+    ],
+    [
+      'per call, 100 KB and above: ours / reference',
+      '<= 0.5x',
+      `worst ${ratio(worstLarge.ours.median, worstLarge.reference.median)} (${where(worstLarge)})`,
+      verdict(worstLarge.ours.median <= 0.5 * worstLarge.reference.median),
+    ],
     ['per call, 2 KB: ours above the floor', '<= 0.3 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 0.3)],
     [
       'uncached github_list_workflow_runs over HTTP, 16 clients: calls/s against the baseline build',
       '>= 3x',
-      before && best ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}` : 'n/a (run with --before)',
+      before && best
+        ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}`
+        : 'n/a (run with --before)',
       verdict(before !== undefined && best !== undefined && best.callsPerSecond >= 3 * before.callsPerSecond),
     ],
     [
       `scaling with --workers on this machine (${r.cores ?? '?'} cores, the load generator on them too), 16 clients`,
       'near-linear (2 workers >= 1.8x 1)',
-      one && two ? `2 workers ${fmt(two.callsPerSecond)}, 1 worker ${fmt(one.callsPerSecond)} calls/s = ${ratio(two.callsPerSecond, one.callsPerSecond)}` : 'n/a',
+      one && two
+        ? `2 workers ${fmt(two.callsPerSecond)}, 1 worker ${fmt(one.callsPerSecond)} calls/s = ${ratio(two.callsPerSecond, one.callsPerSecond)}`
+        : 'n/a',
       verdict(one !== undefined && two !== undefined && two.callsPerSecond >= 1.8 * one.callsPerSecond),
     ],
-    ['start-up to the first tools/list', '<= 150 ms', `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`, verdict(r.startup.ours.median <= 150)],
-    ['tools/list, every tool, structured output off', `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`, `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`, verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET)],
-    ['policy decision, 500 rules', '<= 10 us', `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`, verdict(r.policy.warm.medianUs <= 10)],
+    [
+      'start-up to the first tools/list',
+      '<= 150 ms',
+      `${ms(r.startup.ours.median)} (reference ${ms(r.startup.reference.median)})`,
+      verdict(r.startup.ours.median <= 150),
+    ],
+    [
+      'tools/list, every tool, structured output off',
+      `<= ${TOOLS_LIST_TOKEN_BUDGET} tokens`,
+      `${r.toolsList.find((t) => !t.structuredOutput)!.tokens} tokens`,
+      verdict(r.toolsList.find((t) => !t.structuredOutput)!.tokens <= TOOLS_LIST_TOKEN_BUDGET),
+    ],
+    [
+      'policy decision, 500 rules',
+      '<= 10 us',
+      `median ${fmt(r.policy.warm.medianUs)} us, p99 ${fmt(r.policy.warm.p99Us)} us`,
+      verdict(r.policy.warm.medianUs <= 10),
+    ],
     [
       'peak RSS over idle, one 16 MiB spilled value read back whole',
       '<= 4x the value',
@@ -114,18 +147,34 @@ function beforeAfter(r: BenchResults): string {
   const rows: string[][] = [];
   for (const row of r.perCall.rows) {
     if (row.before === undefined) continue;
-    rows.push([`jira_get ${bytesCell(row.bodyBytes)} ${row.format}${row.jq ? ' +jq' : ''} over stdio, median`, ms(row.before.median), ms(row.ours.median), ratio(row.ours.median, row.before.median)]);
+    rows.push([
+      `jira_get ${bytesCell(row.bodyBytes)} ${row.format}${row.jq ? ' +jq' : ''} over stdio, median`,
+      ms(row.before.median),
+      ms(row.ours.median),
+      ratio(row.ours.median, row.before.median),
+    ]);
   }
   for (const t of r.throughput.filter((x) => x.server === 'before')) {
     const ours = r.throughput.filter((x) => x.tool === t.tool && x.clients === t.clients && x.server !== 'before');
-    for (const o of ours) rows.push([`${t.tool}, ${t.clients} clients, calls/s: ${o.server ?? 'ours'}`, fmt(t.callsPerSecond), fmt(o.callsPerSecond), ratio(o.callsPerSecond, t.callsPerSecond)]);
+    for (const o of ours)
+      rows.push([
+        `${t.tool}, ${t.clients} clients, calls/s: ${o.server ?? 'ours'}`,
+        fmt(t.callsPerSecond),
+        fmt(o.callsPerSecond),
+        ratio(o.callsPerSecond, t.callsPerSecond),
+      ]);
   }
   const spillBefore = r.spill.find((x) => x.server === 'before');
   const spillOurs = r.spill.find((x) => x.clients === 1 && (x.server ?? 'ours') === 'ours');
   if (spillBefore && spillOurs) {
     const b = spillBefore.peakRssBytes - spillBefore.idleRssBytes;
     const a = spillOurs.peakRssBytes - spillOurs.idleRssBytes;
-    rows.push(['peak RSS over idle, one 16 MiB spilled value', `+${bytesCell(b)} (${fmt(b / spillBefore.valueBytes)}x)`, `+${bytesCell(a)} (${fmt(a / spillOurs.valueBytes)}x)`, ratio(a, b)]);
+    rows.push([
+      'peak RSS over idle, one 16 MiB spilled value',
+      `+${bytesCell(b)} (${fmt(b / spillBefore.valueBytes)}x)`,
+      `+${bytesCell(a)} (${fmt(a / spillOurs.valueBytes)}x)`,
+      ratio(a, b),
+    ]);
   }
   return `Baseline: commit ${r.beforeCommit}, built and measured in this run, interleaved call for call with this commit on stdio.\n\n${table(['figure', 'before', 'after', 'after / before'], rows)}`;
 }
@@ -146,8 +195,37 @@ function perCall(r: BenchResults): string {
     String(row.ours.n),
   ]);
   const { ping } = r.perCall;
-  rows.push(['MCP ping (no tool)', '', '', ms(ping.ours.median), ms(ping.ours.p99), ms(ping.reference.median), ms(ping.reference.p99), ratio(ping.ours.median, ping.reference.median), '', '', `${spread(ping.ours)} / ${spread(ping.reference)}`, String(ping.ours.n)]);
-  return table(['body', 'format', 'jq', 'ours median', 'ours p99', 'reference median', 'reference p99', 'ours / reference', 'floor', 'ours above floor', 'IQR ms (ours / ref)', 'calls'], rows);
+  rows.push([
+    'MCP ping (no tool)',
+    '',
+    '',
+    ms(ping.ours.median),
+    ms(ping.ours.p99),
+    ms(ping.reference.median),
+    ms(ping.reference.p99),
+    ratio(ping.ours.median, ping.reference.median),
+    '',
+    '',
+    `${spread(ping.ours)} / ${spread(ping.reference)}`,
+    String(ping.ours.n),
+  ]);
+  return table(
+    [
+      'body',
+      'format',
+      'jq',
+      'ours median',
+      'ours p99',
+      'reference median',
+      'reference p99',
+      'ours / reference',
+      'floor',
+      'ours above floor',
+      'IQR ms (ours / ref)',
+      'calls',
+    ],
+    rows,
+  );
 }
 
 function stages(r: BenchResults): string {
@@ -156,13 +234,34 @@ function stages(r: BenchResults): string {
 }
 
 function throughput(r: BenchResults): string {
-  const rows = r.throughput.map((t) => [t.tool, t.server ?? 'ours', String(t.clients), fmt(t.callsPerSecond), wholeMs(t.p50Ms), wholeMs(t.p99Ms), String(t.calls), String(t.upstreamRequests), String(t.timeouts ?? 0)]);
+  const rows = r.throughput.map((t) => [
+    t.tool,
+    t.server ?? 'ours',
+    String(t.clients),
+    fmt(t.callsPerSecond),
+    wholeMs(t.p50Ms),
+    wholeMs(t.p99Ms),
+    String(t.calls),
+    String(t.upstreamRequests),
+    String(t.timeouts ?? 0),
+  ]);
   return table(['tool', 'server', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests', 'timed out (10 s)'], rows);
 }
 
 function memory(r: BenchResults): string {
   const spill = table(
-    ['server', 'clients at once', 'value per client', 'idle RSS', 'peak RSS', 'peak - idle', '(peak - idle) / (clients x value)', 'peak range', 'servers', 'seconds'],
+    [
+      'server',
+      'clients at once',
+      'value per client',
+      'idle RSS',
+      'peak RSS',
+      'peak - idle',
+      '(peak - idle) / (clients x value)',
+      'peak range',
+      'servers',
+      'seconds',
+    ],
     r.spill.map((s) => [
       s.server ?? 'ours',
       String(s.clients),
@@ -182,7 +281,10 @@ function memory(r: BenchResults): string {
   );
   const deaths = r.spill
     .filter((s) => s.died > 0)
-    .map((s) => `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`);
+    .map(
+      (s) =>
+        `With ${s.clients} clients at once the server died in ${s.died} of ${s.runs} runs; it last said: \`${s.deathNote ?? ''}\`. Its peak is then the last one sampled (every 100 ms) before it died.`,
+    );
   return `${spill}${deaths.length > 0 ? `\n\n${deaths.join('\n')}` : ''}\n\nBytes one 16 MiB artifact holds in each store (base64 chunks of 24 KiB), medians of 3 fresh stores:\n\n${stores}${r.footprintNote ? `\n\n${r.footprintNote}` : ''}`;
 }
 
@@ -196,7 +298,10 @@ function toolsList(r: BenchResults): string {
     `${fmt((100 * t.tokens) / TOOLS_LIST_TOKEN_BUDGET)}%`,
     ratio(t.tokens, off.tokens),
   ]);
-  const largest = off.perTool.slice(0, 5).map((t) => `${t.name} (${t.tokens})`).join(', ');
+  const largest = off.perTool
+    .slice(0, 5)
+    .map((t) => `${t.name} (${t.tokens})`)
+    .join(', ');
   return `${table(['structured output', 'tools', 'bytes', 'tokens', 'share of the budget', 'vs off'], rows)}\n\nLargest definitions (tokens, flag off): ${largest}.`;
 }
 
@@ -278,20 +383,26 @@ ${memory(r)}
 
 ${r.policy.rules} rules (test/bench/policy-rules.ts: per-team, per-repository, per-person and argument rules), ${r.policy.decisions} decisions in batches of 1,000.
 
-${table(['caller', 'median', 'p99'], [
+${table(
+  ['caller', 'median', 'p99'],
+  [
     ['seen before (a running server)', `${fmt(r.policy.warm.medianUs)} us`, `${fmt(r.policy.warm.p99Us)} us`],
     ['never seen (narrows the rules first)', `${fmt(r.policy.unseenCaller.medianUs)} us`, `${fmt(r.policy.unseenCaller.p99Us)} us`],
-  ])}
+  ],
+)}
 
 ## Start-up
 
 From spawning the server to the answer of its first \`tools/list\` (initialize, then tools/list, over stdio with the official SDK client), ${r.startup.ours.n} starts each, alternating; \`node -e 0\` is what any Node process costs before its own code runs.
 
-${table(['process', 'median', 'p99', 'IQR'], [
+${table(
+  ['process', 'median', 'p99', 'IQR'],
+  [
     ['mcp-devtools (all five vendors, every cross-cutting plugin)', ms(r.startup.ours.median), ms(r.startup.ours.p99), spread(r.startup.ours)],
     ['@aashari/mcp-server-atlassian-jira@3.3.0', ms(r.startup.reference.median), ms(r.startup.reference.p99), spread(r.startup.reference)],
     ['node -e 0', ms(r.startup.bareNode.median), ms(r.startup.bareNode.p99), spread(r.startup.bareNode)],
-  ])}
+  ],
+)}
 
 ours / reference: ${ratio(r.startup.ours.median, r.startup.reference.median)}.
 

@@ -36,8 +36,24 @@ const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
 
 /** How many calls per configuration: enough for a stable median, within the 20 minutes of a full run. */
 const PLAN = quick
-  ? { calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4), stageCalls: 10, startups: 5, seconds: 3, spillClients: [1, 8], spillRuns: () => 3, workerClients: [16] }
-  : { calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12), stageCalls: 60, startups: 21, seconds: 10, spillClients: [1, 16, 64], spillRuns: (clients: number) => (clients === 1 ? 5 : clients === 16 ? 3 : 2), workerClients: [16, 64] };
+  ? {
+      calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4),
+      stageCalls: 10,
+      startups: 5,
+      seconds: 3,
+      spillClients: [1, 8],
+      spillRuns: () => 3,
+      workerClients: [16],
+    }
+  : {
+      calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12),
+      stageCalls: 60,
+      startups: 21,
+      seconds: 10,
+      spillClients: [1, 16, 64],
+      spillRuns: (clients: number) => (clients === 1 ? 5 : clients === 16 ? 3 : 2),
+      workerClients: [16, 64],
+    };
 
 const startedAt = performance.now();
 const log = (what: string): void => void process.stderr.write(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0)}s] ${what}\n`);
@@ -63,13 +79,21 @@ log('per-call, ours and the reference');
 const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls, beforeCli });
 log('throughput');
 const throughput = await benchThroughput([1, 16, 64], PLAN.seconds);
-if (beforeCli !== undefined) throughput.push(...(await benchThroughput(PLAN.workerClients, PLAN.seconds, { label: 'before', cliPath: beforeCli, uncachedOnly: true })));
+if (beforeCli !== undefined)
+  throughput.push(...(await benchThroughput(PLAN.workerClients, PLAN.seconds, { label: 'before', cliPath: beforeCli, uncachedOnly: true })));
 log('throughput with workers');
 const workerStore = mkdtempSync(join(tmpdir(), 'mcp-bench-workers-'));
 const cores = availableParallelism();
 for (const workers of ['1', '2', 'auto']) {
   const label = `ours, --workers ${workers}${workers === 'auto' ? ` (${cores})` : ''}, SQLite store`;
-  throughput.push(...(await benchThroughput(PLAN.workerClients, PLAN.seconds, { label, workers, storeUrl: `sqlite://${join(workerStore, `w-${workers}.db`)}`, uncachedOnly: true })));
+  throughput.push(
+    ...(await benchThroughput(PLAN.workerClients, PLAN.seconds, {
+      label,
+      workers,
+      storeUrl: `sqlite://${join(workerStore, `w-${workers}.db`)}`,
+      uncachedOnly: true,
+    })),
+  );
 }
 log('spill memory');
 const spill = await benchSpillMemory(PLAN.spillClients, PLAN.spillRuns);

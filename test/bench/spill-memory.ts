@@ -84,7 +84,9 @@ async function measureOnce(clients: number, cliPath: string | undefined): Promis
       if (server.process.exitCode === null && server.process.signalCode === null) throw failed.reason;
       deathNote = (server.stderr.find((line) => line.includes('FATAL ERROR')) ?? `exit ${server.process.exitCode ?? server.process.signalCode}`).trim();
     }
-    process.stderr.write(`  spill memory x${clients}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)${deathNote ? `; the server died: ${deathNote}` : ''}\n`);
+    process.stderr.write(
+      `  spill memory x${clients}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)${deathNote ? `; the server died: ${deathNote}` : ''}\n`,
+    );
     await Promise.allSettled(sessions.map((c) => c.close()));
     return { valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes, seconds, deathNote };
   } finally {
@@ -95,13 +97,15 @@ async function measureOnce(clients: number, cliPath: string | undefined): Promis
 
 /** One spilling call and the artifact read back; with `expected`, the bytes must be exactly the value. */
 async function spillAndReadBack(client: Client, expected: string | undefined): Promise<void> {
-  const result = (await retried(() => client.callTool({ name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } }, { timeout: 600_000 }))) as CallToolResult;
+  const result = (await retried(() =>
+    client.callTool({ name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } }, { timeout: 600_000 }),
+  )) as CallToolResult;
   if (result.isError) throw new Error(`jira_get failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   const incomplete = (result.structuredContent as { incomplete?: { artifactId: string | null } } | undefined)?.incomplete;
   if (expected === undefined) return;
   if (!incomplete?.artifactId) throw new Error(`the 16 MiB value did not spill to an artifact: ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
   const pieces: Buffer[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const chunk = (await retried(() => client.callTool({ name: 'artifact_read', arguments: { artifactId: incomplete.artifactId, offset } }))) as CallToolResult;
     const block = chunk.content[0];
     if (chunk.isError || block?.type !== 'text') throw new Error(`artifact_read failed at ${offset}: ${JSON.stringify(chunk.content).slice(0, 300)}`);

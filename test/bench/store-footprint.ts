@@ -45,7 +45,7 @@ async function measure(label: string, store: KeyValueStore, footprint: () => Pro
   content = undefined;
   const after = await footprint();
   const readStarted = process.hrtime.bigint();
-  for (let offset = 0, eof = false; !eof; ) ({ nextOffset: offset, eof } = await artifacts.read(owner, artifactId, offset, MiB));
+  for (let offset = 0, eof = false; !eof;) ({ nextOffset: offset, eof } = await artifacts.read(owner, artifactId, offset, MiB));
   const readMs = Number(process.hrtime.bigint() - readStarted) / 1e6;
   await store.close();
   return { store: label, artifactBytes: bytes, heldBytes: after - before, saveMs, readMs };
@@ -80,12 +80,20 @@ export async function benchStoreFootprint(redisUrl?: string, runs = 3): Promise<
   for (let i = 0; i < runs; i++) all.push(await measureEach(redisUrl));
   return all[0]!.map((first, i) => {
     const of = (pick: (r: FootprintRow) => number): number => median(all.map((rows) => pick(rows[i]!)));
-    return { store: first.store, artifactBytes: first.artifactBytes, heldBytes: of((r) => r.heldBytes), saveMs: of((r) => r.saveMs), readMs: of((r) => r.readMs) };
+    return {
+      store: first.store,
+      artifactBytes: first.artifactBytes,
+      heldBytes: of((r) => r.heldBytes),
+      saveMs: of((r) => r.saveMs),
+      readMs: of((r) => r.readMs),
+    };
   });
 }
 
 if (process.argv[1]?.endsWith('store-footprint.js')) {
   for (const row of await benchStoreFootprint(process.argv[2])) {
-    console.log(`${row.store.padEnd(8)} holds ${(row.heldBytes / MiB).toFixed(1)} MiB for a 16 MiB artifact; save ${row.saveMs.toFixed(0)} ms; read back in 1 MiB pieces ${row.readMs.toFixed(0)} ms`);
+    console.log(
+      `${row.store.padEnd(8)} holds ${(row.heldBytes / MiB).toFixed(1)} MiB for a 16 MiB artifact; save ${row.saveMs.toFixed(0)} ms; read back in 1 MiB pieces ${row.readMs.toFixed(0)} ms`,
+    );
   }
 }

@@ -82,7 +82,8 @@ export async function benchThroughput(concurrency: number[], seconds: number, op
         await load(server.url, body, clients, 1);
         upstream = 0;
         const result = await load(server.url, body, clients, seconds);
-        if (result.non2xx > 0 || result.errors > result.timeouts) throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors - result.timeouts} errors under load`);
+        if (result.non2xx > 0 || result.errors > result.timeouts)
+          throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors - result.timeouts} errors under load`);
         rows.push({
           tool: c.label,
           server: options.label ?? 'ours',

@@ -30,13 +30,21 @@ function datasets(): Array<{ name: string; value: unknown; jq: string }> {
       jq: "jobs[*].{id: id, name: name, status: status, conclusion: conclusion, failed: steps[?conclusion=='failure'].name}",
     },
     { name: 'Jira search (20 issues)', value: JSON.parse(jiraSearchPage(20)), jq: TYPICAL_JIRA_JQ },
-    { name: 'Confluence search (20 pages)', value: JSON.parse(confluenceSearchPage(20)), jq: 'results[*].{id: content.id, title: content.title, url: url, modified: lastModified}' },
+    {
+      name: 'Confluence search (20 pages)',
+      value: JSON.parse(confluenceSearchPage(20)),
+      jq: 'results[*].{id: content.id, title: content.title, url: url, modified: lastModified}',
+    },
     {
       name: 'Bitbucket pull requests (20)',
       value: JSON.parse(bitbucketPullRequestPage(20)),
       jq: 'values[*].{id: id, title: title, state: state, author: author.display_name, branch: source.branch.name}',
     },
-    { name: 'CircleCI pipelines (20)', value: { items: pipelines(20), next_page_token: null }, jq: 'items[*].{number: number, state: state, branch: vcs.branch, created: created_at}' },
+    {
+      name: 'CircleCI pipelines (20)',
+      value: { items: pipelines(20), next_page_token: null },
+      jq: 'items[*].{number: number, state: state, branch: vcs.branch, created: created_at}',
+    },
   ];
 }
 

@@ -50,7 +50,9 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       expect(answer.status).to.equal(401);
       expect(answer.text).to.include('That token is not recognised by this server.');
       expect(client.session).to.equal(undefined);
-      expect(answer.headers.get('content-security-policy')).to.equal("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+      expect(answer.headers.get('content-security-policy')).to.equal(
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
       expect((await client.get('/console')).headers.get('location')).to.equal('/console/signin');
     });
 
@@ -79,7 +81,12 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
     });
 
     it('shows argument values only on the paths MCP_CONSOLE_ARGUMENT_VALUES names, and escapes them', async () => {
-      const id = heldApproval(await d.call('rene', 'circleci_post', { path: PIPELINE, body: { branch: '<img src=x onerror=alert(1)>', parameters: { note: 'words only rene should see' } } }));
+      const id = heldApproval(
+        await d.call('rene', 'circleci_post', {
+          path: PIPELINE,
+          body: { branch: '<img src=x onerror=alert(1)>', parameters: { note: 'words only rene should see' } },
+        }),
+      );
       const card = cardOf((await dave.get('/console')).text, id)!;
       expect(card).to.include('<span class="key">branch</span> <code class="value">&quot;&lt;img src=x onerror=alert(1)&gt;&quot;</code>');
       expect(card).to.include('<span class="key">note</span> <span class="type">string</span>');
@@ -124,7 +131,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       expect(heldApproval(await d.call('olga', 'jira_delete', issue('PLAT-10')))).to.equal(id);
     });
 
-    it('grants: the caller\'s retry runs once, a second retry is held again, and a second decision conflicts', async () => {
+    it("grants: the caller's retry runs once, a second retry is held again, and a second decision conflicts", async () => {
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-11')));
       const csrf = await olga.csrf();
       const answer = await olga.post(`/console/approvals/${id}/grant`, {}, { csrf });
@@ -144,7 +151,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       expect(late.text).to.include(`Approval ${id} is already used (by olga).`);
     });
 
-    it('rejects only with a reason, which the caller\'s retry is told', async () => {
+    it("rejects only with a reason, which the caller's retry is told", async () => {
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-12')));
       const csrf = await olga.csrf();
       const blank = await olga.post(`/console/approvals/${id}/reject`, { reason: '   ' }, { csrf });
@@ -161,7 +168,10 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
     });
 
     it('records each decision in the audit log with the approver, and the chain verifies', async () => {
-      const records = readFileSync(join(d.dir, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+      const records = readFileSync(join(d.dir, 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as AuditRecord);
       const decisions = records.filter((r) => r.approval !== undefined);
       expect(decisions.map((r) => [r.principal.subject, r.tool, r.approval!.status, r.approval!.requestedBy, r.approval!.reason])).to.deep.equal([
         ['olga', 'jira_delete', 'granted', 'alice', undefined],

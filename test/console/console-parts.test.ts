@@ -25,12 +25,19 @@ describe('approvals console parts', () => {
     });
 
     it('shows every value with "*" and none with an empty setting', () => {
-      expect((new ArgumentValues('*').lines(args) as Array<{ value: boolean; text: string }>).filter((l) => l.value).map((l) => l.text)).to.deep.equal(['["a","b"]', '"Rotate the key"', '"x"', '"/rest/api/3/issue"']);
+      expect((new ArgumentValues('*').lines(args) as Array<{ value: boolean; text: string }>).filter((l) => l.value).map((l) => l.text)).to.deep.equal([
+        '["a","b"]',
+        '"Rotate the key"',
+        '"x"',
+        '"/rest/api/3/issue"',
+      ]);
       expect((new ArgumentValues('').lines(args) as Array<{ value: boolean }>).some((l) => l.value)).to.equal(false);
     });
 
     it('says so when the stored preview was cut (not JSON any more)', () => {
-      expect(new ArgumentValues('*').lines(`${args.slice(0, 40)}... (9000 characters)`)).to.deep.equal({ unavailable: 'The arguments are too large to show here; use `mcp-devtools approvals list --json`.' });
+      expect(new ArgumentValues('*').lines(`${args.slice(0, 40)}... (9000 characters)`)).to.deep.equal({
+        unavailable: 'The arguments are too large to show here; use `mcp-devtools approvals list --json`.',
+      });
     });
   });
 
@@ -68,7 +75,7 @@ describe('approvals console parts', () => {
       expect(await sessions.get(again.id)).to.equal(undefined);
     });
 
-    it('hands an OIDC sign-in\'s verifier to its callback once', async () => {
+    it("hands an OIDC sign-in's verifier to its callback once", async () => {
       const sessions = new SessionStore(openMemoryStore('console-test', 1000), manualClock(), 60_000);
       await sessions.saveLogin('state-1', { codeVerifier: 'v', nonce: 'n' });
       expect(await sessions.takeLogin('state-1')).to.deep.equal({ codeVerifier: 'v', nonce: 'n' });

@@ -61,9 +61,42 @@ describe('approvals console settings', function () {
 
   for (const [what, env, message] of [
     ['authentication off', { MCP_CONSOLE: 'true' }, 'MCP_CONSOLE=true needs MCP_AUTH_MODE=tokens or oidc'],
-    ['OIDC without a console client', { MCP_CONSOLE: 'true', MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: 'https://id.acme.example', MCP_OIDC_AUDIENCE: 'mcp', MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys' }, 'needs MCP_CONSOLE_OIDC_CLIENT_ID'],
-    ['OIDC without a public URL', { MCP_CONSOLE: 'true', MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: 'https://id.acme.example', MCP_OIDC_AUDIENCE: 'mcp', MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys', MCP_CONSOLE_OIDC_CLIENT_ID: 'console' }, 'needs MCP_CONSOLE_PUBLIC_URL'],
-    ['a plain-http public URL', { MCP_CONSOLE: 'true', MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: 'https://id.acme.example', MCP_OIDC_AUDIENCE: 'mcp', MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys', MCP_CONSOLE_OIDC_CLIENT_ID: 'console', MCP_CONSOLE_PUBLIC_URL: 'http://mcp.acme.example' }, 'MCP_CONSOLE_PUBLIC_URL=http://mcp.acme.example must be https://'],
+    [
+      'OIDC without a console client',
+      {
+        MCP_CONSOLE: 'true',
+        MCP_AUTH_MODE: 'oidc',
+        MCP_OIDC_ISSUER: 'https://id.acme.example',
+        MCP_OIDC_AUDIENCE: 'mcp',
+        MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys',
+      },
+      'needs MCP_CONSOLE_OIDC_CLIENT_ID',
+    ],
+    [
+      'OIDC without a public URL',
+      {
+        MCP_CONSOLE: 'true',
+        MCP_AUTH_MODE: 'oidc',
+        MCP_OIDC_ISSUER: 'https://id.acme.example',
+        MCP_OIDC_AUDIENCE: 'mcp',
+        MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys',
+        MCP_CONSOLE_OIDC_CLIENT_ID: 'console',
+      },
+      'needs MCP_CONSOLE_PUBLIC_URL',
+    ],
+    [
+      'a plain-http public URL',
+      {
+        MCP_CONSOLE: 'true',
+        MCP_AUTH_MODE: 'oidc',
+        MCP_OIDC_ISSUER: 'https://id.acme.example',
+        MCP_OIDC_AUDIENCE: 'mcp',
+        MCP_OIDC_JWKS_URL: 'https://id.acme.example/keys',
+        MCP_CONSOLE_OIDC_CLIENT_ID: 'console',
+        MCP_CONSOLE_PUBLIC_URL: 'http://mcp.acme.example',
+      },
+      'MCP_CONSOLE_PUBLIC_URL=http://mcp.acme.example must be https://',
+    ],
   ] as const) {
     it(`refuses to start with ${what}, naming the setting`, async () => {
       const run = await runCli(['--transport', 'http', '--port', '0'], { env: { ...env } });

@@ -10,7 +10,13 @@ import { startTestKernel } from '../support/test-kernel.js';
 
 @Plugin({ name: 'third-party-bad-schema', version: '1.0.0' })
 class ThirdPartyBadSchema {
-  @Tool({ name: 'third_party_tool', title: 'Bad', description: 'b', annotations: { readOnlyHint: true }, input: Type.Object({ a: { type: 'strng' } as never }) })
+  @Tool({
+    name: 'third_party_tool',
+    title: 'Bad',
+    description: 'b',
+    annotations: { readOnlyHint: true },
+    input: Type.Object({ a: { type: 'strng' } as never }),
+  })
   async run(): Promise<ToolOutput> {
     return { value: 'never' };
   }
@@ -33,7 +39,7 @@ describe('built-in tool schemas (checked here, not at start-up)', () => {
     });
   }
 
-  it('still refuses a third-party plugin\'s invalid schema at start-up, beside the built-ins', async () => {
+  it("still refuses a third-party plugin's invalid schema at start-up, beside the built-ins", async () => {
     expect(isBuiltinPlugin(ThirdPartyBadSchema)).to.equal(false);
     const started = startTestKernel({ plugins: [ThirdPartyBadSchema] });
     let message = '';

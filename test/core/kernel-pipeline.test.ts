@@ -19,10 +19,26 @@ describe('kernel call pipeline (in-process, fixture vendor against a loopback mo
   beforeEach(() => mock.reset());
 
   it('renders the upstream body as TOON by default and JSON on request', async () => {
-    mock.on('GET', '/items', { body: { items: [{ id: 1, name: 'a' }, { id: 2, name: 'b' }] } });
+    mock.on('GET', '/items', {
+      body: {
+        items: [
+          { id: 1, name: 'a' },
+          { id: 2, name: 'b' },
+        ],
+      },
+    });
     expect(textOf(await kernel.call('fixture_get', { path: '/items' }))).to.equal('items[2]{id,name}:\n  1,a\n  2,b');
     expect(textOf(await kernel.call('fixture_get', { path: '/items', outputFormat: 'json' }))).to.equal(
-      JSON.stringify({ items: [{ id: 1, name: 'a' }, { id: 2, name: 'b' }] }, null, 2),
+      JSON.stringify(
+        {
+          items: [
+            { id: 1, name: 'a' },
+            { id: 2, name: 'b' },
+          ],
+        },
+        null,
+        2,
+      ),
     );
     expect(mock.requests[0]?.headers.authorization).to.equal('Bearer fixture-secret-token');
   });

@@ -82,7 +82,14 @@ class BadSchema {
 
 @Plugin({ name: 'bad-envelope', version: '1.0.0' })
 class BadEnvelope {
-  @Tool({ name: 'enveloped_tool', title: 'Env', description: 'e', annotations: readOnly, input: NoArgs, envelope: { type: 'object', required: 'data' } as never })
+  @Tool({
+    name: 'enveloped_tool',
+    title: 'Env',
+    description: 'e',
+    annotations: readOnly,
+    input: NoArgs,
+    envelope: { type: 'object', required: 'data' } as never,
+  })
   async run(): Promise<ToolOutput<never>> {
     return { value: 'e' };
   }
@@ -124,7 +131,7 @@ describe('kernel start-up and shutdown', () => {
     expect(await startupError([Chicken, Egg])).to.equal('Plugins depend on each other in a cycle: chicken -> egg -> chicken.');
   });
 
-  it('fails a boot that hangs after the plugin\'s timeout, naming it', async () => {
+  it("fails a boot that hangs after the plugin's timeout, naming it", async () => {
     expect(await startupError([Slow])).to.equal('Plugin "slow" boot did not finish within 50 ms.');
   });
 
@@ -133,7 +140,9 @@ describe('kernel start-up and shutdown', () => {
   });
 
   it('refuses duplicate tool names at start-up, naming both plugins', async () => {
-    expect(await startupError([Alpha, Beta, Copycat])).to.equal('Tool "alpha_tool" of plugin "copycat": the name is already taken by plugin "alpha". Tool names must be unique.');
+    expect(await startupError([Alpha, Beta, Copycat])).to.equal(
+      'Tool "alpha_tool" of plugin "copycat": the name is already taken by plugin "alpha". Tool names must be unique.',
+    );
   });
 
   it('refuses an invalid input schema at start-up, naming the tool', async () => {

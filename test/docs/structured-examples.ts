@@ -22,10 +22,19 @@ export async function structuredExamples(): Promise<Map<string, string>> {
     const runs = (path: string, body: unknown, link?: string): void => void mock.on('GET', path, { body, headers: link ? { link } : {} });
     runs('/repos/octo-org/empty/actions/runs', { total_count: 0, workflow_runs: [] });
     runs('/repos/octo-org/one/actions/runs', { total_count: 1, workflow_runs: [run] });
-    runs('/repos/octo-org/many/actions/runs', { total_count: 61, workflow_runs: Array.from({ length: 30 }, (_, i) => ({ ...run, id: run.id + i })) }, githubLink(mock.url, 1, 3));
+    runs(
+      '/repos/octo-org/many/actions/runs',
+      { total_count: 61, workflow_runs: Array.from({ length: 30 }, (_, i) => ({ ...run, id: run.id + i })) },
+      githubLink(mock.url, 1, 3),
+    );
     const example = (githubFixture('workflow-run-paginated').workflow_runs as object[])[0]!;
-    runs('/repos/octo-org/huge/actions/runs', { total_count: 61, workflow_runs: Array.from({ length: 35 }, (_, i) => ({ ...example, id: run.id + i })) }, githubLink(mock.url, 1, 3));
-    const list = async (repo: string, extra: Record<string, unknown> = {}): Promise<CallToolResult> => kernel.call('fixture_list_runs', { owner: 'octo-org', repo, ...extra });
+    runs(
+      '/repos/octo-org/huge/actions/runs',
+      { total_count: 61, workflow_runs: Array.from({ length: 35 }, (_, i) => ({ ...example, id: run.id + i })) },
+      githubLink(mock.url, 1, 3),
+    );
+    const list = async (repo: string, extra: Record<string, unknown> = {}): Promise<CallToolResult> =>
+      kernel.call('fixture_list_runs', { owner: 'octo-org', repo, ...extra });
 
     show('paged-empty', (await list('empty')).structuredContent);
     show('paged-one', (await list('one')).structuredContent);
@@ -34,13 +43,19 @@ export async function structuredExamples(): Promise<Map<string, string>> {
     const huge = await list('huge');
     show('paged-oversized', shortIds(huge.structuredContent));
 
-    mock.on('GET', '/project/gh/octo-org/octo-repo/pipeline', { body: { items: [{ id: '5034460f-...', state: 'created', number: 42 }], next_page_token: 'AARLwwV...' } });
-    const circle = (extra: Record<string, unknown> = {}): Promise<CallToolResult> => kernel.call('fixture_circle_get', { path: '/project/gh/octo-org/octo-repo/pipeline', ...extra });
+    mock.on('GET', '/project/gh/octo-org/octo-repo/pipeline', {
+      body: { items: [{ id: '5034460f-...', state: 'created', number: 42 }], next_page_token: 'AARLwwV...' },
+    });
+    const circle = (extra: Record<string, unknown> = {}): Promise<CallToolResult> =>
+      kernel.call('fixture_circle_get', { path: '/project/gh/octo-org/octo-repo/pipeline', ...extra });
     show('circleci', (await circle()).structuredContent);
     show('circleci-projected', (await circle({ jq: 'items[*].id' })).structuredContent);
 
     mock.on('GET', '/rest/api/3/search/jql', { body: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } });
-    mock.on('GET', '/2.0/repositories/team/repo/diff/abc', { headers: { 'content-type': 'text/plain' }, body: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-Hello\n+Hello, world\n' });
+    mock.on('GET', '/2.0/repositories/team/repo/diff/abc', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-Hello\n+Hello, world\n',
+    });
     mock.on('GET', '/rest/api/3/issue/PLAT-1/watchers', { status: 204 });
     const get = (path: string, extra: Record<string, unknown> = {}): Promise<CallToolResult> => kernel.call('fixture_atlassian_get', { path, ...extra });
     show('atlassian', (await get('/rest/api/3/search/jql')).structuredContent);
@@ -78,7 +93,10 @@ export function layout(value: unknown): string {
 
 function oneLine(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(oneLine).join(', ')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${oneLine(v)}`).join(', ')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${oneLine(v)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }
 

@@ -58,7 +58,10 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
 
   it('logs tool, vendor, method, path as sent, outcome, status, duration, principal, cache hit and result bytes', async () => {
     // A project's settings, not its pipeline list: that one is a status path, never cached.
-    circleci.on('GET', '/api/v2/project/gh/acme/api/checkout-key', { body: { items: [{ type: 'deploy-key', preferred: true }] }, headers: { 'cache-control': 'max-age=60' } });
+    circleci.on('GET', '/api/v2/project/gh/acme/api/checkout-key', {
+      body: { items: [{ type: 'deploy-key', preferred: true }] },
+      headers: { 'cache-control': 'max-age=60' },
+    });
     const args = { path: '/project/gh/acme/api/checkout-key', queryParams: { branch: queryValue } };
     const first = await session.client.callTool({ name: 'circleci_get', arguments: args });
     const second = await session.client.callTool({ name: 'circleci_get', arguments: args });
@@ -88,7 +91,16 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
     await session.client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/search/jql', queryParams: { jql: `text ~ "${queryValue}"` } } });
     await session.client.callTool({ name: 'jira_get', arguments: { path: 42 } });
     const lines = await waitForCallLines(session.stderr, 4);
-    expect(lines[2]).to.deep.include({ tool: 'jira_get', vendor: 'jira', method: 'GET', path: '/rest/api/3/search/jql', query: ['jql'], outcome: 'upstream_http_error', upstreamStatus: 401, cacheHit: null });
+    expect(lines[2]).to.deep.include({
+      tool: 'jira_get',
+      vendor: 'jira',
+      method: 'GET',
+      path: '/rest/api/3/search/jql',
+      query: ['jql'],
+      outcome: 'upstream_http_error',
+      upstreamStatus: 401,
+      cacheHit: null,
+    });
     expect(lines[3]).to.deep.include({ tool: 'jira_get', vendor: 'jira', method: null, path: null, outcome: 'invalid_arguments', upstreamStatus: null });
   });
 
@@ -151,7 +163,7 @@ describe('HTTP server logs (dist/cli.js --transport http)', () => {
       });
     expect((await post(wrong)).status).to.equal(401);
     expect((await post()).status).to.equal(401);
-    for (const deadline = Date.now() + 5000; parse(server.stderr).filter((l) => l.msg === 'HTTP authentication failed').length < 2 && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5000; parse(server.stderr).filter((l) => l.msg === 'HTTP authentication failed').length < 2 && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const failures = parse(server.stderr).filter((l) => l.msg === 'HTTP authentication failed');

@@ -19,16 +19,24 @@ describe('CLI help for mistakes', () => {
   it('an unknown command says so, suggests the nearest and lists the commands', async () => {
     const ran = await runCli(['tols']);
     expect(ran.code).to.equal(1);
-    expect(ran.stderr.trim()).to.equal('mcp-devtools: unknown command "tols". Did you mean "tools"? Commands: serve, tools, call, config, auth, policy, approvals, audit (mcp-devtools --help says what each does).');
+    expect(ran.stderr.trim()).to.equal(
+      'mcp-devtools: unknown command "tols". Did you mean "tools"? Commands: serve, tools, call, config, auth, policy, approvals, audit (mcp-devtools --help says what each does).',
+    );
   });
 
   it('a setting with fixed choices lists the values it allows', async () => {
     const level = await runCli(['config'], { env: { LOG_LEVEL: 'verbose' } });
-    expect(level.stderr.trim()).to.equal('mcp-devtools: Setting LOG_LEVEL="verbose" from environment is not one of the allowed values: trace, debug, info, warn, error, fatal, silent.');
+    expect(level.stderr.trim()).to.equal(
+      'mcp-devtools: Setting LOG_LEVEL="verbose" from environment is not one of the allowed values: trace, debug, info, warn, error, fatal, silent.',
+    );
     // `serve` writes a log stream: its reason for not starting is a JSON line too (plain text on a terminal).
     const transport = await runCli(['--transport', 'sse']);
     expect(transport.code).to.equal(1);
-    expect(JSON.parse(transport.stderr.trim())).to.deep.include({ level: 60, name: 'mcp-devtools', msg: 'Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.' });
+    expect(JSON.parse(transport.stderr.trim())).to.deep.include({
+      level: 60,
+      name: 'mcp-devtools',
+      msg: 'Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.',
+    });
   });
 
   it('an unknown setting suggests the nearest one', async () => {
@@ -45,7 +53,9 @@ describe('CLI help for mistakes', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
     const unloaded = await runCli(['call', 'jira_get', '{}'], { cwd: dir });
-    expect(unloaded.stderr).to.contain(`mcp-devtools: Unknown tool: jira_get: it belongs to the built-in plugin "jira", which the config file ${join(dir, 'mcp-devtools.config.json')} does not load. Add "jira" to its "plugins".`);
+    expect(unloaded.stderr).to.contain(
+      `mcp-devtools: Unknown tool: jira_get: it belongs to the built-in plugin "jira", which the config file ${join(dir, 'mcp-devtools.config.json')} does not load. Add "jira" to its "plugins".`,
+    );
   });
 
   it('a 401 names the setting that holds the token', async () => {
@@ -54,7 +64,9 @@ describe('CLI help for mistakes', () => {
       mock.on('GET', '/user', { status: 401, body: { message: 'Bad credentials' } });
       const ran = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { GITHUB_API_URL: mock.url, GITHUB_TOKEN: canary('ghp_') } });
       expect(ran.code).to.equal(1);
-      expect(firstLine(ran)).to.equal('Error: GitHub answered 401 Unauthorized for GET /user. The credentials were not accepted: check GITHUB_TOKEN (a valid token, not expired or revoked).');
+      expect(firstLine(ran)).to.equal(
+        'Error: GitHub answered 401 Unauthorized for GET /user. The credentials were not accepted: check GITHUB_TOKEN (a valid token, not expired or revoked).',
+      );
     } finally {
       await mock.close();
     }
@@ -64,10 +76,14 @@ describe('CLI help for mistakes', () => {
     const env = { GITHUB_TOKEN: canary('ghp_'), MCP_UPSTREAM_RETRIES: '0' };
     const port = await freePort();
     const refused = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { ...env, GITHUB_API_URL: `http://127.0.0.1:${port}` } });
-    expect(firstLine(refused)).to.equal(`Error: GitHub could not be reached for GET /user (ECONNREFUSED): nothing accepts connections at that address (connection refused). Check http://127.0.0.1:${port} is reachable, then try again.`);
+    expect(firstLine(refused)).to.equal(
+      `Error: GitHub could not be reached for GET /user (ECONNREFUSED): nothing accepts connections at that address (connection refused). Check http://127.0.0.1:${port} is reachable, then try again.`,
+    );
     const unresolved = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { ...env, GITHUB_API_URL: 'https://no-such-host.invalid' } });
     // A machine without a resolver answers EAI_AGAIN rather than ENOTFOUND: either way, the cause is named.
-    expect(firstLine(unresolved)).to.match(/^Error: GitHub could not be reached for GET \/user \((ENOTFOUND|EAI_AGAIN)\): the host name (does not resolve|could not be resolved)/);
+    expect(firstLine(unresolved)).to.match(
+      /^Error: GitHub could not be reached for GET \/user \((ENOTFOUND|EAI_AGAIN)\): the host name (does not resolve|could not be resolved)/,
+    );
   });
 
   it('a certificate that is not trusted is named as such, with what to do for a private CA', async function () {
@@ -77,9 +93,15 @@ describe('CLI help for mistakes', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const origin = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const ran = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { GITHUB_API_URL: origin, GITHUB_TOKEN: canary('ghp_'), MCP_UPSTREAM_RETRIES: '0' } });
-      expect(firstLine(ran)).to.match(/^Error: GitHub could not be reached for GET \/user \(certificate: UNABLE_TO_VERIFY_LEAF_SIGNATURE\): the TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted \(unable to verify the first certificate\)\. If it is signed by a private CA, start the server with NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem\.$/);
-      const trusted = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { GITHUB_API_URL: origin, GITHUB_TOKEN: canary('ghp_'), NODE_EXTRA_CA_CERTS: tls.caFile } });
+      const ran = await runCli(['call', 'github_get', '{"path":"/user"}'], {
+        env: { GITHUB_API_URL: origin, GITHUB_TOKEN: canary('ghp_'), MCP_UPSTREAM_RETRIES: '0' },
+      });
+      expect(firstLine(ran)).to.match(
+        /^Error: GitHub could not be reached for GET \/user \(certificate: UNABLE_TO_VERIFY_LEAF_SIGNATURE\): the TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted \(unable to verify the first certificate\)\. If it is signed by a private CA, start the server with NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem\.$/,
+      );
+      const trusted = await runCli(['call', 'github_get', '{"path":"/user"}'], {
+        env: { GITHUB_API_URL: origin, GITHUB_TOKEN: canary('ghp_'), NODE_EXTRA_CA_CERTS: tls.caFile },
+      });
       expect(trusted.code, trusted.stdout).to.equal(0);
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -89,7 +111,9 @@ describe('CLI help for mistakes', () => {
   it('a base URL that is not a URL names its setting', async () => {
     const github = await runCli(['call', 'github_get', '{"path":"/user"}'], { env: { GITHUB_API_URL: 'api.github.example.com' } });
     expect(github.code).to.equal(1);
-    expect(github.stderr.trim()).to.equal('mcp-devtools: GITHUB_API_URL="api.github.example.com" is not a URL: give the GitHub API\'s base URL with its scheme, such as https://host.example.com.');
+    expect(github.stderr.trim()).to.equal(
+      'mcp-devtools: GITHUB_API_URL="api.github.example.com" is not a URL: give the GitHub API\'s base URL with its scheme, such as https://host.example.com.',
+    );
     const jira = await runCli(['tools'], { env: { JIRA_BASE_URL: 'ftp://jira.example.com' } });
     expect(jira.stderr.trim()).to.equal('mcp-devtools: JIRA_BASE_URL="ftp://jira.example.com" must be an http:// or https:// URL, not ftp:');
   });
@@ -99,10 +123,14 @@ describe('CLI help for mistakes', () => {
     writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['jira', 'gitlab'] }));
     const ran = await runCli(['tools'], { cwd: dir });
     expect(ran.code).to.equal(1);
-    expect(ran.stderr.trim()).to.equal(`mcp-devtools: Plugin "gitlab" cannot be found: no installed package of that name is visible from ${dir}. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`);
+    expect(ran.stderr.trim()).to.equal(
+      `mcp-devtools: Plugin "gitlab" cannot be found: no installed package of that name is visible from ${dir}. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+    );
     writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['./plugins/gitlab.js'] }));
     const path = await runCli(['tools'], { cwd: dir });
-    expect(path.stderr.trim()).to.equal(`mcp-devtools: Plugin "./plugins/gitlab.js" cannot be found: ${join(dir, 'plugins/gitlab.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`);
+    expect(path.stderr.trim()).to.equal(
+      `mcp-devtools: Plugin "./plugins/gitlab.js" cannot be found: ${join(dir, 'plugins/gitlab.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+    );
   });
 });
 
@@ -110,15 +138,21 @@ describe('settings found where users put them', () => {
   it('a plugin\'s setting in the "mcp-devtools" section of ~/.mcp/configs.json is honoured; a misplaced one is warned about', async () => {
     const home = tempDir();
     mkdirSync(join(home, '.mcp'));
-    writeFileSync(join(home, '.mcp', 'configs.json'), JSON.stringify({
-      'mcp-devtools': { environments: { GITHUB_API_URL: 'https://ghe.example.com/api/v3', MCP_READONLY: 'true' } },
-      github: { environments: { MCP_READ_ONLY: 'true' } },
-      filesystem: { environments: { ROOT: '/srv' } },
-    }));
+    writeFileSync(
+      join(home, '.mcp', 'configs.json'),
+      JSON.stringify({
+        'mcp-devtools': { environments: { GITHUB_API_URL: 'https://ghe.example.com/api/v3', MCP_READONLY: 'true' } },
+        github: { environments: { MCP_READ_ONLY: 'true' } },
+        filesystem: { environments: { ROOT: '/srv' } },
+      }),
+    );
     const ran = await runCli(['config', '--json'], { env: { HOME: home } });
     expect(ran.code).to.equal(0);
     const rows = (JSON.parse(ran.stdout) as { settings: Array<{ key: string; value: unknown; source: string }> }).settings;
-    expect(rows.find((r) => r.key === 'GITHUB_API_URL')).to.deep.include({ value: 'https://ghe.example.com/api/v3', source: '~/.mcp/configs.json (mcp-devtools)' });
+    expect(rows.find((r) => r.key === 'GITHUB_API_URL')).to.deep.include({
+      value: 'https://ghe.example.com/api/v3',
+      source: '~/.mcp/configs.json (mcp-devtools)',
+    });
     expect(rows.find((r) => r.key === 'MCP_READ_ONLY')).to.deep.include({ value: false, source: 'default' });
     expect(ran.stderr.split('\n').filter(Boolean)).to.deep.equal([
       'warning: ~/.mcp/configs.json: "MCP_READONLY" in the "mcp-devtools" section is not a setting of any loaded plugin, so it is ignored. Did you mean "MCP_READ_ONLY"?',
@@ -132,6 +166,8 @@ describe('settings found where users put them', () => {
     writeFileSync(join(dir, 'mcp-devtools.config.yaml'), 'plugins: [jira]\n');
     const ran = await runCli(['tools'], { cwd: dir });
     expect(ran.code).to.equal(1);
-    expect(ran.stderr.trim()).to.equal(`mcp-devtools: Two config files in ${dir}: ${join(dir, 'mcp-devtools.config.json')} and ${join(dir, 'mcp-devtools.config.yaml')}. Keep one of them (merge what the other holds into it), or pick one with --config.`);
+    expect(ran.stderr.trim()).to.equal(
+      `mcp-devtools: Two config files in ${dir}: ${join(dir, 'mcp-devtools.config.json')} and ${join(dir, 'mcp-devtools.config.yaml')}. Keep one of them (merge what the other holds into it), or pick one with --config.`,
+    );
   });
 });

@@ -72,6 +72,8 @@ describe('mcp-devtools CLI', () => {
     expect(ran.code).to.equal(0); // config only resolves settings; it does not open the store
     const served = await cli(['call', 'fixture_get', '{"path":"/x"}'], { MCP_STORE_URL: 'ftp://nowhere' });
     expect(served.code).to.equal(1);
-    expect(served.stderr.trim()).to.equal('mcp-devtools: MCP_STORE_URL=ftp://nowhere: unsupported scheme "ftp:". Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).');
+    expect(served.stderr.trim()).to.equal(
+      'mcp-devtools: MCP_STORE_URL=ftp://nowhere: unsupported scheme "ftp:". Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).',
+    );
   });
 });

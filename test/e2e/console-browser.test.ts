@@ -8,11 +8,18 @@ const issue = (key: string): { path: string } => ({ path: `/rest/api/3/issue/${k
 
 /** A forged form post from inside a signed-in page: `csrf` true sends the page's own token. */
 function forgeGrant(page: Page, id: string, csrf: boolean): Promise<number> {
-  return page.evaluate(async ([approval, withToken]) => {
-    const token = (globalThis as unknown as PageGlobals).document.querySelector('input[name=csrf]')!.value;
-    const response = await fetch(`/console/approvals/${approval}/grant`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: withToken ? `csrf=${encodeURIComponent(token)}` : '' });
-    return response.status;
-  }, [id, csrf] as const);
+  return page.evaluate(
+    async ([approval, withToken]) => {
+      const token = (globalThis as unknown as PageGlobals).document.querySelector('input[name=csrf]')!.value;
+      const response = await fetch(`/console/approvals/${approval}/grant`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: withToken ? `csrf=${encodeURIComponent(token)}` : '',
+      });
+      return response.status;
+    },
+    [id, csrf] as const,
+  );
 }
 
 for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[]) {
@@ -64,7 +71,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.cookie)).not.to.include('mcp_console=');
     });
 
-    it('shows a held call without a reload; a grant lets the agent\'s retry run once', async () => {
+    it("shows a held call without a reload; a grant lets the agent's retry run once", async () => {
       await page.evaluate(() => void ((globalThis as unknown as PageGlobals).sameDocument = true));
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-42')));
       const card = page.locator(`#${id}`);
@@ -74,7 +81,12 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       expect(await card.locator('dd').first().textContent()).to.match(/^alice developers via tokens$/);
       expect(await card.locator('.time-left').textContent()).to.match(/^1[45] min \d\d s left$/);
       // A second held call, from the release engineer, so the screenshot shows argument shapes and values.
-      const pipeline = heldApproval(await d.call('rene', 'circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main', parameters: { deploy_env: 'production' } } }));
+      const pipeline = heldApproval(
+        await d.call('rene', 'circleci_post', {
+          path: '/api/v2/project/gh/acme/app/pipeline',
+          body: { branch: 'main', parameters: { deploy_env: 'production' } },
+        }),
+      );
       await page.locator(`#${pipeline}`).waitFor();
       await screenshot(page, `${store}-approvals-laptop`, docs);
 
@@ -138,7 +150,9 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       await page.waitForURL(/outcome=rejected/);
       const rows = page.locator('table.activity tbody tr');
       expect(await rows.count()).to.equal(1);
-      expect(await rows.first().textContent()).to.include('olga').and.to.include('PLAT-43 holds the audit trail');
+      expect(await rows.first().textContent())
+        .to.include('olga')
+        .and.to.include('PLAT-43 holds the audit trail');
       await page.goto(`${d.base}/console/activity`);
       await screenshot(page, `${store}-activity-laptop`, docs);
     });
@@ -151,14 +165,20 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       await page.fill('input[name=subject]', 'alice');
       await page.fill('input[name=groups]', 'developers');
       await page.click('form.explain button');
-      expect(await page.textContent('.decision')).to.equal('Denied by rule no-agent-issues-in-the-security-project: Security issues are handled outside agents.');
+      expect(await page.textContent('.decision')).to.equal(
+        'Denied by rule no-agent-issues-in-the-security-project: Security issues are handled outside agents.',
+      );
       await screenshot(page, `${store}-policy-laptop`, docs);
     });
 
     it('reads on a phone: no page scrolls sideways', async () => {
       const phone = await browser.newContext({ viewport: VIEWPORTS.phone, storageState: await olga.storageState() });
       const p = await phone.newPage();
-      for (const [name, path] of [['approvals', '/console'], ['activity', '/console/activity'], ['policy', '/console/policy']] as const) {
+      for (const [name, path] of [
+        ['approvals', '/console'],
+        ['activity', '/console/activity'],
+        ['policy', '/console/policy'],
+      ] as const) {
         await p.goto(`${d.base}${path}`);
         expect(await overflowsSideways(p), name).to.equal(false);
         await screenshot(p, `${store}-${name}-phone`, docs);

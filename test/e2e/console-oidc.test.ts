@@ -65,7 +65,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       leakAudit.addCanaries([session.value]);
     });
 
-    it('refuses the provider\'s redirect when it is replayed', async () => {
+    it("refuses the provider's redirect when it is replayed", async () => {
       const replay = await olga.context().newPage();
       const answer = await replay.goto(callback!);
       expect(answer!.status()).to.equal(400);
@@ -73,7 +73,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       await replay.close();
     });
 
-    it('lets the approver grant a held call of an agent holding the provider\'s token; its retry runs once', async () => {
+    it("lets the approver grant a held call of an agent holding the provider's token; its retry runs once", async () => {
       const id = heldApproval(await d.call('alice', 'jira_delete', { path: '/rest/api/3/issue/OIDC-1' }));
       const card = olga.locator(`#${id}`);
       await card.waitFor({ timeout: 15_000 });

@@ -41,7 +41,10 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
     ]);
     const off = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: d\n    effect: deny\n    except: {}\n');
     const refused = await runCli(['policy', 'check', off]);
-    expect([refused.code, refused.stderr.trim()]).to.deep.equal([1, `${off} line 5: rules[0].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.`]);
+    expect([refused.code, refused.stderr.trim()]).to.deep.equal([
+      1,
+      `${off} line 5: rules[0].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.`,
+    ]);
   });
 
   describe('policy explain', () => {
@@ -86,7 +89,16 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
         ];
         for (const [who, tool, args] of cases) {
           const person = PEOPLE[who];
-          const run = await explain(['--tool', tool, '--args', JSON.stringify(args), '--subject', person.subject, ...person.groups.flatMap((g) => ['--group', g]), '--json']);
+          const run = await explain([
+            '--tool',
+            tool,
+            '--args',
+            JSON.stringify(args),
+            '--subject',
+            person.subject,
+            ...person.groups.flatMap((g) => ['--group', g]),
+            '--json',
+          ]);
           expect(run.code, run.stderr).to.equal(0);
           const explained = (JSON.parse(run.stdout) as { decision: Decision }).decision;
           for (const method of ['POST', 'PUT', 'DELETE']) ent.jira.on(method, '*', { status: 204 });
@@ -94,7 +106,8 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
           const result = (await ent.kernel.call(tool, args, person)) as CallToolResult;
           const served = (result._meta?.decision as Decision | undefined) ?? { effect: 'allow' };
           expect(explained.effect, `${who} ${tool}`).to.equal(served.effect);
-          if (served.effect !== 'allow') expect({ ...explained, approvalId: undefined, expiresAt: undefined }).to.deep.equal({ ...served, approvalId: undefined, expiresAt: undefined });
+          if (served.effect !== 'allow')
+            expect({ ...explained, approvalId: undefined, expiresAt: undefined }).to.deep.equal({ ...served, approvalId: undefined, expiresAt: undefined });
         }
       } finally {
         await ent.close();
@@ -109,11 +122,15 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       for (const path of ['/rest/api/3/user;x=1/search', '/rest/api/3/x/..;/user/search', '/rest/api/3/issue/x/..;/..;/user']) {
         const run = await explain(['--tool', 'jira_post', '--args', JSON.stringify({ path }), '--subject', 'alice', '--group', 'developers']);
         expect([run.code, run.stdout], path).to.deep.equal([1, '']);
-        expect(run.stderr, path).to.contain('The server would refuse this call before the policy (invalid_path)').and.to.contain('it contains ";" (path parameters');
+        expect(run.stderr, path)
+          .to.contain('The server would refuse this call before the policy (invalid_path)')
+          .and.to.contain('it contains ";" (path parameters');
       }
       const unknown = await explain(['--tool', 'jira_archive', '--subject', 'alice']);
       expect(unknown.code).to.equal(1);
-      expect(unknown.stderr).to.contain('No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.');
+      expect(unknown.stderr).to.contain(
+        'No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.',
+      );
     });
   });
 
@@ -124,7 +141,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       expect(run.stderr).to.contain('MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server');
     });
 
-    it('lists and grants through a running server\'s admin endpoint with --server', async () => {
+    it("lists and grants through a running server's admin endpoint with --server", async () => {
       const ent = await startEnterpriseKernel();
       const { logger } = capturedLogger();
       const routes = approvalRoutes(ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), 'admin-cli-token', logger);

@@ -45,19 +45,30 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     results.push({ who, tool, result });
     return result;
   };
-  const admin = (path: string, init: RequestInit = {}): Promise<Response> => fetch(server.url.replace(/\/mcp$/, path), { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
+  const admin = (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(server.url.replace(/\/mcp$/, path), { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
   const requests = (mock: MockUpstream): string[] => mock.requests.map((r) => `${r.method} ${r.path}`);
 
   before(async () => {
     jira = await MockUpstream.start();
     circleci = await MockUpstream.start();
-    jira.on('GET', '/rest/api/3/issue/:key', (r) => ({ body: { key: r.params.key, fields: { summary: 'Flaky deploy step', status: { name: 'In Progress' } } } }));
+    jira.on('GET', '/rest/api/3/issue/:key', (r) => ({
+      body: { key: r.params.key, fields: { summary: 'Flaky deploy step', status: { name: 'In Progress' } } },
+    }));
     jira.on('POST', '/rest/api/3/issue', { status: 201, body: { id: '10042', key: 'PLAT-42', self: 'https://acme.atlassian.net/rest/api/3/issue/10042' } });
     jira.on('PUT', '/rest/api/3/issue/:key', { status: 204 });
     jira.on('DELETE', '/rest/api/3/issue/:key', { status: 204 });
-    jira.on('GET', '/rest/api/3/issue/NOPE-1', { status: 404, body: { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} } });
-    circleci.on('GET', '/api/v2/project/gh/acme/app/pipeline', { body: { items: [{ id: '5034460f-c7c4-4c43-9457-de07e2029e7b', state: 'created', number: 42 }], next_page_token: null } });
-    circleci.on('POST', '/api/v2/project/gh/acme/app/pipeline', { status: 201, body: { id: '6a3e1c2b-0000-4c43-9457-de07e2029e7b', state: 'pending', number: 43 } });
+    jira.on('GET', '/rest/api/3/issue/NOPE-1', {
+      status: 404,
+      body: { errorMessages: ['Issue does not exist or you do not have permission to see it.'], errors: {} },
+    });
+    circleci.on('GET', '/api/v2/project/gh/acme/app/pipeline', {
+      body: { items: [{ id: '5034460f-c7c4-4c43-9457-de07e2029e7b', state: 'created', number: 42 }], next_page_token: null },
+    });
+    circleci.on('POST', '/api/v2/project/gh/acme/app/pipeline', {
+      status: 201,
+      body: { id: '6a3e1c2b-0000-4c43-9457-de07e2029e7b', state: 'pending', number: 43 },
+    });
     setup = deployment();
     serverEnv = { ...vendorEnv(jira.url, circleci.url), ...setup.env, MCP_STORE_URL: `sqlite://${join(setup.dir, 'store.db')}` };
     server = await startHttpServer({ cwd: setup.dir, env: serverEnv });
@@ -95,13 +106,19 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
   });
 
   it('lets developers create and edit issues, and denies what no rule allows', async () => {
-    expect((await call('alice', 'jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'PLAT' }, summary: 'Flaky deploy step' } } })).isError).to.equal(undefined);
-    expect((await call('alice', 'jira_put', { path: '/rest/api/3/issue/PLAT-42', body: { fields: { summary: 'Flaky deploy step on main' } } })).isError).to.equal(undefined);
+    expect(
+      (await call('alice', 'jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { key: 'PLAT' }, summary: 'Flaky deploy step' } } })).isError,
+    ).to.equal(undefined);
+    expect(
+      (await call('alice', 'jira_put', { path: '/rest/api/3/issue/PLAT-42', body: { fields: { summary: 'Flaky deploy step on main' } } })).isError,
+    ).to.equal(undefined);
     const dave = await call('dave', 'jira_post', { path: '/rest/api/3/issue', body: {} });
     expect(decisionOf(dave)).to.include({ effect: 'deny', ruleId: null });
     // The vendor plugin is loaded from its own path (as a third-party one is): its errors keep their code.
     const missing = await call('alice', 'jira_get', { path: '/rest/api/3/issue/NOPE-1' });
-    expect((missing.content[0] as { text: string }).text).to.match(/^Error: Jira answered 404 Not Found for GET \/rest\/api\/3\/issue\/NOPE-1\.[^]*\nCode: upstream_http_error\nHTTP Status: 404\n/);
+    expect((missing.content[0] as { text: string }).text).to.match(
+      /^Error: Jira answered 404 Not Found for GET \/rest\/api\/3\/issue\/NOPE-1\.[^]*\nCode: upstream_http_error\nHTTP Status: 404\n/,
+    );
     expect(requests(jira).slice(1)).to.deep.equal(['POST /rest/api/3/issue', 'PUT /rest/api/3/issue/PLAT-42', 'GET /rest/api/3/issue/NOPE-1']);
     expect(JSON.parse(jira.requests[1]!.body)).to.deep.equal({ fields: { project: { key: 'PLAT' }, summary: 'Flaky deploy step' } });
   });
@@ -124,7 +141,10 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     const cli = { cwd: setup.dir, env: serverEnv };
     const list = await runCli(['approvals', 'list', '--json'], cli);
     expect(list.code, list.stderr).to.equal(0);
-    expect((JSON.parse(list.stdout) as Array<{ id: string; subject: string; request: unknown }>).find((a) => a.id === approvalId)).to.deep.include({ subject: 'alice', request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-42' } });
+    expect((JSON.parse(list.stdout) as Array<{ id: string; subject: string; request: unknown }>).find((a) => a.id === approvalId)).to.deep.include({
+      subject: 'alice',
+      request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-42' },
+    });
     const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga'], cli);
     expect(grant.code, grant.stderr).to.equal(0);
     expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; holds until `));
@@ -166,7 +186,12 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       const vendor = tool.split('_')[0]!;
       const mock = vendor === 'jira' ? jira : circleci;
       const credential = vendor === 'jira' ? 'jira-bot' : 'circleci-deployer';
-      expect(result._meta?.['mcp-devtools/upstream'], `${who} ${tool}`).to.deep.equal({ vendor, credential, host: new URL(mock.url).host, environment: 'production' });
+      expect(result._meta?.['mcp-devtools/upstream'], `${who} ${tool}`).to.deep.equal({
+        vendor,
+        credential,
+        host: new URL(mock.url).host,
+        environment: 'production',
+      });
       expect(JSON.stringify(result)).not.to.match(/fingerprint|canary-secret/);
       const refused = result.isError === true && /\nCode: (policy_denied|approval_required)$/.test((result.content[0] as { text: string }).text);
       // Beside ours, a 2026-07-28 result carries the protocol's own keys (`io.modelcontextprotocol/serverInfo`).
@@ -178,7 +203,10 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
   it('wrote an audit log of the whole run that verifies, and fails to verify after any tampering', async () => {
     expect(await server.stop()).to.equal(0);
     const log = join(setup.dir, 'audit.jsonl');
-    const records = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; principal: { subject: string }; outcome: { code?: string } });
+    const records = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { tool: string; principal: { subject: string }; outcome: { code?: string } });
     expect(records.map((r) => `${r.principal.subject} ${r.tool}`)).to.deep.equal(results.map((r) => `${r.who} ${r.tool}`));
     const codeOf = (r: CallToolResult): string | undefined => /\nCode: (\w+)/.exec((r.content[0] as { text: string }).text)?.[1];
     expect(records.map((r) => r.outcome.code)).to.deep.equal(results.map((r) => (r.result.isError ? codeOf(r.result) : undefined)));
@@ -192,7 +220,11 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       writeFileSync(path, `${edit(readFileSync(log, 'utf8').split('\n').filter(Boolean)).join('\n')}\n`);
       return path;
     };
-    const edited = await runCli(['audit', 'verify', copy((lines) => lines.map((l, i) => (i === 1 ? l.replace('"contractors-read-only"', '"everyone-reads"') : l)))]);
+    const edited = await runCli([
+      'audit',
+      'verify',
+      copy((lines) => lines.map((l, i) => (i === 1 ? l.replace('"contractors-read-only"', '"everyone-reads"') : l))),
+    ]);
     expect(edited.code).to.equal(1);
     expect(edited.stdout).to.contain('line 2 (record 2): its content does not match its hash: the record was edited.');
     const cut = await runCli(['audit', 'verify', copy((lines) => lines.slice(0, -1))]);
@@ -227,7 +259,10 @@ describe('enterprise deployment end to end: expiry and read-only servers', funct
       const held = (await alice.callTool({ name: 'jira_delete', arguments: { path: '/rest/api/3/issue/PLAT-5' } })) as CallToolResult;
       const { approvalId } = decisionOf(held);
       await new Promise((r) => setTimeout(r, 1300));
-      const late = await fetch(server.url.replace(/\/mcp$/, `/admin/approvals/${approvalId}/grant`), { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });
+      const late = await fetch(server.url.replace(/\/mcp$/, `/admin/approvals/${approvalId}/grant`), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}` },
+      });
       expect([late.status, ((await late.json()) as { error: string }).error]).to.deep.equal([404, `Approval ${approvalId} was not found or has expired.`]);
       const retry = (await alice.callTool({ name: 'jira_delete', arguments: { path: '/rest/api/3/issue/PLAT-5' } })) as CallToolResult;
       expect(retry._meta).to.deep.include({ code: 'approval_required' });
@@ -265,7 +300,14 @@ describe('enterprise deployment end to end: OIDC bearer tokens', function () {
     const jira = await MockUpstream.start();
     jira.on('POST', '/rest/api/3/issue', { status: 201, body: { key: 'PLAT-43' } });
     const setup = deployment();
-    const env = { ...vendorEnv(jira.url, jira.url), ...setup.env, MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_GROUPS_CLAIM: 'realm_access.roles' };
+    const env = {
+      ...vendorEnv(jira.url, jira.url),
+      ...setup.env,
+      MCP_AUTH_MODE: 'oidc',
+      MCP_OIDC_ISSUER: idp.issuer,
+      MCP_OIDC_AUDIENCE: AUDIENCE,
+      MCP_OIDC_GROUPS_CLAIM: 'realm_access.roles',
+    };
     const server = await startHttpServer({ cwd: setup.dir, env });
     try {
       const developer = await connectHttp(server.url, await idp.sign({ sub: 'alice', realm_access: { roles: ['developers'] } }));
@@ -277,7 +319,11 @@ describe('enterprise deployment end to end: OIDC bearer tokens', function () {
       await contractor.close();
       const expired = await fetch(server.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await idp.sign({ sub: 'alice' }, { expiresIn: -3600 })}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${await idp.sign({ sub: 'alice' }, { expiresIn: -3600 })}`,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(expired.status).to.equal(401);

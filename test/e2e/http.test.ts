@@ -13,7 +13,12 @@ function cwdWithConfig(): string {
   return cwd;
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const postHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('Streamable HTTP transport, end to end (dist/cli.js --transport http)', () => {

@@ -147,7 +147,7 @@ describe('/metrics when callers must authenticate', () => {
     expect(scraped.text).to.contain('MCP_ADMIN_TOKEN');
   });
 
-  it('answers only a scrape that sends MCP_ADMIN_TOKEN; a caller\'s token is not enough', async () => {
+  it("answers only a scrape that sends MCP_ADMIN_TOKEN; a caller's token is not enough", async () => {
     const server = await start({ MCP_ADMIN_TOKEN: admin });
     const url = metricsUrl(server.url);
     expect((await scrape(url)).status).to.equal(401);

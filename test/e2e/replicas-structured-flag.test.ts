@@ -23,8 +23,20 @@ const CALLS: Array<{ what: string; who: Caller; tool: string; args: Record<strin
   { what: 'an unknown artifact', who: 'rene', tool: 'artifact_read', args: { artifactId: '0'.repeat(32) } },
   { what: 'a read the production rule denies', who: 'alice', tool: 'circleci_get', args: { path: '/project/gh/acme/api/schedule' }, refused: 'policy_denied' },
   { what: 'a write denied to contractors', who: 'carol', tool: 'jira_delete', args: { path: '/rest/api/3/issue/PLAT-3' }, refused: 'policy_denied' },
-  { what: 'a write into SEC', who: 'alice', tool: 'jira_post', args: { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' }, summary: 'x' } } }, refused: 'policy_denied' },
-  { what: 'a write no rule allows', who: 'alice', tool: 'jira_put', args: { path: '/rest/api/3/project/PLAT', body: { name: 'Platform' } }, refused: 'policy_denied' },
+  {
+    what: 'a write into SEC',
+    who: 'alice',
+    tool: 'jira_post',
+    args: { path: '/rest/api/3/issue', body: { fields: { project: { key: 'SEC' }, summary: 'x' } } },
+    refused: 'policy_denied',
+  },
+  {
+    what: 'a write no rule allows',
+    who: 'alice',
+    tool: 'jira_put',
+    args: { path: '/rest/api/3/project/PLAT', body: { name: 'Platform' } },
+    refused: 'policy_denied',
+  },
   { what: 'a delete held for approval', who: 'alice', tool: 'jira_delete', args: { path: '/rest/api/3/issue/PLAT-9' }, refused: 'approval_required' },
 ];
 
@@ -73,10 +85,15 @@ describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on a
       expect(a._meta?.['mcp-devtools/upstream'], c.what).to.deep.equal(vendor === 'artifact' ? null : identity(vendor));
       if (c.refused === undefined) {
         // Beside ours, a 2026-07-28 result carries the protocol's own keys (`io.modelcontextprotocol/serverInfo`).
-        expect(Object.keys(a._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/')), c.what).to.deep.equal(['mcp-devtools/upstream']);
+        expect(
+          Object.keys(a._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/')),
+          c.what,
+        ).to.deep.equal(['mcp-devtools/upstream']);
       } else {
         expect(a._meta, c.what).to.deep.include({ code: c.refused });
-        expect(a._meta!.decision, c.what).to.include({ effect: c.refused === 'policy_denied' ? 'deny' : 'approval_required' }).and.to.have.property('policyVersion');
+        expect(a._meta!.decision, c.what)
+          .to.include({ effect: c.refused === 'policy_denied' ? 'deny' : 'approval_required' })
+          .and.to.have.property('policyVersion');
       }
       // Only successful results of the six schema tools carry structured content.
       expect(b.structuredContent !== undefined, c.what).to.equal(a.isError !== true && vendor !== 'artifact');
@@ -84,7 +101,9 @@ describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on a
         // Saved by the replica with the flag on, read whole through the one with it off.
         const { artifactId, bytes } = (b.structuredContent as { incomplete: { artifactId: string; bytes: number } }).incomplete;
         const read = await readArtifact(await off.as(c.who), artifactId);
-        expect(JSON.parse(read.content.toString('utf8')), c.what).to.deep.include({ nextPage: 2 }).and.to.have.nested.property('data.workflow_runs.length', 30);
+        expect(JSON.parse(read.content.toString('utf8')), c.what)
+          .to.deep.include({ nextPage: 2 })
+          .and.to.have.nested.property('data.workflow_runs.length', 30);
         expect(read.content.length).to.equal(bytes);
       }
       if (vendor === 'artifact') expect(b.content, c.what).to.deep.equal([{ type: 'text', text: ARTIFACT_NOT_FOUND_TEXT }]);

@@ -47,7 +47,8 @@ const envelope = <T = Record<string, unknown>>(result: CallToolResult): T => {
   if (result.isError || result.structuredContent === undefined) throw new Error(`expected structured content, got ${JSON.stringify(result).slice(0, 400)}`);
   return result.structuredContent as T;
 };
-const call = async (lane: Lane, name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await lane.client()).callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = async (lane: Lane, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  (await lane.client()).callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 for (const store of STORES) {
   describe(`two replicas of the real tools sharing one ${store.kind} store, with one session through a balancer without sticky sessions`, function () {
@@ -99,7 +100,11 @@ for (const store of STORES) {
         const producedOn = way.a.answered()[0];
         const value = Buffer.from(JSON.stringify({ data: upstreams.runsPage(upstreams.github.requests.at(-1)!), nextPage: 2 }), 'utf8');
         const { artifactId } = envelope<{ incomplete: { artifactId: string } }>(produced).incomplete;
-        expect(produced.structuredContent, way.label).to.deep.equal({ data: null, nextPage: 2, incomplete: { reason: 'size', bytes: value.length, limitBytes: DEFAULT_STRUCTURED_BOUND, artifactId } });
+        expect(produced.structuredContent, way.label).to.deep.equal({
+          data: null,
+          nextPage: 2,
+          incomplete: { reason: 'size', bytes: value.length, limitBytes: DEFAULT_STRUCTURED_BOUND, artifactId },
+        });
         expect(artifactId).to.match(/^[0-9a-f]{32}$/);
 
         const read = await readArtifact(await way.b.client(), artifactId);
@@ -154,7 +159,9 @@ for (const store of STORES) {
     });
 
     it('lose nothing within its TTL when both restart (artifacts, cache entries, pending approvals), and forget what expired', async () => {
-      const pending = await Promise.all(ways().map(async (way, i) => decisionOf(await call(way.b, 'jira_delete', { path: `/rest/api/3/issue/PLAT-${80 + i}` })).approvalId!));
+      const pending = await Promise.all(
+        ways().map(async (way, i) => decisionOf(await call(way.b, 'jira_delete', { path: `/rest/api/3/issue/PLAT-${80 + i}` })).approvalId!),
+      );
       const [oneOnEach] = ways();
       expect(envelope<CircleciRead>(await call(oneOnEach!.a, 'circleci_get', { path: SHORT_LIVED_PATH })).cache.hit).to.equal(false);
       const before = replicas.map((r) => r.pid);
@@ -165,7 +172,9 @@ for (const store of STORES) {
       for (const [i, way] of ways().entries()) {
         const kept = artifacts.get(way.label)!;
         expect((await readArtifact(await way.a.client(), kept.artifactId)).content.equals(kept.content), way.label).to.equal(true);
-        const refused = (await (await replicas[1]!.as('alice')).callTool({ name: 'artifact_read', arguments: { artifactId: kept.artifactId } })) as CallToolResult;
+        const refused = (await (
+          await replicas[1]!.as('alice')
+        ).callTool({ name: 'artifact_read', arguments: { artifactId: kept.artifactId } })) as CallToolResult;
         expect(textOf(refused)).to.equal(ARTIFACT_NOT_FOUND_TEXT);
 
         expect(envelope<CircleciRead>(await call(way.b, 'circleci_get', { path: projectPath(i) })).cache.hit, way.label).to.equal(true);

@@ -65,7 +65,11 @@ describe('stdio transport, end to end with the official SDK client (dist/cli.js)
 describe('stdio transport: stdout carries only JSON-RPC', () => {
   it('writes nothing but JSON-RPC messages to stdout, even with debug logging and a failing call', async () => {
     const cwd = cwdWithConfig();
-    const child = spawn(process.execPath, [CLI_PATH], { cwd, env: isolatedEnv({ LOG_LEVEL: 'trace', FIXTURE_TOKEN: TOKEN }, cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH], {
+      cwd,
+      env: isolatedEnv({ LOG_LEVEL: 'trace', FIXTURE_TOKEN: TOKEN }, cwd),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const messages = [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -88,7 +92,10 @@ describe('stdio transport: stdout carries only JSON-RPC', () => {
     const lines = stdout.split('\n').filter(Boolean);
     expect(lines).to.have.length(2);
     const parsed = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result: { isError?: boolean } });
-    expect(parsed.map((p) => [p.jsonrpc, p.id])).to.deep.equal([['2.0', 1], ['2.0', 2]]);
+    expect(parsed.map((p) => [p.jsonrpc, p.id])).to.deep.equal([
+      ['2.0', 1],
+      ['2.0', 2],
+    ]);
     expect(parsed[1]?.result.isError).to.equal(true);
   });
 });

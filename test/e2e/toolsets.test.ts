@@ -38,13 +38,27 @@ describe('toolsets: which tools a server serves', () => {
     expect(lines.at(-1)).to.equal('7 tools (4 that write) from 2 plugins.');
   });
 
-  it('--toolsets serves the named plugins\' tools, with artifact_read since GitHub\'s job logs spill', async () => {
+  it("--toolsets serves the named plugins' tools, with artifact_read since GitHub's job logs spill", async () => {
     const rows = await served(['--toolsets', 'github,jira']);
     expect(names(rows)).to.deep.equal([
-      'artifact_read', 'github_get', 'github_get_file', 'github_get_issue', 'github_get_job_logs', 'github_get_pull_request',
-      'github_get_pull_request_diff', 'github_list_issues', 'github_list_pull_requests', 'github_list_repositories',
-      'github_list_workflow_jobs', 'github_list_workflow_runs',
-      'jira_delete', 'jira_get', 'jira_get_attachment', 'jira_patch', 'jira_post', 'jira_put',
+      'artifact_read',
+      'github_get',
+      'github_get_file',
+      'github_get_issue',
+      'github_get_job_logs',
+      'github_get_pull_request',
+      'github_get_pull_request_diff',
+      'github_list_issues',
+      'github_list_pull_requests',
+      'github_list_repositories',
+      'github_list_workflow_jobs',
+      'github_list_workflow_runs',
+      'jira_delete',
+      'jira_get',
+      'jira_get_attachment',
+      'jira_patch',
+      'jira_post',
+      'jira_put',
     ]);
   });
 
@@ -64,7 +78,16 @@ describe('toolsets: which tools a server serves', () => {
 
   it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {
     const rows = await served([], { MCP_TOOLSETS: 'circleci', MCP_TOOLS: 'bb_get' });
-    expect(names(rows)).to.deep.equal(['artifact_read', 'bb_get', 'circleci_delete', 'circleci_get', 'circleci_logs', 'circleci_patch', 'circleci_post', 'circleci_put']);
+    expect(names(rows)).to.deep.equal([
+      'artifact_read',
+      'bb_get',
+      'circleci_delete',
+      'circleci_get',
+      'circleci_logs',
+      'circleci_patch',
+      'circleci_post',
+      'circleci_put',
+    ]);
     // bb_upload reads artifacts others saved and saves none: Bitbucket's tools bring no reader.
     expect(names(await served([], { MCP_TOOLS: 'bb_get,bb_upload' }))).to.deep.equal(['bb_get', 'bb_upload']);
   });
@@ -88,11 +111,15 @@ describe('toolsets: which tools a server serves', () => {
   it('a toolset or tool that does not exist fails start-up with the nearest names', async () => {
     const toolset = await runCli(['tools', '--toolsets', 'gthub']);
     expect(toolset.code).to.equal(1);
-    expect(toolset.stderr).to.contain('mcp-devtools: MCP_TOOLSETS (--toolsets) names "gthub", which is not a loaded plugin with tools. Did you mean "github"? Toolsets: all, artifacts, github, circleci, jira, confluence, bitbucket.');
+    expect(toolset.stderr).to.contain(
+      'mcp-devtools: MCP_TOOLSETS (--toolsets) names "gthub", which is not a loaded plugin with tools. Did you mean "github"? Toolsets: all, artifacts, github, circleci, jira, confluence, bitbucket.',
+    );
     const tool = await runCli(['--tools', 'jira_gte']);
     expect(tool.code).to.equal(1);
     // The server's reason for not starting is its last log line.
     const reason = (JSON.parse(tool.stderr.trim().split('\n').at(-1)!) as { msg: string }).msg;
-    expect(reason).to.equal('MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"? `mcp-devtools tools` lists the tools.');
+    expect(reason).to.equal(
+      'MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"? `mcp-devtools tools` lists the tools.',
+    );
   });
 });

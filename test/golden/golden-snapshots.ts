@@ -53,9 +53,14 @@ async function builtInWireToolsList(): Promise<unknown> {
 async function builtInPipelines(): Promise<unknown> {
   const dir = mkdtempSync(join(tmpdir(), 'golden-pipelines-'));
   writeFileSync(join(dir, 'policy.yaml'), 'version: 1\nrules:\n  - { id: all, effect: allow }\n');
-  const kernel = await startTestKernel({ env: { MCP_STRUCTURED_OUTPUT: 'true', MCP_POLICY_FILE: join(dir, 'policy.yaml'), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') } });
+  const kernel = await startTestKernel({
+    env: { MCP_STRUCTURED_OUTPUT: 'true', MCP_POLICY_FILE: join(dir, 'policy.yaml'), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') },
+  });
   try {
-    const names = kernel.kernel.definitions().map((d) => d.spec.name).sort();
+    const names = kernel.kernel
+      .definitions()
+      .map((d) => d.spec.name)
+      .sort();
     return { pipeline: PIPELINE, tools: Object.fromEntries(names.map((name) => [name, kernel.kernel.pipelineOf(name)])) };
   } finally {
     await kernel.close();
@@ -93,15 +98,24 @@ export function programGoldenUpstream(mock: MockUpstream): void {
     headers: { link: githubLink(mock.url, Number(request.query.get('page') ?? 1), 3) },
   }));
   mock.on('GET', '/repos/octo-org/empty/actions/runs', { body: { total_count: 0, workflow_runs: [] } });
-  mock.on('GET', '/project/gh/octo-org/octo-repo/pipeline', { body: { items: [{ id: '5034460f-c7c4-4c43-9457-de07e2029e7b', state: 'created', number: 42 }], next_page_token: 'AARLwwV' } });
+  mock.on('GET', '/project/gh/octo-org/octo-repo/pipeline', {
+    body: { items: [{ id: '5034460f-c7c4-4c43-9457-de07e2029e7b', state: 'created', number: 42 }], next_page_token: 'AARLwwV' },
+  });
   mock.on('GET', '/rest/api/3/search/jql', { body: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } });
-  mock.on('GET', '/2.0/repositories/team/repo/diff/abc', { headers: { 'content-type': 'text/plain' }, body: 'diff --git a/README.md b/README.md\n-Hello\n+Hello, wörld\n' });
+  mock.on('GET', '/2.0/repositories/team/repo/diff/abc', {
+    headers: { 'content-type': 'text/plain' },
+    body: 'diff --git a/README.md b/README.md\n-Hello\n+Hello, wörld\n',
+  });
   mock.on('GET', '/rest/api/3/issue/PLAT-1/watchers', { status: 204 });
   mock.on('POST', '/rest/api/3/issue', { status: 201, body: { id: '10003', key: 'PLAT-3' } });
 }
 
 /** A kernel with the fixture plugins and the golden mock, for `use`; closed afterwards. */
-async function withGoldenKernel<T>(env: Record<string, string>, configExtra: Record<string, unknown>, use: (kernel: Awaited<ReturnType<typeof startTestKernel>>) => Promise<T>): Promise<T> {
+async function withGoldenKernel<T>(
+  env: Record<string, string>,
+  configExtra: Record<string, unknown>,
+  use: (kernel: Awaited<ReturnType<typeof startTestKernel>>) => Promise<T>,
+): Promise<T> {
   const mock = await MockUpstream.start();
   programGoldenUpstream(mock);
   const kernel = await startTestKernel({
@@ -118,7 +132,10 @@ async function withGoldenKernel<T>(env: Record<string, string>, configExtra: Rec
 }
 
 /** Runs GOLDEN_CALLS against a kernel started with `env` (plus the fixture plugins and the golden mock). */
-export async function goldenResults(env: Record<string, string>, configExtra: Record<string, unknown> = {}): Promise<Array<{ call: unknown; result: CallToolResult }>> {
+export async function goldenResults(
+  env: Record<string, string>,
+  configExtra: Record<string, unknown> = {},
+): Promise<Array<{ call: unknown; result: CallToolResult }>> {
   return withGoldenKernel(env, configExtra, async (kernel) => {
     const out: Array<{ call: unknown; result: CallToolResult }> = [];
     for (const [tool, args] of GOLDEN_CALLS) out.push({ call: { tool, args }, result: await kernel.call(tool, args) });
@@ -137,7 +154,8 @@ async function wireGolden(era: Era): Promise<unknown> {
     try {
       const tools = await exchange.request('tools/list');
       const calls: unknown[] = [];
-      for (const [tool, args] of GOLDEN_CALLS) calls.push({ call: { tool, args }, response: await exchange.request('tools/call', { name: tool, arguments: args }) });
+      for (const [tool, args] of GOLDEN_CALLS)
+        calls.push({ call: { tool, args }, response: await exchange.request('tools/call', { name: tool, arguments: args }) });
       return { era, opening, tools, calls };
     } finally {
       await exchange.close();

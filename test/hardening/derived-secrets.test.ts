@@ -62,7 +62,12 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
   });
 
   it('redacts a token echoed URL-encoded, in either case of hex', async () => {
-    jira.on('GET', '/rest/api/3/myself', () => ({ body: { next: `https://x.example/?t=${encodeURIComponent(atlassian)}`, lower: encodeURIComponent(atlassian).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()) } }));
+    jira.on('GET', '/rest/api/3/myself', () => ({
+      body: {
+        next: `https://x.example/?t=${encodeURIComponent(atlassian)}`,
+        lower: encodeURIComponent(atlassian).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+      },
+    }));
     const result = await kernel.call('jira_get', { path: '/rest/api/3/myself', outputFormat: 'json' });
     expect(seen(result)).not.to.contain(encodeURIComponent(atlassian).slice(0, 20));
     expect(JSON.parse(textOf(result))).to.deep.equal({ next: 'https://x.example/?t=[REDACTED]', lower: '[REDACTED]' });
@@ -80,7 +85,10 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
     const half = Math.floor(atlassian.length / 2);
     jira.on('GET', '/rest/api/3/myself', () => ({ body: { head: atlassian.slice(0, half), tail: atlassian.slice(half) } }));
     const client = await kernel.connect();
-    const result = (await client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/myself', jq: "join('', [head, tail])", outputFormat: 'json' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'jira_get',
+      arguments: { path: '/rest/api/3/myself', jq: "join('', [head, tail])", outputFormat: 'json' },
+    })) as CallToolResult;
     expect(seen(result)).not.to.contain(atlassian);
     expect(result.structuredContent).to.deep.equal({ data: '[REDACTED]' });
     expect(textOf(result)).to.equal('"[REDACTED]"');

@@ -13,7 +13,9 @@ describe('hardening findings, as regression tests', () => {
   before(async () => {
     mock = await MockUpstream.start();
     mock.on('GET', /.*/, (r) => ({ body: { path: r.path } }));
-    kernel = await startTestKernel({ env: { CONFLUENCE_BASE_URL: mock.url, ATLASSIAN_USER_EMAIL: 'bot@example.com', ATLASSIAN_API_TOKEN: 'findings-token-1234' } });
+    kernel = await startTestKernel({
+      env: { CONFLUENCE_BASE_URL: mock.url, ATLASSIAN_USER_EMAIL: 'bot@example.com', ATLASSIAN_API_TOKEN: 'findings-token-1234' },
+    });
   });
   after(async () => {
     await kernel.close();
@@ -41,7 +43,9 @@ describe('hardening findings, as regression tests', () => {
 
   it('refuses deeply nested arguments as invalid_arguments, naming them, without any request', async () => {
     const result = await kernel.call('conf_post', { path: '/wiki/api/v2/pages', body: nested(5000, false) as Record<string, unknown> });
-    expect(textOf(result)).to.equal('Error: Invalid arguments for conf_post:\n- body: is nested more than 100 levels deep; send a flatter value.\nCode: invalid_arguments');
+    expect(textOf(result)).to.equal(
+      'Error: Invalid arguments for conf_post:\n- body: is nested more than 100 levels deep; send a flatter value.\nCode: invalid_arguments',
+    );
     expect(mock.requests).to.have.length(0);
   });
 });

@@ -6,7 +6,16 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { vendorCanaries } from '../support/canaries.js';
 import { SchemaOracle } from '../support/call-oracle.js';
-import { checkGeneratedCall, describeArgs, FuzzTally, generatedCall, hardeningRuns, replayable, withHangGuard, type GeneratedCall } from '../support/generated-calls.js';
+import {
+  checkGeneratedCall,
+  describeArgs,
+  FuzzTally,
+  generatedCall,
+  hardeningRuns,
+  replayable,
+  withHangGuard,
+  type GeneratedCall,
+} from '../support/generated-calls.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import type { JsonSchema } from '../support/schema-arbitrary.js';
 import { connectStdio, type StdioSession } from '../support/sdk-client.js';
@@ -48,7 +57,10 @@ describe(`hardening: ${RUNS} generated argument objects per tool over stdio (dis
     mocks = await VendorMocks.start(vendorCanaries());
     const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-fuzz-stdio-'));
     leakAudit.watchPath(cwd);
-    session = await connectStdio({ cwd, env: { ...mocks.env(), MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', MCP_AUDIT_LOG: join(cwd, 'audit.jsonl') } });
+    session = await connectStdio({
+      cwd,
+      env: { ...mocks.env(), MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', MCP_AUDIT_LOG: join(cwd, 'audit.jsonl') },
+    });
     tools = (await session.client.listTools()).tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchema }));
     oracle = new SchemaOracle(tools);
   });
@@ -66,7 +78,13 @@ describe(`hardening: ${RUNS} generated argument objects per tool over stdio (dis
         fc.asyncProperty(generatedCall(tool.inputSchema, new URL(mocks.evil.url).host).filter(sendable), async (input) => {
           mocks.reset();
           const call = session.client.callTool({ name: tool.name, arguments: input.args as Record<string, unknown> }) as Promise<CallToolResult>;
-          const outcome = await withHangGuard(call.then((result) => ({ result }), (error: unknown) => ({ error })), tool.name);
+          const outcome = await withHangGuard(
+            call.then(
+              (result) => ({ result }),
+              (error: unknown) => ({ error }),
+            ),
+            tool.name,
+          );
           if ('error' in outcome) {
             // The protocol itself requires an object: anything else is refused before the tool runs.
             const isObject = typeof input.args === 'object' && input.args !== null && !Array.isArray(input.args);

@@ -20,7 +20,10 @@ describe('hardening: JSON-RPC abuse over Streamable HTTP (dist/cli.js --transpor
   let client: Client;
   let audit: string;
 
-  const post = async (body: string, headers: Record<string, string> = HEADERS): Promise<{ status: number; json: { id?: unknown; error?: { code: number; message: string }; result?: unknown } | undefined }> => {
+  const post = async (
+    body: string,
+    headers: Record<string, string> = HEADERS,
+  ): Promise<{ status: number; json: { id?: unknown; error?: { code: number; message: string }; result?: unknown } | undefined }> => {
     const response = await fetch(server.url, { method: 'POST', headers, body });
     const text = await response.text();
     leakAudit.transcript('raw HTTP reply', text);
@@ -121,6 +124,8 @@ describe('hardening: JSON-RPC abuse over Streamable HTTP (dist/cli.js --transpor
   it('answers 100 requests at once, half of them garbage, each as it deserves', async () => {
     const bodies = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? `{"jsonrpc":"2.0","id":${i},"method":"ping"}` : `{"jsonrpc":"2.0","id":${i},`));
     const replies = await Promise.all(bodies.map((b) => post(b)));
-    replies.forEach((reply, i) => expect(i % 2 === 0 ? [reply.status, reply.json?.id] : [reply.status, reply.json?.error?.code]).to.deep.equal(i % 2 === 0 ? [200, i] : [400, -32700]));
+    replies.forEach((reply, i) =>
+      expect(i % 2 === 0 ? [reply.status, reply.json?.id] : [reply.status, reply.json?.error?.code]).to.deep.equal(i % 2 === 0 ? [200, i] : [400, -32700]),
+    );
   });
 });

@@ -37,7 +37,8 @@ describe('hardening: JSON-RPC abuse over stdio (raw bytes to dist/cli.js)', func
 
   it('answers malformed JSON with -32700 Parse error and id null', async () => {
     const before = server.replies.length;
-    for (const line of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'garbage', '{"a":1}}', '\u0000\u0001', '{"jsonrpc":"2.0","id":1,"method":"ping",}']) server.send(line);
+    for (const line of ['{"jsonrpc": "2.0", "id": 1, "method": ', 'garbage', '{"a":1}}', '\u0000\u0001', '{"jsonrpc":"2.0","id":1,"method":"ping",}'])
+      server.send(line);
     await server.ping('after-malformed');
     const errors = server.replies.slice(before).filter((r) => r.error !== undefined);
     expect(errors.map((r) => [r.id, r.error!.code])).to.deep.equal(Array.from({ length: 5 }, () => [null, -32700]));
@@ -45,7 +46,19 @@ describe('hardening: JSON-RPC abuse over stdio (raw bytes to dist/cli.js)', func
 
   it('answers JSON that is not a JSON-RPC message (batches, scalars, wrong types) with -32600, keeping a usable id', async () => {
     const before = server.replies.length;
-    for (const message of ['[1,2]', '[]', '42', '"ping"', 'null', '{}', '{"jsonrpc":"1.0","id":"old","method":"ping"}', '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', '{"jsonrpc":"2.0","id":"m","method":5}', '[{"jsonrpc":"2.0","id":"b","method":"ping"}]']) server.send(message);
+    for (const message of [
+      '[1,2]',
+      '[]',
+      '42',
+      '"ping"',
+      'null',
+      '{}',
+      '{"jsonrpc":"1.0","id":"old","method":"ping"}',
+      '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":"m","method":5}',
+      '[{"jsonrpc":"2.0","id":"b","method":"ping"}]',
+    ])
+      server.send(message);
     await server.ping('after-invalid');
     const errors = server.replies.slice(before).filter((r) => r.error !== undefined);
     expect(errors.map((r) => r.error!.code)).to.deep.equal(Array.from({ length: 10 }, () => -32600));
@@ -91,7 +104,9 @@ describe('hardening: JSON-RPC abuse over stdio (raw bytes to dist/cli.js)', func
 
   it('answers arguments nested 50,000 levels deep (valid JSON) with a clear invalid_arguments result', async () => {
     // Written by hand: JSON.stringify itself overflows long before 50,000 levels.
-    server.send(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"circleci_post","arguments":{"path":"/x","body":${'{"a":'.repeat(50_000)}{}${'}'.repeat(50_000)}}}}`);
+    server.send(
+      `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"circleci_post","arguments":{"path":"/x","body":${'{"a":'.repeat(50_000)}{}${'}'.repeat(50_000)}}}}`,
+    );
     const reply = await server.reply('deep');
     expect(reply.result?.isError).to.equal(true);
     expect((reply.result!.content as Array<{ text: string }>)[0]!.text).to.contain('- body: is nested more than 100 levels deep');

@@ -37,7 +37,10 @@ describe(`hardening: ${PRINCIPALS} principals at once over Streamable HTTP for $
     serveTaggedData(mocks);
     const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-load-'));
     leakAudit.watchPath(cwd);
-    const people = Array.from({ length: PRINCIPALS }, (_, i) => ({ tag: `p${String(i).padStart(2, '0')}-${randomBytes(3).toString('hex')}`, token: canary('mcp-bearer-') }));
+    const people = Array.from({ length: PRINCIPALS }, (_, i) => ({
+      tag: `p${String(i).padStart(2, '0')}-${randomBytes(3).toString('hex')}`,
+      token: canary('mcp-bearer-'),
+    }));
     writeFileSync(join(cwd, 'tokens.yaml'), `tokens:\n${people.map((p) => `  - sha256: ${hashToken(p.token)}\n    subject: ${p.tag}\n`).join('')}`);
     server = await startHttpServer({
       cwd,
@@ -126,7 +129,7 @@ describe(`hardening: ${PRINCIPALS} principals at once over Streamable HTTP for $
 
   async function readArtifact(p: Principal, artifactId: string): Promise<string | undefined> {
     const parts: Buffer[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const text = expectOk(p, 'artifact_read', await call(p, 'artifact_read', { artifactId, offset }));
       if (text === undefined) return undefined;
       figures.artifactReads++;

@@ -22,15 +22,22 @@ const BASELINE_2026 = join(REPO_ROOT, 'test/hardening/conformance-baseline-2026-
 /** Runs a conformance suite's server side against the server; its exit code and everything it printed. */
 function runSuite(suite: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', NODE20_SHIM, suite, 'server', ...args], { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stripVTControlCharacters(`${stdout}\n${stderr}`) }),
+    execFile(
+      process.execPath,
+      ['--import', NODE20_SHIM, suite, 'server', ...args],
+      { cwd: mkdtempSync(join(tmpdir(), 'mcp-conformance-')), maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stripVTControlCharacters(`${stdout}\n${stderr}`) }),
     );
   });
 }
 
 /** The scenarios the baseline lists as not applying to this server. */
 function notApplicable(): string[] {
-  return readFileSync(BASELINE, 'utf8').split('\n').map((l) => /^\s+- ([\w-]+)/.exec(l)?.[1]).filter((s): s is string => s !== undefined);
+  return readFileSync(BASELINE, 'utf8')
+    .split('\n')
+    .map((l) => /^\s+- ([\w-]+)/.exec(l)?.[1])
+    .filter((s): s is string => s !== undefined);
 }
 
 describe('hardening: the official MCP conformance suite, server side (@modelcontextprotocol/conformance)', function () {
@@ -49,10 +56,16 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
   it('passes every scenario that applies; the baseline names, with reasons, the ones that do not', async () => {
     const run = await runSuite(SUITE, ['--url', server.url, '--suite', 'all', '--expected-failures', BASELINE]);
     const summary = run.out.slice(run.out.indexOf('=== SUMMARY ==='));
-    const scenarios = [...summary.matchAll(/[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/g)].map((m) => ({ name: m[1]!, passed: Number(m[2]), failed: Number(m[3]) }));
+    const scenarios = [...summary.matchAll(/[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/g)].map((m) => ({
+      name: m[1]!,
+      passed: Number(m[2]),
+      failed: Number(m[3]),
+    }));
     const passed = scenarios.filter((s) => s.passed > 0 && s.failed === 0).map((s) => s.name);
     const failed = scenarios.filter((s) => !passed.includes(s.name)).map((s) => s.name);
-    process.stdout.write(`\n  MCP conformance: ${passed.length} scenarios pass (${passed.join(', ')}); ${failed.length} do not apply (test/hardening/conformance-baseline.yml)\n`);
+    process.stdout.write(
+      `\n  MCP conformance: ${passed.length} scenarios pass (${passed.join(', ')}); ${failed.length} do not apply (test/hardening/conformance-baseline.yml)\n`,
+    );
     expect(run.code, summary).to.equal(0);
     expect(failed.sort()).to.deep.equal(notApplicable().sort());
     expect(passed).to.include.members(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']);
@@ -64,7 +77,8 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
     expect(run.code, summary).to.equal(0);
     expect(summary).to.contain('Baseline check passed');
     // The stateless lifecycle (per-request envelope, 404 for removed methods, header checks) and the cache hints.
-    for (const scenario of ['tools-list', 'dns-rebinding-protection', 'input-required-result-unsupported-methods', 'input-required-result-validate-input']) expect(summary).to.match(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
+    for (const scenario of ['tools-list', 'dns-rebinding-protection', 'input-required-result-unsupported-methods', 'input-required-result-validate-input'])
+      expect(summary).to.match(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     expect(summary).to.match(/✗ server-stateless: 24 passed, 4 failed/);
     expect(summary).to.match(/✓ http-header-validation: 14 passed, 0 failed/);
   });

@@ -36,7 +36,14 @@ const LaxArgs = Type.Object({ path: Type.String() }, { additionalProperties: fal
 class LaxPlugin implements DevtoolsPlugin {
   readonly upstream = new UncheckedBinding();
 
-  @Tool({ name: 'lax_get', title: 'Lax GET', description: 'A tool whose binding checks nothing.', annotations: { readOnlyHint: true }, input: LaxArgs, route: (a: { path: string }) => ({ method: 'GET', path: a.path }) })
+  @Tool({
+    name: 'lax_get',
+    title: 'Lax GET',
+    description: 'A tool whose binding checks nothing.',
+    annotations: { readOnlyHint: true },
+    input: LaxArgs,
+    route: (a: { path: string }) => ({ method: 'GET', path: a.path }),
+  })
   async get(ctx: ToolContext): Promise<ToolOutput> {
     return { value: { reached: ctx.route.path } };
   }
@@ -113,7 +120,9 @@ describe('hardening: path parameters, overlong escapes and redirects against a p
   it('decides a same-origin redirect of a read by the policy again: a redirect into the user directory is not followed', async () => {
     jira.on('GET', '/rest/api/3/issue/OLD-7', { status: 301, headers: { location: '/rest/api/3/user/search?query=a' } });
     const result = await kernel.call('jira_get', { path: '/rest/api/3/issue/OLD-7' });
-    expect(textOf(result)).to.match(/^Error: jira_get \(GET \/rest\/api\/3\/issue\/OLD-7\) was redirected to \/rest\/api\/3\/user\/search\?query=a, which the policy refuses for local: Rule "no-user-directory" denies this call\. \(rule no-user-directory; policy sha256:[0-9a-f]{16}\)\nCode: policy_denied$/);
+    expect(textOf(result)).to.match(
+      /^Error: jira_get \(GET \/rest\/api\/3\/issue\/OLD-7\) was redirected to \/rest\/api\/3\/user\/search\?query=a, which the policy refuses for local: Rule "no-user-directory" denies this call\. \(rule no-user-directory; policy sha256:[0-9a-f]{16}\)\nCode: policy_denied$/,
+    );
     expect(result._meta?.decision).to.deep.include({ effect: 'deny', ruleId: 'no-user-directory' });
     expect(requests()).to.deep.equal(['GET /rest/api/3/issue/OLD-7']);
   });

@@ -24,14 +24,17 @@ describe('hardening: projection bombs are stopped, reported with their own code 
     mock = await MockUpstream.start();
     mock.on('GET', '/repo', { body: BODY });
     audit = tempFile('audit.jsonl', '');
-    kernel = await startTestKernel({ configFile: fixtureConfig(), env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'bomb-token-0a1b2c', MCP_AUDIT_LOG: audit, MCP_STRUCTURED_OUTPUT: 'true' } });
+    kernel = await startTestKernel({
+      configFile: fixtureConfig(),
+      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'bomb-token-0a1b2c', MCP_AUDIT_LOG: audit, MCP_STRUCTURED_OUTPUT: 'true' },
+    });
   });
   after(async () => {
     await kernel?.close();
     await mock?.close();
   });
 
-  it('the body is the review\'s 100-byte one', () => {
+  it("the body is the review's 100-byte one", () => {
     expect(JSON.stringify(BODY).length).to.be.within(90, 110);
   });
 
@@ -67,16 +70,23 @@ describe('hardening: projection bombs are stopped, reported with their own code 
 
   it('refuses an expression longer than 2,000 characters as invalid_jq, before evaluating it', async () => {
     const jq = `name${' || name'.repeat(300)}`;
-    expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq }))).to.equal(`Error: The jq expression is ${jq.length} characters long; the limit is 2000. Select fewer fields, or split the projection into simpler ones.\nCode: invalid_jq`);
+    expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq }))).to.equal(
+      `Error: The jq expression is ${jq.length} characters long; the limit is 2000. Select fewer fields, or split the projection into simpler ones.\nCode: invalid_jq`,
+    );
     expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: `name${' || name'.repeat(199)}` }))).to.equal('app');
   });
 
   it('keeps the reference behaviour for an expression that is merely wrong: {_jqError, _originalData}', async () => {
-    expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: '[', outputFormat: 'json' }))).to.contain('"_jqError": "Invalid JMESPath expression: ["');
+    expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: '[', outputFormat: 'json' }))).to.contain(
+      '"_jqError": "Invalid JMESPath expression: ["',
+    );
   });
 
   it('documents invalid_jq as what a bad expression really gives: the long one an error, the broken one a retryable result', async () => {
-    const row = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8').split('\n').find((line) => line.startsWith('| `invalid_jq` |')) ?? '';
+    const row =
+      readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith('| `invalid_jq` |')) ?? '';
     const long = await kernel.call('fixture_get', { path: '/repo', jq: `name${' || name'.repeat(300)}` });
     const broken = await kernel.call('fixture_get', { path: '/repo', jq: 'name[?', outputFormat: 'json' });
     expect([long.isError, textOf(long).endsWith('Code: invalid_jq')]).to.deep.equal([true, true]);
@@ -93,7 +103,13 @@ describe('hardening: projection bombs are stopped, reported with their own code 
 
 @Plugin({ name: 'sharing', version: '1.0.0' })
 class SharingPlugin {
-  @Tool({ name: 'sharing_get', title: 'Shared parts', description: 'Returns a value whose parts are shared.', annotations: { readOnlyHint: true }, input: Type.Object({ depth: Type.Integer(), ...renderingArgs }) })
+  @Tool({
+    name: 'sharing_get',
+    title: 'Shared parts',
+    description: 'Returns a value whose parts are shared.',
+    annotations: { readOnlyHint: true },
+    input: Type.Object({ depth: Type.Integer(), ...renderingArgs }),
+  })
   async get(ctx: { args: { depth: number } }): Promise<ToolOutput> {
     return { value: sharedValue(ctx.args.depth) };
   }
@@ -110,7 +126,9 @@ describe('hardening: what rendering may walk is bounded too (a value with shared
   it('refuses a value that would render to more nodes than any response could hold, naming the plugin', async () => {
     for (const outputFormat of ['toon', 'json']) {
       const text = textOf(await kernel.call('sharing_get', { depth: 50, outputFormat }));
-      expect(text).to.equal('Error: The sharing plugin failed while running sharing_get: it returned a value of more than 1049600 nodes (a part shared by reference counts each time it appears), more than any response it may read can hold\nCode: tool_failed');
+      expect(text).to.equal(
+        'Error: The sharing plugin failed while running sharing_get: it returned a value of more than 1049600 nodes (a part shared by reference counts each time it appears), more than any response it may read can hold\nCode: tool_failed',
+      );
     }
   });
 

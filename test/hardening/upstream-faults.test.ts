@@ -17,11 +17,35 @@ interface ReadTool {
 }
 
 const READS: ReadTool[] = [
-  { tool: 'github_get', vendor: 'github', args: (n) => ({ path: `/repos/acme/app${n}/actions/runs` }), path: (n) => `/repos/acme/app${n}/actions/runs`, lenient: false },
-  { tool: 'github_list_workflow_jobs', vendor: 'github', args: (n) => ({ owner: 'acme', repo: `app${n}`, runId: 30433642 }), path: (n) => `/repos/acme/app${n}/actions/runs/30433642/jobs`, lenient: false },
-  { tool: 'circleci_get', vendor: 'circleci', args: (n) => ({ path: `/project/gh/acme/app${n}/schedule` }), path: (n) => `/api/v2/project/gh/acme/app${n}/schedule`, lenient: false },
+  {
+    tool: 'github_get',
+    vendor: 'github',
+    args: (n) => ({ path: `/repos/acme/app${n}/actions/runs` }),
+    path: (n) => `/repos/acme/app${n}/actions/runs`,
+    lenient: false,
+  },
+  {
+    tool: 'github_list_workflow_jobs',
+    vendor: 'github',
+    args: (n) => ({ owner: 'acme', repo: `app${n}`, runId: 30433642 }),
+    path: (n) => `/repos/acme/app${n}/actions/runs/30433642/jobs`,
+    lenient: false,
+  },
+  {
+    tool: 'circleci_get',
+    vendor: 'circleci',
+    args: (n) => ({ path: `/project/gh/acme/app${n}/schedule` }),
+    path: (n) => `/api/v2/project/gh/acme/app${n}/schedule`,
+    lenient: false,
+  },
   { tool: 'jira_get', vendor: 'jira', args: (n) => ({ path: `/rest/api/3/issue/PLAT-${n}` }), path: (n) => `/rest/api/3/issue/PLAT-${n}`, lenient: true },
-  { tool: 'bb_get', vendor: 'bitbucket', args: (n) => ({ path: `/repositories/acme/app${n}/pullrequests` }), path: (n) => `/2.0/repositories/acme/app${n}/pullrequests`, lenient: true },
+  {
+    tool: 'bb_get',
+    vendor: 'bitbucket',
+    args: (n) => ({ path: `/repositories/acme/app${n}/pullrequests` }),
+    path: (n) => `/2.0/repositories/acme/app${n}/pullrequests`,
+    lenient: true,
+  },
 ];
 
 /** A fault about the body of a 200: the Atlassian passthroughs keep what is not JSON as text, as their reference servers do. */
@@ -61,7 +85,10 @@ describe('hardening: upstream faults, each a documented error, retries bounded, 
         const code = expectUsableResult(result, `${read.tool} under ${fault.name}`);
         expect(code, textOf(result).slice(0, 600)).to.equal(asText ? undefined : fault.code);
         if (fault.says && !asText) expect(textOf(result)).to.match(fault.says);
-        expect(mock.requests.filter((r) => r.path === read.path(i)), 'requests made').to.have.length(fault.getRequests);
+        expect(
+          mock.requests.filter((r) => r.path === read.path(i)),
+          'requests made',
+        ).to.have.length(fault.getRequests);
         mocks.expectEveryRequestInBounds();
         if (read.tool === 'circleci_get' && fault.code !== undefined) await expectNothingCached(mock, read, i);
       });
@@ -80,9 +107,27 @@ describe('hardening: upstream faults, each a documented error, retries bounded, 
   }
 
   const WRITES = [
-    { tool: 'circleci_post', vendor: 'circleci' as const, method: 'POST', args: { path: '/project/gh/acme/app/pipeline', body: { branch: 'main' } }, path: '/api/v2/project/gh/acme/app/pipeline' },
-    { tool: 'jira_put', vendor: 'jira' as const, method: 'PUT', args: { path: '/rest/api/3/issue/PLAT-1', body: { fields: { summary: 'x' } } }, path: '/rest/api/3/issue/PLAT-1' },
-    { tool: 'bb_delete', vendor: 'bitbucket' as const, method: 'DELETE', args: { path: '/repositories/acme/app/refs/branches/old' }, path: '/2.0/repositories/acme/app/refs/branches/old' },
+    {
+      tool: 'circleci_post',
+      vendor: 'circleci' as const,
+      method: 'POST',
+      args: { path: '/project/gh/acme/app/pipeline', body: { branch: 'main' } },
+      path: '/api/v2/project/gh/acme/app/pipeline',
+    },
+    {
+      tool: 'jira_put',
+      vendor: 'jira' as const,
+      method: 'PUT',
+      args: { path: '/rest/api/3/issue/PLAT-1', body: { fields: { summary: 'x' } } },
+      path: '/rest/api/3/issue/PLAT-1',
+    },
+    {
+      tool: 'bb_delete',
+      vendor: 'bitbucket' as const,
+      method: 'DELETE',
+      args: { path: '/repositories/acme/app/refs/branches/old' },
+      path: '/2.0/repositories/acme/app/refs/branches/old',
+    },
   ];
   const RETRIED = UPSTREAM_FAULTS.filter((f) => f.getRequests > 1);
   for (const write of WRITES) {

@@ -35,15 +35,18 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
     const { stdout } = await run('npm', ['pack', '--pack-destination', work, '--ignore-scripts'], { cwd: REPO_ROOT });
     const tarball = join(work, stdout.trim().split('\n').at(-1)!);
     // Dependencies come from the npm cache when `npm ci` already fetched them, else from the registry.
-    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: work, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: work,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     bin = join(prefix, 'bin', 'mcp-devtools');
   });
 
-  it('puts an executable mcp-devtools on the prefix\'s bin, holding no sources, tests or source maps', () => {
+  it("puts an executable mcp-devtools on the prefix's bin, holding no sources, tests or source maps", () => {
     expect(existsSync(bin)).to.equal(true);
     const installed = walk(join(prefix, 'lib', 'node_modules', 'mcp-devtools')).filter((f) => !f.startsWith('node_modules/'));
     expect(installed.filter((f) => !f.startsWith('dist/')).sort()).to.deep.equal(['LICENSE', 'README.md', 'package.json']);
-    expect(installed.filter((f) => f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
+    expect(installed.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).to.deep.equal([]);
   });
 
   it('prints its version', async () => {

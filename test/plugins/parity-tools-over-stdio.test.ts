@@ -10,7 +10,14 @@ import { connectStdio, type StdioSession } from '../support/sdk-client.js';
 import { ACCOUNT } from './atlassian/atlassian-calls.js';
 
 /** The tools this round added, and whether each advertises an output schema. */
-const SCHEMA_TOOLS = ['github_list_pull_requests', 'github_list_issues', 'github_list_repositories', 'github_get_pull_request', 'github_get_issue', 'bb_upload'];
+const SCHEMA_TOOLS = [
+  'github_list_pull_requests',
+  'github_list_issues',
+  'github_list_repositories',
+  'github_get_pull_request',
+  'github_get_issue',
+  'bb_upload',
+];
 const TEXT_TOOLS = ['github_get_pull_request_diff', 'github_get_file', 'circleci_logs', 'circleci_put', 'circleci_patch', 'jira_get_attachment'];
 const REPO = { owner: 'octo-org', repo: 'octo-repo' };
 
@@ -48,7 +55,9 @@ for (const structured of [false, true]) {
       github.on('GET', '/repos/octo-org/octo-repo/issues', (req) => pagedArrayReply(req, issuesWithPullRequests(9), '/repositories/1296269/issues'));
       github.on('GET', '/orgs/octo-org/repos', (req) => pagedArrayReply(req, repositories(2), '/organizations/9919/repos'));
       github.on('GET', '/repos/octo-org/octo-repo/pulls/1347', (req) =>
-        req.headers.accept === 'application/vnd.github.diff' ? { headers: { 'content-type': 'application/vnd.github.diff' }, body: pullRequestDiff(1) } : { body: githubFixture('pull-request.json') },
+        req.headers.accept === 'application/vnd.github.diff'
+          ? { headers: { 'content-type': 'application/vnd.github.diff' }, body: pullRequestDiff(1) }
+          : { body: githubFixture('pull-request.json') },
       );
       github.on('GET', '/repos/octo-org/octo-repo/issues/1347', { body: githubFixture('issue.json') });
       github.on('GET', '/repos/octo-org/octo-repo/contents/README.md', { body: fileEntry('README.md', '# octo-repo\n') });
@@ -64,7 +73,8 @@ for (const structured of [false, true]) {
       await bitbucket?.close();
     });
 
-    const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+    const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+      (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 
     it(`lists them${structured ? ', an output schema on those with a contract' : ', with no output schema'}`, async () => {
       const tools = new Map((await session.client.listTools()).tools.map((t) => [t.name, t]));
@@ -88,13 +98,15 @@ for (const structured of [false, true]) {
       expect(textOf(pr)).to.equal('Amazing new feature');
       expect(pr.structuredContent).to.deep.equal(structured ? { data: 'Amazing new feature' } : undefined);
       expect(textOf(await call('github_get_issue', { ...REPO, issueNumber: 1347, jq: 'state' }))).to.equal('open');
-      expect(textOf(await call('github_get_pull_request_diff', { ...REPO, pullNumber: 1347 }))).to.equal(`Diff of pull request #1347 of octo-org/octo-repo: 1 file changed, +4 -3.\n---\n${pullRequestDiff(1).trimEnd()}`);
+      expect(textOf(await call('github_get_pull_request_diff', { ...REPO, pullNumber: 1347 }))).to.equal(
+        `Diff of pull request #1347 of octo-org/octo-repo: 1 file changed, +4 -3.\n---\n${pullRequestDiff(1).trimEnd()}`,
+      );
       const file = await call('github_get_file', { ...REPO, path: 'README.md' });
       expect(textOf(file)).to.match(/^File README\.md of octo-org\/octo-repo at the default branch \(12 bytes, sha [0-9a-f]{12}\):\n---\n# octo-repo\n$/);
       expect(file.structuredContent).to.equal(undefined);
     });
 
-    it('reads a CircleCI job\'s failed step, and its whole output back as text with artifact_read', async () => {
+    it("reads a CircleCI job's failed step, and its whole output back as text with artifact_read", async () => {
       const logs = await call('circleci_logs', { projectSlug: 'gh/CircleCI-Public/api-preview-docs', jobNumber: 1262, tailLines: 2 });
       expect(textOf(logs).split('---\n')[1]).to.equal('\nExited with code exit status 1');
       const artifactId = /artifact ([0-9a-f]{32})/.exec(textOf(logs))![1]!;
@@ -115,11 +127,18 @@ for (const structured of [false, true]) {
       const image = await call('jira_get_attachment', { attachmentId: '10001' });
       expect(image.content[1]).to.deep.equal({ type: 'image', mimeType: 'image/png', data: TINY_IMAGES['image/png'].toString('base64') });
       const refused = await call('jira_get_attachment', { attachmentId: '10002' });
-      expect([refused.isError, textOf(refused)]).to.deep.equal([true, 'Error: Attachment 10002 ("build.log", text/plain, 4 bytes) is not an image; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with jira_get on "/rest/api/3/attachment/10002".\nCode: unsupported_content']);
+      expect([refused.isError, textOf(refused)]).to.deep.equal([
+        true,
+        'Error: Attachment 10002 ("build.log", text/plain, 4 bytes) is not an image; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with jira_get on "/rest/api/3/attachment/10002".\nCode: unsupported_content',
+      ]);
     });
 
     it('uploads to Bitbucket Downloads, then refuses the same name without replace', async () => {
-      const args = { workspace: 'acme', repo: 'checkout-service', files: [{ name: 'report.txt', content: Buffer.from('ok\n').toString('base64'), mimeType: 'text/plain' }] };
+      const args = {
+        workspace: 'acme',
+        repo: 'checkout-service',
+        files: [{ name: 'report.txt', content: Buffer.from('ok\n').toString('base64'), mimeType: 'text/plain' }],
+      };
       const done = await call('bb_upload', args);
       expect(textOf(done)).to.contain('files[1]{name,size,mimeType,replaced,downloadUrl}:\n  report.txt,3,text/plain,false,');
       expect(done.structuredContent !== undefined).to.equal(structured);
@@ -128,7 +147,7 @@ for (const structured of [false, true]) {
       expect(refused.structuredContent).to.equal(undefined);
     });
 
-    it('refuses a file path that climbs out of the repository, and reports GitHub\'s 404', async () => {
+    it("refuses a file path that climbs out of the repository, and reports GitHub's 404", async () => {
       expect(textOf(await call('github_get_file', { ...REPO, path: '..%2f..%2fother/secret' }))).to.contain('Code: invalid_path');
       const missing = await call('github_get_pull_request', { ...REPO, pullNumber: 9 });
       expect([missing.isError, missing.structuredContent]).to.deep.equal([true, undefined]);

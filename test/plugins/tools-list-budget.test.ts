@@ -6,7 +6,12 @@ describe('tools/list token budget (dist/cli.js over stdio, every tool, o200k_bas
   it(`stays at or under ${TOOLS_LIST_TOKEN_BUDGET} tokens with structured output off`, async () => {
     const size = await measureToolsList(false);
     expect(size.tools).to.be.at.least(35);
-    const largest = size.perTool.slice(0, 8).map((t) => `${t.name} ${t.tokens}`).join(', ');
-    expect(size.tokens, `tools/list is ${size.tokens} tokens (${size.bytes} bytes, ${size.tools} tools); largest: ${largest}`).to.be.at.most(TOOLS_LIST_TOKEN_BUDGET);
+    const largest = size.perTool
+      .slice(0, 8)
+      .map((t) => `${t.name} ${t.tokens}`)
+      .join(', ');
+    expect(size.tokens, `tools/list is ${size.tokens} tokens (${size.bytes} bytes, ${size.tools} tools); largest: ${largest}`).to.be.at.most(
+      TOOLS_LIST_TOKEN_BUDGET,
+    );
   });
 });

@@ -33,7 +33,10 @@ class AcmePlugin {
 
   @Tool({ name: 'acme_teapot', title: 'Teapot', description: 'Ends with a ToolError.', annotations: readOnly, input: NoArgs })
   async teapot(): Promise<ToolOutput> {
-    throw new ToolError('upstream_http_error', 'Acme answered 418 for GET /brew. Use a coffee machine.', { status: 418, upstreamBody: '{"error":"I am a teapot"}' });
+    throw new ToolError('upstream_http_error', 'Acme answered 418 for GET /brew. Use a coffee machine.', {
+      status: 418,
+      upstreamBody: '{"error":"I am a teapot"}',
+    });
   }
 }
 
@@ -46,7 +49,11 @@ class AcmeLegacyPlugin {
 
   @OtherCopyTool({ name: 'acme_legacy_limited', title: 'Legacy limited', description: 'Rate-limited.', annotations: readOnly, input: NoArgs })
   async limited(): Promise<ToolOutput> {
-    throw new OtherCopyToolError('upstream_rate_limited', 'Acme answered 429: rate limit exceeded. Retry after 30 seconds.', { status: 429, retryAfterSeconds: 30, meta: { acme: 'limited' } });
+    throw new OtherCopyToolError('upstream_rate_limited', 'Acme answered 429: rate limit exceeded. Retry after 30 seconds.', {
+      status: 429,
+      retryAfterSeconds: 30,
+      meta: { acme: 'limited' },
+    });
   }
 }
 
@@ -84,7 +91,9 @@ describe('public API: a plugin that fails at call time', () => {
 
   it('recognises a ToolError made by another copy of mcp-devtools, with its _meta', async () => {
     const result = await kernel.call('acme_legacy_limited');
-    expect(textOf(result)).to.equal('Error: Acme answered 429: rate limit exceeded. Retry after 30 seconds.\nCode: upstream_rate_limited\nHTTP Status: 429\nRetry After: 30 seconds');
+    expect(textOf(result)).to.equal(
+      'Error: Acme answered 429: rate limit exceeded. Retry after 30 seconds.\nCode: upstream_rate_limited\nHTTP Status: 429\nRetry After: 30 seconds',
+    );
     expect(result._meta).to.deep.equal({ acme: 'limited' });
   });
 

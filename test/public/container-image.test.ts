@@ -47,8 +47,14 @@ describe('the container image (Dockerfile)', () => {
   });
 
   it('copies only files the repository has and the build context keeps', () => {
-    const sources = stages.flatMap((s) => argsOf(s, 'COPY')).filter((c) => !c.startsWith('--from=')).flatMap((c) => c.split(' ').slice(0, -1));
-    const kept = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1).replace(/\/$/, ''));
+    const sources = stages
+      .flatMap((s) => argsOf(s, 'COPY'))
+      .filter((c) => !c.startsWith('--from='))
+      .flatMap((c) => c.split(' ').slice(0, -1));
+    const kept = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('!'))
+      .map((l) => l.slice(1).replace(/\/$/, ''));
     for (const source of sources) {
       expect(existsSync(join(REPO_ROOT, source)), source).to.equal(true);
       expect(kept, `${source} is not in the build context`).to.include(source);
@@ -57,7 +63,9 @@ describe('the container image (Dockerfile)', () => {
 
   it('runs as a user that is not root', () => {
     const user = argsOf(image, 'USER').at(-1);
-    expect(user).to.be.a('string').and.not.to.match(/^(root|0)(:|$)/);
+    expect(user)
+      .to.be.a('string')
+      .and.not.to.match(/^(root|0)(:|$)/);
   });
 
   it('serves HTTP on all interfaces, requires authentication, and exposes the port it serves', () => {
@@ -69,7 +77,10 @@ describe('the container image (Dockerfile)', () => {
 
   it('refuses to start without the tokens file it requires, naming it', async () => {
     let message = '';
-    await startCommand(imageCommand(), imageEnv(), REPO_ROOT).then((s) => s.stop(), (e: Error) => (message = e.message));
+    await startCommand(imageCommand(), imageEnv(), REPO_ROOT).then(
+      (s) => s.stop(),
+      (e: Error) => (message = e.message),
+    );
     expect(message).to.contain(`MCP_AUTH_TOKENS_FILE=${envOf(image).MCP_AUTH_TOKENS_FILE} cannot be read`);
   });
 

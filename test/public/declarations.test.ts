@@ -21,7 +21,10 @@ describe('public API: the shipped type declarations', () => {
     // Only our files are checked (the dependencies' declarations are theirs to keep), chunks included.
     const ours = program.getSourceFiles().filter((f) => f.fileName.startsWith(join(REPO_ROOT, 'dist')));
     expect(ours.map((f) => f.fileName)).to.include.members(ENTRIES);
-    const problems = [...program.getOptionsDiagnostics(), ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)])];
+    const problems = [
+      ...program.getOptionsDiagnostics(),
+      ...ours.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+    ];
     expect(problems.map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)).to.deep.equal([]);
   });
 });

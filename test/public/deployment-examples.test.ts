@@ -9,7 +9,17 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
-import { argsOf, composeFile, dockerfileStages, envOf, execForm, interpolate, kubernetesObjects, startCommand, type RunningCommand } from '../support/deployment-files.js';
+import {
+  argsOf,
+  composeFile,
+  dockerfileStages,
+  envOf,
+  execForm,
+  interpolate,
+  kubernetesObjects,
+  startCommand,
+  type RunningCommand,
+} from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { freePort } from '../support/free-port.js';
@@ -32,7 +42,13 @@ function storeOnTestRedis(exampleUrl: string, testRedis: string): string {
 
 describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () => {
   const { services } = composeFile();
-  const app = services['mcp-devtools'] as { build: string; deploy: { replicas: number }; environment: Record<string, string>; volumes: string[]; depends_on: Record<string, { condition: string }> };
+  const app = services['mcp-devtools'] as {
+    build: string;
+    deploy: { replicas: number };
+    environment: Record<string, string>;
+    volumes: string[];
+    depends_on: Record<string, { condition: string }>;
+  };
   const lb = services.lb as { ports: string[]; volumes: string[] };
   const redis = services.redis as { healthcheck?: unknown };
 
@@ -82,7 +98,9 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
       };
       for (let i = 0; i < app.deploy.replicas; i++) {
         const home = mkdtempSync(join(tmpdir(), 'compose-home-'));
-        replicas.push(await startCommand([...entrypoint, ...execForm(argsOf(image, 'CMD')[0]!)], { ...env, HOME: home, MCP_HTTP_PORT: String(await freePort()) }, home));
+        replicas.push(
+          await startCommand([...entrypoint, ...execForm(argsOf(image, 'CMD')[0]!)], { ...env, HOME: home, MCP_HTTP_PORT: String(await freePort()) }, home),
+        );
       }
     });
     after(async () => {
@@ -125,11 +143,22 @@ describe('deploy/kubernetes: a Deployment of two replicas with probes, a Service
     securityContext: { readOnlyRootFilesystem?: boolean };
   };
   const deployment = app.find((o) => o.kind === 'Deployment')!;
-  const pod = (deployment.spec as { template: { metadata: { labels: Record<string, string> }; spec: { securityContext: { runAsNonRoot: boolean; runAsUser: number }; containers: Container[]; volumes: Array<{ name: string; secret?: { items: Array<{ key: string; path: string }> }; emptyDir?: object }> } } }).template;
+  const pod = (
+    deployment.spec as {
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: {
+          securityContext: { runAsNonRoot: boolean; runAsUser: number };
+          containers: Container[];
+          volumes: Array<{ name: string; secret?: { items: Array<{ key: string; path: string }> }; emptyDir?: object }>;
+        };
+      };
+    }
+  ).template;
   const container = pod.spec.containers[0]!;
   const envValue = (name: string): string | undefined => container.env.find((e) => e.name === name)?.value;
 
-  it('runs two replicas of the image\'s command, as a user that is not root', () => {
+  it("runs two replicas of the image's command, as a user that is not root", () => {
     expect((deployment.spec as { replicas: number }).replicas).to.equal(2);
     expect(container.args).to.deep.equal(execForm(argsOf(image, 'CMD')[0]!));
     expect(pod.spec.securityContext.runAsNonRoot).to.equal(true);
@@ -163,26 +192,32 @@ describe('deploy/kubernetes: a Deployment of two replicas with probes, a Service
     expect(pod.spec.volumes.find((v) => v.name === tmp.name)!.emptyDir).to.not.equal(undefined);
   });
 
-  it('starts with the Deployment\'s command and environment, and answers its probes', async () => {
+  it("starts with the Deployment's command and environment, and answers its probes", async () => {
     const testRedis = await sharedRedisUrl();
     const dir = mkdtempSync(join(tmpdir(), 'kube-run-'));
     writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: canary('mcp-caller-'), subject: 'alice' }]));
     const secrets: Record<string, string> = { 'admin-token': canary('admin-') };
-    const podEnv = Object.fromEntries(container.env.flatMap((e) => {
-      const value = e.value ?? secrets[e.valueFrom!.secretKeyRef.key];
-      return value === undefined ? [] : [[e.name, value]];
-    }));
+    const podEnv = Object.fromEntries(
+      container.env.flatMap((e) => {
+        const value = e.value ?? secrets[e.valueFrom!.secretKeyRef.key];
+        return value === undefined ? [] : [[e.name, value]];
+      }),
+    );
     const port = String(await freePort());
-    const server = await startCommand([...entrypoint, ...container.args], {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      ...imageEnv,
-      ...podEnv,
-      MCP_STORE_URL: storeOnTestRedis(podEnv.MCP_STORE_URL!, testRedis),
-      MCP_STORE_NAMESPACE: uniqueNamespace('kube'),
-      MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-      MCP_HTTP_PORT: port,
-    }, dir);
+    const server = await startCommand(
+      [...entrypoint, ...container.args],
+      {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        ...imageEnv,
+        ...podEnv,
+        MCP_STORE_URL: storeOnTestRedis(podEnv.MCP_STORE_URL!, testRedis),
+        MCP_STORE_NAMESPACE: uniqueNamespace('kube'),
+        MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
+        MCP_HTTP_PORT: port,
+      },
+      dir,
+    );
     try {
       const probe = await fetch(`http://127.0.0.1:${port}${container.readinessProbe.httpGet.path}`);
       expect(probe.status).to.equal(200);

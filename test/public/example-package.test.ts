@@ -12,18 +12,25 @@ function specifiers(file: string): string[] {
 }
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('examples/plugin-gitlab depends on mcp-devtools only through the public API', () => {
-  const pkg = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
 
   it('is a package of its own that depends on mcp-devtools', () => {
     expect(pkg.dependencies).to.deep.equal({ 'mcp-devtools': 'file:../..' });
   });
 
   it('imports only mcp-devtools/plugin in its sources', () => {
-    const imported = tsFiles(join(EXAMPLE, 'src')).flatMap(specifiers).filter((s) => !s.startsWith('./'));
+    const imported = tsFiles(join(EXAMPLE, 'src'))
+      .flatMap(specifiers)
+      .filter((s) => !s.startsWith('./'));
     expect([...new Set(imported)]).to.deep.equal(['mcp-devtools/plugin']);
   });
 

@@ -69,8 +69,11 @@ describe('the npm package', () => {
     type Locked = { version?: string; dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] };
     const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Locked> };
     // Optional packages whose engines do not match are skipped by npm without a warning.
-    const locked = Object.entries(lock.packages).filter(([path, p]) => path !== '' && !p.optional && !Array.isArray(p.engines) && typeof p.engines?.node === 'string');
-    const describe = ([path, p]: [string, Locked]): string => `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${(p.engines as { node: string }).node}`;
+    const locked = Object.entries(lock.packages).filter(
+      ([path, p]) => path !== '' && !p.optional && !Array.isArray(p.engines) && typeof p.engines?.node === 'string',
+    );
+    const describe = ([path, p]: [string, Locked]): string =>
+      `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${(p.engines as { node: string }).node}`;
 
     it('accepts only Node versions on which every runtime dependency installs', () => {
       const refusing = locked.filter(([, p]) => !p.dev && !semver.subset(pkg.engines.node, (p.engines as { node: string }).node));

@@ -47,7 +47,7 @@ describe('public API: a plugin with its own copy of mcp-devtools, loaded by path
   });
   after(async () => session?.close());
 
-  it('resolves copies of its own, not the server\'s', () => {
+  it("resolves copies of its own, not the server's", () => {
     const from = pathToFileURL(join(folder, 'plugin', 'index.js')).href;
     expect(fileURLToPath(resolveSpecifier('mcp-devtools/plugin', from))).to.equal(join(folder, 'node_modules', 'mcp-devtools', 'dist', 'plugin.js'));
     expect(lstatSync(join(folder, 'node_modules', 'tsyringe')).isSymbolicLink()).to.equal(false);
@@ -67,7 +67,10 @@ describe('public API: a plugin with its own copy of mcp-devtools, loaded by path
     const result = await session.client.callTool({ name: 'acme_outage', arguments: {} });
     expect(result.isError).to.equal(true);
     expect(result.content).to.deep.equal([
-      { type: 'text', text: 'Error: Acme answered 503 Service Unavailable for GET /status. The vendor API failed; try again later.\nCode: upstream_server_error\nHTTP Status: 503' },
+      {
+        type: 'text',
+        text: 'Error: Acme answered 503 Service Unavailable for GET /status. The vendor API failed; try again later.\nCode: upstream_server_error\nHTTP Status: 503',
+      },
     ]);
   });
 });

@@ -10,7 +10,13 @@ const readOnly = { readOnlyHint: true };
 @Plugin({ name: 'acme-broken-schema', version: '1.0.0' })
 class BrokenSchema {
   // Hand-written JSON Schema with a typo: TypeBox would compile it without complaint.
-  @Tool({ name: 'acme_typo', title: 'Typo', description: 'x', annotations: readOnly, input: { type: 'object', properties: { limit: { type: 'integr' } } } as never })
+  @Tool({
+    name: 'acme_typo',
+    title: 'Typo',
+    description: 'x',
+    annotations: readOnly,
+    input: { type: 'object', properties: { limit: { type: 'integr' } } } as never,
+  })
   async typo(): Promise<ToolOutput> {
     return { value: 'unreachable' };
   }
@@ -112,13 +118,13 @@ describe('public API: a third-party plugin that cannot start gets a named start-
     expect(error.message).to.equal('Plugin "acme-reports" needs plugin "acme-auth", which is not loaded. Add "acme-auth" to the config file\'s plugins.');
   });
 
-  it('a boot that hangs fails after the plugin\'s boot timeout, named', async () => {
+  it("a boot that hangs fails after the plugin's boot timeout, named", async () => {
     const error = await startupError([Stuck]);
     expect(error.name).to.equal('StartupError');
     expect(error.message).to.equal('Plugin "acme-stuck" boot did not finish within 100 ms.');
   });
 
-  it('a boot that throws is reported with the plugin\'s own reason', async () => {
+  it("a boot that throws is reported with the plugin's own reason", async () => {
     const error = await startupError([RefusedBoot]);
     expect(error.message).to.equal('Plugin "acme-refused" boot failed: ACME_REGION "mars" is not a region');
   });

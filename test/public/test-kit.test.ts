@@ -41,7 +41,7 @@ describe('test kit: startTestKernel', () => {
     }
   });
 
-  it('captures the kernel\'s log lines', async () => {
+  it("captures the kernel's log lines", async () => {
     const kernel = await startTestKernel({ plugins: [AcmeKitPlugin] });
     await kernel.close();
     const started = kernel.logs.map((line) => JSON.parse(line) as { msg: string; plugins?: string[] }).find((l) => l.msg === 'kernel started');

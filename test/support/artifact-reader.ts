@@ -20,7 +20,8 @@ export async function readArtifact(client: Client, artifactId: string): Promise<
     const first = result.content[0];
     if (result.isError || first?.type !== 'text') throw new Error(`artifact_read at offset ${offset} failed: ${JSON.stringify(result.content)}`);
     const chunk = JSON.parse(first.text) as ArtifactChunk;
-    if (chunk.offset !== offset || (!chunk.eof && chunk.nextOffset <= offset)) throw new Error(`artifact_read at offset ${offset} answered ${first.text.slice(0, 200)}`);
+    if (chunk.offset !== offset || (!chunk.eof && chunk.nextOffset <= offset))
+      throw new Error(`artifact_read at offset ${offset} answered ${first.text.slice(0, 200)}`);
     pieces.push(Buffer.from(chunk.data, 'base64'));
     ({ mimeType, nextOffset: offset, eof } = chunk);
   }
@@ -30,7 +31,7 @@ export async function readArtifact(client: Client, artifactId: string): Promise<
 /** Reads a whole text artifact in-process with `artifact_read`, encoding "utf8", as a model paging through a log would. */
 export async function readTextArtifact(kernel: TestKernel, artifactId: string, principal?: Principal): Promise<string> {
   let whole = '';
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset, encoding: 'utf8' }, principal))) as ArtifactChunk;
     whole += chunk.data;
     ({ nextOffset: offset, eof } = chunk);

@@ -8,7 +8,10 @@ export interface AuditLine {
 
 export function auditLines(path: string): AuditLine[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditLine);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditLine);
 }
 
 /**

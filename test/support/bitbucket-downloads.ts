@@ -90,11 +90,14 @@ export class BitbucketDownloads {
     const json = (status: number, body: unknown) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
     if (match === null) return json(404, { type: 'error', error: { message: 'Resource not found' } });
     const [, workspace, repo, name] = match;
-    if (!this.repositories.includes(`${workspace}/${repo}`)) return json(404, { type: 'error', error: { message: `Repository ${workspace}/${repo} not found` } });
+    if (!this.repositories.includes(`${workspace}/${repo}`))
+      return json(404, { type: 'error', error: { message: `Repository ${workspace}/${repo} not found` } });
     const base = `${this.url}/2.0/repositories/${workspace}/${repo}/downloads`;
     if (request.method === 'GET' && name !== undefined) {
       const file = this.files.get(decodeURIComponent(name));
-      return file === undefined ? json(404, { type: 'error', error: { message: 'Resource not found' } }) : { status: 302, headers: { location: `https://bbuseruploads.s3.amazonaws.com/${workspace}/${repo}/${encodeURIComponent(file.name)}?Signature=abc` } };
+      return file === undefined
+        ? json(404, { type: 'error', error: { message: 'Resource not found' } })
+        : { status: 302, headers: { location: `https://bbuseruploads.s3.amazonaws.com/${workspace}/${repo}/${encodeURIComponent(file.name)}?Signature=abc` } };
     }
     if (request.method === 'GET') {
       const pagelen = Math.min(100, Number(url.searchParams.get('pagelen') ?? 10));
@@ -105,7 +108,13 @@ export class BitbucketDownloads {
         links: { self: { href: `${base}/${encodeURIComponent(f.name)}` } },
         downloads: 3,
         created_on: f.createdOn,
-        user: { display_name: 'Mia Krystof', type: 'user', uuid: '{2f3c4d5e-6a7b-4c8d-9e0f-1a2b3c4d5e6f}', account_id: '5b10a2844c20165700ede21g', nickname: 'mia-k' },
+        user: {
+          display_name: 'Mia Krystof',
+          type: 'user',
+          uuid: '{2f3c4d5e-6a7b-4c8d-9e0f-1a2b3c4d5e6f}',
+          account_id: '5b10a2844c20165700ede21g',
+          nickname: 'mia-k',
+        },
         type: 'download',
         size: f.bytes.length,
       }));

@@ -69,7 +69,9 @@ export function composeFile(): { services: Record<string, Record<string, unknown
 
 /** The objects of a multi-document Kubernetes manifest in deploy/kubernetes. */
 export function kubernetesObjects(file: string): Array<{ kind: string; metadata: { name: string }; spec: Record<string, unknown> }> {
-  return parseAllDocuments(readFileSync(join(REPO_ROOT, 'deploy/kubernetes', file), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
+  return parseAllDocuments(readFileSync(join(REPO_ROOT, 'deploy/kubernetes', file), 'utf8')).map(
+    (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> },
+  );
 }
 
 export interface RunningCommand {

@@ -75,7 +75,9 @@ export interface EnterpriseKernel {
 }
 
 /** A kernel with the fixture vendors on loopback mocks and, unless `policy` is null, a policy file. */
-export async function startEnterpriseKernel(options: { policy?: string | null; env?: Record<string, string>; clock?: Clock; config?: Record<string, unknown> } = {}): Promise<EnterpriseKernel> {
+export async function startEnterpriseKernel(
+  options: { policy?: string | null; env?: Record<string, string>; clock?: Clock; config?: Record<string, unknown> } = {},
+): Promise<EnterpriseKernel> {
   const jira = await MockUpstream.start();
   const circleci = await MockUpstream.start();
   const policy = options.policy === undefined ? docsPolicyExample() : options.policy;

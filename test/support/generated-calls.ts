@@ -33,7 +33,9 @@ export function generatedCall(schema: JsonSchema, evilHost: string): fc.Arbitrar
   const options = { stringFor: stringsByProperty(evilHost) };
   return fc.oneof(
     validValue(schema, options).map((args) => printable({ args })),
-    mutatedArgs(schema, options).map(({ args, mutation }) => printable({ args, mutation: `${mutation.kind}${'property' in mutation ? ` ${JSON.stringify(mutation.property)}` : ''}` })),
+    mutatedArgs(schema, options).map(({ args, mutation }) =>
+      printable({ args, mutation: `${mutation.kind}${'property' in mutation ? ` ${JSON.stringify(mutation.property)}` : ''}` }),
+    ),
   );
 }
 
@@ -62,7 +64,14 @@ export async function withHangGuard<T>(call: Promise<T>, what: string): Promise<
  * refused as `invalid_arguments` with no request sent; arguments it accepts are never refused as such, and send
  * at most one request (the mocks answer 200, so there is nothing to retry).
  */
-export function checkGeneratedCall(c: { tool: string; input: GeneratedCall; result: CallToolResult; oracle: SchemaOracle; requests: number; tally: FuzzTally }): void {
+export function checkGeneratedCall(c: {
+  tool: string;
+  input: GeneratedCall;
+  result: CallToolResult;
+  oracle: SchemaOracle;
+  requests: number;
+  tally: FuzzTally;
+}): void {
   const context = `${c.tool} with ${describeArgs(c.input)}`;
   const code = expectUsableResult(c.result, context);
   const valid = c.oracle.accepts(c.tool, c.input.args);
@@ -104,7 +113,10 @@ export class FuzzTally {
   }
 
   report(where: string): string {
-    const lines = [...this.rows].map(([tool, r]) => `    ${tool}: ${r.valid + r.invalid} calls (${r.valid} schema-valid, ${r.invalid} invalid): ${[...r.outcomes].map(([o, n]) => `${o} ${n}`).join(', ')}`);
+    const lines = [...this.rows].map(
+      ([tool, r]) =>
+        `    ${tool}: ${r.valid + r.invalid} calls (${r.valid} schema-valid, ${r.invalid} invalid): ${[...r.outcomes].map(([o, n]) => `${o} ${n}`).join(', ')}`,
+    );
     return `\n  generated calls (${where}): ${this.total} in all\n${lines.join('\n')}\n`;
   }
 }

@@ -17,7 +17,9 @@ export function hostileString(): fc.Arbitrary<string> {
 
 /** 64 KiB to 1 MiB of one repeated piece (a pasted log, a runaway loop in the caller). */
 export function hugeString(): fc.Arbitrary<string> {
-  return fc.tuple(fc.constantFrom('a', 'é', '😀', '/..', '%2e', '\r\n', '"\\'), fc.integer({ min: 64 * 1024, max: 1024 * 1024 })).map(([piece, chars]) => piece.repeat(Math.ceil(chars / piece.length)));
+  return fc
+    .tuple(fc.constantFrom('a', 'é', '😀', '/..', '%2e', '\r\n', '"\\'), fc.integer({ min: 64 * 1024, max: 1024 * 1024 }))
+    .map(([piece, chars]) => piece.repeat(Math.ceil(chars / piece.length)));
 }
 
 const ODD_UNITS = [

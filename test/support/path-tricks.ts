@@ -9,10 +9,27 @@ import fc from 'fast-check';
  */
 export function pathTrick(evil: string): fc.Arbitrary<string> {
   const segment = fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/);
-  const dots = fc.constantFrom('..', '%2e%2e', '%2E%2e', '.%2e', '%2e.', '%252e%252e', '%25252e%25252e', '%c0%ae%c0%ae', '\uff0e\uff0e', '..;', '...', '.', ...PARAMETER_DOTS, ...OVERLONG_DOTS);
+  const dots = fc.constantFrom(
+    '..',
+    '%2e%2e',
+    '%2E%2e',
+    '.%2e',
+    '%2e.',
+    '%252e%252e',
+    '%25252e%25252e',
+    '%c0%ae%c0%ae',
+    '\uff0e\uff0e',
+    '..;',
+    '...',
+    '.',
+    ...PARAMETER_DOTS,
+    ...OVERLONG_DOTS,
+  );
   const slash = fc.constantFrom('/', '%2f', '%2F', '%252f', '\\', '%5c', '%5C', '\u2215', '\uff0f', '//');
   const prefix = fc.constantFrom('', '/', '/rest/', '/wiki/', '/2.0/', '/api/v2/', '/repos/o/r/');
-  const climb = fc.tuple(prefix, fc.array(fc.tuple(dots, slash), { minLength: 1, maxLength: 6 }), segment).map(([p, parts, last]) => `${p}${parts.map(([d, s]) => d + s).join('')}${last}`);
+  const climb = fc
+    .tuple(prefix, fc.array(fc.tuple(dots, slash), { minLength: 1, maxLength: 6 }), segment)
+    .map(([p, parts, last]) => `${p}${parts.map(([d, s]) => d + s).join('')}${last}`);
   const absolute = fc.constantFrom(
     `http://${evil}/x`,
     `https://${evil}/x`,
@@ -55,8 +72,16 @@ export function pathTrick(evil: string): fc.Arbitrary<string> {
     `.`,
     `..`,
   );
-  const parameters = fc.tuple(prefix, segment, fc.constantFrom(';', ';x=1', ';jsessionid=0A1B', '%3b', '%3Bv=2', '%253b'), segment).map(([p, a, param, b]) => `${p}${a}${param}/${b}`);
-  return fc.oneof(climb, absolute, parameters, fc.constantFrom(...REVIEW_PATHS), fc.tuple(absolute, segment).map(([a, s]) => `${a}/${s}`));
+  const parameters = fc
+    .tuple(prefix, segment, fc.constantFrom(';', ';x=1', ';jsessionid=0A1B', '%3b', '%3Bv=2', '%253b'), segment)
+    .map(([p, a, param, b]) => `${p}${a}${param}/${b}`);
+  return fc.oneof(
+    climb,
+    absolute,
+    parameters,
+    fc.constantFrom(...REVIEW_PATHS),
+    fc.tuple(absolute, segment).map(([a, s]) => `${a}/${s}`),
+  );
 }
 
 /** Segments that are dot segments once a server drops their parameters (`;...`), in several encodings. */
@@ -78,7 +103,21 @@ const REVIEW_PATHS = [
 /** Ordinary API paths of each vendor's shape, sometimes with a query, so valid calls reach the mock too. */
 export function plausiblePath(): fc.Arbitrary<string> {
   const segment = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,16}$/).filter((s) => s !== '.' && s !== '..');
-  const prefix = fc.constantFrom('', '/', '/rest/api/3/', '/rest/agile/1.0/', '/wiki/api/v2/', '/wiki/rest/api/', '/2.0/', '/api/v2/', '/repos/acme/app/', 'repositories/');
-  const query = fc.option(fc.tuple(segment, segment).map(([k, v]) => `?${k}=${v}`), { nil: '' });
+  const prefix = fc.constantFrom(
+    '',
+    '/',
+    '/rest/api/3/',
+    '/rest/agile/1.0/',
+    '/wiki/api/v2/',
+    '/wiki/rest/api/',
+    '/2.0/',
+    '/api/v2/',
+    '/repos/acme/app/',
+    'repositories/',
+  );
+  const query = fc.option(
+    fc.tuple(segment, segment).map(([k, v]) => `?${k}=${v}`),
+    { nil: '' },
+  );
   return fc.tuple(prefix, fc.array(segment, { minLength: 1, maxLength: 5 }), query).map(([p, parts, q]) => `${p}${parts.join('/')}${q}`);
 }

@@ -56,7 +56,11 @@ export function writeDeployment(): Deployment {
   return {
     dir,
     env: {
-      ...writeEnterpriseFiles(dir, callers.map(([subject, c]) => ({ subject, ...c })), ADMIN_TOKEN),
+      ...writeEnterpriseFiles(
+        dir,
+        callers.map(([subject, c]) => ({ subject, ...c })),
+        ADMIN_TOKEN,
+      ),
       MCP_STRUCTURED_OUTPUT: 'true',
       // CircleCI sends no Cache-Control: entries live this long, well beyond a test's restarts.
       HTTP_CACHE_DEFAULT_TTL_SECONDS: '3600',
@@ -66,7 +70,12 @@ export function writeDeployment(): Deployment {
 }
 
 /** Grants or rejects an approval through a replica's admin endpoint, as an approver's tooling would. */
-export async function decideOnAdminEndpoint(origin: string, approvalId: string, verdict: 'grant' | 'reject', by = 'olga'): Promise<{ status: number; body: unknown }> {
+export async function decideOnAdminEndpoint(
+  origin: string,
+  approvalId: string,
+  verdict: 'grant' | 'reject',
+  by = 'olga',
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${origin}/admin/approvals/${approvalId}/${verdict}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },

@@ -49,7 +49,11 @@ export function validValue(schema: JsonSchema, options: SchemaArbitraryOptions =
       return fc.array(validValue(schema.items ?? {}, options, property), { maxLength: 5 });
     default:
       // `{}` (a request body's values): any JSON, sometimes hostile or very deep.
-      return fc.oneof({ weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) }, { weight: 1, arbitrary: deepValue() }, { weight: 1, arbitrary: hostileString() });
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+        { weight: 1, arbitrary: deepValue() },
+        { weight: 1, arbitrary: hostileString() },
+      );
   }
 }
 
@@ -92,10 +96,20 @@ export function mutatedArgs(schema: JsonSchema, options: SchemaArbitraryOptions 
     deepValue(),
   );
   const mutations: Array<fc.Arbitrary<Mutation>> = [
-    fc.record({ kind: fc.constant('unknown-property' as const), property: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'PATH', 'Path', 'path '), hostileString()).filter((p) => !properties.includes(p)), value: wrongValue }),
-    fc.record({ kind: fc.constant('not-an-object' as const), value: fc.oneof(fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 2 })), hostileString(), fc.integer()) }),
+    fc.record({
+      kind: fc.constant('unknown-property' as const),
+      property: fc
+        .oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'PATH', 'Path', 'path '), hostileString())
+        .filter((p) => !properties.includes(p)),
+      value: wrongValue,
+    }),
+    fc.record({
+      kind: fc.constant('not-an-object' as const),
+      value: fc.oneof(fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 2 })), hostileString(), fc.integer()),
+    }),
   ];
-  if (properties.length > 0) mutations.push(fc.record({ kind: fc.constant('wrong-type' as const), property: fc.constantFrom(...properties), value: wrongValue }));
+  if (properties.length > 0)
+    mutations.push(fc.record({ kind: fc.constant('wrong-type' as const), property: fc.constantFrom(...properties), value: wrongValue }));
   if (mandatory.length > 0) mutations.push(fc.record({ kind: fc.constant('missing-required' as const), property: fc.constantFrom(...mandatory) }));
   const numeric = properties.filter((p) => ['integer', 'number'].includes(schema.properties![p]!.type ?? ''));
   if (numeric.length > 0) {

@@ -9,11 +9,25 @@ import type { VendorMocks } from './vendor-mocks.js';
 export function serveTaggedData(mocks: VendorMocks): void {
   mocks.vendors.github.mock.on('GET', '/repos/:tag/app/actions/runs', (r) => ({
     headers: { link: `<${mocks.vendors.github.mock.url}/repos/${r.params.tag}/app/actions/runs?page=2>; rel="next"` },
-    body: { total_count: 60, workflow_runs: Array.from({ length: 60 }, (_, i) => ({ id: 1000 + i, name: `ci of ${r.params.tag}`, owner: r.params.tag, head_branch: `branch-of-${r.params.tag}`, status: 'completed', conclusion: 'success', pad: `${r.params.tag} `.repeat(30) })) },
+    body: {
+      total_count: 60,
+      workflow_runs: Array.from({ length: 60 }, (_, i) => ({
+        id: 1000 + i,
+        name: `ci of ${r.params.tag}`,
+        owner: r.params.tag,
+        head_branch: `branch-of-${r.params.tag}`,
+        status: 'completed',
+        conclusion: 'success',
+        pad: `${r.params.tag} `.repeat(30),
+      })),
+    },
   }));
   mocks.vendors.github.mock.on('GET', '/repos/:tag/app/actions/jobs/:job/logs', (r) => ({
     headers: { 'content-type': 'text/plain' },
-    body: Array.from({ length: 400 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.0000000Z step ${i} of job ${r.params.job} for ${r.params.tag}`).join('\n'),
+    body: Array.from(
+      { length: 400 },
+      (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.0000000Z step ${i} of job ${r.params.job} for ${r.params.tag}`,
+    ).join('\n'),
   }));
   mocks.vendors.circleci.mock.on('GET', '/api/v2/project/gh/:tag/app/pipeline', (r) => ({
     headers: { 'cache-control': 'max-age=5' },

@@ -22,6 +22,22 @@ export function makeTlsFiles(): TlsFiles {
   openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.crt'), '-days', '2', '-subj', '/CN=mcp-devtools test CA');
   openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=127.0.0.1');
   writeFileSync(at('san.cnf'), 'subjectAltName=IP:127.0.0.1\n');
-  openssl('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.crt'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.crt'), '-days', '2', '-extfile', at('san.cnf'));
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.crt'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('server.crt'),
+    '-days',
+    '2',
+    '-extfile',
+    at('san.cnf'),
+  );
   return { caFile: at('ca.crt'), certFile: at('server.crt'), keyFile: at('server.key') };
 }

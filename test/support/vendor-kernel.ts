@@ -34,7 +34,10 @@ export function useVendorKernel(options: VendorKernelOptions): VendorKernel {
     for (let i = 0; i < (options.otherMocks ?? 0); i++) fixture.others.push(await MockUpstream.start());
     fixture.kernel = await startTestKernel({
       configFile: { content: JSON.stringify({ plugins: options.plugins, ...options.config }) },
-      env: options.env(fixture.mock.url, fixture.others.map((m) => m.url)),
+      env: options.env(
+        fixture.mock.url,
+        fixture.others.map((m) => m.url),
+      ),
       clock: options.clock,
     });
   });

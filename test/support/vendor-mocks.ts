@@ -32,7 +32,12 @@ export class VendorMocks {
     const bearer = (r: RecordedRequest): string | undefined => r.headers.authorization;
     const vendors = {
       github: { mock: await start(), prefixes: ['/repos/', '/'], authorization: bearer, credential: `Bearer ${canaries.github}` },
-      circleci: { mock: await start(), prefixes: ['/api/v2/', '/api/v2?', '/api/v1.1/project/'], authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined, credential: canaries.circleci },
+      circleci: {
+        mock: await start(),
+        prefixes: ['/api/v2/', '/api/v2?', '/api/v1.1/project/'],
+        authorization: (r: RecordedRequest) => r.headers['circle-token'] as string | undefined,
+        credential: canaries.circleci,
+      },
       jira: { mock: await start(), prefixes: ['/rest/'], authorization: bearer, credential: `Basic ${basic}` },
       confluence: { mock: await start(), prefixes: ['/wiki/'], authorization: bearer, credential: `Basic ${basic}` },
       bitbucket: { mock: await start(), prefixes: ['/2.0/'], authorization: bearer, credential: `Basic ${basic}` },
@@ -69,15 +74,27 @@ export class VendorMocks {
    * credential; the evil mock received nothing at all.
    */
   expectEveryRequestInBounds(): void {
-    expect(this.evil.requests.map((r) => `${r.method} ${r.url}`), 'requests that reached the evil origin').to.deep.equal([]);
+    expect(
+      this.evil.requests.map((r) => `${r.method} ${r.url}`),
+      'requests that reached the evil origin',
+    ).to.deep.equal([]);
     for (const [name, vendor] of Object.entries(this.vendors)) {
       for (const request of vendor.mock.requests) {
         const where = `${name} ${request.method} ${request.url}`;
-        expect(vendor.prefixes.some((p) => request.url.startsWith(p)), `${where} left the ${name} API boundary`).to.equal(true);
-        expect(request.path.split('/').some((s) => s === '..' || s === '.'), `${where} climbs`).to.equal(false);
+        expect(
+          vendor.prefixes.some((p) => request.url.startsWith(p)),
+          `${where} left the ${name} API boundary`,
+        ).to.equal(true);
+        expect(
+          request.path.split('/').some((s) => s === '..' || s === '.'),
+          `${where} climbs`,
+        ).to.equal(false);
         // Nothing a Tomcat-based server (Atlassian Data Center) would read differently: no path parameters, no
         // escapes that are not valid UTF-8, however often encoded.
-        expect(decodedForms(request.path)?.some((form) => form.includes(';') || invalidEscapeRun(form) !== undefined), `${where} has path parameters or invalid escapes`).to.equal(false);
+        expect(
+          decodedForms(request.path)?.some((form) => form.includes(';') || invalidEscapeRun(form) !== undefined),
+          `${where} has path parameters or invalid escapes`,
+        ).to.equal(false);
         expect(vendor.authorization(request), `${where} credential`).to.equal(vendor.credential);
       }
     }

@@ -34,7 +34,10 @@ export interface ApprovalRecord {
 
 /** A grant or rejection that cannot be made (unknown, expired or already decided). */
 export class ApprovalError extends Error {
-  constructor(readonly kind: 'not_found' | 'conflict', message: string) {
+  constructor(
+    readonly kind: 'not_found' | 'conflict',
+    message: string,
+  ) {
     super(message);
     this.name = 'ApprovalError';
   }
@@ -77,12 +80,21 @@ export class ApprovalStore {
     }
     if (record?.status === 'rejected') {
       const why = record.decisionReason ? `: ${record.decisionReason}` : '';
-      return { ...decision, effect: 'deny', reason: `${record.decidedBy} rejected approval ${record.id} for this call${why}. ${decision.reason}`, approvalId: record.id };
+      return {
+        ...decision,
+        effect: 'deny',
+        reason: `${record.decidedBy} rejected approval ${record.id} for this call${why}. ${decision.reason}`,
+        approvalId: record.id,
+      };
     }
     if (record?.status === 'pending') return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
     const pendingIds = await this.pendingOf(call.principal);
     if (pendingIds.length >= this.maxPendingPerPrincipal) {
-      return { ...decision, effect: 'deny', reason: `${call.principal.subject} already has ${pendingIds.length} approvals pending, the most one caller may have (MCP_APPROVAL_MAX_PENDING). Wait for an approver to decide them, or for them to expire, then retry. ${decision.reason}` };
+      return {
+        ...decision,
+        effect: 'deny',
+        reason: `${call.principal.subject} already has ${pendingIds.length} approvals pending, the most one caller may have (MCP_APPROVAL_MAX_PENDING). Wait for an approver to decide them, or for them to expire, then retry. ${decision.reason}`,
+      };
     }
     const pending = await this.create(decision, call, binding, id);
     await this.notePending(call.principal, pending, pendingIds);
@@ -115,10 +127,18 @@ export class ApprovalStore {
   private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
-    if (record.status !== 'pending') throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
+    if (record.status !== 'pending')
+      throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
-    const decided: ApprovalRecord = { ...record, status: verdict, decidedBy: by, decidedAt: this.iso(now), expiresAt: this.iso(now + record.ttlMs), ...(reason ? { decisionReason: reason } : {}) };
+    const decided: ApprovalRecord = {
+      ...record,
+      status: verdict,
+      decidedBy: by,
+      decidedAt: this.iso(now),
+      expiresAt: this.iso(now + record.ttlMs),
+      ...(reason ? { decisionReason: reason } : {}),
+    };
     // The grant token goes first: a retry that sees "granted" must find it.
     if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
     await this.save(decided);

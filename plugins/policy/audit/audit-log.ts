@@ -41,12 +41,15 @@ export class AuditLog {
     // Appending, or writing a fresh head, would overwrite the evidence: refuse, and let an operator look first.
     const refuse = async (what: string): Promise<never> => {
       await handle.close();
-      throw new StartupError(`MCP_AUDIT_LOG=${path}: ${what}. Run \`mcp-devtools audit verify ${path}\`, then move the log and its head file aside to start a new one.`);
+      throw new StartupError(
+        `MCP_AUDIT_LOG=${path}: ${what}. Run \`mcp-devtools audit verify ${path}\`, then move the log and its head file aside to start a new one.`,
+      );
     };
     if (recorded.kind === 'head' && (head.seq < recorded.head.seq || (head.seq === recorded.head.seq && head.hash !== recorded.head.hash))) {
       await refuse(`the log ends at record ${head.seq}, but ${headPathOf(path)} says record ${recorded.head.seq} was written: the log was cut or edited`);
     }
-    if (recorded.kind === 'missing' && head.seq > 0) await refuse(`the log has records, but ${headPathOf(path)} is missing: it was deleted, so a cut end could not be detected any more`);
+    if (recorded.kind === 'missing' && head.seq > 0)
+      await refuse(`the log has records, but ${headPathOf(path)} is missing: it was deleted, so a cut end could not be detected any more`);
     if (recorded.kind === 'invalid') await refuse(`${headPathOf(path)} cannot be read (${recorded.problem})`);
     // A crash mid-write leaves a partial line; end it so the next record starts on its own line (verify reports it).
     if (!endsWithNewline) await handle.write('\n');
@@ -93,7 +96,8 @@ async function readHead(path: string): Promise<{ head: AuditHead; endsWithNewlin
     for (let i = lines.length - 1; i >= 0; i--) {
       try {
         const record = JSON.parse(lines[i]!) as AuditRecord;
-        if (typeof record.seq === 'number' && typeof record.hash === 'string') return { head: { seq: record.seq, hash: record.hash }, endsWithNewline: text.endsWith('\n') };
+        if (typeof record.seq === 'number' && typeof record.hash === 'string')
+          return { head: { seq: record.seq, hash: record.hash }, endsWithNewline: text.endsWith('\n') };
       } catch {
         // a partial last line: look further back
       }

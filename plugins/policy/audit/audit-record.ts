@@ -43,7 +43,12 @@ export function shapeOf(value: unknown, depth = 0): Shape {
   const keys = Object.keys(value).sort();
   for (const key of keys.slice(0, MAX_KEYS)) {
     // Defined, never assigned: a "__proto__" argument is recorded like any other key.
-    Object.defineProperty(out, key, { value: shapeOf((value as Record<string, unknown>)[key], depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: shapeOf((value as Record<string, unknown>)[key], depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   if (keys.length > MAX_KEYS) out['...'] = `${keys.length - MAX_KEYS} more keys`;
   return out;

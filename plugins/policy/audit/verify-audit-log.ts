@@ -44,19 +44,26 @@ export async function verifyAuditLog(path: string): Promise<AuditVerification> {
     records++;
     // The hash seals what the line parses to; the line must also be exactly how the server writes that, so
     // a duplicate key (which a reader other than JSON.parse may take instead), spacing or escapes are edits.
-    if (JSON.stringify(record) !== line) problems.push(`line ${lineNo} (record ${record.seq}): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.`);
+    if (JSON.stringify(record) !== line)
+      problems.push(
+        `line ${lineNo} (record ${record.seq}): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.`,
+      );
     if (recordHash(record) !== record.hash) problems.push(`line ${lineNo} (record ${record.seq}): its content does not match its hash: the record was edited.`);
-    if (record.prev !== prev) problems.push(`line ${lineNo} (record ${record.seq}): it does not follow the record before it (a record was removed, inserted or reordered).`);
+    if (record.prev !== prev)
+      problems.push(`line ${lineNo} (record ${record.seq}): it does not follow the record before it (a record was removed, inserted or reordered).`);
     if (record.seq !== seq + 1) problems.push(`line ${lineNo}: record number ${record.seq} follows record ${seq}, not ${seq + 1}.`);
     if (headFile.kind === 'head' && record.seq === headFile.head.seq) hashAtHead = record.hash;
     prev = record.hash;
     seq = typeof record.seq === 'number' ? record.seq : seq + 1;
   }
-  if (headFile.kind === 'missing' && records > 0) problems.push(`${headPathOf(path)} is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out.`);
+  if (headFile.kind === 'missing' && records > 0)
+    problems.push(`${headPathOf(path)} is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out.`);
   else if (headFile.kind === 'missing') notes.push(`${headPathOf(path)} is missing; the log has no records either.`);
   else if (headFile.kind === 'invalid') problems.push(`${headPathOf(path)} cannot be read: ${headFile.problem}.`);
-  else if (seq < headFile.head.seq) problems.push(`the log ends at record ${seq}, but ${headPathOf(path)} says record ${headFile.head.seq} was written: records were removed from the end.`);
-  else if (hashAtHead !== headFile.head.hash) problems.push(`record ${headFile.head.seq} is not the one ${headPathOf(path)} names: the end of the log was replaced.`);
+  else if (seq < headFile.head.seq)
+    problems.push(`the log ends at record ${seq}, but ${headPathOf(path)} says record ${headFile.head.seq} was written: records were removed from the end.`);
+  else if (hashAtHead !== headFile.head.hash)
+    problems.push(`record ${headFile.head.seq} is not the one ${headPathOf(path)} names: the end of the log was replaced.`);
   const shown = problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `... and ${problems.length - MAX_PROBLEMS} more problems`] : problems;
   return { ok: problems.length === 0, records, problems: shown, notes };
 }

@@ -9,15 +9,17 @@ const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 export const Conditions = Type.Object(
   {
     tools: Type.Optional(Names('Tool name globs, such as "*_delete".')),
-    vendors: Type.Optional(Names('Vendor globs: github, circleci, jira, confluence, bitbucket, or a plugin\'s own.')),
-    methods: Type.Optional(Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]), { minItems: 1 })),
+    vendors: Type.Optional(Names("Vendor globs: github, circleci, jira, confluence, bitbucket, or a plugin's own.")),
+    methods: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]), { minItems: 1 }),
+    ),
     paths: Type.Optional(Names('Globs of the upstream path as sent, API prefix included, such as "/rest/api/3/issue*".')),
     subjects: Type.Optional(Names('Principal subjects, matched exactly.')),
     groups: Type.Optional(Names('Principal groups, matched exactly; any one suffices.')),
     readOnly: Type.Optional(Type.Boolean({ description: 'true: tools annotated read-only; false: the others.' })),
     credentials: Type.Optional(Names('Globs of the upstream credential label.')),
     hosts: Type.Optional(Names('Globs of the upstream base URL host.')),
-    environments: Type.Optional(Names('Globs of the upstream credential\'s environment class.')),
+    environments: Type.Optional(Names("Globs of the upstream credential's environment class.")),
     args: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Union([ArgValue, Type.Array(ArgValue, { minItems: 1 })]))),
   },
   { additionalProperties: false },
@@ -67,17 +69,26 @@ export function readPolicyDocument(text: string, label: string): LoadedPolicy {
   const ruleLines = new Map<string, number>();
   value.rules.forEach((rule, i) => {
     if (ruleLines.has(rule.id)) {
-      problems.push({ line: lineOf(['rules', i, 'id']), message: `rules[${i}].id: "${rule.id}" is already the id of the rule on line ${ruleLines.get(rule.id)}; rule ids must be unique.` });
+      problems.push({
+        line: lineOf(['rules', i, 'id']),
+        message: `rules[${i}].id: "${rule.id}" is already the id of the rule on line ${ruleLines.get(rule.id)}; rule ids must be unique.`,
+      });
     } else {
       ruleLines.set(rule.id, lineOf(['rules', i]) ?? 0);
     }
     if (rule.except !== undefined && holdsAlways(rule.except)) {
-      problems.push({ line: lineOf(['rules', i, 'except']), message: `rules[${i}].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.` });
+      problems.push({
+        line: lineOf(['rules', i, 'except']),
+        message: `rules[${i}].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.`,
+      });
     }
     for (const part of ['match', 'except'] as const) {
       rule[part]?.paths?.forEach((p, j) => {
         if (!p.startsWith('/') && !p.startsWith('*')) {
-          problems.push({ line: lineOf(['rules', i, part, 'paths', j]), message: `rules[${i}].${part}.paths[${j}]: "${p}" must start with "/" (the path as sent, such as /rest/api/3/issue*).` });
+          problems.push({
+            line: lineOf(['rules', i, part, 'paths', j]),
+            message: `rules[${i}].${part}.paths[${j}]: "${p}" must start with "/" (the path as sent, such as /rest/api/3/issue*).`,
+          });
         }
       });
     }

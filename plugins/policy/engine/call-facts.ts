@@ -40,7 +40,13 @@ export function callFacts(ctx: Pick<CallContext, 'tool' | 'principal' | 'args' |
   return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path);
 }
 
-export function factsFor(tool: ToolDefinition, principal: Principal, args: Record<string, unknown>, method: string | undefined, path: string | undefined): CallFacts {
+export function factsFor(
+  tool: ToolDefinition,
+  principal: Principal,
+  args: Record<string, unknown>,
+  method: string | undefined,
+  path: string | undefined,
+): CallFacts {
   const identity = publicIdentity(tool.upstream?.identity);
   return {
     tool: tool.spec.name,

@@ -36,7 +36,16 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
   const glob = (key: string, level: ConditionLevel, patterns: readonly string[] | undefined, pick: (f: CallFacts) => string | null | undefined): void => {
     if (patterns === undefined) return;
     const matches = compileGlobs(patterns);
-    out.push({ key, level, expected: list(patterns), test: (f) => { const v = pick(f); return v !== null && v !== undefined && matches(v); }, actual: (f) => shown(pick(f)) });
+    out.push({
+      key,
+      level,
+      expected: list(patterns),
+      test: (f) => {
+        const v = pick(f);
+        return v !== null && v !== undefined && matches(v);
+      },
+      actual: (f) => shown(pick(f)),
+    });
   };
   glob('tools', 'tool', spec.tools, (f) => f.tool);
   glob('vendors', 'tool', spec.vendors, (f) => f.vendor);
@@ -53,11 +62,23 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
   }
   if (spec.groups !== undefined) {
     const groups = new Set(spec.groups);
-    out.push({ key: 'groups', level: 'principal', expected: list(spec.groups), test: (f) => f.groups.some((g) => groups.has(g)), actual: (f) => list(f.groups) });
+    out.push({
+      key: 'groups',
+      level: 'principal',
+      expected: list(spec.groups),
+      test: (f) => f.groups.some((g) => groups.has(g)),
+      actual: (f) => list(f.groups),
+    });
   }
   if (spec.methods !== undefined) {
     const methods = new Set<string>(spec.methods);
-    out.push({ key: 'methods', level: 'request', expected: list(spec.methods), test: (f) => f.method !== null && methods.has(f.method.toUpperCase()), actual: (f) => shown(f.method) });
+    out.push({
+      key: 'methods',
+      level: 'request',
+      expected: list(spec.methods),
+      test: (f) => f.method !== null && methods.has(f.method.toUpperCase()),
+      actual: (f) => shown(f.method),
+    });
   }
   if (spec.paths !== undefined) {
     // Written as paths are matched (see servedPath): `/rest/api/3/` means `/rest/api/3`.
@@ -65,7 +86,14 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
     const matches = compileGlobs(patterns);
     const prefixes = patterns.map(literalPrefix);
     const index: IndexHint | undefined = prefixes.every((p) => p !== undefined) ? { kind: 'path', keys: prefixes as string[] } : undefined;
-    out.push({ key: 'paths', level: 'request', expected: list(spec.paths), test: (f) => f.path !== null && matches(f.path), actual: (f) => shown(f.path), ...(index ? { index } : {}) });
+    out.push({
+      key: 'paths',
+      level: 'request',
+      expected: list(spec.paths),
+      test: (f) => f.path !== null && matches(f.path),
+      actual: (f) => shown(f.path),
+      ...(index ? { index } : {}),
+    });
   }
   for (const [name, allowed] of Object.entries(spec.args ?? {})) out.push(argCondition(name, Array.isArray(allowed) ? allowed : [allowed]));
   return out;

@@ -82,16 +82,19 @@ export class PolicyEngine {
   explain(facts: CallFacts): { decision: Decision; rules: RuleTrace[] } {
     try {
       const rules = this.rules.map((rule): RuleTrace => {
-        const conditions = [
-          ...rule.match.map((c) => trace('match', c, facts)),
-          ...(rule.except ?? []).map((c) => trace('except', c, facts)),
-        ];
+        const conditions = [...rule.match.map((c) => trace('match', c, facts)), ...(rule.except ?? []).map((c) => trace('except', c, facts))];
         const matched = conditions.filter((c) => c.block === 'match').every((c) => c.holds);
         const excepted = rule.except !== undefined && conditions.filter((c) => c.block === 'except').every((c) => c.holds);
         return { id: rule.id, effect: rule.effect, line: this.policy.ruleLines.get(rule.id), applies: matched && !excepted, conditions };
       });
       const winner = PRECEDENCE.map((e) => rules.find((r) => r.applies && r.effect === e)).find((r) => r !== undefined);
-      return { decision: this.decisionFor(this.rules.find((r) => r.id === winner?.id), facts), rules };
+      return {
+        decision: this.decisionFor(
+          this.rules.find((r) => r.id === winner?.id),
+          facts,
+        ),
+        rules,
+      };
     } catch (error) {
       return { decision: this.evaluationFailed(error), rules: [] };
     }
@@ -104,7 +107,9 @@ export class PolicyEngine {
   private narrowedFor(facts: CallFacts): Record<Effect, RuleIndex> {
     let tool = this.tools.get(facts.tool);
     if (tool === undefined || !sameTool(tool.facts, facts)) {
-      const rules = this.rules.filter((r) => allHold(r.matchTool, facts)).map((rule) => ({ rule, exceptToolHolds: rule.except !== undefined && allHold(rule.exceptTool, facts) }));
+      const rules = this.rules
+        .filter((r) => allHold(r.matchTool, facts))
+        .map((rule) => ({ rule, exceptToolHolds: rule.except !== undefined && allHold(rule.exceptTool, facts) }));
       this.tools.set(facts.tool, (tool = { facts, rules, callers: new Map() }));
     }
     const callerClass = this.callerClass(facts);
@@ -120,7 +125,11 @@ export class PolicyEngine {
       }
       residuals[rule.effect].push(residual);
     }
-    const byEffect = { deny: new RuleIndex(residuals.deny), approval_required: new RuleIndex(residuals.approval_required), allow: new RuleIndex(residuals.allow) };
+    const byEffect = {
+      deny: new RuleIndex(residuals.deny),
+      approval_required: new RuleIndex(residuals.approval_required),
+      allow: new RuleIndex(residuals.allow),
+    };
     if (tool.callers.size >= MAX_CACHED_CALLERS) tool.callers.clear();
     tool.callers.set(callerClass, byEffect);
     return byEffect;
@@ -152,7 +161,13 @@ export class PolicyEngine {
 }
 
 function sameTool(a: CallFacts, b: CallFacts): boolean {
-  return a.vendor === b.vendor && a.readOnly === b.readOnly && a.identity?.credential === b.identity?.credential && a.identity?.host === b.identity?.host && a.identity?.environment === b.identity?.environment;
+  return (
+    a.vendor === b.vendor &&
+    a.readOnly === b.readOnly &&
+    a.identity?.credential === b.identity?.credential &&
+    a.identity?.host === b.identity?.host &&
+    a.identity?.environment === b.identity?.environment
+  );
 }
 
 function allHold(conditions: readonly Condition[], facts: CallFacts): boolean {

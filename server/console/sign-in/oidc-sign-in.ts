@@ -67,7 +67,12 @@ export class OidcSignIn {
     const { config, verifier } = await this.discovered();
     let idToken: string | undefined;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: login.codeVerifier, expectedState: state, expectedNonce: login.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: login.codeVerifier,
+        expectedState: state,
+        expectedNonce: login.nonce,
+        idTokenExpected: true,
+      });
       idToken = tokens.id_token;
     } catch (error) {
       // The provider's own words (access_denied, invalid_grant...), never a token.

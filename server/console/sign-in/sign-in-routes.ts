@@ -36,7 +36,13 @@ export class SignInRoutes {
     const shown = banner ?? NOTICES[rq.query.get('notice') ?? ''];
     const provider = this.method.mode === 'oidc' ? this.method.provider : undefined;
     const formTarget = this.method.mode === 'oidc' ? await this.method.oidc.authorizationOrigin() : undefined;
-    sendHtml(rq.response, status, signInPage(this.method.mode, csrf, shown, provider), [rq.cookie(SIGN_IN_COOKIE, csrf, this.sessions.loginTtlSeconds)], formTarget);
+    sendHtml(
+      rq.response,
+      status,
+      signInPage(this.method.mode, csrf, shown, provider),
+      [rq.cookie(SIGN_IN_COOKIE, csrf, this.sessions.loginTtlSeconds)],
+      formTarget,
+    );
   }
 
   async signIn(rq: ConsoleRequest): Promise<void> {
@@ -58,7 +64,10 @@ export class SignInRoutes {
       return this.signInForm(rq, { kind: 'error', text: 'The identity provider cannot be reached right now; try again shortly.' }, 503);
     }
     await this.sessions.saveLogin(begun.state, begun.login);
-    redirect(rq.response, begun.url, [rq.cookie(STATE_COOKIE, begun.state, this.sessions.loginTtlSeconds, '/console/callback', 'Lax'), rq.clear(SIGN_IN_COOKIE)]);
+    redirect(rq.response, begun.url, [
+      rq.cookie(STATE_COOKIE, begun.state, this.sessions.loginTtlSeconds, '/console/callback', 'Lax'),
+      rq.clear(SIGN_IN_COOKIE),
+    ]);
   }
 
   /** The provider's redirect back: the state must be this browser's, and is used once. */
@@ -67,7 +76,8 @@ export class SignInRoutes {
     const state = rq.query.get('state') ?? '';
     const cookie = rq.readCookie(STATE_COOKIE);
     const login = cookie !== undefined && sameSecret(state, cookie) ? await this.sessions.takeLogin(state) : undefined;
-    if (login === undefined) return this.signInForm(rq, { kind: 'error', text: 'This sign-in was not started in this browser, or took too long; start again.' }, 400);
+    if (login === undefined)
+      return this.signInForm(rq, { kind: 'error', text: 'This sign-in was not started in this browser, or took too long; start again.' }, 400);
     const outcome = await this.method.oidc.finish(new URL(`${rq.base}/console/callback?${rq.query.toString()}`), state, login);
     return this.complete(rq, outcome, 'oidc', [rq.clear(STATE_COOKIE, '/console/callback', 'Lax')]);
   }
@@ -76,7 +86,8 @@ export class SignInRoutes {
     const session = await rq.current();
     if (session !== undefined) {
       const form = await readForm(rq.request);
-      if (form === undefined || !rq.formAllowed(form, session.data.csrf)) return this.signInForm(rq, { kind: 'error', text: 'The sign-out form did not come from this console.' }, 403);
+      if (form === undefined || !rq.formAllowed(form, session.data.csrf))
+        return this.signInForm(rq, { kind: 'error', text: 'The sign-out form did not come from this console.' }, 403);
       await this.sessions.destroy(session.id);
       this.logger.info({ subject: session.data.principal.subject }, 'console sign-out');
     }
@@ -92,7 +103,11 @@ export class SignInRoutes {
     const principal: Principal = outcome.principal;
     if (!this.access.mayView(principal)) {
       this.logger.warn({ how, subject: principal.subject }, 'console sign-in refused: not a viewer or approver');
-      return this.signInForm(rq, { kind: 'error', text: `${principal.subject} is not allowed in this console (MCP_CONSOLE_VIEWER_GROUPS, MCP_APPROVER_GROUPS).` }, 403);
+      return this.signInForm(
+        rq,
+        { kind: 'error', text: `${principal.subject} is not allowed in this console (MCP_CONSOLE_VIEWER_GROUPS, MCP_APPROVER_GROUPS).` },
+        403,
+      );
     }
     const { id } = await this.sessions.create(principal);
     this.logger.info({ how, subject: principal.subject, approver: this.access.isApprover(principal) }, 'console sign-in');

@@ -15,11 +15,22 @@ export const VIEWPORTS = { laptop: { width: 1280, height: 800 }, phone: { width:
 
 /** Headless Chromium with a fresh profile, no network of its own (no updates, sync or QUIC). */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: run .ci/install-chromium (apt-get install chromium), or set MCP_TEST_CHROMIUM.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}: run .ci/install-chromium (apt-get install chromium), or set MCP_TEST_CHROMIUM.`);
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 

@@ -18,7 +18,12 @@ import { API_AUDIENCE, LoopbackProvider } from './loopback-provider.js';
  * Who takes part: agents' owners (a developer, a release engineer, who alone may trigger production
  * pipelines), an approver who also runs an agent, and someone in no group.
  */
-export const PEOPLE = { alice: ['developers'], rene: ['developers', 'release-engineers'], olga: ['approvers', 'developers'], dave: [] } as const satisfies Record<string, readonly string[]>;
+export const PEOPLE = {
+  alice: ['developers'],
+  rene: ['developers', 'release-engineers'],
+  olga: ['approvers', 'developers'],
+  dave: [],
+} as const satisfies Record<string, readonly string[]>;
 export type Person = keyof typeof PEOPLE;
 export const APPROVERS = 'approvers';
 
@@ -56,12 +61,16 @@ export class ConsoleDeployment {
     const circleci = await MockUpstream.start();
     jira.on('DELETE', '/rest/api/3/issue/:key', { status: 204 });
     jira.on('GET', '/rest/api/3/issue/:key', (r) => ({ body: { key: r.params.key, fields: { summary: 'Flaky deploy step' } } }));
-    circleci.on('POST', '/api/v2/project/gh/acme/app/pipeline', { status: 201, body: { id: '6a3e1c2b-0000-4c43-9457-de07e2029e7b', state: 'pending', number: 43 } });
+    circleci.on('POST', '/api/v2/project/gh/acme/app/pipeline', {
+      status: 201,
+      body: { id: '6a3e1c2b-0000-4c43-9457-de07e2029e7b', state: 'pending', number: 43 },
+    });
     writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
     writeFileSync(join(dir, 'policy.yaml'), docsPolicyExample());
-    const store: Record<string, string> = options.store === 'sqlite'
-      ? { MCP_STORE_URL: `sqlite://${join(dir, 'store.db')}` }
-      : { MCP_STORE_URL: await sharedRedisUrl(), MCP_STORE_NAMESPACE: uniqueNamespace('console') };
+    const store: Record<string, string> =
+      options.store === 'sqlite'
+        ? { MCP_STORE_URL: `sqlite://${join(dir, 'store.db')}` }
+        : { MCP_STORE_URL: await sharedRedisUrl(), MCP_STORE_NAMESPACE: uniqueNamespace('console') };
     const port = await freePort();
     const env: Record<string, string> = {
       ...vendorEnv(jira.url, circleci.url),
@@ -76,7 +85,10 @@ export class ConsoleDeployment {
     let provider: LoopbackProvider | undefined;
     if (options.auth === 'oidc') {
       const secret = canary('console-client-secret-');
-      provider = await LoopbackProvider.start({ clientId: 'mcp-console', clientSecret: secret, redirectUri: `http://127.0.0.1:${port}/console/callback` }, PEOPLE);
+      provider = await LoopbackProvider.start(
+        { clientId: 'mcp-console', clientSecret: secret, redirectUri: `http://127.0.0.1:${port}/console/callback` },
+        PEOPLE,
+      );
       for (const person of Object.keys(PEOPLE) as Person[]) tokens[person] = await provider.accessToken(person, PEOPLE[person]);
       leakAudit.addCanaries(Object.values(tokens));
       Object.assign(env, {
@@ -90,7 +102,10 @@ export class ConsoleDeployment {
       });
     } else {
       for (const person of Object.keys(PEOPLE) as Person[]) tokens[person] = canary(`tok-${person}-`);
-      writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml((Object.keys(PEOPLE) as Person[]).map((p) => ({ token: tokens[p], subject: p, groups: PEOPLE[p] }))));
+      writeFileSync(
+        join(dir, 'tokens.yaml'),
+        tokensFileYaml((Object.keys(PEOPLE) as Person[]).map((p) => ({ token: tokens[p], subject: p, groups: PEOPLE[p] }))),
+      );
       Object.assign(env, { MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml') });
     }
     leakAudit.watchPath(dir);

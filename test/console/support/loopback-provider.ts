@@ -40,7 +40,16 @@ export class LoopbackProvider {
     const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
     const holder = new LoopbackProvider(server, issuer, privateKey);
     const provider = new Provider(issuer, {
-      clients: [{ client_id: client.clientId, client_secret: client.clientSecret, redirect_uris: [client.redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+      clients: [
+        {
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          redirect_uris: [client.redirectUri],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
       jwks: { keys: [jwk] },
       cookies: { keys: ['loopback-provider-cookie-key'] },
       claims: { openid: ['sub'], groups: ['groups'] },

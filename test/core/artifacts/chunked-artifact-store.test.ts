@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { ArtifactChunk } from '../../../core/artifacts/artifact-store.js';
-import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ARTIFACT_META_NAMESPACE, artifactKey, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
+import {
+  ARTIFACT_CHUNK_BYTES,
+  ARTIFACT_CHUNK_NAMESPACE,
+  ARTIFACT_META_NAMESPACE,
+  artifactKey,
+  ChunkedArtifactStore,
+} from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import type { Principal } from '../../../core/pipeline/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';
@@ -29,7 +35,7 @@ function counting(store: KeyValueStore): KeyValueStore & { loaded: number } {
 
 async function readAll(artifacts: ChunkedArtifactStore, owner: Principal, id: string): Promise<{ bytes: Buffer; chunks: ArtifactChunk[] }> {
   const chunks: ArtifactChunk[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const chunk = await artifacts.read(owner, id, offset, ARTIFACT_CHUNK_BYTES);
     chunks.push(chunk);
     offset = chunk.nextOffset;
@@ -84,7 +90,13 @@ for (const kind of ['memory', 'sqlite'] as const) {
       expect((await readAll(artifacts, alice, text.artifactId)).bytes.toString('utf8')).to.equal('{"data":"日本語"}');
       expect(text.bytes).to.equal(Buffer.byteLength('{"data":"日本語"}'));
       const empty = await artifacts.save(alice, 'application/json', '');
-      expect(await artifacts.read(alice, empty.artifactId, 0, ARTIFACT_CHUNK_BYTES)).to.deep.include({ bytes: 0, offset: 0, nextOffset: 0, eof: true, data: '' });
+      expect(await artifacts.read(alice, empty.artifactId, 0, ARTIFACT_CHUNK_BYTES)).to.deep.include({
+        bytes: 0,
+        offset: 0,
+        nextOffset: 0,
+        eof: true,
+        data: '',
+      });
     });
 
     it('reads from an unaligned offset to the end of that stored chunk', async () => {

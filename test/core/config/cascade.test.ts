@@ -25,10 +25,19 @@ async function failure(inv: Partial<Invocation> & { cwd: string; home: string })
 describe('configuration cascade', () => {
   it('takes flags over environment over .env over ~/.mcp/configs.json over the config file over defaults', async () => {
     const { cwd, home } = dirs();
-    const config = { plugins: [FIXTURE_PLUGIN_PATH], settings: { FIXTURE_BASE_URL: 'http://file', MCP_REQUEST_TIMEOUT_MS: 1000, MCP_UPSTREAM_RETRIES: 5, LOG_LEVEL: 'warn', MCP_HTTP_PORT: 4001 } };
+    const config = {
+      plugins: [FIXTURE_PLUGIN_PATH],
+      settings: { FIXTURE_BASE_URL: 'http://file', MCP_REQUEST_TIMEOUT_MS: 1000, MCP_UPSTREAM_RETRIES: 5, LOG_LEVEL: 'warn', MCP_HTTP_PORT: 4001 },
+    };
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify(config));
     mkdirSync(join(home, '.mcp'));
-    writeFileSync(join(home, '.mcp', 'configs.json'), JSON.stringify({ fixture: { environments: { FIXTURE_BASE_URL: 'http://configs', FIXTURE_TOKEN: 'tok-from-configs' } }, 'mcp-devtools': { environments: { MCP_UPSTREAM_RETRIES: '4', LOG_LEVEL: 'error', MCP_REQUEST_TIMEOUT_MS: '2000' } } }));
+    writeFileSync(
+      join(home, '.mcp', 'configs.json'),
+      JSON.stringify({
+        fixture: { environments: { FIXTURE_BASE_URL: 'http://configs', FIXTURE_TOKEN: 'tok-from-configs' } },
+        'mcp-devtools': { environments: { MCP_UPSTREAM_RETRIES: '4', LOG_LEVEL: 'error', MCP_REQUEST_TIMEOUT_MS: '2000' } },
+      }),
+    );
     writeFileSync(join(cwd, '.env'), 'FIXTURE_BASE_URL=http://dotenv\nMCP_UPSTREAM_RETRIES=3\n');
     const { settings } = await resolve({ cwd, home, env: { FIXTURE_BASE_URL: 'http://env' }, flags: { LOG_LEVEL: 'debug' } });
     const at = (key: string) => settings.entries().find((e) => e.key === key)!;
@@ -84,7 +93,9 @@ describe('configuration cascade', () => {
 
   it('fails start-up naming a bad value and where it came from', async () => {
     const { cwd, home } = dirs();
-    expect(await failure({ cwd, home, env: { MCP_REQUEST_TIMEOUT_MS: '1.5' } })).to.equal('Setting MCP_REQUEST_TIMEOUT_MS="1.5" from environment must be integer.');
+    expect(await failure({ cwd, home, env: { MCP_REQUEST_TIMEOUT_MS: '1.5' } })).to.equal(
+      'Setting MCP_REQUEST_TIMEOUT_MS="1.5" from environment must be integer.',
+    );
     expect(await failure({ cwd, home, env: { MCP_TRANSPORT: 'carrier-pigeon' } })).to.match(/^Setting MCP_TRANSPORT="carrier-pigeon" from environment/);
     expect(await failure({ cwd, home, env: { MCP_READ_ONLY: 'maybe' } })).to.match(/MCP_READ_ONLY="maybe" from environment must be boolean/);
   });
@@ -100,7 +111,9 @@ describe('configuration cascade', () => {
   it('fails start-up for a plugin that cannot be found, naming it', async () => {
     const { cwd, home } = dirs();
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['./nowhere.js'] }));
-    expect(await failure({ cwd, home })).to.equal(`Plugin "./nowhere.js" cannot be found: ${join(cwd, 'nowhere.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`);
+    expect(await failure({ cwd, home })).to.equal(
+      `Plugin "./nowhere.js" cannot be found: ${join(cwd, 'nowhere.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+    );
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['@acme/not-installed'] }));
     expect(await failure({ cwd, home })).to.match(/^Plugin "@acme\/not-installed" cannot be found/);
   });

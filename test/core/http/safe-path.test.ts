@@ -15,7 +15,15 @@ function refusal(path: string): string | undefined {
 
 describe('the shared path check and the one reading of a path (core/http)', () => {
   // The security review's inputs: Tomcat drops ";..." from each segment, then resolves dot segments.
-  for (const path of ['/rest/api/3/user;x=1/search', '/rest/api/3/x/..;/user/search', '/rest/api/3/issue/x/..;/..;/user', '/rest/api/3/issue/.;x/PLAT-1', '/rest/api/3/issue/x/%2e%2e;/user', '/rest/api/3/issue/x/%2e%2e%3b/user', '/rest/api/3/issue/x/%252e%252e%253b/user']) {
+  for (const path of [
+    '/rest/api/3/user;x=1/search',
+    '/rest/api/3/x/..;/user/search',
+    '/rest/api/3/issue/x/..;/..;/user',
+    '/rest/api/3/issue/.;x/PLAT-1',
+    '/rest/api/3/issue/x/%2e%2e;/user',
+    '/rest/api/3/issue/x/%2e%2e%3b/user',
+    '/rest/api/3/issue/x/%252e%252e%253b/user',
+  ]) {
     it(`refuses the path parameters of ${path}`, () => {
       expect(refusal(path)).to.contain('it contains ";" (path parameters');
     });
@@ -25,7 +33,14 @@ describe('the shared path check and the one reading of a path (core/http)', () =
     expect(refusal('/rest/api/3/search?jql=a;b')).to.equal(undefined);
   });
 
-  for (const path of ['/rest/api/3/issue/%c0%ae%c0%ae/user', '/wiki/%2e%2e%2f%c0%ae/rest/api/3/myself', '/rest/api/3/%e0%80%ae', '/rest/api/3/issue/%ff', '/rest/api/3/issue/%e2%82', '/rest/api/3/%25c0%25ae']) {
+  for (const path of [
+    '/rest/api/3/issue/%c0%ae%c0%ae/user',
+    '/wiki/%2e%2e%2f%c0%ae/rest/api/3/myself',
+    '/rest/api/3/%e0%80%ae',
+    '/rest/api/3/issue/%ff',
+    '/rest/api/3/issue/%e2%82',
+    '/rest/api/3/%25c0%25ae',
+  ]) {
     it(`refuses ${path}: an escape that is not valid UTF-8 (overlong, stray, cut) means different things to different servers`, () => {
       expect(refusal(path)).to.match(/it contains %[0-9a-f%]+, which is not valid UTF-8/i);
     });

@@ -45,7 +45,11 @@ describe('upstream client: credentials stay on their origin, and key the cache (
     vendor.on('GET', '/api/v2/project/gh/acme/app/42/artifacts/log.txt', { status: 302, headers: { location: `${foreign.url}/blob/log.txt?sig=abc` } });
     foreign.on('GET', '/blob/log.txt', { body: 'the log' });
     const ci = client(vendor.url, headers);
-    const response = await ci.send(toolContext(), { method: 'GET', path: '/api/v2/project/gh/acme/app/42/artifacts/log.txt' }, { expect: 'text', followForeignRedirectWithoutAuth: true });
+    const response = await ci.send(
+      toolContext(),
+      { method: 'GET', path: '/api/v2/project/gh/acme/app/42/artifacts/log.txt' },
+      { expect: 'text', followForeignRedirectWithoutAuth: true },
+    );
     expect(response.body).to.equal('the log');
     expect(vendor.requests[0]!.headers).to.include({ 'circle-token': headers['circle-token'], authorization: headers.authorization });
     const sent = foreign.requests[0]!.headers;
@@ -55,7 +59,9 @@ describe('upstream client: credentials stay on their origin, and key the cache (
 
   it('refuses a cross-origin redirect outright unless the call allows it, sending nothing there', async () => {
     vendor.on('GET', '/api/v2/me', { status: 307, headers: { location: `${foreign.url}/api/v2/me` } });
-    const error = await client(vendor.url, { 'circle-token': 'CCIPAT_x' }).send(toolContext(), { method: 'GET', path: '/api/v2/me' }).catch((e: unknown) => e);
+    const error = await client(vendor.url, { 'circle-token': 'CCIPAT_x' })
+      .send(toolContext(), { method: 'GET', path: '/api/v2/me' })
+      .catch((e: unknown) => e);
     expect(error).to.have.property('code', 'upstream_redirect_refused');
     expect(foreign.requests).to.have.length(0);
   });

@@ -45,7 +45,8 @@ describe('upstream timeout under garbage collection (--expose-gc)', () => {
     expect(textOf(await t.kernel.call('github_get', { path: '/repos/acme/big', jq: 'length(items)' }))).to.equal('50000');
     await collect();
     const result = await within(8000, slow, 'the drip-fed call');
-    expect(textOf(result)).to.equal('Error: GitHub did not answer GET /repos/acme/slow within 1500 ms (MCP_REQUEST_TIMEOUT_MS). Try again, or ask for less.\nCode: upstream_timeout');
+    expect(textOf(result)).to.equal(
+      'Error: GitHub did not answer GET /repos/acme/slow within 1500 ms (MCP_REQUEST_TIMEOUT_MS). Try again, or ask for less.\nCode: upstream_timeout',
+    );
   });
-
 });

@@ -63,18 +63,25 @@ describe('in-flight body budget', () => {
   it('serves a burst of large responses whole while holding at most the budget plus one call', async () => {
     const mock = await MockUpstream.start();
     const budget = 300_000;
-    const kernel = await startTestKernel({ configFile: fixtureConfig(), env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'budget-token', MCP_MAX_INFLIGHT_BODY_BYTES: String(budget) } });
+    const kernel = await startTestKernel({
+      configFile: fixtureConfig(),
+      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'budget-token', MCP_MAX_INFLIGHT_BODY_BYTES: String(budget) },
+    });
     try {
       const body = (i: number): { items: string[] } => ({ items: Array.from({ length: 2000 }, (_, k) => `call-${i}-item-${k}-${'x'.repeat(80)}`) });
       mock.on('GET', '/big/:i', (request) => ({ body: body(Number(request.params.i)), dripMs: 5, dripChunks: 20 }));
       let peak = 0;
       const sampler = setInterval(() => (peak = Math.max(peak, kernel.kernel.bodyBytesInFlight)), 1);
-      const results = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => kernel.call('fixture_get', { path: `/big/${i}`, outputFormat: 'json', jq: 'items[-1]' })));
+      const results = await Promise.all(
+        [0, 1, 2, 3, 4, 5].map((i) => kernel.call('fixture_get', { path: `/big/${i}`, outputFormat: 'json', jq: 'items[-1]' })),
+      );
       clearInterval(sampler);
       results.forEach((result, i) => expect(textOf(result)).to.equal(JSON.stringify(`call-${i}-item-1999-${'x'.repeat(80)}`)));
       const oneBody = JSON.stringify(body(0)).length;
       expect(oneBody).to.be.greaterThan(budget / 2);
-      expect(peak).to.be.greaterThan(0).and.at.most(budget + oneBody);
+      expect(peak)
+        .to.be.greaterThan(0)
+        .and.at.most(budget + oneBody);
       expect(kernel.kernel.bodyBytesInFlight).to.equal(0);
     } finally {
       await kernel.close();

@@ -35,13 +35,19 @@ describe('scrubJsonValue: secrets out of structured values', () => {
 
 describe('secretScrubber: every form, every overlap', () => {
   it('redacts a secret that contains another whole, whichever is configured first (the shortest-first mutation)', () => {
-    for (const secrets of [['abcd1234', 'abcd1234efgh5678'], ['abcd1234efgh5678', 'abcd1234']]) {
+    for (const secrets of [
+      ['abcd1234', 'abcd1234efgh5678'],
+      ['abcd1234efgh5678', 'abcd1234'],
+    ]) {
       expect(secretScrubber(secrets)('key=abcd1234efgh5678;')).to.equal('key=[REDACTED];');
     }
   });
 
-  it('leaves no tail of a secret whose head is another secret\'s tail', () => {
-    for (const secrets of [['xxxxyyyy', 'yyyyzzzz'], ['yyyyzzzz', 'xxxxyyyy']]) {
+  it("leaves no tail of a secret whose head is another secret's tail", () => {
+    for (const secrets of [
+      ['xxxxyyyy', 'yyyyzzzz'],
+      ['yyyyzzzz', 'xxxxyyyy'],
+    ]) {
       const scrub = secretScrubber(secrets);
       expect(scrub('a xxxxyyyyzzzz b')).to.equal('a [REDACTED] b');
       expect(scrub('xxxxyyyy yyyyzzzz')).to.equal('[REDACTED] [REDACTED]');
@@ -49,13 +55,19 @@ describe('secretScrubber: every form, every overlap', () => {
   });
 
   it('redacts repeated and self-overlapping occurrences', () => {
-    expect(secretScrubber(['abab']) ('ababab abab')).to.equal('[REDACTED] [REDACTED]');
+    expect(secretScrubber(['abab'])('ababab abab')).to.equal('[REDACTED] [REDACTED]');
   });
 
   it('redacts the forms a secret travels in: URL-encoded (either hex case), JSON-escaped, base64 and Basic secret:', () => {
     const secret = 'tok+en/with="quote"';
     const scrub = secretScrubber([secret]);
-    for (const form of [encodeURIComponent(secret), encodeURIComponent(secret).toLowerCase(), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64'), Buffer.from(`${secret}:`).toString('base64')]) {
+    for (const form of [
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      JSON.stringify(secret).slice(1, -1),
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(`${secret}:`).toString('base64'),
+    ]) {
       expect(scrub(`<${form}>`), form).to.equal('<[REDACTED]>');
     }
   });

@@ -6,8 +6,21 @@ import { describeValidationErrors } from '../../../core/schema/validation-errors
 const describe_ = (schema: TSchema, value: unknown): string[] => describeValidationErrors(Compile(schema).Errors(value), value, schema);
 
 describe('validation error messages', () => {
-  it('lists every allowed value of a long union of literals, beyond TypeBox\'s cap of 8 errors', () => {
-    const states = ['queued', 'in_progress', 'completed', 'action_required', 'cancelled', 'failure', 'neutral', 'skipped', 'stale', 'success', 'timed_out', 'waiting'];
+  it("lists every allowed value of a long union of literals, beyond TypeBox's cap of 8 errors", () => {
+    const states = [
+      'queued',
+      'in_progress',
+      'completed',
+      'action_required',
+      'cancelled',
+      'failure',
+      'neutral',
+      'skipped',
+      'stale',
+      'success',
+      'timed_out',
+      'waiting',
+    ];
     const schema = Type.Object({ status: Type.Union(states.map((s) => Type.Literal(s))) });
     expect(describe_(schema, { status: 'done' })).to.deep.equal([`- status: must be one of ${states.map((s) => JSON.stringify(s)).join(', ')} (got "done")`]);
   });

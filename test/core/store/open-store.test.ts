@@ -33,12 +33,24 @@ async function runCli(args: string[], env: Record<string, string>): Promise<{ co
 
 describe('Opening the store named by MCP_STORE_URL', () => {
   const cases: Array<[string, string, string]> = [
-    ['a value that is not a URL', 'localhost:6379', 'MCP_STORE_URL=localhost:6379: unsupported scheme "localhost:". Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).'],
+    [
+      'a value that is not a URL',
+      'localhost:6379',
+      'MCP_STORE_URL=localhost:6379: unsupported scheme "localhost:". Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).',
+    ],
     ['a bare word', 'redis', 'MCP_STORE_URL=redis is not a URL. Use memory://'],
     ['an unknown scheme', 'postgres://db/store', 'MCP_STORE_URL=postgres://db/store: unsupported scheme "postgres:"'],
-    ['a relative SQLite path', 'sqlite://data/store.db', 'MCP_STORE_URL=sqlite://data/store.db: give the absolute path of the database file after sqlite:// (three slashes in all)'],
+    [
+      'a relative SQLite path',
+      'sqlite://data/store.db',
+      'MCP_STORE_URL=sqlite://data/store.db: give the absolute path of the database file after sqlite:// (three slashes in all)',
+    ],
     ['a SQLite URL with options', 'sqlite:///tmp/x.db?mode=ro', 'MCP_STORE_URL=sqlite:///tmp/x.db?mode=ro: a sqlite URL takes no query or fragment'],
-    ['a Redis path that is not a database number', 'redis://:pw@127.0.0.1:1/cache', 'MCP_STORE_URL=redis://:***@127.0.0.1:1/cache: the path must be a database number (redis://host:6379/0), not "/cache".'],
+    [
+      'a Redis path that is not a database number',
+      'redis://:pw@127.0.0.1:1/cache',
+      'MCP_STORE_URL=redis://:***@127.0.0.1:1/cache: the path must be a database number (redis://host:6379/0), not "/cache".',
+    ],
   ];
   for (const [what, url, message] of cases) {
     it(`fails start-up on ${what}, saying what to write instead`, async () => {
@@ -65,13 +77,19 @@ describe('Opening the store named by MCP_STORE_URL', () => {
 
   it('fails the kernel start naming the setting, and the namespace setting is validated by the cascade', async () => {
     expect(await startupFailure(startTestKernel({ env: { MCP_STORE_URL: 'sqlite://relative.db' } }))).to.contain('MCP_STORE_URL=sqlite://relative.db');
-    expect(await startupFailure(startTestKernel({ env: { MCP_STORE_NAMESPACE: 'two words' } }))).to.contain('Setting MCP_STORE_NAMESPACE="two words" from environment');
+    expect(await startupFailure(startTestKernel({ env: { MCP_STORE_NAMESPACE: 'two words' } }))).to.contain(
+      'Setting MCP_STORE_NAMESPACE="two words" from environment',
+    );
   });
 
   it('starts the kernel on each store it is given', async () => {
     const redis = await startRedisServer();
     try {
-      for (const [url, kind] of [['memory://', 'memory'], [`sqlite://${sqliteFile()}`, 'sqlite'], [redis.url, 'redis']]) {
+      for (const [url, kind] of [
+        ['memory://', 'memory'],
+        [`sqlite://${sqliteFile()}`, 'sqlite'],
+        [redis.url, 'redis'],
+      ]) {
         const kernel = await startTestKernel({ env: { MCP_STORE_URL: url!, MCP_STORE_NAMESPACE: 'kernel-start' } });
         await kernel.close();
         expect(kernel.logs.map((line) => JSON.parse(line) as { msg: string; store?: string }).find((l) => l.msg === 'kernel started')?.store).to.equal(kind);

@@ -73,7 +73,10 @@ describe('Redis store (redis://host:port/db)', () => {
         await redis.restart();
         let written = false;
         for (let tries = 0; tries < 50 && !written; tries++) {
-          written = await store.set('cache', 'after', 'back', 60_000).then(() => true, () => false);
+          written = await store.set('cache', 'after', 'back', 60_000).then(
+            () => true,
+            () => false,
+          );
           if (!written) await sleep(200);
         }
         expect(written, 'the store reconnected to the restarted Redis').to.equal(true);

@@ -123,7 +123,9 @@ describe('SQLite store (sqlite:///absolute/path.db)', () => {
         failure = error;
       }
       expect(failure).to.be.instanceOf(StoreError);
-      expect((failure as Error).message).to.match(/^The sqlite store (failed a write in namespace cache: .*locked|did not answer a write in namespace cache within 300 ms)/);
+      expect((failure as Error).message).to.match(
+        /^The sqlite store (failed a write in namespace cache: .*locked|did not answer a write in namespace cache within 300 ms)/,
+      );
       await other.run('COMMIT');
       await store.set('cache', 'k', 'v', 60_000);
       expect(await store.get('cache', 'k')).to.equal('v');

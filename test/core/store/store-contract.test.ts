@@ -43,7 +43,12 @@ for (const backend of BACKENDS) {
     });
 
     it('gives back top-level strings, numbers, false and null, and tells null from a missing entry', async () => {
-      for (const [key, value] of [['s', 'plain'], ['n', 42], ['f', false], ['z', null]] as const) {
+      for (const [key, value] of [
+        ['s', 'plain'],
+        ['n', 42],
+        ['f', false],
+        ['z', null],
+      ] as const) {
         await store.set('scalars', key, value, 60_000);
         expect(await store.get('scalars', key)).to.equal(value);
       }

@@ -35,7 +35,7 @@ describe('artifact_read with encoding "utf8"', () => {
     const log = multilingualLog(8_000); // about 190 KB: eight stored chunks
     const { artifactId, bytes } = await store.save(LOCAL_PRINCIPAL, 'text/plain', log);
     const parts: string[] = [];
-    for (let offset = 0, eof = false; !eof; ) {
+    for (let offset = 0, eof = false; !eof;) {
       const chunk = await readText(artifactId, offset);
       expect(chunk.offset).to.equal(offset);
       expect(chunk.data).not.to.contain('\uFFFD');
@@ -71,7 +71,7 @@ describe('artifact_read with encoding "utf8"', () => {
     const ansi = '\u001b[31mERROR\u001b[0m\t\u0007\n'.repeat(3_000);
     const { artifactId } = await store.save(LOCAL_PRINCIPAL, 'text/plain', ansi);
     const parts: string[] = [];
-    for (let offset = 0, eof = false; !eof; ) {
+    for (let offset = 0, eof = false; !eof;) {
       const result = await kernel.call('artifact_read', { artifactId, offset, encoding: 'utf8' });
       expect(textOf(result).length).to.be.lessThan(40_000);
       expect(textOf(result)).not.to.contain('Response Truncated');
@@ -87,7 +87,9 @@ describe('artifact_read with encoding "utf8"', () => {
     const { artifactId } = await store.save(LOCAL_PRINCIPAL, 'image/png', png);
     const refused = await kernel.call('artifact_read', { artifactId, encoding: 'utf8' });
     expect(refused.isError).to.equal(true);
-    expect(textOf(refused)).to.equal(`Error: Artifact ${artifactId} (image/png) is not UTF-8 text in the bytes from offset 0: read it with encoding "base64".\nCode: unsupported_content`);
+    expect(textOf(refused)).to.equal(
+      `Error: Artifact ${artifactId} (image/png) is not UTF-8 text in the bytes from offset 0: read it with encoding "base64".\nCode: unsupported_content`,
+    );
     const base64 = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, encoding: 'base64' }))) as TextChunk;
     expect(Buffer.from(base64.data, 'base64').equals(png)).to.equal(true);
   });

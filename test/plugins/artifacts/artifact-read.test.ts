@@ -8,7 +8,10 @@ const bob: Principal = { subject: 'bob', groups: [], via: 'tokens' };
 const NOT_FOUND = 'Error: Artifact not found or expired\nCode: artifact_not_found';
 
 /** A body about 100 KB serialized: over a 16 KiB bound, so the call leaves an artifact. */
-const BIG = { issues: Array.from({ length: 400 }, (_, i) => ({ key: `PLAT-${i}`, fields: { summary: `Ünïcödé summary ${i} — ${'lorem ipsum '.repeat(15)}` } })), isLast: true };
+const BIG = {
+  issues: Array.from({ length: 400 }, (_, i) => ({ key: `PLAT-${i}`, fields: { summary: `Ünïcödé summary ${i} — ${'lorem ipsum '.repeat(15)}` } })),
+  isLast: true,
+};
 
 describe('artifact_read', () => {
   let mock: MockUpstream;
@@ -21,7 +24,13 @@ describe('artifact_read', () => {
     now = Date.parse('2026-10-07T16:20:11.402Z');
     kernel = await startTestKernel({
       configFile: structuredFixtureConfig(),
-      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'fixture-token', MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', STREAMING_ARTIFACT_RETENTION_SECONDS: '10' },
+      env: {
+        FIXTURE_BASE_URL: mock.url,
+        FIXTURE_TOKEN: 'fixture-token',
+        MCP_STRUCTURED_OUTPUT: 'true',
+        MCP_STRUCTURED_MAX_BYTES: '16384',
+        STREAMING_ARTIFACT_RETENTION_SECONDS: '10',
+      },
       clock: { now: () => now },
     });
   });

@@ -44,7 +44,7 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
     expect(destination(kernel, 'bb_get', '/workspaces')).to.equal('https://api.bitbucket.org/2.0/workspaces');
   });
 
-  it('declares the {data, incomplete?} envelope on the three _get passthroughs only, and on bb_upload\'s object', async () => {
+  it("declares the {data, incomplete?} envelope on the three _get passthroughs only, and on bb_upload's object", async () => {
     const kernel = await kernelWith({});
     const withEnvelope = kernel.kernel.definitions().filter((d) => d.spec.envelope !== undefined);
     expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'bb_upload', 'conf_get', 'jira_get']);
@@ -109,7 +109,12 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
   });
 
   it('uses an Atlassian API token for Bitbucket before an app password, as the reference does', async () => {
-    const both = await kernelWith({ ...ACCOUNT, ATLASSIAN_BITBUCKET_USERNAME: 'mia-k', ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-1', BITBUCKET_BASE_URL: mock.url });
+    const both = await kernelWith({
+      ...ACCOUNT,
+      ATLASSIAN_BITBUCKET_USERNAME: 'mia-k',
+      ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-1',
+      BITBUCKET_BASE_URL: mock.url,
+    });
     mock.on('GET', '/2.0/user', jsonReply('{"nickname":"mia"}'));
     await both.call('bb_get', { path: '/user' });
     expect(mock.requests[0]!.headers.authorization).to.equal(basicHeader(ACCOUNT.ATLASSIAN_USER_EMAIL, ACCOUNT.ATLASSIAN_API_TOKEN));
@@ -135,7 +140,9 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
       join(home, '.mcp', 'configs.json'),
       JSON.stringify({
         'atlassian-jira': { environments: { ...ACCOUNT, JIRA_BASE_URL: mock.url } },
-        '@aashari/mcp-server-atlassian-bitbucket': { environments: { ATLASSIAN_BITBUCKET_USERNAME: 'mia-k', ATLASSIAN_BITBUCKET_APP_PASSWORD: 'from-configs-json', BITBUCKET_BASE_URL: mock.url } },
+        '@aashari/mcp-server-atlassian-bitbucket': {
+          environments: { ATLASSIAN_BITBUCKET_USERNAME: 'mia-k', ATLASSIAN_BITBUCKET_APP_PASSWORD: 'from-configs-json', BITBUCKET_BASE_URL: mock.url },
+        },
       }),
     );
     const session = await connectStdio({ env: { HOME: home } });

@@ -67,7 +67,8 @@ describe('Atlassian tools: content[0].text byte for byte against the published r
   }
 
   it('runs the oracle as installed today: the pinned reference servers and their TOON and JMESPath', () => {
-    const version = (pkg: string): string => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (pkg: string): string =>
+      (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
     expect(version('@aashari/mcp-server-atlassian-jira')).to.equal('3.3.0');
     expect(version('@aashari/mcp-server-atlassian-bitbucket')).to.equal('3.1.0');
     expect(version('@toon-format/toon')).to.equal('2.3.1');
@@ -84,8 +85,20 @@ describe('Atlassian tools: content[0].text byte for byte against the published r
 
   const suites: Suite[] = [
     { title: 'Jira (jira_* against the Jira reference)', corpus: JIRA_CORPUS, reference: () => jiraReference, referenceTools: 'jira', ourTools: 'jira' },
-    { title: 'Confluence (conf_* against the Jira reference on /wiki/ paths)', corpus: CONFLUENCE_CORPUS, reference: () => jiraReference, referenceTools: 'jira', ourTools: 'conf' },
-    { title: 'Bitbucket (bb_* against the Bitbucket reference)', corpus: BITBUCKET_CORPUS, reference: () => bitbucketReference, referenceTools: 'bb', ourTools: 'bb' },
+    {
+      title: 'Confluence (conf_* against the Jira reference on /wiki/ paths)',
+      corpus: CONFLUENCE_CORPUS,
+      reference: () => jiraReference,
+      referenceTools: 'jira',
+      ourTools: 'conf',
+    },
+    {
+      title: 'Bitbucket (bb_* against the Bitbucket reference)',
+      corpus: BITBUCKET_CORPUS,
+      reference: () => bitbucketReference,
+      referenceTools: 'bb',
+      ourTools: 'bb',
+    },
   ];
 
   for (const suite of suites) {
@@ -98,7 +111,9 @@ describe('Atlassian tools: content[0].text byte for byte against the published r
           expect(our.requests, 'the requests the vendor received').to.deep.equal(reference.requests);
           expect(our.requests, 'one request per call, unless redirected').to.have.length.at.least(1);
           if (c.referenceFails !== undefined) {
-            expect(reference.text, `the reference no longer fails (${c.referenceFails.why}): make this an ordinary case`).to.match(c.referenceFails.referenceText);
+            expect(reference.text, `the reference no longer fails (${c.referenceFails.why}): make this an ordinary case`).to.match(
+              c.referenceFails.referenceText,
+            );
             expect(our.text).to.equal(c.referenceFails.ours);
             return;
           }

@@ -21,7 +21,13 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
     bitbucket = await BitbucketDownloads.start();
     kernel = await startTestKernel({
       configFile: { content: JSON.stringify({ plugins: ['bitbucket'] }) },
-      env: { ...APP_PASSWORD, BITBUCKET_BASE_URL: bitbucket.url, UPLOAD_MAX_FILE_BYTES: '8192', UPLOAD_MAX_TOTAL_BYTES: '12288', MCP_STRUCTURED_OUTPUT: 'true' },
+      env: {
+        ...APP_PASSWORD,
+        BITBUCKET_BASE_URL: bitbucket.url,
+        UPLOAD_MAX_FILE_BYTES: '8192',
+        UPLOAD_MAX_TOTAL_BYTES: '12288',
+        MCP_STRUCTURED_OUTPUT: 'true',
+      },
     });
   });
   after(async () => {
@@ -43,12 +49,18 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
     const [part] = bitbucket.uploads()[0]!;
     expect([part!.field, part!.filename, part!.contentType]).to.deep.equal(['files', 'coverage.bin', 'application/octet-stream']);
     expect(part!.bytes.equals(BINARY)).to.equal(true);
-    const file = { name: 'coverage.bin', size: 4096, mimeType: 'application/octet-stream', replaced: false, downloadUrl: `${bitbucket.url}${DOWNLOADS}/coverage.bin` };
+    const file = {
+      name: 'coverage.bin',
+      size: 4096,
+      mimeType: 'application/octet-stream',
+      replaced: false,
+      downloadUrl: `${bitbucket.url}${DOWNLOADS}/coverage.bin`,
+    };
     expect(result.structuredContent).to.deep.equal({ data: { ...WHERE, files: [file] } });
     expect(textOf(result)).to.contain('files[1]{name,size,mimeType,replaced,downloadUrl}:\n  coverage.bin,4096,application/octet-stream,false,');
   });
 
-  it('uploads one of the caller\'s artifacts (a saved log) with its type', async () => {
+  it("uploads one of the caller's artifacts (a saved log) with its type", async () => {
     const log = 'npm ERR! code ELIFECYCLE\nnpm ERR! errno 1\n';
     const { artifactId } = await kernel.kernel.resolve<ArtifactStore>(TOKENS.ArtifactStore).save(LOCAL_PRINCIPAL, 'text/plain', log);
     const result = await upload({ files: [{ name: 'job-1262.log', artifactId }] });
@@ -57,8 +69,10 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
     expect([part!.filename, part!.contentType, part!.bytes.toString('utf8')]).to.deep.equal(['job-1262.log', 'text/plain', log]);
   });
 
-  it('refuses another principal\'s artifact as not found, before any request', async () => {
-    const { artifactId } = await kernel.kernel.resolve<ArtifactStore>(TOKENS.ArtifactStore).save({ subject: 'bob', groups: [], via: 'tokens' }, 'text/plain', 'bob\'s log');
+  it("refuses another principal's artifact as not found, before any request", async () => {
+    const { artifactId } = await kernel.kernel
+      .resolve<ArtifactStore>(TOKENS.ArtifactStore)
+      .save({ subject: 'bob', groups: [], via: 'tokens' }, 'text/plain', "bob's log");
     const result = await upload({ files: [{ name: 'b.log', artifactId }] });
     expect(textOf(result)).to.equal('Error: Artifact not found or expired\nCode: artifact_not_found');
     expect(bitbucket.requests).to.have.length(0);
@@ -66,7 +80,12 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
 
   it('refuses a name that exists, listing every page, unless replace is true; then reports it replaced', async () => {
     for (let i = 0; i < 150; i++) bitbucket.seed(`build-${i}.zip`, 'old');
-    const refused = await upload({ files: [{ name: 'build-120.zip', content: 'bmV3' }, { name: 'notes.txt', content: 'aGk=' }] });
+    const refused = await upload({
+      files: [
+        { name: 'build-120.zip', content: 'bmV3' },
+        { name: 'notes.txt', content: 'aGk=' },
+      ],
+    });
     expect(textOf(refused)).to.equal(
       'Error: Upload refused, nothing was sent: "build-120.zip" already exist in acme/checkout-service Downloads. Choose other names, or pass replace: true to overwrite them.\nCode: upload_refused',
     );
@@ -77,7 +96,12 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
   });
 
   it('uploads several files in one request, within the total limit', async () => {
-    const result = await upload({ files: [{ name: 'a.txt', content: Buffer.from('alpha').toString('base64'), mimeType: 'Text/Plain' }, { name: 'ünïcödé ✓.txt', content: Buffer.from('beta').toString('base64') }] });
+    const result = await upload({
+      files: [
+        { name: 'a.txt', content: Buffer.from('alpha').toString('base64'), mimeType: 'Text/Plain' },
+        { name: 'ünïcödé ✓.txt', content: Buffer.from('beta').toString('base64') },
+      ],
+    });
     expect(result.isError, textOf(result)).to.equal(undefined);
     expect(bitbucket.uploads()[0]!.map((p) => [p.filename, p.contentType, p.bytes.toString()])).to.deep.equal([
       ['a.txt', 'text/plain', 'alpha'],
@@ -87,15 +111,41 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
   });
 
   const refusals: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['a file over UPLOAD_MAX_FILE_BYTES', { files: [{ name: 'big.bin', content: Buffer.alloc(8193).toString('base64') }] }, /"big\.bin" is larger than UPLOAD_MAX_FILE_BYTES \(8192 bytes\)/],
-    ['files over UPLOAD_MAX_TOTAL_BYTES', { files: [{ name: 'a', content: Buffer.alloc(8000).toString('base64') }, { name: 'b', content: Buffer.alloc(8000).toString('base64') }] }, /more than UPLOAD_MAX_TOTAL_BYTES \(12288 bytes\)/],
+    [
+      'a file over UPLOAD_MAX_FILE_BYTES',
+      { files: [{ name: 'big.bin', content: Buffer.alloc(8193).toString('base64') }] },
+      /"big\.bin" is larger than UPLOAD_MAX_FILE_BYTES \(8192 bytes\)/,
+    ],
+    [
+      'files over UPLOAD_MAX_TOTAL_BYTES',
+      {
+        files: [
+          { name: 'a', content: Buffer.alloc(8000).toString('base64') },
+          { name: 'b', content: Buffer.alloc(8000).toString('base64') },
+        ],
+      },
+      /more than UPLOAD_MAX_TOTAL_BYTES \(12288 bytes\)/,
+    ],
     ['content that is not base64', { files: [{ name: 'x', content: 'not base64!' }] }, /the content of "x" is not base64/],
     ['a data: URL', { files: [{ name: 'x', content: 'data:text/plain;base64,aGk=' }] }, /is a data: URL/],
-    ['both content and artifactId', { files: [{ name: 'x', content: 'aGk=', artifactId: 'f'.repeat(32) }] }, /needs exactly one of content \(base64\) and artifactId/],
+    [
+      'both content and artifactId',
+      { files: [{ name: 'x', content: 'aGk=', artifactId: 'f'.repeat(32) }] },
+      /needs exactly one of content \(base64\) and artifactId/,
+    ],
     ['neither', { files: [{ name: 'x' }] }, /needs exactly one of content/],
     ['a name with a slash', { files: [{ name: '../x', content: 'aGk=' }] }, /holds a character file names cannot/],
     ['a name that is not well-formed text', { files: [{ name: 'report\ud800.txt', content: 'aGk=' }] }, /is not well-formed text/],
-    ['the same name twice', { files: [{ name: 'A.txt', content: 'aGk=' }, { name: 'a.txt', content: 'aGk=' }] }, /"a\.txt" appears more than once/],
+    [
+      'the same name twice',
+      {
+        files: [
+          { name: 'A.txt', content: 'aGk=' },
+          { name: 'a.txt', content: 'aGk=' },
+        ],
+      },
+      /"a\.txt" appears more than once/,
+    ],
     ['empty content', { files: [{ name: 'x', content: '' }] }, /"x" is empty/],
     ['a bad mime type', { files: [{ name: 'x', content: 'aGk=', mimeType: 'text/plain; charset=utf-8' }] }, /is not a type\/subtype media type/],
   ];
@@ -132,7 +182,10 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
   });
 
   it('refuses a workspace or repository that is not a slug or {uuid} before any request', async () => {
-    for (const where of [{ workspace: '../x', repo: 'r' }, { workspace: 'acme', repo: 'r?x=1' }]) {
+    for (const where of [
+      { workspace: '../x', repo: 'r' },
+      { workspace: 'acme', repo: 'r?x=1' },
+    ]) {
       const result = await kernel.call('bb_upload', { ...where, files: [{ name: 'x', content: 'aGk=' }] });
       expect(textOf(result)).to.contain('Code: invalid_arguments');
     }

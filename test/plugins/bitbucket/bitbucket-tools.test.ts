@@ -35,7 +35,9 @@ describe('bb_* end to end (SDK client over stdio, loopback Bitbucket)', function
     expect(isError).to.equal(false);
     expect(text).to.equal('[2]: checkout-service,infra');
     expect(mock.requests[0]!.url).to.equal('/2.0/repositories/acme?pagelen=2');
-    expect(mock.requests[0]!.headers.authorization).to.equal(basicHeader(APP_PASSWORD.ATLASSIAN_BITBUCKET_USERNAME, APP_PASSWORD.ATLASSIAN_BITBUCKET_APP_PASSWORD));
+    expect(mock.requests[0]!.headers.authorization).to.equal(
+      basicHeader(APP_PASSWORD.ATLASSIAN_BITBUCKET_USERNAME, APP_PASSWORD.ATLASSIAN_BITBUCKET_APP_PASSWORD),
+    );
   });
 
   it('does not prefix a path that already starts with /2.0', async () => {
@@ -59,10 +61,19 @@ describe('bb_* end to end (SDK client over stdio, loopback Bitbucket)', function
     mock.on('PATCH', '/2.0/repositories/acme/checkout-service', jsonReply('{"slug":"checkout-service"}'));
     mock.on('DELETE', '/2.0/repositories/acme/checkout-service/refs/branches/fix/plat-1421-body-size', { status: 204 });
     const comment = { content: { raw: 'LGTM 👍' } };
-    expect((await callTool(session.client, 'bb_post', { path: '/repositories/acme/checkout-service/pullrequests/412/comments', body: comment, jq: 'id' })).text).to.equal('556021334');
-    expect((await callTool(session.client, 'bb_put', { path: '/repositories/acme/checkout-service/pullrequests/412', body: { title: 'New' }, jq: 'title' })).text).to.equal('New');
-    expect((await callTool(session.client, 'bb_patch', { path: '/repositories/acme/checkout-service', body: { description: 'x' } })).text).to.equal('slug: checkout-service');
-    expect((await callTool(session.client, 'bb_delete', { path: '/repositories/acme/checkout-service/refs/branches/fix/plat-1421-body-size', outputFormat: 'json' })).text).to.equal('{}');
+    expect(
+      (await callTool(session.client, 'bb_post', { path: '/repositories/acme/checkout-service/pullrequests/412/comments', body: comment, jq: 'id' })).text,
+    ).to.equal('556021334');
+    expect(
+      (await callTool(session.client, 'bb_put', { path: '/repositories/acme/checkout-service/pullrequests/412', body: { title: 'New' }, jq: 'title' })).text,
+    ).to.equal('New');
+    expect((await callTool(session.client, 'bb_patch', { path: '/repositories/acme/checkout-service', body: { description: 'x' } })).text).to.equal(
+      'slug: checkout-service',
+    );
+    expect(
+      (await callTool(session.client, 'bb_delete', { path: '/repositories/acme/checkout-service/refs/branches/fix/plat-1421-body-size', outputFormat: 'json' }))
+        .text,
+    ).to.equal('{}');
     expect(mock.requests.map((r) => [r.method, r.path, r.body])).to.deep.equal([
       ['POST', '/2.0/repositories/acme/checkout-service/pullrequests/412/comments', JSON.stringify(comment)],
       ['PUT', '/2.0/repositories/acme/checkout-service/pullrequests/412', '{"title":"New"}'],

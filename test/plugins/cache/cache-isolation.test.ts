@@ -34,7 +34,9 @@ describe('HTTP cache shared by two credentials (two kernels, one SQLite store)',
 
   it('never serves one credential an entry fetched with the other', async () => {
     // Each credential sees its own projects: the answer depends on who asks.
-    mock.on('GET', '/api/v2/me/collaborations', (req) => ({ body: [{ name: req.headers['circle-token'] === 'circle-alphaToken01234' ? 'alpha-org' : 'beta-org', vcs_type: 'github', slug: 'gh/x' }] }));
+    mock.on('GET', '/api/v2/me/collaborations', (req) => ({
+      body: [{ name: req.headers['circle-token'] === 'circle-alphaToken01234' ? 'alpha-org' : 'beta-org', vcs_type: 'github', slug: 'gh/x' }],
+    }));
     const names = async (kernel: TestKernel): Promise<[string, boolean]> => {
       const parsed = JSON.parse(textOf(await kernel.call('circleci_get', { path: '/me/collaborations', jq: '[0].name', outputFormat: 'json' }))) as ReadResult;
       return [parsed.data as string, parsed.cache.hit];
@@ -62,7 +64,10 @@ describe('HTTP cache turned off', () => {
     await mock.close();
   });
 
-  for (const [i, how] of [[0, 'HTTP_CACHE_ENABLED=false'], [1, 'disable: ["cache"] in the config file']] as const) {
+  for (const [i, how] of [
+    [0, 'HTTP_CACHE_ENABLED=false'],
+    [1, 'disable: ["cache"] in the config file'],
+  ] as const) {
     it(`by ${how}: every read goes upstream and says it was fetched`, async () => {
       mock.reset();
       mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(1)));

@@ -69,4 +69,3 @@ describe('HTTP cache when its store fails', () => {
     expect(JSON.parse(textOf(result))).to.deep.include({ data: [28, 27, 26] });
   });
 });
-

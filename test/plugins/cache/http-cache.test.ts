@@ -110,7 +110,11 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
 
   it('revalidates a stale entry with If-None-Match; a 304 refreshes it and is served as a hit', async () => {
     const path = freshList();
-    serve((req) => (req.headers['if-none-match'] === '"v1"' ? { status: 304, headers: { etag: '"v1"', 'cache-control': 'max-age=10' }, body: '' } : { headers: { etag: '"v1"', 'cache-control': 'max-age=10' } }));
+    serve((req) =>
+      req.headers['if-none-match'] === '"v1"'
+        ? { status: 304, headers: { etag: '"v1"', 'cache-control': 'max-age=10' }, body: '' }
+        : { headers: { etag: '"v1"', 'cache-control': 'max-age=10' } },
+    );
     await read(path);
     clock.advance(10_000);
     const revalidatedAt = clock.iso();
@@ -139,7 +143,11 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
 
   it('revalidates a no-cache response on every use', async () => {
     const path = freshList();
-    serve((req) => (req.headers['if-none-match'] === 'W/"abc"' ? { status: 304, headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' }, body: '' } : { headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' } }));
+    serve((req) =>
+      req.headers['if-none-match'] === 'W/"abc"'
+        ? { status: 304, headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' }, body: '' }
+        : { headers: { etag: 'W/"abc"', 'cache-control': 'no-cache' } },
+    );
     await read(path);
     expect((await read(path)).cache.hit).to.equal(true);
     expect((await read(path)).cache.hit).to.equal(true);
@@ -149,7 +157,9 @@ describe('HTTP cache on circleci_get (controllable clock, memory store)', () => 
   it('never caches a failed response: the next call asks again and can succeed', async () => {
     const path = freshList();
     let calls = 0;
-    t.mock.on('GET', `/api/v2${LIST}`, (req) => (++calls === 1 ? { status: 404, headers: { 'cache-control': 'max-age=600' }, body: { message: 'Project not found' } } : tokenPagedReply(req, pipelines(2))));
+    t.mock.on('GET', `/api/v2${LIST}`, (req) =>
+      ++calls === 1 ? { status: 404, headers: { 'cache-control': 'max-age=600' }, body: { message: 'Project not found' } } : tokenPagedReply(req, pipelines(2)),
+    );
     expect((await t.kernel.call('circleci_get', { path })).isError).to.equal(true);
     expect((await read(path)).data).to.deep.equal([27, 26]);
     expect(t.mock.requests).to.have.length(2);

@@ -66,7 +66,15 @@ describe('circleci_get (in-process, against a CircleCI-shaped mock)', () => {
     expect(t.mock.requests.every((r) => r.query.get('branch') === 'main')).to.equal(true);
   });
 
-  for (const path of ['https://circleci.com/api/v2/me', '//evil.example/api/v2/me', '/project/../../admin', '/project/%2e%2e/me', '/project/%252E%252E/me', '/project\\me', '/me\r\nX-Injected: 1']) {
+  for (const path of [
+    'https://circleci.com/api/v2/me',
+    '//evil.example/api/v2/me',
+    '/project/../../admin',
+    '/project/%2e%2e/me',
+    '/project/%252E%252E/me',
+    '/project\\me',
+    '/me\r\nX-Injected: 1',
+  ]) {
     it(`refuses the path ${JSON.stringify(path)} without any request`, async () => {
       const result = await t.kernel.call('circleci_get', { path });
       expect(result.isError).to.equal(true);
@@ -76,7 +84,7 @@ describe('circleci_get (in-process, against a CircleCI-shaped mock)', () => {
     });
   }
 
-  it('reports CircleCI\'s error message with the status', async () => {
+  it("reports CircleCI's error message with the status", async () => {
     t.mock.on('GET', '/api/v2/project/:vcs/:org/:repo/pipeline', { status: 404, body: circleciFixture('error.json') });
     const result = await t.kernel.call('circleci_get', { path: '/project/gh/acme/missing/pipeline' });
     expect(result.isError).to.equal(true);
@@ -118,5 +126,7 @@ describeUpstreamErrors({
   args: { path: `/project/${SLUG}/pipeline`, fresh: true },
   path: `/api/v2/project/${SLUG}/pipeline`,
   ok: () => ({ items: pipelines(3), next_page_token: null }),
-  errorBody: (status) => ({ message: status === 401 ? 'You must log in first.' : status === 404 ? 'Project not found' : status === 429 ? 'Rate limit exceeded' : `Error ${status}` }),
+  errorBody: (status) => ({
+    message: status === 401 ? 'You must log in first.' : status === 404 ? 'Project not found' : status === 429 ? 'Rate limit exceeded' : `Error ${status}`,
+  }),
 });

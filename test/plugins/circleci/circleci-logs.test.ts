@@ -26,7 +26,8 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
   const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
   const api = (): MockUpstream => t.mock;
   const storage = (): MockUpstream => t.others[0]!;
-  const logs = (args: Record<string, unknown> = {}, principal?: Principal) => t.kernel.call('circleci_logs', { projectSlug: SLUG, jobNumber: 1262, ...args }, principal);
+  const logs = (args: Record<string, unknown> = {}, principal?: Principal) =>
+    t.kernel.call('circleci_logs', { projectSlug: SLUG, jobNumber: 1262, ...args }, principal);
 
   it('shows the failed step only, escape codes stripped, a spinner as drawn last, a retry loop collapsed', async () => {
     serveJobLogs(api(), storage(), { ...OTHER_OUTPUTS, 103: FAILED_TEST_OUTPUT });
@@ -35,7 +36,9 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     const [header, steps, saved, separator, ...tail] = textOf(result).split('\n');
     expect(header).to.equal(`Output of the failed steps of job 1262 of ${SLUG}: all 21 lines.`);
     expect(steps).to.equal('Steps shown: 5 "Run tests". Escape codes are stripped; repeated lines are collapsed in the lines below, not in the artifact.');
-    expect(saved).to.match(/^The whole output \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/);
+    expect(saved).to.match(
+      /^The whole output \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/,
+    );
     expect(separator).to.equal('---');
     expect(tail[0]).to.equal('=== Step 5 "Run tests" (failed, exit code 1) ===');
     expect(tail).to.include('✔ index built');
@@ -75,8 +78,12 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
     serveJobLogs(api(), storage(), { ...OTHER_OUTPUTS, 103: FAILED_TEST_OUTPUT });
     const text = textOf(await logs({ failedOnly: false, tailLines: 3 }));
     expect(text.split('\n')[0]).to.equal(`Output of every step of job 1262 of ${SLUG}: the last 3 of 35 lines.`);
-    expect(text.split('\n')[1]).to.match(/^Steps shown: 1 "Spin up environment", 2 "Preparing environment variables", 3 "Checkout code", 4 "Install dependencies", 5 "Run tests", 6 "Uploading test results"\./);
-    expect(text.split('---\n')[1]).to.equal('=== Step 6 "Uploading test results" (success) ===\nArchiving the following test results\n  * test-results/mocha.xml');
+    expect(text.split('\n')[1]).to.match(
+      /^Steps shown: 1 "Spin up environment", 2 "Preparing environment variables", 3 "Checkout code", 4 "Install dependencies", 5 "Run tests", 6 "Uploading test results"\./,
+    );
+    expect(text.split('---\n')[1]).to.equal(
+      '=== Step 6 "Uploading test results" (success) ===\nArchiving the following test results\n  * test-results/mocha.xml',
+    );
     const whole = await readTextArtifact(t.kernel, artifactIdIn(text));
     const headings = whole.split('\n').filter((l) => l.startsWith('=== Step'));
     expect(headings).to.deep.equal([
@@ -133,7 +140,9 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
   it('names an output that cannot be read (an expired URL) in its place, and still shows the others', async () => {
     serveJobLogs(api(), storage(), { 101: 'Cloning git repository\n' }); // step 103's URL answers 403
     const text = textOf(await logs({ failedOnly: false }));
-    expect(text).to.contain('=== Step 5 "Run tests" (failed, exit code 1) ===\n(the output could not be read: CircleCI step output answered 403 Forbidden for GET /picard/');
+    expect(text).to.contain(
+      '=== Step 5 "Run tests" (failed, exit code 1) ===\n(the output could not be read: CircleCI step output answered 403 Forbidden for GET /picard/',
+    );
     expect(text).to.contain('Cloning git repository');
   });
 

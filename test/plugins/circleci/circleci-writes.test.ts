@@ -11,9 +11,13 @@ const WORKFLOW = 'fda08377-fe7e-46b1-8992-3a7aaecac9c3';
 describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-process)', () => {
   const t = useVendorKernel({ plugins: ['circleci'], env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
 
-  it('POSTs the body as JSON and renders CircleCI\'s answer (no cache envelope)', async () => {
+  it("POSTs the body as JSON and renders CircleCI's answer (no cache envelope)", async () => {
     t.mock.on('POST', `/api/v2/project/${SLUG}/pipeline`, { status: 201, body: circleciFixture('pipeline-created.json') });
-    const result = await t.kernel.call('circleci_post', { path: `/project/${SLUG}/pipeline`, body: { branch: 'main', parameters: { deploy_prod: true } }, jq: '{number: number, state: state}' });
+    const result = await t.kernel.call('circleci_post', {
+      path: `/project/${SLUG}/pipeline`,
+      body: { branch: 'main', parameters: { deploy_prod: true } },
+      jq: '{number: number, state: state}',
+    });
     expect(textOf(result)).to.equal('number: 26\nstate: pending');
     const sent = t.mock.requests[0]!;
     expect(JSON.parse(sent.body)).to.deep.equal({ branch: 'main', parameters: { deploy_prod: true } });
@@ -34,10 +38,19 @@ describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-pr
     t.mock.on('PUT', `/api/v2/context/${context}/environment-variable/:name`, (req) => ({
       body: { variable: req.params.name, created_at: '2026-10-07T16:20:11.402Z', updated_at: '2026-10-07T16:20:11.402Z', context_id: context },
     }));
-    const result = await t.kernel.call('circleci_put', { path: `/context/${context}/environment-variable/DEPLOY_KEY`, body: { value: 'not-a-secret' }, jq: 'variable' });
+    const result = await t.kernel.call('circleci_put', {
+      path: `/context/${context}/environment-variable/DEPLOY_KEY`,
+      body: { value: 'not-a-secret' },
+      jq: 'variable',
+    });
     expect(textOf(result)).to.equal('DEPLOY_KEY');
     const sent = t.mock.requests[0]!;
-    expect([sent.method, JSON.parse(sent.body), sent.headers['content-type'], sent.headers['circle-token']]).to.deep.equal(['PUT', { value: 'not-a-secret' }, 'application/json', TOKEN]);
+    expect([sent.method, JSON.parse(sent.body), sent.headers['content-type'], sent.headers['circle-token']]).to.deep.equal([
+      'PUT',
+      { value: 'not-a-secret' },
+      'application/json',
+      TOKEN,
+    ]);
   });
 
   it('PATCHes a schedule and renders the updated schedule', async () => {
@@ -50,7 +63,11 @@ describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-pr
 
   it('DELETEs with query parameters', async () => {
     t.mock.on('DELETE', `/api/v2/project/${SLUG}/envvar/:name`, { body: { message: 'Environment variable deleted.' } });
-    const result = await t.kernel.call('circleci_delete', { path: `/project/${SLUG}/envvar/DEPLOY_KEY`, queryParams: { reason: 'rotated' }, outputFormat: 'json' });
+    const result = await t.kernel.call('circleci_delete', {
+      path: `/project/${SLUG}/envvar/DEPLOY_KEY`,
+      queryParams: { reason: 'rotated' },
+      outputFormat: 'json',
+    });
     expect(JSON.parse(textOf(result))).to.deep.equal({ message: 'Environment variable deleted.' });
     expect(t.mock.requests[0]!.params.name).to.equal('DEPLOY_KEY');
     expect(t.mock.requests[0]!.query.get('reason')).to.equal('rotated');
@@ -70,7 +87,7 @@ describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-pr
     expect(textOf(result)).to.equal('Accepted');
   });
 
-  it('reports a refused write with CircleCI\'s message and status', async () => {
+  it("reports a refused write with CircleCI's message and status", async () => {
     t.mock.on('POST', `/api/v2/project/${SLUG}/pipeline`, { status: 400, body: { message: 'Branch not found: nope' } });
     const result = await t.kernel.call('circleci_post', { path: `/project/${SLUG}/pipeline`, body: { branch: 'nope' } });
     expect(result.isError).to.equal(true);
@@ -78,7 +95,13 @@ describe('circleci_post, circleci_put, circleci_patch and circleci_delete (in-pr
     expect(textOf(result)).to.contain('Branch not found: nope');
   });
 
-  for (const reply of [{ status: 502 }, { status: 503 }, { status: 504 }, { reset: 'before-headers' as const }, { reset: 'mid-body' as const, body: { message: 'Accepted.' } }]) {
+  for (const reply of [
+    { status: 502 },
+    { status: 503 },
+    { status: 504 },
+    { reset: 'before-headers' as const },
+    { reset: 'mid-body' as const, body: { message: 'Accepted.' } },
+  ]) {
     const what = reply.reset ?? reply.status;
     it(`never retries a write (${what}): sent once, then an error`, async () => {
       t.mock.on('POST', `/api/v2/workflow/${WORKFLOW}/cancel`, { body: { message: 'Service Unavailable' }, ...reply });
@@ -147,11 +170,19 @@ describe('CircleCI writes under MCP_READ_ONLY', () => {
   let kernel: TestKernel;
 
   before(async () => {
-    kernel = await startTestKernel({ configFile: { content: JSON.stringify({ plugins: ['circleci'] }) }, env: { CIRCLECI_TOKEN: TOKEN, MCP_READ_ONLY: 'true' } });
+    kernel = await startTestKernel({
+      configFile: { content: JSON.stringify({ plugins: ['circleci'] }) },
+      env: { CIRCLECI_TOKEN: TOKEN, MCP_READ_ONLY: 'true' },
+    });
   });
   after(() => kernel.close());
 
   it('are hidden, and only the reads remain', () => {
-    expect(kernel.kernel.listTools().map((t) => t.name).filter((n) => n.startsWith('circleci_'))).to.deep.equal(['circleci_get', 'circleci_logs']);
+    expect(
+      kernel.kernel
+        .listTools()
+        .map((t) => t.name)
+        .filter((n) => n.startsWith('circleci_')),
+    ).to.deep.equal(['circleci_get', 'circleci_logs']);
   });
 });

@@ -9,7 +9,7 @@ interface ExtractedSchema {
 
 // The mock is only as good as its payloads: each fixture, and the scaled-up pages built from them, must
 // validate against the response schema of CircleCI's own OpenAPI description.
-describe('CircleCI fixtures conform to CircleCI\'s OpenAPI response schemas', () => {
+describe("CircleCI fixtures conform to CircleCI's OpenAPI response schemas", () => {
   const schemas = circleciFixture<Record<string, ExtractedSchema | string>>('openapi-responses.json');
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   const check = (name: string, value: unknown): void => {

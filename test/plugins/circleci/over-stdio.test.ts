@@ -28,10 +28,34 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
     const byName = Object.fromEntries(tools.filter((t) => t.name.startsWith('circleci_')).map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).to.deep.equal(['circleci_delete', 'circleci_get', 'circleci_logs', 'circleci_patch', 'circleci_post', 'circleci_put']);
     expect(byName.circleci_get!.annotations).to.deep.equal({ title: 'CircleCI API GET', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    expect(byName.circleci_post!.annotations).to.deep.equal({ title: 'CircleCI API POST', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
-    expect(byName.circleci_delete!.annotations).to.deep.equal({ title: 'CircleCI API DELETE', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
-    expect(byName.circleci_put!.annotations).to.deep.equal({ title: 'CircleCI API PUT', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    expect(byName.circleci_patch!.annotations).to.deep.equal({ title: 'CircleCI API PATCH', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.circleci_post!.annotations).to.deep.equal({
+      title: 'CircleCI API POST',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(byName.circleci_delete!.annotations).to.deep.equal({
+      title: 'CircleCI API DELETE',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(byName.circleci_put!.annotations).to.deep.equal({
+      title: 'CircleCI API PUT',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(byName.circleci_patch!.annotations).to.deep.equal({
+      title: 'CircleCI API PATCH',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(byName.circleci_logs!.inputSchema.required).to.deep.equal(['projectSlug', 'jobNumber', 'failedOnly', 'tailLines']);
     expect(Object.keys(byName.circleci_get!.inputSchema.properties ?? {})).to.deep.equal(['path', 'queryParams', 'fresh', 'jq', 'outputFormat']);
   });
@@ -39,7 +63,11 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
   it('serves a repeated read from the cache: one upstream request', async () => {
     mock.on('GET', `/api/v2${LIST}`, (req) => tokenPagedReply(req, pipelines(2)));
     const call = async (): Promise<{ data: unknown; cache: { hit: boolean } }> =>
-      JSON.parse(textOf((await session.client.callTool({ name: 'circleci_get', arguments: { path: LIST, jq: 'items[*].number', outputFormat: 'json' } })) as CallToolResult));
+      JSON.parse(
+        textOf(
+          (await session.client.callTool({ name: 'circleci_get', arguments: { path: LIST, jq: 'items[*].number', outputFormat: 'json' } })) as CallToolResult,
+        ),
+      );
     expect(await call()).to.deep.include({ data: [27, 26] });
     expect((await call()).cache.hit).to.equal(true);
     expect(mock.requests).to.have.length(1);
@@ -47,7 +75,10 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
 
   it('posts a write once, and never logs the token', async () => {
     mock.on('POST', '/api/v2/workflow/:id/cancel', { status: 202, body: { message: 'Accepted.' } });
-    const result = (await session.client.callTool({ name: 'circleci_post', arguments: { path: '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3/cancel' } })) as CallToolResult;
+    const result = (await session.client.callTool({
+      name: 'circleci_post',
+      arguments: { path: '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3/cancel' },
+    })) as CallToolResult;
     expect(textOf(result)).to.equal('message: Accepted.');
     expect(mock.requests.filter((r) => r.method === 'POST')).to.have.length(1);
     expect(session.stderr.join('\n')).not.to.contain(TOKEN);

@@ -30,7 +30,11 @@ describe('conf_* end to end (SDK client over stdio, loopback Confluence on the J
 
   it('conf_get reads a page with the site credentials and projects it', async () => {
     mock.on('GET', '/wiki/api/v2/pages/163841', jsonReply(payload('confluence/page.json')));
-    const { text, isError } = await callTool(session.client, 'conf_get', { path: '/wiki/api/v2/pages/163841', queryParams: { 'body-format': 'storage' }, jq: '{title: title, version: version.number}' });
+    const { text, isError } = await callTool(session.client, 'conf_get', {
+      path: '/wiki/api/v2/pages/163841',
+      queryParams: { 'body-format': 'storage' },
+      jq: '{title: title, version: version.number}',
+    });
     expect(isError).to.equal(false);
     expect(text).to.equal('title: "Runbook: checkout deploys"\nversion: 7');
     expect(mock.requests[0]!.url).to.equal('/wiki/api/v2/pages/163841?body-format=storage');
@@ -44,8 +48,12 @@ describe('conf_* end to end (SDK client over stdio, loopback Confluence on the J
     mock.on('DELETE', '/wiki/api/v2/pages/163862', { status: 204 });
     const page = { spaceId: '65538', status: 'current', title: 'Release notes', body: { representation: 'storage', value: '<p>Draft</p>' } };
     expect((await callTool(session.client, 'conf_post', { path: '/wiki/api/v2/pages', body: page, jq: 'id' })).text).to.equal('"163862"');
-    expect((await callTool(session.client, 'conf_put', { path: '/wiki/api/v2/pages/163841', body: { version: { number: 8 } }, jq: 'version.number' })).text).to.equal('8');
-    expect((await callTool(session.client, 'conf_patch', { path: '/wiki/api/v2/spaces/65538', body: { name: 'Eng' }, outputFormat: 'json' })).text).to.equal('{}');
+    expect(
+      (await callTool(session.client, 'conf_put', { path: '/wiki/api/v2/pages/163841', body: { version: { number: 8 } }, jq: 'version.number' })).text,
+    ).to.equal('8');
+    expect((await callTool(session.client, 'conf_patch', { path: '/wiki/api/v2/spaces/65538', body: { name: 'Eng' }, outputFormat: 'json' })).text).to.equal(
+      '{}',
+    );
     expect((await callTool(session.client, 'conf_delete', { path: '/wiki/api/v2/pages/163862' })).text).to.equal('');
     expect(mock.requests.map((r) => [r.method, r.path, r.body])).to.deep.equal([
       ['POST', '/wiki/api/v2/pages', JSON.stringify(page)],

@@ -12,8 +12,13 @@ const README = '# octo-repo\n\nA repository for ünïcödé tests ✓.\n\n## Bui
 async function readBytes(kernel: TestKernel, artifactId: string): Promise<{ bytes: Buffer; mimeType: string }> {
   const parts: Buffer[] = [];
   let mimeType = '';
-  for (let offset = 0, eof = false; !eof; ) {
-    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset }))) as { data: string; nextOffset: number; eof: boolean; mimeType: string };
+  for (let offset = 0, eof = false; !eof;) {
+    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset }))) as {
+      data: string;
+      nextOffset: number;
+      eof: boolean;
+      mimeType: string;
+    };
     parts.push(Buffer.from(chunk.data, 'base64'));
     ({ nextOffset: offset, eof, mimeType } = chunk);
   }
@@ -25,8 +30,10 @@ const artifactIdIn = (text: string): string => /artifact ([0-9a-f]{32})/.exec(te
 describe('github_get_file (contents API mock: base64 with line breaks, listings, raw media type)', () => {
   const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
 
-  it('shows a text file decoded from GitHub\'s wrapped base64, at the ref asked for', async () => {
-    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/docs/README.md', (req) => ({ body: fileEntry('docs/README.md', README, req.query.get('ref') ?? 'main') }));
+  it("shows a text file decoded from GitHub's wrapped base64, at the ref asked for", async () => {
+    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/docs/README.md', (req) => ({
+      body: fileEntry('docs/README.md', README, req.query.get('ref') ?? 'main'),
+    }));
     const result = await t.kernel.call('github_get_file', { ...REPO, path: 'docs/README.md', ref: 'v1.2.0' });
     const sha = (fileEntry('docs/README.md', README).sha as string).slice(0, 12);
     expect(textOf(result)).to.equal(`File docs/README.md of octo-org/octo-repo at v1.2.0 (${Buffer.byteLength(README)} bytes, sha ${sha}):\n---\n${README}`);
@@ -47,15 +54,21 @@ describe('github_get_file (contents API mock: base64 with line breaks, listings,
     ]);
     t.mock.on('GET', '/repos/octo-org/octo-repo/contents', { body: listing });
     const text = textOf(await t.kernel.call('github_get_file', { ...REPO, path: '' }));
-    expect(text).to.equal('Directory / of octo-org/octo-repo at the default branch: 3 entries.\ndir        src/\nfile       README.md (120 bytes)\nsubmodule  lib');
+    expect(text).to.equal(
+      'Directory / of octo-org/octo-repo at the default branch: 3 entries.\ndir        src/\nfile       README.md (120 bytes)\nsubmodule  lib',
+    );
   });
 
   it('saves a binary file as an artifact with its type, byte for byte, and names it', async () => {
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256))]);
     t.mock.on('GET', '/repos/octo-org/octo-repo/contents/assets/logo.png', { body: fileEntry('assets/logo.png', png) });
     const text = textOf(await t.kernel.call('github_get_file', { ...REPO, path: 'assets/logo.png' }));
-    expect(text.split('\n')[0]).to.match(/^File assets\/logo\.png of octo-org\/octo-repo at the default branch is binary \(3016 bytes, sha [0-9a-f]{12}\), so it is not shown\.$/);
-    expect(text.split('\n')[1]).to.match(/^The whole file \(3016 bytes, image\/png\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}"\.$/);
+    expect(text.split('\n')[0]).to.match(
+      /^File assets\/logo\.png of octo-org\/octo-repo at the default branch is binary \(3016 bytes, sha [0-9a-f]{12}\), so it is not shown\.$/,
+    );
+    expect(text.split('\n')[1]).to.match(
+      /^The whole file \(3016 bytes, image\/png\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}"\.$/,
+    );
     const saved = await readBytes(t.kernel, artifactIdIn(text));
     expect(saved.mimeType).to.equal('image/png');
     expect(saved.bytes.equals(png)).to.equal(true);
@@ -66,23 +79,34 @@ describe('github_get_file (contents API mock: base64 with line breaks, listings,
     const entry = fileEntry('dist/bundle.js', big);
     expect(entry.encoding).to.equal('none');
     t.mock.on('GET', '/repos/octo-org/octo-repo/contents/dist/bundle.js', (req) =>
-      req.headers.accept === 'application/vnd.github.raw+json' ? { headers: { 'content-type': 'application/vnd.github.raw+json; charset=utf-8' }, body: big } : { body: entry },
+      req.headers.accept === 'application/vnd.github.raw+json'
+        ? { headers: { 'content-type': 'application/vnd.github.raw+json; charset=utf-8' }, body: big }
+        : { body: entry },
     );
     const text = textOf(await t.kernel.call('github_get_file', { ...REPO, path: 'dist/bundle.js' }));
     expect(text.length).to.be.below(40_000);
-    expect(text.split('\n')[0]).to.match(/^File dist\/bundle\.js of octo-org\/octo-repo at the default branch \(\d+ bytes, sha [0-9a-f]{12}\): the first \d+ of 40000 lines are shown\.$/);
+    expect(text.split('\n')[0]).to.match(
+      /^File dist\/bundle\.js of octo-org\/octo-repo at the default branch \(\d+ bytes, sha [0-9a-f]{12}\): the first \d+ of 40000 lines are shown\.$/,
+    );
     expect(text).to.contain('\n---\nline 0 of a generated bundle');
     expect(t.mock.requests.map((r) => r.headers.accept)).to.deep.equal(['application/vnd.github+json', 'application/vnd.github.raw+json']);
     expect((await readBytes(t.kernel, artifactIdIn(text))).bytes.toString('utf8')).to.equal(big);
   });
 
   it('says what a symlink points to', async () => {
-    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/latest', { body: { type: 'symlink', target: 'releases/v1.2.0', size: 15, name: 'latest', path: 'latest', sha: 'a1b2c3' } });
-    expect(textOf(await t.kernel.call('github_get_file', { ...REPO, path: 'latest' }))).to.equal('latest of octo-org/octo-repo at the default branch is a symlink to "releases/v1.2.0": read that path for its content.');
+    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/latest', {
+      body: { type: 'symlink', target: 'releases/v1.2.0', size: 15, name: 'latest', path: 'latest', sha: 'a1b2c3' },
+    });
+    expect(textOf(await t.kernel.call('github_get_file', { ...REPO, path: 'latest' }))).to.equal(
+      'latest of octo-org/octo-repo at the default branch is a symlink to "releases/v1.2.0": read that path for its content.',
+    );
   });
 
-  it('reports a path that does not exist with GitHub\'s 404', async () => {
-    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/nope.txt', { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content', status: '404' } });
+  it("reports a path that does not exist with GitHub's 404", async () => {
+    t.mock.on('GET', '/repos/octo-org/octo-repo/contents/nope.txt', {
+      status: 404,
+      body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/contents#get-repository-content', status: '404' },
+    });
     const result = await t.kernel.call('github_get_file', { ...REPO, path: 'nope.txt' });
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('HTTP Status: 404');
@@ -98,7 +122,12 @@ describe('github_get_file (contents API mock: base64 with line breaks, listings,
         expect(evil.requests, `${JSON.stringify(path)} reached another host`).to.have.length(0);
         for (const request of t.mock.requests) {
           expect(request.path.startsWith('/repos/octo-org/octo-repo/contents'), `${JSON.stringify(path)} sent ${request.url}`).to.equal(true);
-          expect(decodeURIComponent(request.path).split('/').some((s) => s === '..' || s === '.'), `${JSON.stringify(path)} sent ${request.url}`).to.equal(false);
+          expect(
+            decodeURIComponent(request.path)
+              .split('/')
+              .some((s) => s === '..' || s === '.'),
+            `${JSON.stringify(path)} sent ${request.url}`,
+          ).to.equal(false);
         }
         if (result.isError) expect(textOf(result)).to.match(/Code: (invalid_path|upstream_http_error)/);
       }),

@@ -40,7 +40,16 @@ describe('github_get (read-only passthrough, in-process)', () => {
     expect(textOf(result)).to.equal('GitHub answered 204 No Content for GET /user/following/octocat: the request succeeded and there is no body.');
   });
 
-  for (const path of ['https://evil.example/repos', '//evil.example/repos', '/repos/../admin', '/repos/%2e%2e/admin', '/repos/%252e%252e/admin', '/repos\\admin', '/repos/x\u0000y', '/repos/x%0d%0aHost:%20evil']) {
+  for (const path of [
+    'https://evil.example/repos',
+    '//evil.example/repos',
+    '/repos/../admin',
+    '/repos/%2e%2e/admin',
+    '/repos/%252e%252e/admin',
+    '/repos\\admin',
+    '/repos/x\u0000y',
+    '/repos/x%0d%0aHost:%20evil',
+  ]) {
     it(`refuses the path ${JSON.stringify(path)} without any request`, async () => {
       const result = await t.kernel.call('github_get', { path });
       expect(result.isError).to.equal(true);
@@ -50,7 +59,10 @@ describe('github_get (read-only passthrough, in-process)', () => {
   }
 
   it('refuses to follow a redirect to another origin, so the token never goes there', async () => {
-    t.mock.on('GET', '/repos/octo-org/octo-repo/tarball/main', { status: 302, headers: { location: `${elsewhere().url}/codeload/octo-org/octo-repo/legacy.tar.gz/main` } });
+    t.mock.on('GET', '/repos/octo-org/octo-repo/tarball/main', {
+      status: 302,
+      headers: { location: `${elsewhere().url}/codeload/octo-org/octo-repo/legacy.tar.gz/main` },
+    });
     const result = await t.kernel.call('github_get', { path: '/repos/octo-org/octo-repo/tarball/main' });
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('Code: upstream_redirect_refused');
@@ -58,8 +70,12 @@ describe('github_get (read-only passthrough, in-process)', () => {
     expect(elsewhere().requests).to.have.length(0);
   });
 
-  it('follows a redirect within GitHub\'s origin (a renamed repository), keeping the token', async () => {
-    t.mock.on('GET', '/repos/octo-org/old-name', { status: 301, headers: { location: `${t.mock.url}/repositories/1296269` }, body: { message: 'Moved Permanently', url: `${t.mock.url}/repositories/1296269` } });
+  it("follows a redirect within GitHub's origin (a renamed repository), keeping the token", async () => {
+    t.mock.on('GET', '/repos/octo-org/old-name', {
+      status: 301,
+      headers: { location: `${t.mock.url}/repositories/1296269` },
+      body: { message: 'Moved Permanently', url: `${t.mock.url}/repositories/1296269` },
+    });
     t.mock.on('GET', '/repositories/1296269', { body: { id: 1296269, full_name: 'octo-org/new-name' } });
     const result = await t.kernel.call('github_get', { path: '/repos/octo-org/old-name', jq: 'full_name' });
     expect(textOf(result)).to.equal('octo-org/new-name');
@@ -71,7 +87,19 @@ describe('github_get (read-only passthrough, in-process)', () => {
 
   it('exposes its upstream identity to policy and cache (label, environment, host), never the token', () => {
     const definitions = t.kernel.kernel.definitions().filter((d) => d.plugin === 'github');
-    expect(definitions.map((d) => d.spec.name).sort()).to.deep.equal(['github_get', 'github_get_file', 'github_get_issue', 'github_get_job_logs', 'github_get_pull_request', 'github_get_pull_request_diff', 'github_list_issues', 'github_list_pull_requests', 'github_list_repositories', 'github_list_workflow_jobs', 'github_list_workflow_runs']);
+    expect(definitions.map((d) => d.spec.name).sort()).to.deep.equal([
+      'github_get',
+      'github_get_file',
+      'github_get_issue',
+      'github_get_job_logs',
+      'github_get_pull_request',
+      'github_get_pull_request_diff',
+      'github_list_issues',
+      'github_list_pull_requests',
+      'github_list_repositories',
+      'github_list_workflow_jobs',
+      'github_list_workflow_runs',
+    ]);
     const identity = definitions[0]!.upstream!.identity;
     expect(identity).to.deep.include({ vendor: 'github', credential: 'ci-bot (read-only)', environment: 'production', host: new URL(t.mock.url).host });
     expect(identity.fingerprint).to.match(/^[0-9a-f]{32}$/);

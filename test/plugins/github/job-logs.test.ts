@@ -29,7 +29,7 @@ const artifactIdIn = (text: string): string => {
 async function readArtifact(kernel: TestKernel, owner: Principal, artifactId: string): Promise<string> {
   const artifacts = kernel.kernel.resolve<ArtifactStore>(TOKENS.ArtifactStore);
   const parts: Buffer[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const chunk = await artifacts.read(owner, artifactId, offset, 1024 * 1024);
     parts.push(Buffer.from(chunk.data, 'base64'));
     ({ nextOffset: offset, eof } = chunk);
@@ -61,7 +61,9 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     const log = jobLog().replace(/^\uFEFF/, '');
     const [header, saved, separator, ...rest] = text.split('\n');
     expect(header).to.equal('Log of job 399444496 of octo-org/octo-repo: all 68 lines.');
-    expect(saved).to.match(/^The whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/);
+    expect(saved).to.match(
+      /^The whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/,
+    );
     expect(separator).to.equal('---');
     expect(rest.join('\n')).to.equal(log.trimEnd());
   });
@@ -85,7 +87,7 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     expect((refused as { code?: string }).code).to.equal('artifact_not_found');
   });
 
-  it('shows the end of a log of tens of MiB within the model\'s text limit, the whole log in the artifact', async function () {
+  it("shows the end of a log of tens of MiB within the model's text limit, the whole log in the artifact", async function () {
     this.timeout(60_000);
     const big = jobLog(250_000); // about 18 MiB
     api().on('GET', LOGS_PATH, redirectTo(blob()));
@@ -93,7 +95,9 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     const text = textOf(await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496, tailLines: 2000 }));
     expect(text.length).to.be.below(40_000);
     expect(text).not.to.contain('Response Truncated');
-    expect(text.split('\n')[0]).to.match(/^Log of job 399444496 of octo-org\/octo-repo: the last \d+ of 250000 lines \(tailLines 2000 would not fit in 38000 characters\)\.$/);
+    expect(text.split('\n')[0]).to.match(
+      /^Log of job 399444496 of octo-org\/octo-repo: the last \d+ of 250000 lines \(tailLines 2000 would not fit in 38000 characters\)\.$/,
+    );
     const lines = big.trimEnd().split('\n');
     expect(text.endsWith(`\n${lines.at(-1)!}`)).to.equal(true);
     const whole = await readArtifact(t.kernel, LOCAL_PRINCIPAL, artifactIdIn(text));
@@ -103,7 +107,10 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
 
   it('never puts the configured token into the artifact, even when the job printed it', async () => {
     api().on('GET', LOGS_PATH, redirectTo(blob()));
-    blob().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: `${jobLog()}2020-01-20T17:44:40.0000000Z debug: token=${TOKEN}\n` });
+    blob().on('GET', '/actions-results/:job/logs/job.txt', {
+      headers: { 'content-type': 'text/plain' },
+      body: `${jobLog()}2020-01-20T17:44:40.0000000Z debug: token=${TOKEN}\n`,
+    });
     const text = textOf(await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496, tailLines: 1 }));
     expect(text.endsWith('debug: token=[REDACTED]')).to.equal(true);
     const whole = await readArtifact(t.kernel, LOCAL_PRINCIPAL, artifactIdIn(text));
@@ -128,8 +135,11 @@ describe('github_get_job_logs (API mock redirecting to a second mock acting as t
     expect(text.split('\n')[0]).to.equal('The log of job 399444496 of octo-org/octo-repo is empty.');
   });
 
-  it('reports logs that are gone (410) as an error with the status and GitHub\'s body', async () => {
-    api().on('GET', LOGS_PATH, { status: 410, body: { message: 'Logs have expired and are no longer available.', documentation_url: 'https://docs.github.com/rest/actions/workflow-jobs' } });
+  it("reports logs that are gone (410) as an error with the status and GitHub's body", async () => {
+    api().on('GET', LOGS_PATH, {
+      status: 410,
+      body: { message: 'Logs have expired and are no longer available.', documentation_url: 'https://docs.github.com/rest/actions/workflow-jobs' },
+    });
     const result = await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 });
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('HTTP Status: 410');
@@ -155,7 +165,11 @@ describe('github_get_job_logs when the artifact store fails', () => {
   const t = useVendorKernel({
     plugins: ['github'],
     otherMocks: 1,
-    env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_STORE_URL: `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-logs-store-')), 'store.db')}` }),
+    env: (url) => ({
+      GITHUB_API_URL: url,
+      GITHUB_TOKEN: TOKEN,
+      MCP_STORE_URL: `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-logs-store-')), 'store.db')}`,
+    }),
   });
   const api = (): MockUpstream => t.mock;
   const blob = (): MockUpstream => t.others[0]!;

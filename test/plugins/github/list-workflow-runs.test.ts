@@ -16,7 +16,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     return JSON.parse(textOf(result)) as { data: unknown; nextPage: number | null };
   };
 
-  it('returns the first page as {data, nextPage} with GitHub\'s headers, 30 runs by default', async () => {
+  it("returns the first page as {data, nextPage} with GitHub's headers, 30 runs by default", async () => {
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
     // Thirty whole runs exceed the 40,000-character text limit: project to what the assertion needs.
     const { data, nextPage } = await json({ jq: '{total: total_count, ids: workflow_runs[*].id}' });
@@ -33,7 +33,9 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
 
   it('renders TOON by default, with nextPage beside the data', async () => {
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
-    const text = textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].{id: id, status: status}' }));
+    const text = textOf(
+      await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].{id: id, status: status}' }),
+    );
     expect(text).to.equal(`nextPage: 2\ndata[2]{id,status}:\n  ${runs[0]!.id},queued\n  ${runs[1]!.id},queued`);
   });
 
@@ -41,7 +43,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
     const seen: number[] = [];
     const pages: Array<number | null> = [];
-    for (let page: number | null = 1; page !== null; ) {
+    for (let page: number | null = 1; page !== null;) {
       const result: { data: unknown; nextPage: number | null } = await json({ page, perPage: 25, jq: 'workflow_runs[*].id' });
       seen.push(...(result.data as number[]));
       pages.push(result.nextPage);
@@ -53,21 +55,34 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     expect(t.mock.requests.map((r) => r.path)).to.deep.equal([RUNS_PATH, RUNS_PATH, RUNS_PATH]);
   });
 
-  it('sends every filter as GitHub\'s query parameter, and a workflow file name in the path', async () => {
+  it("sends every filter as GitHub's query parameter, and a workflow file name in the path", async () => {
     t.mock.on('GET', '/repos/octo-org/octo-repo/actions/workflows/:workflow/runs', (req) =>
       pagedListReply(req, { key: 'workflow_runs', items: runs.slice(0, 3), linkPath: '/repositories/1296269/actions/workflows/161335/runs' }),
     );
     const { nextPage } = await json({
       jq: 'total_count',
-      workflowId: 'ci.yml', branch: 'main', status: 'failure', event: 'push', actor: 'octocat', created: '>=2020-01-01',
-      headSha: 'acb5820ced9479c074f688cc328bf03f341a511d', perPage: 100, page: 1,
+      workflowId: 'ci.yml',
+      branch: 'main',
+      status: 'failure',
+      event: 'push',
+      actor: 'octocat',
+      created: '>=2020-01-01',
+      headSha: 'acb5820ced9479c074f688cc328bf03f341a511d',
+      perPage: 100,
+      page: 1,
     });
     expect(nextPage).to.equal(null);
     const sent = t.mock.requests[0]!;
     expect(sent.params.workflow).to.equal('ci.yml');
     expect(Object.fromEntries(sent.query)).to.deep.equal({
-      branch: 'main', status: 'failure', event: 'push', actor: 'octocat', created: '>=2020-01-01',
-      head_sha: 'acb5820ced9479c074f688cc328bf03f341a511d', per_page: '100', page: '1',
+      branch: 'main',
+      status: 'failure',
+      event: 'push',
+      actor: 'octocat',
+      created: '>=2020-01-01',
+      head_sha: 'acb5820ced9479c074f688cc328bf03f341a511d',
+      per_page: '100',
+      page: '1',
     });
   });
 
@@ -79,11 +94,13 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
     expect(t.mock.requests).to.have.length(1);
   });
 
-  it('shows an empty list as [] and nextPage null, exactly as the structured contract\'s example', async () => {
+  it("shows an empty list as [] and nextPage null, exactly as the structured contract's example", async () => {
     t.mock.on('GET', RUNS_PATH, (req) => pagedListReply(req, { key: 'workflow_runs', items: [], linkPath: '/repositories/1296269/actions/runs' }));
     const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', outputFormat: 'json' });
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: { total_count: 0, workflow_runs: [] }, nextPage: null });
-    expect(textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal('nextPage: null\ndata:\n  total_count: 0\n  workflow_runs: []');
+    expect(textOf(await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' }))).to.equal(
+      'nextPage: null\ndata:\n  total_count: 0\n  workflow_runs: []',
+    );
   });
 
   const badArguments: Array<[string, Record<string, unknown>, string]> = [
@@ -110,8 +127,16 @@ describe('github_list_workflow_runs against GitHub Enterprise Server (base URL w
 
   it('keeps the /api/v3 path of the base URL and reads nextPage from GHES next URLs', async () => {
     const runs = workflowRuns(3);
-    t.mock.on('GET', `/api/v3${RUNS_PATH}`, (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/api/v3/repositories/42/actions/runs' }));
-    const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].id', outputFormat: 'json' });
+    t.mock.on('GET', `/api/v3${RUNS_PATH}`, (req) =>
+      pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/api/v3/repositories/42/actions/runs' }),
+    );
+    const result = await t.kernel.call('github_list_workflow_runs', {
+      owner: 'octo-org',
+      repo: 'octo-repo',
+      perPage: 2,
+      jq: 'workflow_runs[*].id',
+      outputFormat: 'json',
+    });
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: [runs[0]!.id, runs[1]!.id], nextPage: 2 });
     expect(t.mock.requests.map((r) => r.path)).to.deep.equal([`/api/v3${RUNS_PATH}`]);
   });

@@ -27,7 +27,19 @@ describe('GitHub tools over stdio with the official SDK client', () => {
   it('lists the eleven GitHub tools with titles, annotations and input schemas', async () => {
     const { tools } = await session.client.listTools();
     const github = tools.filter((t) => t.name.startsWith('github_'));
-    expect(github.map((t) => t.name).sort()).to.deep.equal(['github_get', 'github_get_file', 'github_get_issue', 'github_get_job_logs', 'github_get_pull_request', 'github_get_pull_request_diff', 'github_list_issues', 'github_list_pull_requests', 'github_list_repositories', 'github_list_workflow_jobs', 'github_list_workflow_runs']);
+    expect(github.map((t) => t.name).sort()).to.deep.equal([
+      'github_get',
+      'github_get_file',
+      'github_get_issue',
+      'github_get_job_logs',
+      'github_get_pull_request',
+      'github_get_pull_request_diff',
+      'github_list_issues',
+      'github_list_pull_requests',
+      'github_list_repositories',
+      'github_list_workflow_jobs',
+      'github_list_workflow_runs',
+    ]);
     for (const tool of github) {
       expect(tool.title, tool.name).to.be.a('string').and.not.equal('');
       expect(tool.description, tool.name).to.have.length.above(100);
@@ -35,29 +47,55 @@ describe('GitHub tools over stdio with the official SDK client', () => {
     }
     const runs = github.find((t) => t.name === 'github_list_workflow_runs')!;
     expect(runs.inputSchema.required).to.deep.equal(['owner', 'repo', 'perPage', 'page']);
-    expect(Object.keys(runs.inputSchema.properties ?? {})).to.include.members(['workflowId', 'branch', 'status', 'event', 'actor', 'created', 'headSha', 'jq', 'outputFormat']);
+    expect(Object.keys(runs.inputSchema.properties ?? {})).to.include.members([
+      'workflowId',
+      'branch',
+      'status',
+      'event',
+      'actor',
+      'created',
+      'headSha',
+      'jq',
+      'outputFormat',
+    ]);
   });
 
   it('lists runs as {data, nextPage}', async () => {
     const runs = workflowRuns(5);
-    api.on('GET', '/repos/octo-org/octo-repo/actions/runs', (req) => pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }));
-    const result = (await session.client.callTool({ name: 'github_list_workflow_runs', arguments: { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].id', outputFormat: 'json' } })) as CallToolResult;
+    api.on('GET', '/repos/octo-org/octo-repo/actions/runs', (req) =>
+      pagedListReply(req, { key: 'workflow_runs', items: runs, linkPath: '/repositories/1296269/actions/runs' }),
+    );
+    const result = (await session.client.callTool({
+      name: 'github_list_workflow_runs',
+      arguments: { owner: 'octo-org', repo: 'octo-repo', perPage: 2, jq: 'workflow_runs[*].id', outputFormat: 'json' },
+    })) as CallToolResult;
     expect(JSON.parse(textOf(result))).to.deep.equal({ data: [runs[0]!.id, runs[1]!.id], nextPage: 2 });
   });
 
   it('reads a job log through the blob redirect, without the token at the blob host', async () => {
     api.on('GET', '/repos/octo-org/octo-repo/actions/jobs/:id/logs', { status: 302, headers: { location: `${blob.url}/logs/399444496.txt?sig=abc` } });
     blob.on('GET', '/logs/399444496.txt', { headers: { 'content-type': 'text/plain' }, body: jobLog() });
-    const result = (await session.client.callTool({ name: 'github_get_job_logs', arguments: { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496, tailLines: 1 } })) as CallToolResult;
+    const result = (await session.client.callTool({
+      name: 'github_get_job_logs',
+      arguments: { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496, tailLines: 1 },
+    })) as CallToolResult;
     const text = textOf(result);
-    expect(text).to.match(/^Log of job 399444496 of octo-org\/octo-repo: the last 1 of 68 lines\.\nThe whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}/);
+    expect(text).to.match(
+      /^Log of job 399444496 of octo-org\/octo-repo: the last 1 of 68 lines\.\nThe whole log \(\d+ bytes, text\/plain\) is artifact [0-9a-f]{32}/,
+    );
     expect(text.endsWith('---\n2020-01-20T17:44:39.0150081Z Cleaning up orphan processes')).to.equal(true);
     expect(blob.requests[0]!.headers.authorization).to.equal(undefined);
   });
 
   it('returns an upstream error as an isError result, and never logs the token', async () => {
-    api.on('GET', '/repos/octo-org/octo-repo/actions/runs/1/jobs', { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' } });
-    const result = (await session.client.callTool({ name: 'github_list_workflow_jobs', arguments: { owner: 'octo-org', repo: 'octo-repo', runId: 1 } })) as CallToolResult;
+    api.on('GET', '/repos/octo-org/octo-repo/actions/runs/1/jobs', {
+      status: 404,
+      body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+    });
+    const result = (await session.client.callTool({
+      name: 'github_list_workflow_jobs',
+      arguments: { owner: 'octo-org', repo: 'octo-repo', runId: 1 },
+    })) as CallToolResult;
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('HTTP Status: 404');
     expect(session.stderr.length).to.be.above(0);

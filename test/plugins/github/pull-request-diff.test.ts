@@ -30,8 +30,12 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
     expect(text).not.to.contain('Response Truncated');
     const [summary, shown, saved, separator] = text.split('\n');
     expect(summary).to.equal('Diff of pull request #1347 of octo-org/octo-repo: 150 files changed, +3150 -3000.');
-    expect(shown).to.match(/^Shown: the first \d+ of 6900 lines \(the diff is longer than 38000 characters\)\. Not shown whole: src\/module-\d+\.ts, .* and \d+ more\.$/);
-    expect(saved).to.match(/^The whole diff \(\d+ bytes, text\/x-diff\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/);
+    expect(shown).to.match(
+      /^Shown: the first \d+ of 6900 lines \(the diff is longer than 38000 characters\)\. Not shown whole: src\/module-\d+\.ts, .* and \d+ more\.$/,
+    );
+    expect(saved).to.match(
+      /^The whole diff \(\d+ bytes, text\/x-diff\) is artifact [0-9a-f]{32}: read it with artifact_read, artifactId "[0-9a-f]{32}", encoding "utf8"\.$/,
+    );
     expect(separator).to.equal('---');
     const body = text.split('\n---\n')[1]!;
     expect(diff.startsWith(`${body}\n`)).to.equal(true);
@@ -40,18 +44,28 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
 
   it('says an empty diff changes nothing', async () => {
     t.mock.on('GET', PR_PATH, { headers: DIFF_HEADERS, body: '' });
-    expect(textOf(await t.kernel.call('github_get_pull_request_diff', ARGS))).to.equal('The diff of pull request #1347 of octo-org/octo-repo is empty: it changes nothing.');
+    expect(textOf(await t.kernel.call('github_get_pull_request_diff', ARGS))).to.equal(
+      'The diff of pull request #1347 of octo-org/octo-repo is empty: it changes nothing.',
+    );
   });
 
-  it('turns GitHub\'s refusal of a huge diff (406) into what to do instead', async () => {
+  it("turns GitHub's refusal of a huge diff (406) into what to do instead", async () => {
     t.mock.on('GET', PR_PATH, {
       status: 406,
-      body: { message: 'Sorry, the diff exceeded the maximum number of files (300). Consider using \'List pull requests files\' API or locally cloning the repository instead.', errors: [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }], documentation_url: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files', status: '406' },
+      body: {
+        message:
+          "Sorry, the diff exceeded the maximum number of files (300). Consider using 'List pull requests files' API or locally cloning the repository instead.",
+        errors: [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }],
+        documentation_url: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files',
+        status: '406',
+      },
     });
     const result = await t.kernel.call('github_get_pull_request_diff', ARGS);
     expect(result.isError).to.equal(true);
     const text = textOf(result);
-    expect(text.split('\n')[0]).to.equal(`Error: The diff of pull request #1347 of octo-org/octo-repo was not read: GitHub refuses to produce a diff this large. List its changed files, each with its patch, with github_get on "${PR_PATH}/files" (per_page, page).`);
+    expect(text.split('\n')[0]).to.equal(
+      `Error: The diff of pull request #1347 of octo-org/octo-repo was not read: GitHub refuses to produce a diff this large. List its changed files, each with its patch, with github_get on "${PR_PATH}/files" (per_page, page).`,
+    );
     expect(text).to.contain('HTTP Status: 406');
     expect(text).to.contain('the diff exceeded the maximum number of files (300)');
   });

@@ -15,11 +15,30 @@ describe('GitHub pull requests, issues and repositories (in-process, GitHub-shap
     it('sends the filters as GitHub names them, and pages with the Link header', async () => {
       const all = pullRequests(45);
       t.mock.on('GET', '/repos/octo-org/octo-repo/pulls', (req) => pagedArrayReply(req, all, '/repositories/1296269/pulls'));
-      const args = { ...REPO, state: 'all', head: 'octocat:topic-1', base: 'main', sort: 'updated', direction: 'asc', perPage: 20, page: 2, jq: '[*].number', outputFormat: 'json' };
+      const args = {
+        ...REPO,
+        state: 'all',
+        head: 'octocat:topic-1',
+        base: 'main',
+        sort: 'updated',
+        direction: 'asc',
+        perPage: 20,
+        page: 2,
+        jq: '[*].number',
+        outputFormat: 'json',
+      };
       const result = await t.kernel.call('github_list_pull_requests', args);
       expect(json(textOf(result))).to.deep.equal({ data: all.slice(20, 40).map((p) => p.number), nextPage: 3 });
       expect(result.structuredContent).to.deep.equal({ data: all.slice(20, 40).map((p) => p.number), nextPage: 3 });
-      expect(Object.fromEntries(t.mock.requests[0]!.query)).to.deep.equal({ state: 'all', head: 'octocat:topic-1', base: 'main', sort: 'updated', direction: 'asc', per_page: '20', page: '2' });
+      expect(Object.fromEntries(t.mock.requests[0]!.query)).to.deep.equal({
+        state: 'all',
+        head: 'octocat:topic-1',
+        base: 'main',
+        sort: 'updated',
+        direction: 'asc',
+        per_page: '20',
+        page: '2',
+      });
       expect(t.mock.requests[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
     });
 
@@ -44,10 +63,26 @@ describe('GitHub pull requests, issues and repositories (in-process, GitHub-shap
     it('keeps them with includePullRequests: true, and sends labels, assignee and since', async () => {
       const all = issuesWithPullRequests(6);
       t.mock.on('GET', '/repos/octo-org/octo-repo/issues', (req) => pagedArrayReply(req, all, '/repositories/1296269/issues'));
-      const args = { ...REPO, state: 'closed', labels: 'bug,ui', assignee: 'octocat', since: '2026-10-01T00:00:00Z', includePullRequests: true, jq: '[*].title', outputFormat: 'json' };
+      const args = {
+        ...REPO,
+        state: 'closed',
+        labels: 'bug,ui',
+        assignee: 'octocat',
+        since: '2026-10-01T00:00:00Z',
+        includePullRequests: true,
+        jq: '[*].title',
+        outputFormat: 'json',
+      };
       const page = json(textOf(await t.kernel.call('github_list_issues', args)));
       expect(page.data).to.deep.equal(all.map((i) => i.title));
-      expect(Object.fromEntries(t.mock.requests[0]!.query)).to.deep.equal({ state: 'closed', labels: 'bug,ui', assignee: 'octocat', since: '2026-10-01T00:00:00Z', per_page: '30', page: '1' });
+      expect(Object.fromEntries(t.mock.requests[0]!.query)).to.deep.equal({
+        state: 'closed',
+        labels: 'bug,ui',
+        assignee: 'octocat',
+        since: '2026-10-01T00:00:00Z',
+        per_page: '30',
+        page: '1',
+      });
     });
   });
 
@@ -55,14 +90,19 @@ describe('GitHub pull requests, issues and repositories (in-process, GitHub-shap
     it('return the object as {data}, projected by jq', async () => {
       t.mock.on('GET', '/repos/octo-org/octo-repo/pulls/1347', { body: githubFixture('pull-request.json') });
       t.mock.on('GET', '/repos/octo-org/octo-repo/issues/1347', { body: githubFixture('issue.json') });
-      const pr = await t.kernel.call('github_get_pull_request', { ...REPO, pullNumber: 1347, jq: '{title: title, head: head.ref, mergeable: mergeable}', outputFormat: 'json' });
+      const pr = await t.kernel.call('github_get_pull_request', {
+        ...REPO,
+        pullNumber: 1347,
+        jq: '{title: title, head: head.ref, mergeable: mergeable}',
+        outputFormat: 'json',
+      });
       expect(JSON.parse(textOf(pr))).to.deep.equal({ title: 'Amazing new feature', head: 'new-topic', mergeable: true });
       expect(pr.structuredContent).to.deep.equal({ data: { title: 'Amazing new feature', head: 'new-topic', mergeable: true } });
       const issue = await t.kernel.call('github_get_issue', { ...REPO, issueNumber: 1347, jq: 'labels[*].name' });
       expect(textOf(issue)).to.equal('[1]: bug');
     });
 
-    it('reports a pull request that does not exist with GitHub\'s 404', async () => {
+    it("reports a pull request that does not exist with GitHub's 404", async () => {
       const result = await t.kernel.call('github_get_pull_request', { ...REPO, pullNumber: 99999 });
       expect(result.isError).to.equal(true);
       expect(textOf(result)).to.contain('HTTP Status: 404');
@@ -71,15 +111,21 @@ describe('GitHub pull requests, issues and repositories (in-process, GitHub-shap
   });
 
   describe('github_list_repositories', () => {
-    it('lists an organization\'s repositories with the type filter', async () => {
+    it("lists an organization's repositories with the type filter", async () => {
       const all = repositories(35);
       t.mock.on('GET', '/orgs/octo-org/repos', (req) => pagedArrayReply(req, all, '/organizations/9919/repos'));
-      const result = await t.kernel.call('github_list_repositories', { owner: 'octo-org', type: 'sources', perPage: 30, jq: 'length(@)', outputFormat: 'json' });
+      const result = await t.kernel.call('github_list_repositories', {
+        owner: 'octo-org',
+        type: 'sources',
+        perPage: 30,
+        jq: 'length(@)',
+        outputFormat: 'json',
+      });
       expect(json(textOf(result))).to.deep.equal({ data: 30, nextPage: 2 });
       expect(t.mock.requests.map((r) => r.url)).to.deep.equal(['/orgs/octo-org/repos?type=sources&per_page=30&page=1']);
     });
 
-    it('lists a user\'s repositories when the owner is not an organization', async () => {
+    it("lists a user's repositories when the owner is not an organization", async () => {
       t.mock.on('GET', '/users/octocat/repos', (req) => pagedArrayReply(req, repositories(2), '/user/583231/repos'));
       const result = await t.kernel.call('github_list_repositories', { owner: 'octocat', jq: '[*].name', outputFormat: 'json' });
       expect(json(textOf(result))).to.deep.equal({ data: ['repo-1', 'repo-2'], nextPage: null });

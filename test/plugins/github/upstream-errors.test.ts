@@ -10,8 +10,19 @@ const config = JSON.stringify({ plugins: ['github'] });
 
 /** GitHub's error body: a message and a documentation link (422 adds the failed fields). */
 function githubError(status: number): unknown {
-  const message: Record<number, string> = { 401: 'Bad credentials', 404: 'Not Found', 422: 'Validation Failed', 429: 'API rate limit exceeded', 500: 'Server Error', 503: 'Service Unavailable' };
-  const body: Record<string, unknown> = { message: message[status] ?? 'Error', documentation_url: 'https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository', status: String(status) };
+  const message: Record<number, string> = {
+    401: 'Bad credentials',
+    404: 'Not Found',
+    422: 'Validation Failed',
+    429: 'API rate limit exceeded',
+    500: 'Server Error',
+    503: 'Service Unavailable',
+  };
+  const body: Record<string, unknown> = {
+    message: message[status] ?? 'Error',
+    documentation_url: 'https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository',
+    status: String(status),
+  };
   if (status === 422) body.errors = [{ resource: 'WorkflowRun', field: 'created', code: 'invalid' }];
   return body;
 }
@@ -42,11 +53,16 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
     t.mock.on('GET', RUNS_PATH, {
       status: 403,
       headers: { ...rateLimitHeaders(0), 'x-ratelimit-reset': String(reset) },
-      body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting' },
+      body: {
+        message: 'API rate limit exceeded for user ID 1.',
+        documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
+      },
     });
     const text = await failure();
     expect(text).to.contain('Code: upstream_rate_limited');
-    expect(text).to.match(/GitHub answered 403 Forbidden for GET \/repos\/octo-org\/octo-repo\/actions\/runs: rate limit exceeded\. Retry after 1(799|800) seconds\./);
+    expect(text).to.match(
+      /GitHub answered 403 Forbidden for GET \/repos\/octo-org\/octo-repo\/actions\/runs: rate limit exceeded\. Retry after 1(799|800) seconds\./,
+    );
     expect(text).to.contain('API rate limit exceeded for user ID 1.');
     expect(t.mock.requests).to.have.length(1);
   });
@@ -55,7 +71,10 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
     t.mock.on('GET', RUNS_PATH, {
       status: 403,
       headers: { ...rateLimitHeaders(4000), 'retry-after': '60' },
-      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' },
+      body: {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      },
     });
     const text = await failure();
     expect(text).to.contain('rate limit exceeded. Retry after 60 seconds.');
@@ -68,7 +87,11 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
   });
 
   it('a 403 with requests left is a permission problem, not a rate limit', async () => {
-    t.mock.on('GET', RUNS_PATH, { status: 403, headers: rateLimitHeaders(4999), body: { message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' } });
+    t.mock.on('GET', RUNS_PATH, {
+      status: 403,
+      headers: rateLimitHeaders(4999),
+      body: { message: 'Resource not accessible by personal access token', documentation_url: 'https://docs.github.com/rest' },
+    });
     const text = await failure();
     expect(text).to.contain('Code: upstream_http_error');
     expect(text).to.contain('The credentials lack permission for this resource.');

@@ -28,7 +28,7 @@ describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () 
     expect(result).not.to.have.property('structuredContent');
   });
 
-  it('sends Jira\'s credentials to Jira only: the media host gets the signed URL without them', async () => {
+  it("sends Jira's credentials to Jira only: the media host gets the signed URL without them", async () => {
     serveAttachment(jira(), media(), '10001', { filename: 'a.png', mimeType: 'image/png' }, TINY_IMAGES['image/png']);
     await t.kernel.call('jira_get_attachment', { attachmentId: '10001' });
     expect(jira().requests.map((r) => [r.path, r.headers.authorization])).to.deep.equal([
@@ -61,14 +61,22 @@ describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () 
   });
 
   it('refuses an image over 5 MiB from its metadata, before any download', async () => {
-    jira().on('GET', '/rest/api/3/attachment/10004', { body: attachmentMeta('10004', { filename: 'huge.png', mimeType: 'image/png', size: 5 * 1024 * 1024 + 1 }) });
+    jira().on('GET', '/rest/api/3/attachment/10004', {
+      body: attachmentMeta('10004', { filename: 'huge.png', mimeType: 'image/png', size: 5 * 1024 * 1024 + 1 }),
+    });
     const result = await t.kernel.call('jira_get_attachment', { attachmentId: '10004' });
     expect(textOf(result)).to.match(/^Error: Attachment 10004 \("huge\.png", image\/png, 5242881 bytes\) is larger than 5 MiB; .*\nCode: unsupported_content$/);
     expect(jira().requests).to.have.length(1);
   });
 
   it('refuses bytes that are not an image even when declared as one (a login page from a proxy)', async () => {
-    serveAttachment(jira(), media(), '10005', { filename: 'photo.jpg', mimeType: 'image/jpeg' }, Buffer.from('<!DOCTYPE html><html><body>Log in</body></html>'));
+    serveAttachment(
+      jira(),
+      media(),
+      '10005',
+      { filename: 'photo.jpg', mimeType: 'image/jpeg' },
+      Buffer.from('<!DOCTYPE html><html><body>Log in</body></html>'),
+    );
     const result = await t.kernel.call('jira_get_attachment', { attachmentId: '10005' });
     expect(textOf(result)).to.contain('does not hold the bytes of a PNG, JPEG, GIF or WebP image');
     expect(textOf(result)).to.contain('Code: unsupported_content');
@@ -83,7 +91,7 @@ describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () 
   });
 
   it('reports an attachment Jira does not know with its 404', async () => {
-    jira().on('GET', '/rest/api/3/attachment/404', { status: 404, body: { errorMessages: ['The attachment with id \'404\' does not exist'], errors: {} } });
+    jira().on('GET', '/rest/api/3/attachment/404', { status: 404, body: { errorMessages: ["The attachment with id '404' does not exist"], errors: {} } });
     const result = await t.kernel.call('jira_get_attachment', { attachmentId: '404' });
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.contain('HTTP Status: 404');

@@ -65,7 +65,11 @@ describe('jira_* end to end (SDK client over stdio, loopback Jira)', function ()
   it('jira_put answered 204 shows an empty text in TOON and {} in JSON', async () => {
     mock.on('PUT', '/rest/api/3/issue/PLAT-1421', { status: 204 });
     const toon = await callTool(session.client, 'jira_put', { path: '/rest/api/3/issue/PLAT-1421', body: { fields: { summary: 'New' } } });
-    const json = await callTool(session.client, 'jira_put', { path: '/rest/api/3/issue/PLAT-1421', body: { fields: { summary: 'New' } }, outputFormat: 'json' });
+    const json = await callTool(session.client, 'jira_put', {
+      path: '/rest/api/3/issue/PLAT-1421',
+      body: { fields: { summary: 'New' } },
+      outputFormat: 'json',
+    });
     expect([toon.text, toon.isError, json.text]).to.deep.equal(['', false, '{}']);
     expect(mock.requests.map((r) => r.method)).to.deep.equal(['PUT', 'PUT']);
   });
@@ -83,7 +87,10 @@ describe('jira_* end to end (SDK client over stdio, loopback Jira)', function ()
 
   it('appends queryParams after & when the path already has a query, leaving that query as written', async () => {
     mock.on('GET', '/rest/api/3/search/jql', jsonReply('{"issues":[],"isLast":true}'));
-    await callTool(session.client, 'jira_get', { path: '/rest/api/3/search/jql?fields=summary%2Cstatus', queryParams: { jql: 'project = PLAT AND text ~ "a b"', maxResults: '5' } });
+    await callTool(session.client, 'jira_get', {
+      path: '/rest/api/3/search/jql?fields=summary%2Cstatus',
+      queryParams: { jql: 'project = PLAT AND text ~ "a b"', maxResults: '5' },
+    });
     expect(mock.requests[0]!.url).to.equal('/rest/api/3/search/jql?fields=summary%2Cstatus&jql=project+%3D+PLAT+AND+text+%7E+%22a+b%22&maxResults=5');
   });
 
@@ -146,7 +153,11 @@ describe('jira_* end to end (SDK client over stdio, loopback Jira)', function ()
 
   it('reports a 500 once, and retries a proxy HTML 502 on GET before reporting it', async () => {
     mock.on('GET', '/rest/api/3/serverInfo', jsonReply('{"errorMessages":["Internal server error"]}', 500));
-    mock.on('GET', '/rest/api/3/status', { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>' });
+    mock.on('GET', '/rest/api/3/status', {
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>',
+    });
     const failed = await callTool(session.client, 'jira_get', { path: '/rest/api/3/serverInfo' });
     expect(failed.isError).to.equal(true);
     expect(failed.text).to.contain('Code: upstream_server_error');
@@ -167,7 +178,11 @@ describe('jira_* end to end (SDK client over stdio, loopback Jira)', function ()
   });
 
   it('reports a 429 with when to retry', async () => {
-    mock.on('GET', '/rest/api/3/search/jql', { status: 429, headers: { 'retry-after': '17', 'content-type': 'application/json' }, body: '{"message":"Rate limit exceeded"}' });
+    mock.on('GET', '/rest/api/3/search/jql', {
+      status: 429,
+      headers: { 'retry-after': '17', 'content-type': 'application/json' },
+      body: '{"message":"Rate limit exceeded"}',
+    });
     const { text, isError } = await callTool(session.client, 'jira_get', { path: '/rest/api/3/search/jql' });
     expect(isError).to.equal(true);
     expect(text).to.contain('Code: upstream_rate_limited');

@@ -13,7 +13,15 @@ import { bindingKey } from '../../../plugins/policy/approvals/approval-binding.j
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
-import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, manualClock, PEOPLE, startEnterpriseKernel, vendorEnv, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import {
+  docsPolicyExample,
+  ENTERPRISE_PLUGIN_PATH,
+  manualClock,
+  PEOPLE,
+  startEnterpriseKernel,
+  vendorEnv,
+  type EnterpriseKernel,
+} from '../../support/enterprise-fixture.js';
 import { StoreWithOutage } from '../../support/store-with-outage.js';
 import { textOf } from '../../support/test-kernel.js';
 
@@ -56,13 +64,16 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
 
   it('keeps one caller from flooding the approvers: past MCP_APPROVAL_MAX_PENDING pending ones, calls are denied', async () => {
     const dave = { ...PEOPLE.dave, subject: 'dave-flood' };
-    for (const n of [1, 2, 3]) expect(decisionOf(await ent.kernel.call('jira_delete', { path: `/rest/api/3/issue/FLD-${n}` }, dave)).effect).to.equal('approval_required');
+    for (const n of [1, 2, 3])
+      expect(decisionOf(await ent.kernel.call('jira_delete', { path: `/rest/api/3/issue/FLD-${n}` }, dave)).effect).to.equal('approval_required');
     const fourth = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-4' }, dave);
     expect(decisionOf(fourth)).to.include({ effect: 'deny', ruleId: 'deletes-need-approval' });
     expect(textOf(fourth)).to.contain('dave-flood already has 3 approvals pending, the most one caller may have (MCP_APPROVAL_MAX_PENDING)');
     // A retry of a call already pending still finds its approval, and other callers are not held back.
     expect(decisionOf(await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-1' }, dave)).effect).to.equal('approval_required');
-    expect(decisionOf(await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-4' }, { ...dave, subject: 'erin' })).effect).to.equal('approval_required');
+    expect(decisionOf(await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-4' }, { ...dave, subject: 'erin' })).effect).to.equal(
+      'approval_required',
+    );
     // Once an approver decides one, the caller may ask for another.
     const first = (await approvals.list()).find((a) => a.subject === 'dave-flood' && a.request?.path === '/rest/api/3/issue/FLD-1')!;
     await approvals.reject(first.id, 'olga');
@@ -72,7 +83,8 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
 
   it('binds and shows a "__proto__" argument the request sends, so a grant for one value runs no other', async () => {
     const body = (value: number): Record<string, unknown> => JSON.parse(`{"branch": "main", "__proto__": {"parameters": ${value}}}`) as Record<string, unknown>;
-    const call = (value: number): Promise<CallToolResult> => ent.kernel.call('circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: body(value) }, PEOPLE.rene);
+    const call = (value: number): Promise<CallToolResult> =>
+      ent.kernel.call('circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: body(value) }, PEOPLE.rene);
     const one = decisionOf(await call(1));
     const two = decisionOf(await call(2));
     expect(one.approvalId).not.to.equal(two.approvalId);
@@ -120,9 +132,19 @@ describe('approvals when the store fails', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'approvals-outage-'));
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
     writeFileSync(join(cwd, 'policy.yaml'), docsPolicyExample());
-    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env: { ...vendorEnv(jira.url, circleci.url), MCP_POLICY_FILE: join(cwd, 'policy.yaml'), MCP_RAW_RESPONSE_DIR: join(cwd, 'raw') } });
+    const { plugins, settings } = await resolveConfig({
+      cwd,
+      home: cwd,
+      env: { ...vendorEnv(jira.url, circleci.url), MCP_POLICY_FILE: join(cwd, 'policy.yaml'), MCP_RAW_RESPONSE_DIR: join(cwd, 'raw') },
+    });
     store = new StoreWithOutage(await openStore('memory://'));
-    kernel = await Kernel.start({ plugins, settings, logger: createLogger({ level: 'fatal', secrets: settings.secretValues(), destination: { write: () => {} } }), store, artifactStore: createArtifactStore });
+    kernel = await Kernel.start({
+      plugins,
+      settings,
+      logger: createLogger({ level: 'fatal', secrets: settings.secretValues(), destination: { write: () => {} } }),
+      store,
+      artifactStore: createArtifactStore,
+    });
   });
   after(async () => {
     await kernel?.close();
@@ -135,7 +157,11 @@ describe('approvals when the store fails', () => {
     store.down = true;
     const result = await kernel.call('jira_delete', DELETE, PEOPLE.alice);
     store.down = false;
-    expect(decisionOf(result)).to.include({ effect: 'deny', ruleId: 'deletes-need-approval', reason: 'The approvals store could not be reached, so the call is denied. Try again later.' });
+    expect(decisionOf(result)).to.include({
+      effect: 'deny',
+      ruleId: 'deletes-need-approval',
+      reason: 'The approvals store could not be reached, so the call is denied. Try again later.',
+    });
     expect(textOf(result)).to.match(/\nCode: policy_denied$/);
     expect(jira.requests).to.have.length(0);
     expect(decisionOf(await kernel.call('jira_delete', DELETE, PEOPLE.alice)).effect).to.equal('approval_required');

@@ -43,12 +43,20 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
     expect(decision).to.include({ effect: 'approval_required', ruleId: 'deletes-need-approval' });
     expect(decision.approvalId).to.match(/^apr-[0-9a-f]{24}$/);
     expect(Date.parse(decision.expiresAt!)).to.equal(clock.now() + TTL_SECONDS * 1000);
-    expect(textOf(result)).to.contain(`Approval ${decision.approvalId} is pending until ${decision.expiresAt}. Ask an approver to grant it (mcp-devtools approvals grant ${decision.approvalId}), then retry the same call with the same arguments`);
+    expect(textOf(result)).to.contain(
+      `Approval ${decision.approvalId} is pending until ${decision.expiresAt}. Ask an approver to grant it (mcp-devtools approvals grant ${decision.approvalId}), then retry the same call with the same arguments`,
+    );
     expect(ent.jira.requests).to.have.length(0);
     // Retrying before a decision finds the same approval rather than piling up new ones.
     expect((await held()).approvalId).to.equal(decision.approvalId);
     const listed = (await approvals.list()).find((a) => a.id === decision.approvalId)!;
-    expect(listed).to.deep.include({ status: 'pending', subject: 'alice', tool: 'jira_delete', request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-7' }, arguments: '{"path":"/rest/api/3/issue/PLAT-7"}' });
+    expect(listed).to.deep.include({
+      status: 'pending',
+      subject: 'alice',
+      tool: 'jira_delete',
+      request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-7' },
+      arguments: '{"path":"/rest/api/3/issue/PLAT-7"}',
+    });
   });
 
   it('after a grant, runs the same call by the same principal once; a replay is held again', async () => {
@@ -57,7 +65,9 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
     // Presentation arguments do not change what runs upstream, so they do not break the binding.
     const ran = await ent.kernel.call('jira_delete', { ...DELETE, outputFormat: 'json' }, PEOPLE.alice);
     expect(ran.isError, textOf(ran)).to.equal(undefined);
-    expect(ran._meta).to.deep.equal({ 'mcp-devtools/upstream': { vendor: 'jira', credential: 'jira-bot', host: new URL(ent.jira.url).host, environment: 'production' } });
+    expect(ran._meta).to.deep.equal({
+      'mcp-devtools/upstream': { vendor: 'jira', credential: 'jira-bot', host: new URL(ent.jira.url).host, environment: 'production' },
+    });
     expect(ent.jira.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['DELETE /rest/api/3/issue/PLAT-7']);
     const replay = await held();
     expect(replay.approvalId).not.to.equal(approvalId);
@@ -91,7 +101,9 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
     const { approvalId } = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-10' });
     await approvals.grant(approvalId!, 'olga');
     const twice = await approvals.reject(approvalId!, 'mallory').catch((e: unknown) => e);
-    expect(twice).to.be.instanceOf(ApprovalError).and.to.include({ kind: 'conflict', message: `Approval ${approvalId} is already granted (by olga).` });
+    expect(twice)
+      .to.be.instanceOf(ApprovalError)
+      .and.to.include({ kind: 'conflict', message: `Approval ${approvalId} is already granted (by olga).` });
     const unknown = await approvals.grant('apr-000000000000000000000000', 'olga').catch((e: unknown) => e);
     expect(unknown).to.be.instanceOf(ApprovalError).and.to.include({ kind: 'not_found' });
   });

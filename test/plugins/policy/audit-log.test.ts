@@ -13,7 +13,10 @@ function freshLog(): string {
 }
 
 function readRecords(path: string): AuditRecord[] {
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditRecord);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditRecord);
 }
 
 async function writeLog(path: string, count: number): Promise<void> {
@@ -66,14 +69,18 @@ describe('audit log', () => {
       [4, 'rene', 'jira_get', 'allow', 'everyone-reads', { status: 'error', code: 'upstream_http_error' }],
       [5, 'dave', 'jira_get', null, null, { status: 'error', code: 'invalid_arguments' }],
     ]);
-    expect(records[0]!.args).to.deep.equal({ body: { fields: { labels: 'array(2)', project: { key: 'string' }, storyPoints: 'number', summary: 'string' } }, path: 'string' });
+    expect(records[0]!.args).to.deep.equal({
+      body: { fields: { labels: 'array(2)', project: { key: 'string' }, storyPoints: 'number', summary: 'string' } },
+      path: 'string',
+    });
     expect(records[4]!.args).to.deep.equal({ path: 'number', secretish: 'string' });
     expect(records[2]!.decision!.approvalId).to.match(/^apr-/);
     expect(records[0]!.principal).to.deep.equal({ subject: 'alice', groups: ['developers'], via: 'tokens' });
     expect(records[0]!.upstream).to.deep.include({ vendor: 'jira', credential: 'jira-bot', environment: 'production' });
     expect(records.every((r) => typeof r.durationMs === 'number' && r.durationMs >= 0 && !Number.isNaN(Date.parse(r.time)))).to.equal(true);
     const text = readFileSync(audit, 'utf8');
-    for (const value of ['canary summary 3c1d', 'canary value 9e2f', 'PLAT-77', 'PLAT-404', 'flaky', 'jira-canary-secret-7f3a']) expect(text).not.to.contain(value);
+    for (const value of ['canary summary 3c1d', 'canary value 9e2f', 'PLAT-77', 'PLAT-404', 'flaky', 'jira-canary-secret-7f3a'])
+      expect(text).not.to.contain(value);
     expect(await verifyAuditLog(audit)).to.deep.include({ ok: true, records: 5 });
   });
 
@@ -106,7 +113,10 @@ describe('audit log', () => {
 
   it('fails verification for a removed record, an inserted copy and two records swapped', async () => {
     const removed = await tamper((lines) => lines.filter((_, i) => i !== 1));
-    expect(removed.problems).to.deep.equal(['line 2 (record 3): it does not follow the record before it (a record was removed, inserted or reordered).', 'line 2: record number 3 follows record 1, not 2.']);
+    expect(removed.problems).to.deep.equal([
+      'line 2 (record 3): it does not follow the record before it (a record was removed, inserted or reordered).',
+      'line 2: record number 3 follows record 1, not 2.',
+    ]);
     const inserted = await tamper((lines) => [...lines.slice(0, 3), lines[1]!, ...lines.slice(3)]);
     expect(inserted.ok).to.equal(false);
     expect(inserted.problems[0]).to.match(/^line 4 \(record 2\): it does not follow/);
@@ -123,7 +133,7 @@ describe('audit log', () => {
     expect(partial.problems).to.include('line 5: not a complete audit record (edited, or cut while being written).');
   });
 
-  it('fails verification when the tail is cut and the head file deleted (the review\'s case), or the head file alone is gone', async () => {
+  it("fails verification when the tail is cut and the head file deleted (the review's case), or the head file alone is gone", async () => {
     const path = freshLog();
     await writeLog(path, 5);
     const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
@@ -132,13 +142,15 @@ describe('audit log', () => {
     const report = await verifyAuditLog(path);
     expect(report.ok).to.equal(false);
     expect(report.problems).to.have.length(1);
-    expect(report.problems[0]).to.match(/audit\.jsonl\.head is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out\.$/);
+    expect(report.problems[0]).to.match(
+      /audit\.jsonl\.head is missing, though the log has records: it was deleted, so records cut from the end cannot be ruled out\.$/,
+    );
     const empty = freshLog();
     writeFileSync(empty, '');
     expect(await verifyAuditLog(empty)).to.deep.include({ ok: true, records: 0 });
   });
 
-  it('fails verification for a re-sealed edit, even when the next record\'s prev is patched to match (prev is sealed too)', async () => {
+  it("fails verification for a re-sealed edit, even when the next record's prev is patched to match (prev is sealed too)", async () => {
     const report = await tamper((lines) => {
       const records = lines.map((l) => JSON.parse(l) as AuditRecord);
       const edited = { ...records[2]!, principal: { ...records[2]!.principal, subject: 'mallory' } };
@@ -152,7 +164,9 @@ describe('audit log', () => {
 
   it('fails verification for a line not written as the server writes it: a duplicate key, spacing, escapes', async () => {
     const duplicate = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"tool":"jira_get"', '"tool":"jira_delete","tool":"jira_get"') : l)));
-    expect(duplicate.problems).to.deep.equal(['line 2 (record 2): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.']);
+    expect(duplicate.problems).to.deep.equal([
+      'line 2 (record 2): it is not written as the server writes records (a duplicate key, spacing or escapes were changed): the line was edited.',
+    ]);
     const spaced = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"tool":', '"tool": ') : l)));
     expect(spaced.ok).to.equal(false);
     const escaped = await tamper((lines) => lines.map((l, i) => (i === 1 ? l.replace('"user-1"', '"\\u0075ser-1"') : l)));
@@ -166,7 +180,9 @@ describe('audit log', () => {
     rmSync(headPathOf(path));
     const missing = await AuditLog.open(path).catch((e: unknown) => e);
     expect(missing).to.be.instanceOf(StartupError);
-    expect((missing as Error).message).to.contain('the log has records, but').and.to.contain('audit.jsonl.head is missing');
+    expect((missing as Error).message)
+      .to.contain('the log has records, but')
+      .and.to.contain('audit.jsonl.head is missing');
     writeFileSync(headPathOf(path), '{"seq": 2, "hash": "not hex"}');
     const corrupt = await AuditLog.open(path).catch((e: unknown) => e);
     expect((corrupt as Error).message).to.contain('audit.jsonl.head cannot be read (it is not {"seq": N, "hash": "<64 hex>"})');
@@ -183,6 +199,8 @@ describe('audit log', () => {
     writeFileSync(path, `${lines.slice(0, 2).join('\n')}\n`);
     const error = await AuditLog.open(path).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(StartupError);
-    expect((error as Error).message).to.contain('ends at record 2, but').and.to.contain('says record 3 was written: the log was cut or edited');
+    expect((error as Error).message)
+      .to.contain('ends at record 2, but')
+      .and.to.contain('says record 3 was written: the log was cut or edited');
   });
 });

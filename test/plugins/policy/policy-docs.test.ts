@@ -27,8 +27,14 @@ const TABLE_CALLS: Record<string, [string, Record<string, unknown>]> = {
   '`jira_post /rest/api/3/issue/SEC-1/comment`': ['jira_post', { path: '/rest/api/3/issue/SEC-1/comment', body: { body: 'z' } }],
   '`jira_put /rest/api/2/issue/SEC-1`': ['jira_put', { path: '/rest/api/2/issue/SEC-1', body: { fields: { summary: 'y' } } }],
   '`jira_put /rest/api/3/issue/10001` (`SEC-1` by number)': ['jira_put', { path: '/rest/api/3/issue/10001', body: { fields: { summary: 'y' } } }],
-  '`jira_post /rest/api/3/issue/bulk` into `SEC`': ['jira_post', { path: '/rest/api/3/issue/bulk', body: { issueUpdates: [{ fields: { project: { key: 'SEC' }, summary: 'x' } }] } }],
-  '`jira_post /rest/api/3/issue` into project id `10400`': ['jira_post', { path: '/rest/api/3/issue', body: { fields: { project: { id: '10400' }, summary: 'x' } } }],
+  '`jira_post /rest/api/3/issue/bulk` into `SEC`': [
+    'jira_post',
+    { path: '/rest/api/3/issue/bulk', body: { issueUpdates: [{ fields: { project: { key: 'SEC' }, summary: 'x' } }] } },
+  ],
+  '`jira_post /rest/api/3/issue` into project id `10400`': [
+    'jira_post',
+    { path: '/rest/api/3/issue', body: { fields: { project: { id: '10400' }, summary: 'x' } } },
+  ],
   '`jira_delete /rest/api/3/issue/PLAT-1`': ['jira_delete', { path: '/rest/api/3/issue/PLAT-1' }],
   '`circleci_get`': ['circleci_get', { path: '/api/v2/pipeline' }],
   '`circleci_post` (trigger a pipeline)': ['circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } }],
@@ -47,13 +53,16 @@ describe('docs/policy.md examples', () => {
   });
   after(() => ent.close());
 
-  it('decides every cell of the worked example\'s table as it says', async () => {
+  it("decides every cell of the worked example's table as it says", async () => {
     const table = DOC.slice(DOC.indexOf('What it decides'), DOC.indexOf('`mcp-devtools policy explain policy.yaml'));
     const rows = table.split('\n').filter((l) => l.startsWith('| `'));
     expect(rows).to.have.length(Object.keys(TABLE_CALLS).length);
     const people = ['carol', 'alice', 'rene', 'dave'] as const;
     for (const row of rows) {
-      const [label, ...cells] = row.split('|').slice(1, -1).map((c) => c.trim());
+      const [label, ...cells] = row
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
       const [tool, args] = TABLE_CALLS[label!]!;
       for (const [i, cell] of cells.entries()) {
         const result = await ent.kernel.call(tool, args, PEOPLE[people[i]!]);
@@ -72,7 +81,9 @@ describe('docs/policy.md examples', () => {
   // comment on, bulk-create and create-by-id there. Every way round it must be refused, for every developer,
   // and nothing may reach Jira.
   const AROUND: Array<[string, Record<string, unknown>]> = [
-    ...Object.entries(TABLE_CALLS).filter(([label]) => /SEC|10400|10001/.test(label)).map(([, call]) => call),
+    ...Object.entries(TABLE_CALLS)
+      .filter(([label]) => /SEC|10400|10001/.test(label))
+      .map(([, call]) => call),
     ['jira_put', { path: '/rest/api/latest/issue/SEC-1' }],
     ['jira_put', { path: '/rest/agile/1.0/issue/SEC-1', body: { rankBeforeIssue: 'SEC-2' } }],
     ['jira_post', { path: '/rest/api/3/issue/sec-1/transitions', body: { transition: { id: '31' } } }],
@@ -112,7 +123,11 @@ describe('docs/policy.md examples', () => {
   it('still lets developers do what the example allows them (the control)', async () => {
     ent.jira.reset();
     for (const method of ['POST', 'PUT']) ent.jira.on(method, '*', { status: 204 });
-    for (const [tool, args] of [TABLE_CALLS['`jira_post /rest/api/3/issue` into `PLAT`']!, TABLE_CALLS['`jira_put /rest/api/3/issue/PLAT-1`']!, ['jira_post', { path: '/rest/api/3/issue/OPS-7/comment', body: { body: 'z' } }] as const]) {
+    for (const [tool, args] of [
+      TABLE_CALLS['`jira_post /rest/api/3/issue` into `PLAT`']!,
+      TABLE_CALLS['`jira_put /rest/api/3/issue/PLAT-1`']!,
+      ['jira_post', { path: '/rest/api/3/issue/OPS-7/comment', body: { body: 'z' } }] as const,
+    ]) {
       expect((await ent.kernel.call(tool, args, PEOPLE.alice)).isError, `${tool} ${JSON.stringify(args)}`).to.equal(undefined);
     }
     expect(ent.jira.requests).to.have.length(3);
@@ -135,7 +150,10 @@ describe('docs/policy.md examples', () => {
 
   it('shows an audit record laid out as a real one', () => {
     const shown = JSON.parse(block('## Audit log', 'json')) as Record<string, Record<string, unknown>>;
-    const real = readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
+    const real = readFileSync(audit, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, Record<string, unknown>>);
     const refused = real.find((r) => (r.tool as unknown) === 'jira_post' && r.principal!.subject === 'carol')!;
     expect(Object.keys(shown)).to.deep.equal(Object.keys(refused));
     for (const key of ['principal', 'decision', 'upstream', 'outcome']) expect(Object.keys(shown[key]!), key).to.deep.equal(Object.keys(refused[key]!));

@@ -33,7 +33,12 @@ function problemsOf(text: string): string {
 describe('policy document', () => {
   it('reads the document shape of the issue and the worked example of docs/policy.md', () => {
     const issue = readPolicyDocument(ISSUE_EXAMPLE, 'issue.yaml');
-    expect(issue.document.rules.map((r) => r.id)).to.deep.equal(['contractors-read-only', 'deletes-need-approval', 'jira-writes-for-developers', 'everyone-reads']);
+    expect(issue.document.rules.map((r) => r.id)).to.deep.equal([
+      'contractors-read-only',
+      'deletes-need-approval',
+      'jira-writes-for-developers',
+      'everyone-reads',
+    ]);
     expect(issue.ruleLines.get('deletes-need-approval')).to.equal(6);
     const docs = readPolicyDocument(docsPolicyExample(), 'docs.yaml');
     expect(docs.document.rules).to.have.length.greaterThan(4);
@@ -60,10 +65,14 @@ describe('policy document', () => {
   });
 
   it('names wrong types, a missing id and an unsupported version', () => {
-    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: deny\n    match: { readOnly: maybe }\n')).to.contain('line 5: rules[0].match.readOnly: must be boolean (got "maybe")');
+    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: deny\n    match: { readOnly: maybe }\n')).to.contain(
+      'line 5: rules[0].match.readOnly: must be boolean (got "maybe")',
+    );
     expect(problemsOf('version: 1\nrules:\n  - effect: deny\n')).to.contain('line 3: rules[0].id: is required');
     expect(problemsOf('version: 2\nrules: []\n')).to.contain('line 1: version: must be equal to constant (got 2)');
-    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: deny\n    match: { methods: [post] }\n')).to.contain('rules[0].match.methods[0]: must be one of "GET", "POST", "PUT", "PATCH", "DELETE" (got "post")');
+    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: deny\n    match: { methods: [post] }\n')).to.contain(
+      'rules[0].match.methods[0]: must be one of "GET", "POST", "PUT", "PATCH", "DELETE" (got "post")',
+    );
   });
 
   it('refuses a duplicate rule id, naming both lines', () => {

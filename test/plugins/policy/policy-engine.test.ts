@@ -30,7 +30,8 @@ function call(over: Partial<CallFacts> = {}): CallFacts {
   };
 }
 
-const write = (tool: string, method: string, path: string, over: Partial<CallFacts> = {}): CallFacts => call({ tool, method, path, readOnly: false, args: { path }, ...over });
+const write = (tool: string, method: string, path: string, over: Partial<CallFacts> = {}): CallFacts =>
+  call({ tool, method, path, readOnly: false, args: { path }, ...over });
 
 describe('policy engine', () => {
   describe('the document of the issue', () => {
@@ -38,24 +39,43 @@ describe('policy engine', () => {
 
     it('lets everyone read and refuses contractors any write', () => {
       expect(policy.decide(call({ subject: 'carol', groups: ['contractors'] }))).to.include({ effect: 'allow', ruleId: 'everyone-reads' });
-      expect(policy.decide(write('jira_post', 'POST', '/rest/api/3/issue', { subject: 'carol', groups: ['contractors'] }))).to.include({ effect: 'deny', ruleId: 'contractors-read-only' });
+      expect(policy.decide(write('jira_post', 'POST', '/rest/api/3/issue', { subject: 'carol', groups: ['contractors'] }))).to.include({
+        effect: 'deny',
+        ruleId: 'contractors-read-only',
+      });
     });
 
     it('lets developers create and edit issues, and comment on them', () => {
       expect(policy.decide(write('jira_post', 'POST', '/rest/api/3/issue'))).to.include({ effect: 'allow', ruleId: 'jira-writes-for-developers' });
       expect(policy.decide(write('jira_put', 'PUT', '/rest/api/3/issue/PLAT-1'))).to.include({ effect: 'allow', ruleId: 'jira-writes-for-developers' });
-      expect(policy.decide(write('jira_post', 'POST', '/rest/api/3/issue/PLAT-1/comment'))).to.include({ effect: 'allow', ruleId: 'jira-writes-for-developers' });
+      expect(policy.decide(write('jira_post', 'POST', '/rest/api/3/issue/PLAT-1/comment'))).to.include({
+        effect: 'allow',
+        ruleId: 'jira-writes-for-developers',
+      });
     });
 
     it('holds deletes and pipeline triggers for approval, for anyone not denied outright', () => {
-      expect(policy.decide(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1'))).to.include({ effect: 'approval_required', ruleId: 'deletes-need-approval' });
-      expect(policy.decide(write('circleci_post', 'POST', '/api/v2/project/gh/acme/app/pipeline', { vendor: 'circleci' }))).to.include({ effect: 'approval_required' });
-      expect(policy.decide(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1', { subject: 'carol', groups: ['contractors'] }))).to.include({ effect: 'deny', ruleId: 'contractors-read-only' });
+      expect(policy.decide(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1'))).to.include({
+        effect: 'approval_required',
+        ruleId: 'deletes-need-approval',
+      });
+      expect(policy.decide(write('circleci_post', 'POST', '/api/v2/project/gh/acme/app/pipeline', { vendor: 'circleci' }))).to.include({
+        effect: 'approval_required',
+      });
+      expect(policy.decide(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1', { subject: 'carol', groups: ['contractors'] }))).to.include({
+        effect: 'deny',
+        ruleId: 'contractors-read-only',
+      });
     });
 
     it('denies what no rule allows, saying so, with no rule id', () => {
       const decision = policy.decide(write('jira_post', 'POST', '/rest/api/3/project', { subject: 'dave', groups: [] }));
-      expect(decision).to.deep.equal({ effect: 'deny', ruleId: null, reason: 'No rule of the policy allows jira_post for dave.', policyVersion: policy.version });
+      expect(decision).to.deep.equal({
+        effect: 'deny',
+        ruleId: null,
+        reason: 'No rule of the policy allows jira_post for dave.',
+        policyVersion: policy.version,
+      });
     });
   });
 
@@ -80,16 +100,25 @@ describe('policy engine', () => {
   });
 
   it('skips a rule whose exception holds', () => {
-    const policy = rules(`  - id: prod-ci\n    effect: deny\n    match: { vendors: [circleci], environments: [production] }\n    except: { groups: [release-engineers] }\n  - { id: rest, effect: allow }\n`);
-    const ci = { tool: 'circleci_get', vendor: 'circleci', identity: { vendor: 'circleci', credential: 'deployer', host: 'circleci.com', environment: 'production' } };
+    const policy = rules(
+      `  - id: prod-ci\n    effect: deny\n    match: { vendors: [circleci], environments: [production] }\n    except: { groups: [release-engineers] }\n  - { id: rest, effect: allow }\n`,
+    );
+    const ci = {
+      tool: 'circleci_get',
+      vendor: 'circleci',
+      identity: { vendor: 'circleci', credential: 'deployer', host: 'circleci.com', environment: 'production' },
+    };
     expect(policy.decide(call({ ...ci }))).to.include({ effect: 'deny', ruleId: 'prod-ci' });
     expect(policy.decide(call({ ...ci, groups: ['developers', 'release-engineers'] }))).to.include({ effect: 'allow', ruleId: 'rest' });
     expect(policy.decide(call({ ...ci, identity: { ...ci.identity, environment: 'staging' } }))).to.include({ effect: 'allow' });
   });
 
   it('matches globs across slashes and without regard to case, but subjects and groups exactly', () => {
-    const policy = rules(`  - { id: secret, effect: deny, match: { paths: ["/repos/acme/secret*"] } }\n  - { id: ops, effect: deny, match: { groups: [ops] } }\n  - { id: rest, effect: allow }\n`);
-    for (const path of ['/repos/acme/secret', '/repos/ACME/Secret/issues/1', '/repos/acme/secret-2']) expect(policy.decide(call({ path })).ruleId, path).to.equal('secret');
+    const policy = rules(
+      `  - { id: secret, effect: deny, match: { paths: ["/repos/acme/secret*"] } }\n  - { id: ops, effect: deny, match: { groups: [ops] } }\n  - { id: rest, effect: allow }\n`,
+    );
+    for (const path of ['/repos/acme/secret', '/repos/ACME/Secret/issues/1', '/repos/acme/secret-2'])
+      expect(policy.decide(call({ path })).ruleId, path).to.equal('secret');
     expect(policy.decide(call({ path: '/repos/acme/public' })).ruleId).to.equal('rest');
     expect(policy.decide(call({ path: '/repos/acme/public', groups: ['OPS'] })).ruleId).to.equal('rest');
   });
@@ -106,7 +135,9 @@ describe('policy engine', () => {
   it('matches the upstream identity: credential, host and environment', () => {
     const policy = rules(`  - { id: bot, effect: allow, match: { credentials: [jira-*], hosts: ["*.atlassian.net"], environments: [production] } }\n`);
     expect(policy.decide(call()).effect).to.equal('allow');
-    expect(policy.decide(call({ identity: { vendor: 'jira', credential: 'jira-bot', host: 'jira.internal', environment: 'production' } })).effect).to.equal('deny');
+    expect(policy.decide(call({ identity: { vendor: 'jira', credential: 'jira-bot', host: 'jira.internal', environment: 'production' } })).effect).to.equal(
+      'deny',
+    );
     expect(policy.decide(call({ tool: 'artifact_read', vendor: 'artifacts', identity: null })).effect).to.equal('deny');
   });
 
@@ -135,7 +166,12 @@ describe('policy engine', () => {
   it('denies when a rule cannot be evaluated', () => {
     const policy = rules(`  - { id: sec, effect: deny, match: { args: { body.key: SEC } } }\n  - { id: rest, effect: allow }\n`);
     const args = {};
-    Object.defineProperty(args, 'body', { enumerable: true, get: () => { throw new Error('argument getter failed'); } });
+    Object.defineProperty(args, 'body', {
+      enumerable: true,
+      get: () => {
+        throw new Error('argument getter failed');
+      },
+    });
     const decision = policy.decide(call({ args }));
     expect(decision).to.include({ effect: 'deny', ruleId: null });
     expect(decision.reason).to.contain('could not be evaluated (argument getter failed)');
@@ -144,7 +180,9 @@ describe('policy engine', () => {
 
   it('explains every condition of every rule, and decides as the fast path does', () => {
     const policy = engine(ISSUE_EXAMPLE);
-    const { decision, rules: trace } = policy.explain(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1', { subject: 'carol', groups: ['contractors'] }));
+    const { decision, rules: trace } = policy.explain(
+      write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1', { subject: 'carol', groups: ['contractors'] }),
+    );
     expect(decision.ruleId).to.equal('contractors-read-only');
     expect(trace.map((r) => [r.id, r.applies, r.line])).to.deep.equal([
       ['contractors-read-only', true, 3],
@@ -152,7 +190,10 @@ describe('policy engine', () => {
       ['jira-writes-for-developers', false, 9],
       ['everyone-reads', false, 12],
     ]);
-    expect(trace[2]!.conditions.filter((c) => !c.holds).map((c) => `${c.key} ${c.expected} had ${c.actual}`)).to.deep.equal(['groups [developers] had [contractors]', 'methods [POST, PUT] had DELETE']);
+    expect(trace[2]!.conditions.filter((c) => !c.holds).map((c) => `${c.key} ${c.expected} had ${c.actual}`)).to.deep.equal([
+      'groups [developers] had [contractors]',
+      'methods [POST, PUT] had DELETE',
+    ]);
   });
 
   for (const [name, text, subjects] of [

@@ -7,7 +7,11 @@ import { PolicySource, STABLE_READ_MS } from '../../../plugins/policy/policy-sou
 import { capturedLogger } from '../../support/auth-fixture.js';
 import { tempFile } from '../../support/enterprise-fixture.js';
 
-const RULES = ['  - { id: no-deletes, effect: deny, match: { tools: ["*_delete"] } }', '  - { id: reads, effect: allow, match: { readOnly: true } }', '  - { id: writes, effect: allow, match: { groups: [developers] } }'];
+const RULES = [
+  '  - { id: no-deletes, effect: deny, match: { tools: ["*_delete"] } }',
+  '  - { id: reads, effect: allow, match: { readOnly: true } }',
+  '  - { id: writes, effect: allow, match: { groups: [developers] } }',
+];
 const doc = (rules: string[]): string => `version: 1\nrules:\n${rules.join('\n')}\n`;
 
 describe('policy file: empty except, and a file caught half-written', () => {
@@ -23,7 +27,9 @@ describe('policy file: empty except, and a file caught half-written', () => {
         return undefined;
       })();
       expect(error).to.be.instanceOf(InvalidDocumentError);
-      expect((error as Error).message).to.equal('policy.yaml line 6: rules[0].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.');
+      expect((error as Error).message).to.equal(
+        'policy.yaml line 6: rules[0].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.',
+      );
     });
   }
 

@@ -23,11 +23,18 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
   it('returns a refusal as an error result that says what was refused and why, and sends nothing upstream', async () => {
     const result = await ent.kernel.call('jira_post', NEW_ISSUE, PEOPLE.carol);
     expect(result.isError).to.equal(true);
-    expect(textOf(result)).to.match(/^Error: The policy refused jira_post \(POST \/rest\/api\/3\/issue\) for carol: Contractors have read-only access\. \(rule contractors-read-only; policy sha256:[0-9a-f]{16}\)\nCode: policy_denied$/);
+    expect(textOf(result)).to.match(
+      /^Error: The policy refused jira_post \(POST \/rest\/api\/3\/issue\) for carol: Contractors have read-only access\. \(rule contractors-read-only; policy sha256:[0-9a-f]{16}\)\nCode: policy_denied$/,
+    );
     expect(result._meta).to.deep.equal({
       'mcp-devtools/upstream': JIRA_IDENTITY(ent),
       code: 'policy_denied',
-      decision: { effect: 'deny', ruleId: 'contractors-read-only', reason: 'Contractors have read-only access.', policyVersion: (result._meta!.decision as { policyVersion: string }).policyVersion },
+      decision: {
+        effect: 'deny',
+        ruleId: 'contractors-read-only',
+        reason: 'Contractors have read-only access.',
+        policyVersion: (result._meta!.decision as { policyVersion: string }).policyVersion,
+      },
     });
     expect(ent.jira.requests).to.have.length(0);
   });
@@ -60,7 +67,10 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
     const invalid = await ent.kernel.call('jira_get', {}, PEOPLE.alice);
     expect(textOf(invalid)).to.contain('Code: invalid_arguments');
     expect(invalid._meta).to.deep.equal({ 'mcp-devtools/upstream': JIRA_IDENTITY(ent) });
-    ent.jira.on('GET', '/rest/api/3/issue/PLAT-404', { status: 404, body: { errorMessages: ['Issue does not exist or you do not have permission to see it.'] } });
+    ent.jira.on('GET', '/rest/api/3/issue/PLAT-404', {
+      status: 404,
+      body: { errorMessages: ['Issue does not exist or you do not have permission to see it.'] },
+    });
     const missing = await ent.kernel.call('jira_get', { path: '/rest/api/3/issue/PLAT-404' }, PEOPLE.alice);
     expect(textOf(missing)).to.contain('HTTP Status: 404');
     expect(missing._meta).to.deep.equal({ 'mcp-devtools/upstream': JIRA_IDENTITY(ent) });
@@ -70,7 +80,12 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
     ent.circleci.on('GET', '/api/v2/pipeline', { body: { items: [], next_page_token: null } });
     const denied = await ent.kernel.call('circleci_get', { path: '/api/v2/pipeline' }, PEOPLE.alice);
     expect(denied._meta!.decision).to.include({ effect: 'deny', ruleId: 'production-circleci-release-engineers-only' });
-    expect(denied._meta!['mcp-devtools/upstream']).to.deep.equal({ vendor: 'circleci', credential: 'circleci-deployer', host: new URL(ent.circleci.url).host, environment: 'production' });
+    expect(denied._meta!['mcp-devtools/upstream']).to.deep.equal({
+      vendor: 'circleci',
+      credential: 'circleci-deployer',
+      host: new URL(ent.circleci.url).host,
+      environment: 'production',
+    });
     expect(ent.circleci.requests).to.have.length(0);
     const allowed = await ent.kernel.call('circleci_get', { path: '/api/v2/pipeline' }, PEOPLE.rene);
     expect(allowed.isError).to.equal(undefined);
@@ -81,7 +96,12 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
     for (const policy of [undefined, null]) {
       const readOnly = await startEnterpriseKernel({ policy, env: { MCP_READ_ONLY: 'true' } });
       try {
-        expect(readOnly.kernel.kernel.listTools().map((t) => t.name).sort()).to.deep.equal(['artifact_read', 'circleci_get', 'jira_get']);
+        expect(
+          readOnly.kernel.kernel
+            .listTools()
+            .map((t) => t.name)
+            .sort(),
+        ).to.deep.equal(['artifact_read', 'circleci_get', 'jira_get']);
         const thrown = await readOnly.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-1' }, PEOPLE.rene).catch((e: unknown) => e);
         expect(thrown).to.be.instanceOf(UnknownToolError);
         expect(readOnly.jira.requests).to.have.length(0);
@@ -94,7 +114,13 @@ describe('policy stage (in-process kernel, fixture Jira and CircleCI on loopback
 });
 
 describe('policy stage: wire format', () => {
-  const strip = (result: CallToolResult): unknown => JSON.parse(JSON.stringify(result).replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/apr-[0-9a-f]{24}/g, 'ID').replace(/"expiresAt":"[^"]+"/g, '"expiresAt":"T"'));
+  const strip = (result: CallToolResult): unknown =>
+    JSON.parse(
+      JSON.stringify(result)
+        .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+        .replace(/apr-[0-9a-f]{24}/g, 'ID')
+        .replace(/"expiresAt":"[^"]+"/g, '"expiresAt":"T"'),
+    );
 
   it('carries the same _meta with MCP_STRUCTURED_OUTPUT on and off', async () => {
     const metas: unknown[] = [];
@@ -146,7 +172,9 @@ describe('policy file: start-up and reload', () => {
     expect(error).to.be.instanceOf(Error);
     const line = broken.split('\n').findIndex((l) => l.includes('effect: approve')) + 1;
     const rule = (broken.slice(0, broken.indexOf('effect: approve')).match(/^ {2}- id:/gm) ?? []).length - 1;
-    expect(error.message).to.match(/^MCP_POLICY_FILE is invalid:\n\/.*policy\.yaml line (\d+): rules\[(\d+)\]\.effect: must be one of "allow", "deny", "approval_required" \(got "approve"\)$/);
+    expect(error.message).to.match(
+      /^MCP_POLICY_FILE is invalid:\n\/.*policy\.yaml line (\d+): rules\[(\d+)\]\.effect: must be one of "allow", "deny", "approval_required" \(got "approve"\)$/,
+    );
     expect(error.message).to.contain(`policy.yaml line ${line}: rules[${rule}].effect`);
   });
 

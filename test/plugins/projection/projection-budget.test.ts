@@ -45,7 +45,20 @@ describe('projection budget (plugins/projection)', () => {
   it('leaves no budget behind: a search after a stopped one runs unbounded by it', () => {
     let clock = 0;
     const tiny = new ProjectionBudget({}, () => (clock += 2000) - 2000);
-    expect(stopped(() => boundedSearch(Array.from({ length: 3000 }, () => 1), '[*]', tiny))).to.contain('ran for more than');
-    expect(boundedSearch(Array.from({ length: 3000 }, () => 1), 'length([*])')).to.equal(3000);
+    expect(
+      stopped(() =>
+        boundedSearch(
+          Array.from({ length: 3000 }, () => 1),
+          '[*]',
+          tiny,
+        ),
+      ),
+    ).to.contain('ran for more than');
+    expect(
+      boundedSearch(
+        Array.from({ length: 3000 }, () => 1),
+        'length([*])',
+      ),
+    ).to.equal(3000);
   });
 });

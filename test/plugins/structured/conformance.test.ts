@@ -21,7 +21,10 @@ function githubCorpus(mockUrl: string): ReturnType<typeof standardCorpus> {
     { name: 'github issue page with pull requests', body: issuesWithPullRequests(6) },
     { name: 'github repository page', body: repositories(2) },
   ].map(({ name, body }) => ({ name, reply: { status: 200, headers: { link: githubLink(mockUrl, 1, 3) }, body } }));
-  const objects = ['pull-request', 'issue', 'repository'].map((name) => ({ name: `github fixture ${name}`, reply: { status: 200, body: githubFixture(name) } }));
+  const objects = ['pull-request', 'issue', 'repository'].map((name) => ({
+    name: `github fixture ${name}`,
+    reply: { status: 200, body: githubFixture(name) },
+  }));
   return [...fixtures, ...arrays, ...objects];
 }
 
@@ -43,7 +46,12 @@ describe('structured output conformance (official SDK client + independent 2020-
     before(async () => {
       const { cwd, env } = await conformanceServerFolder(mock.url);
       session = await connectStdio({ cwd, env });
-      report = await checkStructuredConformance({ client: session.client, upstreams: [mock], argsFor: conformanceArgsFor, corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS] });
+      report = await checkStructuredConformance({
+        client: session.client,
+        upstreams: [mock],
+        argsFor: conformanceArgsFor,
+        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS],
+      });
     });
     after(async () => {
       await session.close();
@@ -70,7 +78,14 @@ describe('structured output conformance (official SDK client + independent 2020-
       expect(paged.errors).to.be.greaterThan(0);
       expect(atlassian.structured).to.be.greaterThan(paged.structured);
       // The tools this round added: their wire formats are in the corpus, and each of them succeeded on them.
-      for (const tool of ['github_list_pull_requests', 'github_list_issues', 'github_list_repositories', 'github_get_pull_request', 'github_get_issue', 'bb_upload']) {
+      for (const tool of [
+        'github_list_pull_requests',
+        'github_list_issues',
+        'github_list_repositories',
+        'github_get_pull_request',
+        'github_get_issue',
+        'bb_upload',
+      ]) {
         expect(report.tally[tool]?.structured, tool).to.be.greaterThan(0);
       }
     });

@@ -51,7 +51,7 @@ const TRANSPORTS: Transport[] = [
 
 async function readArtifact(client: Client, artifactId: string): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const result = (await client.callTool({ name: 'artifact_read', arguments: { artifactId, offset } })) as CallToolResult;
     const first = result.content[0];
     if (first?.type !== 'text' || result.isError) throw new Error(`artifact_read failed: ${JSON.stringify(result)}`);
@@ -87,7 +87,10 @@ describe('structured output end to end, with the official SDK client', function 
           const [listedOff, listedWithout] = [await off.client.listTools(), await without.client.listTools()];
           expect(JSON.stringify(listedOff)).to.equal(JSON.stringify(listedWithout));
           expect(listedOff.tools.some((t) => t.outputSchema !== undefined)).to.equal(false);
-          const [a, b] = [await off.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs }), await without.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs })];
+          const [a, b] = [
+            await off.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs }),
+            await without.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs }),
+          ];
           expect(JSON.stringify(a)).to.equal(JSON.stringify(b));
           expect(a).not.to.have.property('structuredContent');
         } finally {
@@ -103,14 +106,27 @@ describe('structured output end to end, with the official SDK client', function 
         try {
           const { tools } = await on.client.listTools(); // a 2026-07-28 client takes schemas of any root
           const advertised = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
-          expect(advertised).to.have.members(['fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get', 'faulty_no_value', 'faulty_array_root', 'faulty_refused']);
+          expect(advertised).to.have.members([
+            'fixture_get',
+            'fixture_list_runs',
+            'fixture_circle_get',
+            'fixture_atlassian_get',
+            'faulty_no_value',
+            'faulty_array_root',
+            'faulty_refused',
+          ]);
 
           const small = (await on.client.callTool({ name: 'fixture_list_runs', arguments: { ...runsArgs, jq: 'workflow_runs[0:2].id' } })) as CallToolResult;
           expect(small.structuredContent).to.deep.equal({ data: [30433642, 30433643], nextPage: 2 });
 
           const big = (await on.client.callTool({ name: 'fixture_list_runs', arguments: runsArgs })) as CallToolResult;
           const full = Buffer.from(JSON.stringify({ data: page, nextPage: 2 }), 'utf8');
-          const incomplete = (big.structuredContent as Record<string, unknown>).incomplete as { reason: string; bytes: number; limitBytes: number; artifactId: string };
+          const incomplete = (big.structuredContent as Record<string, unknown>).incomplete as {
+            reason: string;
+            bytes: number;
+            limitBytes: number;
+            artifactId: string;
+          };
           expect(big.structuredContent).to.deep.include({ data: null, nextPage: 2 });
           expect(incomplete).to.deep.include({ reason: 'size', bytes: full.length, limitBytes: 65536 });
           expect((await readArtifact(on.client, incomplete.artifactId)).equals(full)).to.equal(true);

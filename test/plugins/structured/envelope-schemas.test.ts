@@ -60,7 +60,13 @@ const CASES: Case[] = [
     name: 'Atlassian read',
     schema: ReadEnvelope,
     required: ['data'],
-    valid: [{ data: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } }, { data: ['PLAT-1', 'PLAT-2'] }, { data: 'diff --git a/README.md b/README.md\n...' }, { data: {} }, { data: null, incomplete }],
+    valid: [
+      { data: { issues: [{ key: 'PLAT-1' }, { key: 'PLAT-2' }], isLast: true } },
+      { data: ['PLAT-1', 'PLAT-2'] },
+      { data: 'diff --git a/README.md b/README.md\n...' },
+      { data: {} },
+      { data: null, incomplete },
+    ],
     invalid: [['tool metadata it does not have', { data: {}, nextPage: null }]],
   },
 ];

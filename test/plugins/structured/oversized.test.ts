@@ -16,13 +16,16 @@ const TOKEN = 'fixture-secret-token-5d41402a';
 function pageOf(count: number): Record<string, unknown> {
   const page = githubFixture('workflow-run-paginated');
   const run = (page.workflow_runs as Record<string, unknown>[])[0]!;
-  return { total_count: 61, workflow_runs: Array.from({ length: count }, (_, i) => ({ ...run, id: 30433642 + i, display_title: `Ünïcödé build ${i} — 日本語 🚀` })) };
+  return {
+    total_count: 61,
+    workflow_runs: Array.from({ length: count }, (_, i) => ({ ...run, id: 30433642 + i, display_title: `Ünïcödé build ${i} — 日本語 🚀` })),
+  };
 }
 
 /** Reads an artifact back through artifact_read, following nextOffset until eof. */
 export async function readArtifact(kernel: TestKernel, artifactId: string, principal: Principal = LOCAL_PRINCIPAL): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for (let offset = 0, eof = false; !eof; ) {
+  for (let offset = 0, eof = false; !eof;) {
     const result = await kernel.call('artifact_read', { artifactId, offset }, principal);
     expect(result.isError, textOf(result)).to.equal(undefined);
     const chunk = JSON.parse(textOf(result)) as { nextOffset: number; eof: boolean; data: string };
@@ -130,11 +133,20 @@ describe('structured output: the size bound and oversized values', () => {
     const file = join(dir, 'store.db');
     const failing = await startTestKernel({
       configFile: structuredFixtureConfig(),
-      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: TOKEN, MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', MCP_STORE_URL: `sqlite://${file}` },
+      env: {
+        FIXTURE_BASE_URL: mock.url,
+        FIXTURE_TOKEN: TOKEN,
+        MCP_STRUCTURED_OUTPUT: 'true',
+        MCP_STRUCTURED_MAX_BYTES: '16384',
+        MCP_STORE_URL: `sqlite://${file}`,
+      },
     });
     try {
       // The real SQLite store refuses artifact writes from now on, as a full disk or a read-only volume would.
-      await exec(file, "CREATE TRIGGER refuse_artifacts BEFORE INSERT ON keyv WHEN NEW.key LIKE '%artifact-%' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+      await exec(
+        file,
+        "CREATE TRIGGER refuse_artifacts BEFORE INSERT ON keyv WHEN NEW.key LIKE '%artifact-%' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+      );
       const page = pageOf(12);
       mock.on('GET', '/repos/:owner/:repo/actions/runs', { body: page, headers: { link: githubLink(mock.url, 1, 3) } });
       const result = await failing.call('fixture_list_runs', runsArgs);

@@ -26,7 +26,10 @@ async function withKernel(options: Parameters<typeof startTestKernel>[0], check:
 }
 
 function warnings(kernel: TestKernel): string[] {
-  return kernel.logs.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
+  return kernel.logs
+    .map((l) => JSON.parse(l) as { level: number; msg: string })
+    .filter((l) => l.level === 40)
+    .map((l) => l.msg);
 }
 
 describe('structured output settings', () => {
@@ -47,10 +50,13 @@ describe('structured output settings', () => {
   });
 
   it('is read through the cascade: a config file turns it on, the environment wins over the file', async () => {
-    await withKernel({ configFile: structuredFixtureConfig({ settings: { MCP_STRUCTURED_OUTPUT: true, MCP_STRUCTURED_MAX_BYTES: 20000 } }) }, async (kernel) => {
-      expect(kernel.kernel.listTools().some((t) => t.outputSchema !== undefined)).to.equal(true);
-      expect(kernel.settings.get('MCP_STRUCTURED_MAX_BYTES')).to.equal(20000);
-    });
+    await withKernel(
+      { configFile: structuredFixtureConfig({ settings: { MCP_STRUCTURED_OUTPUT: true, MCP_STRUCTURED_MAX_BYTES: 20000 } }) },
+      async (kernel) => {
+        expect(kernel.kernel.listTools().some((t) => t.outputSchema !== undefined)).to.equal(true);
+        expect(kernel.settings.get('MCP_STRUCTURED_MAX_BYTES')).to.equal(20000);
+      },
+    );
     await withKernel(
       { configFile: structuredFixtureConfig({ settings: { MCP_STRUCTURED_OUTPUT: true } }), env: { MCP_STRUCTURED_OUTPUT: 'false' } },
       async (kernel) => {
@@ -59,21 +65,38 @@ describe('structured output settings', () => {
     );
   });
 
-  for (const [given, used] of [['1000', 16384], ['99999999', 16777216]] as const) {
+  for (const [given, used] of [
+    ['1000', 16384],
+    ['99999999', 16777216],
+  ] as const) {
     it(`clamps MCP_STRUCTURED_MAX_BYTES=${given} to ${used} and logs it`, async () => {
-      await withKernel({ configFile: structuredFixtureConfig(), env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 't0ken', MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: given } }, async (kernel) => {
-        expect(warnings(kernel)).to.include(`MCP_STRUCTURED_MAX_BYTES=${given} is outside 16384-16777216; using ${used}.`);
-        if (used === 16384) expect(await limitSeenOver(kernel, used)).to.equal(used); // the clamped bound is the one in force
-      });
+      await withKernel(
+        {
+          configFile: structuredFixtureConfig(),
+          env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 't0ken', MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: given },
+        },
+        async (kernel) => {
+          expect(warnings(kernel)).to.include(`MCP_STRUCTURED_MAX_BYTES=${given} is outside 16384-16777216; using ${used}.`);
+          if (used === 16384) expect(await limitSeenOver(kernel, used)).to.equal(used); // the clamped bound is the one in force
+        },
+      );
     });
   }
 
   it('falls back to the default on an unparsable bound, and logs it instead of failing start-up', async () => {
-    await withKernel({ configFile: structuredFixtureConfig(), env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 't0ken', MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '256k' } }, async (kernel) => {
-      expect(kernel.settings.get('MCP_STRUCTURED_MAX_BYTES')).to.equal(262144);
-      expect(warnings(kernel).some((w) => w.startsWith('Setting MCP_STRUCTURED_MAX_BYTES="256k" from environment') && w.endsWith('using the default 262144.'))).to.equal(true);
-      expect(await limitSeenOver(kernel, 262144)).to.equal(262144);
-    });
+    await withKernel(
+      {
+        configFile: structuredFixtureConfig(),
+        env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 't0ken', MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '256k' },
+      },
+      async (kernel) => {
+        expect(kernel.settings.get('MCP_STRUCTURED_MAX_BYTES')).to.equal(262144);
+        expect(
+          warnings(kernel).some((w) => w.startsWith('Setting MCP_STRUCTURED_MAX_BYTES="256k" from environment') && w.endsWith('using the default 262144.')),
+        ).to.equal(true);
+        expect(await limitSeenOver(kernel, 262144)).to.equal(262144);
+      },
+    );
   });
 
   it('fails start-up on an unparsable flag, naming it', async () => {

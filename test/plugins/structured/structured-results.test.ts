@@ -110,7 +110,9 @@ describe('structured output: the three contracts, in-process against a loopback 
 
     it('projects with jq', async () => {
       mock.on('GET', '/rest/api/3/search/jql', { body: search });
-      expect(structured(await kernel.call('fixture_atlassian_get', { path: '/rest/api/3/search/jql', jq: 'issues[*].key' }))).to.deep.equal({ data: ['PLAT-1', 'PLAT-2'] });
+      expect(structured(await kernel.call('fixture_atlassian_get', { path: '/rest/api/3/search/jql', jq: 'issues[*].key' }))).to.deep.equal({
+        data: ['PLAT-1', 'PLAT-2'],
+      });
     });
 
     it('gives a text endpoint as a JSON string identical to the text block', async () => {
@@ -136,7 +138,14 @@ describe('structured output: the three contracts, in-process against a loopback 
       expect(result).not.to.have.property('structuredContent');
       const listed = kernel.kernel.listTools('2025-11-25');
       const schemaTools = listed.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
-      expect(schemaTools).to.have.members(['fixture_get', 'fixture_list_runs', 'fixture_circle_get', 'fixture_atlassian_get', 'faulty_no_value', 'faulty_refused']);
+      expect(schemaTools).to.have.members([
+        'fixture_get',
+        'fixture_list_runs',
+        'fixture_circle_get',
+        'fixture_atlassian_get',
+        'faulty_no_value',
+        'faulty_refused',
+      ]);
       expect(listed.map((t) => t.name)).to.include('artifact_read');
     });
 

@@ -11,7 +11,12 @@ import { serverSettingsSchemas } from '../../../server/server-settings.js';
  * other branches are covered as soon as they are merged, without naming their settings here.
  */
 export async function vendorSettingsAgainst(configDir: string, mockUrl: string): Promise<Record<string, string>> {
-  const { settings } = await resolveConfig({ cwd: configDir, env: {}, home: mkdtempSync(join(tmpdir(), 'mcp-devtools-home-')), extraSettings: serverSettingsSchemas });
+  const { settings } = await resolveConfig({
+    cwd: configDir,
+    env: {},
+    home: mkdtempSync(join(tmpdir(), 'mcp-devtools-home-')),
+    extraSettings: serverSettingsSchemas,
+  });
   const env: Record<string, string> = {};
   for (const s of settings.entries()) {
     if (!(s.owner in VENDORS)) continue;

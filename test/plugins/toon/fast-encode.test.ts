@@ -21,26 +21,83 @@ function jsonFiles(dir: string): string[] {
 }
 
 // Strings that sit on every quoting rule's edge: literals, numbers, structure, whitespace, control characters.
-const NASTY = ['', ' ', 'a', 'true', 'null', 'False', '0', '07', '-3', '1.5', '1e9', '1E-2', '.5', '5.', 'a:b', 'a,b', 'a|b', '[', '}', '"q"', 'back\\', 'line\nbreak', 'cr\r', 'tab\t', '\u0001', '\u001f', '\u007f',
-  ' lead', 'trail ', '\u00a0nbsp', 'bom\ufeff', '\u2028', '- dash', '-', '#', 'x.y', 'x y', '_k', '9lives', 'naïve', '日本', '😀', '\ud83d', 'a=b', "it's", '@at', 'http://x/y?z=1'];
+const NASTY = [
+  '',
+  ' ',
+  'a',
+  'true',
+  'null',
+  'False',
+  '0',
+  '07',
+  '-3',
+  '1.5',
+  '1e9',
+  '1E-2',
+  '.5',
+  '5.',
+  'a:b',
+  'a,b',
+  'a|b',
+  '[',
+  '}',
+  '"q"',
+  'back\\',
+  'line\nbreak',
+  'cr\r',
+  'tab\t',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  ' lead',
+  'trail ',
+  '\u00a0nbsp',
+  'bom\ufeff',
+  '\u2028',
+  '- dash',
+  '-',
+  '#',
+  'x.y',
+  'x y',
+  '_k',
+  '9lives',
+  'naïve',
+  '日本',
+  '😀',
+  '\ud83d',
+  'a=b',
+  "it's",
+  '@at',
+  'http://x/y?z=1',
+];
 
 /** A random plain JSON value, biased towards the shapes TOON treats specially (tables, lists, matrices). */
 function randomJson(next: () => number, depth: number): unknown {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const primitive = (): unknown => pick([() => pick(NASTY), () => Math.round((next() - 0.5) * 1e6) / pick([1, 100, 1e9]), () => pick([0, -0, 1e21, 2 ** 53 + 2, 1e-7]), () => next() < 0.5, () => null])();
+  const primitive = (): unknown =>
+    pick([
+      () => pick(NASTY),
+      () => Math.round((next() - 0.5) * 1e6) / pick([1, 100, 1e9]),
+      () => pick([0, -0, 1e21, 2 ** 53 + 2, 1e-7]),
+      () => next() < 0.5,
+      () => null,
+    ])();
   const key = (): string => (next() < 0.7 ? pick(['id', 'name', 'status', 'fields', 'a.b', '1', '__proto__', 'toJSON']) : pick(NASTY));
   if (depth <= 0 || next() < 0.3) return primitive();
   const size = Math.floor(next() * 5);
   switch (Math.floor(next() * 5)) {
     case 0: // a table, or nearly one
-      return Array.from({ length: size + 1 }, () => Object.fromEntries(['id', 'name', next() < 0.9 ? 'state' : 'extra'].map((k) => [k, next() < 0.9 ? primitive() : randomJson(next, depth - 1)])));
+      return Array.from({ length: size + 1 }, () =>
+        Object.fromEntries(['id', 'name', next() < 0.9 ? 'state' : 'extra'].map((k) => [k, next() < 0.9 ? primitive() : randomJson(next, depth - 1)])),
+      );
     case 1: // a matrix, or nearly one
       return Array.from({ length: size }, () => (next() < 0.9 ? Array.from({ length: Math.floor(next() * 3) }, primitive) : randomJson(next, depth - 1)));
     case 2:
       return Array.from({ length: size }, () => randomJson(next, depth - 1));
     default: {
       const object: Record<string, unknown> = {};
-      for (let i = 0; i < size; i++) Object.defineProperty(object, key(), { value: randomJson(next, depth - 1), enumerable: true, writable: true, configurable: true });
+      for (let i = 0; i < size; i++)
+        Object.defineProperty(object, key(), { value: randomJson(next, depth - 1), enumerable: true, writable: true, configurable: true });
       return object;
     }
   }
@@ -81,7 +138,14 @@ describe('the fast TOON encoder writes exactly what TOON 2.3.1 writes', () => {
     class Point {
       constructor(readonly x = 1) {}
     }
-    const values: unknown[] = [{ when: new Date(0) }, { map: new Map([['a', 1]]) }, [new Point()], { big: 10n }, { fn: () => 1 }, { nested: { json: { toJSON: () => 'x' } } }];
+    const values: unknown[] = [
+      { when: new Date(0) },
+      { map: new Map([['a', 1]]) },
+      [new Point()],
+      { big: 10n },
+      { fn: () => 1 },
+      { nested: { json: { toJSON: () => 'x' } } },
+    ];
     for (const value of values) {
       expect(() => encodeToon(value)).to.throw(NotPlainJson);
       expect(renderValue(value, 'toon')).to.equal(library(value));

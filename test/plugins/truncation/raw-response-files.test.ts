@@ -32,7 +32,7 @@ describe('the full text of truncated results on disk', () => {
 
   // The review's findings: in a shared /tmp, another user can make the folder first, open to all, or plant a
   // symbolic link by its name. Neither may receive a result.
-  it('never writes through a symbolic link planted at the folder\'s name: a private folder is used instead', async () => {
+  it("never writes through a symbolic link planted at the folder's name: a private folder is used instead", async () => {
     const base = mkdtempSync(join(tmpdir(), 'raw-files-'));
     const target = join(base, 'attacker');
     mkdirSync(target, { mode: 0o777 });

@@ -34,7 +34,8 @@ describe('approvals admin endpoint: the token and the path (server/admin)', () =
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const admin = (path: string, token: string, method = 'GET'): Promise<Response> => fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+  const admin = (path: string, token: string, method = 'GET'): Promise<Response> =>
+    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
 
   it('compares the admin token whole: a prefix, a longer token or another case is refused (the prefix mutation)', async () => {
     for (const token of ['a', ADMIN.slice(0, 1), ADMIN.slice(0, -1), `${ADMIN}x`, ADMIN.toUpperCase(), ` ${ADMIN}x`]) {
@@ -51,7 +52,9 @@ describe('approvals admin endpoint: the token and the path (server/admin)', () =
     it(`answers 400, not 500, for the malformed escape in /admin/approvals/${id}/grant`, async () => {
       const response = await admin(`/admin/approvals/${id}/grant`, ADMIN, 'POST');
       expect(response.status).to.equal(400);
-      expect(((await response.json()) as { error: string }).error).to.equal(`The approval id ${JSON.stringify(id)} is not valid percent-encoding; ids look like apr-4c9e0f0b8a6d2e1f3a5b7c9d.`);
+      expect(((await response.json()) as { error: string }).error).to.equal(
+        `The approval id ${JSON.stringify(id)} is not valid percent-encoding; ids look like apr-4c9e0f0b8a6d2e1f3a5b7c9d.`,
+      );
     });
   }
 

@@ -21,11 +21,21 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
 
   before(async () => {
     ent = await startEnterpriseKernel();
-    const tokens = tempFile('tokens.yaml', `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [developers] }\n  - { sha256: ${hashToken(TOKENS.carol)}, subject: carol, groups: [contractors] }\n`);
+    const tokens = tempFile(
+      'tokens.yaml',
+      `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [developers] }\n  - { sha256: ${hashToken(TOKENS.carol)}, subject: carol, groups: [contractors] }\n`,
+    );
     const { logger } = capturedLogger();
     auth = await TokenAuthenticator.open(tokens, logger);
     const approvals = ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
-    http = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], authenticator: auth, routes: approvalRoutes(approvals, ADMIN, logger), logger });
+    http = await serveHttp(ent.kernel.kernel, {
+      host: '127.0.0.1',
+      port: 0,
+      allowedOrigins: [],
+      authenticator: auth,
+      routes: approvalRoutes(approvals, ADMIN, logger),
+      logger,
+    });
     base = http.url.replace(/\/mcp$/, '');
   });
   after(async () => {
@@ -45,16 +55,22 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
     const missing = await post();
     expect(missing.status).to.equal(401);
     expect(missing.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools"');
-    expect(await missing.json()).to.deep.equal({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: a bearer token is required (Authorization: Bearer <token>).' }, id: null });
+    expect(await missing.json()).to.deep.equal({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Unauthorized: a bearer token is required (Authorization: Bearer <token>).' },
+      id: null,
+    });
     const wrong = await post('Bearer tok-guessed');
     expect(wrong.status).to.equal(401);
-    expect(wrong.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools", error="invalid_token", error_description="the bearer token is not recognised."');
+    expect(wrong.headers.get('www-authenticate')).to.equal(
+      'Bearer realm="mcp-devtools", error="invalid_token", error_description="the bearer token is not recognised."',
+    );
     expect(((await wrong.json()) as { result?: unknown }).result).to.equal(undefined);
     expect(ent.jira.requests).to.have.length(0);
-    expect((await ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).list())).to.have.length(0);
+    expect(await ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).list()).to.have.length(0);
   });
 
-  it('hands each token\'s principal to the policy', async () => {
+  it("hands each token's principal to the policy", async () => {
     const alice = await connectHttp(http.url, TOKENS.alice);
     const carol = await connectHttp(http.url, TOKENS.carol);
     try {
@@ -68,20 +84,27 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
   });
 
   it('lists and decides approvals through the admin endpoint, with the admin token only', async () => {
-    const admin = (path: string, init: RequestInit = {}, token = ADMIN): Promise<Response> => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    const admin = (path: string, init: RequestInit = {}, token = ADMIN): Promise<Response> =>
+      fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
     const refused = await admin('/admin/approvals', {}, TOKENS.alice);
     expect(refused.status).to.equal(401);
     expect(refused.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools-admin"');
     const listed = (await (await admin('/admin/approvals')).json()) as { approvals: Array<{ id: string; status: string; subject: string }> };
     const pending = listed.approvals.find((a) => a.subject === 'alice')!;
     expect(pending.status).to.equal('pending');
-    const granted = await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST', body: JSON.stringify({ by: 'olga' }), headers: { 'content-type': 'application/json' } });
+    const granted = await admin(`/admin/approvals/${pending.id}/grant`, {
+      method: 'POST',
+      body: JSON.stringify({ by: 'olga' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(granted.status).to.equal(200);
     expect(((await granted.json()) as { approval: object }).approval).to.include({ id: pending.id, status: 'granted', decidedBy: 'olga' });
     const again = await admin(`/admin/approvals/${pending.id}/reject`, { method: 'POST' });
     expect([again.status, ((await again.json()) as { error: string }).error]).to.deep.equal([409, `Approval ${pending.id} is already granted (by olga).`]);
     expect((await admin('/admin/approvals/apr-000000000000000000000000/grant', { method: 'POST' })).status).to.equal(404);
-    expect((await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST', body: '{"by": 7}', headers: { 'content-type': 'application/json' } })).status).to.equal(400);
+    expect(
+      (await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST', body: '{"by": 7}', headers: { 'content-type': 'application/json' } })).status,
+    ).to.equal(400);
     expect((await admin(`/admin/approvals/${pending.id}/grant`)).status).to.equal(405);
   });
 
@@ -98,7 +121,12 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
   });
 
   it('refuses to bind a non-loopback address with authentication off', async () => {
-    const error = await serveHttp(ent.kernel.kernel, { host: '0.0.0.0', port: 0, allowedOrigins: [], logger: capturedLogger().logger }).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(StartupError).and.to.have.property('message').that.matches(/^Refusing to serve HTTP on 0\.0\.0\.0 with MCP_AUTH_MODE=off/);
+    const error = await serveHttp(ent.kernel.kernel, { host: '0.0.0.0', port: 0, allowedOrigins: [], logger: capturedLogger().logger }).catch(
+      (e: unknown) => e,
+    );
+    expect(error)
+      .to.be.instanceOf(StartupError)
+      .and.to.have.property('message')
+      .that.matches(/^Refusing to serve HTTP on 0\.0\.0\.0 with MCP_AUTH_MODE=off/);
   });
 });

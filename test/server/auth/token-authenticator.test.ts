@@ -11,14 +11,24 @@ const CAROL = 'tok-carol-77aa01f3';
 
 describe('tokens authentication (MCP_AUTH_MODE=tokens)', () => {
   it('maps a bearer token to its principal through the SHA-256 in a YAML file', async () => {
-    const path = tempFile('tokens.yaml', `# issued 2026-11-30\n${tokensFileYaml([{ token: ALICE, subject: 'alice', groups: ['developers'] }, { token: CAROL, subject: 'carol', groups: ['contractors'] }])}`);
+    const path = tempFile(
+      'tokens.yaml',
+      `# issued 2026-11-30\n${tokensFileYaml([
+        { token: ALICE, subject: 'alice', groups: ['developers'] },
+        { token: CAROL, subject: 'carol', groups: ['contractors'] },
+      ])}`,
+    );
     const auth = await TokenAuthenticator.open(path, capturedLogger().logger);
     try {
       expect(await auth.authenticate(requestWith(`Bearer ${ALICE}`))).to.deep.equal({ principal: { subject: 'alice', groups: ['developers'], via: 'tokens' } });
-      expect(await auth.authenticate(requestWith(`bearer ${CAROL}`))).to.deep.equal({ principal: { subject: 'carol', groups: ['contractors'], via: 'tokens' } });
+      expect(await auth.authenticate(requestWith(`bearer ${CAROL}`))).to.deep.equal({
+        principal: { subject: 'carol', groups: ['contractors'], via: 'tokens' },
+      });
       expect(await auth.authenticate(requestWith('Bearer tok-unknown'))).to.deep.equal({ failure: 'the bearer token is not recognised.' });
       expect(await auth.authenticate(requestWith())).to.deep.equal({ failure: 'a bearer token is required (Authorization: Bearer <token>).', missing: true });
-      expect(await auth.authenticate(requestWith(`Basic ${Buffer.from('alice:pw').toString('base64')}`))).to.deep.equal({ failure: 'the Authorization header must be "Bearer <token>".' });
+      expect(await auth.authenticate(requestWith(`Basic ${Buffer.from('alice:pw').toString('base64')}`))).to.deep.equal({
+        failure: 'the Authorization header must be "Bearer <token>".',
+      });
     } finally {
       auth.close();
     }
@@ -39,9 +49,19 @@ describe('tokens authentication (MCP_AUTH_MODE=tokens)', () => {
     const error = (await TokenAuthenticator.open(short, capturedLogger().logger).catch((e: unknown) => e)) as Error;
     expect(error).to.be.instanceOf(StartupError);
     expect(error.message).to.match(/^MCP_AUTH_TOKENS_FILE is invalid:\n.*tokens\.yaml line 2: tokens\[0\]\.sha256: must match pattern/);
-    const twice = tempFile('tokens.yaml', tokensFileYaml([{ token: ALICE, subject: 'alice' }, { token: ALICE, subject: 'mallory' }]));
-    expect(((await TokenAuthenticator.open(twice, capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain('line 5: tokens[1].sha256: the same hash is listed twice');
-    expect(((await TokenAuthenticator.open('', capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain('MCP_AUTH_MODE=tokens needs MCP_AUTH_TOKENS_FILE');
+    const twice = tempFile(
+      'tokens.yaml',
+      tokensFileYaml([
+        { token: ALICE, subject: 'alice' },
+        { token: ALICE, subject: 'mallory' },
+      ]),
+    );
+    expect(((await TokenAuthenticator.open(twice, capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain(
+      'line 5: tokens[1].sha256: the same hash is listed twice',
+    );
+    expect(((await TokenAuthenticator.open('', capturedLogger().logger).catch((e: unknown) => e)) as Error).message).to.contain(
+      'MCP_AUTH_MODE=tokens needs MCP_AUTH_TOKENS_FILE',
+    );
   });
 
   it('issues and revokes tokens when the file changes; an invalid edit keeps the last good tokens', async () => {

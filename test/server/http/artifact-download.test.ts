@@ -25,11 +25,20 @@ describe('GET /artifacts/{artifactId} over Streamable HTTP (dist/cli.js, bearer 
     github.on('GET', '/repos/octo-org/octo-repo/actions/jobs/:id/logs', { headers: { 'content-type': 'text/plain' }, body: LOG });
     const cwd = mkdtempSync(join(tmpdir(), 'artifact-download-'));
     const tokens = join(cwd, 'tokens.yaml');
-    writeFileSync(tokens, `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [] }\n  - { sha256: ${hashToken(TOKENS.bob)}, subject: bob, groups: [] }\n`);
-    server = await startHttpServer({ cwd, env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp_downloadTest0123', MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: tokens } });
+    writeFileSync(
+      tokens,
+      `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [] }\n  - { sha256: ${hashToken(TOKENS.bob)}, subject: bob, groups: [] }\n`,
+    );
+    server = await startHttpServer({
+      cwd,
+      env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp_downloadTest0123', MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: tokens },
+    });
     base = server.url.replace(/\/mcp$/, '');
     alice = await connectHttp(server.url, TOKENS.alice);
-    const result = (await alice.callTool({ name: 'github_get_job_logs', arguments: { owner: 'octo-org', repo: 'octo-repo', jobId: 1, tailLines: 1 } })) as CallToolResult;
+    const result = (await alice.callTool({
+      name: 'github_get_job_logs',
+      arguments: { owner: 'octo-org', repo: 'octo-repo', jobId: 1, tailLines: 1 },
+    })) as CallToolResult;
     artifactId = /artifact ([0-9a-f]{32})/.exec((result.content[0] as { text: string }).text)![1]!;
   });
   after(async () => {
@@ -112,7 +121,8 @@ describe('byteRange (one Range header against a size)', () => {
     expect(byteRange('bytes=90-200', 100)).to.deep.equal({ start: 90, end: 99 });
     expect(byteRange('bytes=-10', 100)).to.deep.equal({ start: 90, end: 99 });
     expect(byteRange('bytes=-1000', 100)).to.deep.equal({ start: 0, end: 99 });
-    for (const header of [undefined, 'items=0-9', 'bytes=0-9,20-29', 'bytes=9-0', 'bytes=-', 'nonsense']) expect(byteRange(header, 100), String(header)).to.equal(undefined);
+    for (const header of [undefined, 'items=0-9', 'bytes=0-9,20-29', 'bytes=9-0', 'bytes=-', 'nonsense'])
+      expect(byteRange(header, 100), String(header)).to.equal(undefined);
     expect(byteRange('bytes=100-', 100)).to.equal('unsatisfiable');
     expect(byteRange('bytes=-0', 100)).to.equal('unsatisfiable');
   });

@@ -6,6 +6,7 @@ export async function resolve(
   context: { parentURL?: string },
   next: (specifier: string, context: { parentURL?: string }) => Promise<{ url: string }>,
 ): Promise<{ url: string; shortCircuit?: boolean }> {
-  if ((specifier === 'fs' || specifier === 'node:fs') && /\/(@modelcontextprotocol\/conformance|conformance-2026)\//.test(context.parentURL ?? '')) return { url: shim, shortCircuit: true };
+  if ((specifier === 'fs' || specifier === 'node:fs') && /\/(@modelcontextprotocol\/conformance|conformance-2026)\//.test(context.parentURL ?? ''))
+    return { url: shim, shortCircuit: true };
   return next(specifier, context);
 }

@@ -18,7 +18,10 @@ export const mochaHooks = {
       `leaks found: ${leaks.length}`;
     process.stdout.write(`\n  ${summary}\n`);
     if (leaks.length > 0) {
-      const shown = leaks.slice(0, 20).map((l) => `  - ${l.canary} in ${l.where}`).join('\n');
+      const shown = leaks
+        .slice(0, 20)
+        .map((l) => `  - ${l.canary} in ${l.where}`)
+        .join('\n');
       throw new Error(`${summary}\n${shown}${leaks.length > 20 ? `\n  ... and ${leaks.length - 20} more` : ''}`);
     }
   },

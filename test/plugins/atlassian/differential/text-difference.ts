@@ -15,7 +15,10 @@ export function describeTextDifference(expected: string, actual: string, labels:
   const window = (lines: string[]): string =>
     lines
       .slice(Math.max(0, line - 2), line + 3)
-      .map((text, i) => `${String(Math.max(0, line - 2) + i + 1).padStart(6)}${Math.max(0, line - 2) + i === line ? ' >' : '  '} ${JSON.stringify(clip(text, column))}`)
+      .map(
+        (text, i) =>
+          `${String(Math.max(0, line - 2) + i + 1).padStart(6)}${Math.max(0, line - 2) + i === line ? ' >' : '  '} ${JSON.stringify(clip(text, column))}`,
+      )
       .join('\n');
   return [
     `texts differ at line ${line + 1}, column ${column + 1} (${labels[0]}: ${expected.length} chars, ${a.length} lines; ${labels[1]}: ${actual.length} chars, ${b.length} lines)`,
