@@ -99,6 +99,23 @@ it spends is the work the contract asks for (parse, check, scrub, render, save t
   still hand each other whole strings (the pipeline's contract, owned elsewhere): the rendering (2 bytes a
   character for text outside Latin-1), the body's text and the parsed value are each a whole copy, so the 4x
   target stays out of reach without a streaming render and parse; the before/after rows say what this did.
+- **The 40,000 characters kept by the cut were a view of the whole rendering** (V8 keeps a substring as a
+  slice of its parent), so a 16 MiB value's pretty JSON, 44 MiB in UTF-16, stayed alive through the structured
+  and spill stages. Found with \`gc()\` and \`process.memoryUsage()\` at each stage boundary of one in-process
+  call: live heap entering the structured stage 89 MiB before, 45 MiB after (the parsed value, about 20 MiB,
+  and the rest of the server). The peak RSS barely moves: it is set by garbage not yet collected while the
+  render and the structured serialization allocate, not by what is live (in-process high-water of
+  heapUsed 150-195 MiB over idle both before and after), so the 4x target needs a streaming render and
+  serialization, not more dropped references.
+- **Upstream timeouts with 8 spill clients** (quick runs): two causes. (1) A read waiting for the in-flight
+  body budget ran down MCP_REQUEST_TIMEOUT_MS although the vendor had answered at once; the request's timer
+  now stands still while a read waits on our budget (core/http/request-deadline.ts,
+  test/core/http/budget-wait-timeout.test.ts), and a take that fits holds its bytes in the same tick so woken
+  waiters never share the same room. (2) Measured on a run that still timed out (load average 8-9 from other
+  suites): the 16 MiB body arrived chunked (no Content-Length), 9.5 MB read in 30 s with gaps up to 4 s between
+  chunks and no budget wait at all: the event loop was busy with the other seven calls' parse, render and
+  serialization, all CPU bound on a machine with a quarter of a core to spare. A rerun at the same load
+  passed (78 s for the 8 spills). That one is load, not a defect; a streaming render would shorten the blocks.
 - **\`--workers N\` / MCP_WORKERS** (server/cli/workers.ts): node:cluster workers sharing the port and a SQLite
   or Redis store (memory:// refused with more than one), announced once all listen, a dead one replaced,
   all drained on SIGTERM. Each worker has its own in-flight body budget (MCP_MAX_INFLIGHT_BODY_BYTES) and its

@@ -369,13 +369,13 @@ ${stages(r)}
 
 ## Throughput over Streamable HTTP
 
-The built CLI over Streamable HTTP (stateless: one SDK server per POST), autocannon keeping that many JSON-RPC \`tools/call\` requests in flight, each client on its own connection, for ${r.throughputSeconds} s after a 1 s warm-up. circleci_get is answered from the HTTP cache (CircleCI said \`max-age=300\`); github_list_workflow_runs reaches the mock every time (30 real-sized runs a page). "Upstream requests" also counts calls still in flight when the run ended. Latency is in whole milliseconds (autocannon's resolution).
+The built CLI over Streamable HTTP (stateless: one SDK server per POST), autocannon keeping that many JSON-RPC \`tools/call\` requests in flight, each client on its own connection, for ${r.throughputSeconds} s after a 1 s warm-up. circleci_get is answered from the HTTP cache (CircleCI said \`max-age=300\`); github_list_workflow_runs reaches the mock every time (30 real-sized runs a page). "Upstream requests" also counts calls still in flight when the run ended. Latency is in whole milliseconds (autocannon's resolution). The \`--workers\` rows run node:cluster workers sharing the port and one SQLite store; \`before\` is the baseline build given with \`--before\`; requests autocannon gave up on after 10 s are counted, not fatal (an overloaded server, not a failing one).
 
 ${throughput(r)}
 
 ## Memory
 
-Peak resident memory (VmHWM) of the server while clients each fetch a 16 MiB Jira page with structured output on (the value spills to an artifact in the memory store) and read the artifact back whole with \`artifact_read\`, checked byte for byte. A fresh server per measurement; medians over the servers measured.
+Peak resident memory (VmHWM) of the server while clients each fetch a 16 MiB Jira page with structured output on (the value spills to an artifact in the memory store) and read the artifact back whole with \`artifact_read\`, checked byte for byte. A fresh server per measurement; medians over the servers measured. Rows for 1, 16 and 64 clients at once (1 and 8 in a quick run), each with its own server; \`before\` is the baseline build given with \`--before\`. With many clients the calls queue on the in-flight body budget (MCP_MAX_INFLIGHT_BODY_BYTES, 128 MiB), which is why the 64-client target is that budget plus twice the values in flight.
 
 ${memory(r)}
 
