@@ -33,7 +33,9 @@ let agent: Agent | undefined;
 
 function pool(): Agent {
   // Keep-alive sockets are unreferenced while idle, so the pool never holds a finished process open.
-  agent ??= new AgentClass({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+  // A vendor's "Keep-Alive: timeout=N" is trusted to within half a second: undici's default margin (2 s)
+  // meant a vendor saying timeout=1 or 2 got a new connection (and a socket error) for every request.
+  agent ??= new AgentClass({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, keepAliveTimeoutThreshold: 500 });
   return agent;
 }
 

@@ -5,7 +5,7 @@ import { BodyBudget } from '../../../core/kernel/body-budget.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
-const TIMEOUT_MS = 400;
+const TIMEOUT_MS = 1000;
 
 function client(baseUrl: string): UpstreamClient {
   return new UpstreamClient({
