@@ -20,88 +20,45 @@ export function activityPage(viewer: Viewer, filter: ActivityFilter, data: Activ
   if (data.path === undefined) {
     return page(
       'Recent activity',
-      html`<h1>Recent activity</h1>
-        <p class="empty">This server keeps no audit log: set MCP_AUDIT_LOG to record every call and every decision.</p>`,
+      html`<h1>Recent activity</h1><p class="empty">This server keeps no audit log: set MCP_AUDIT_LOG to record every call and every decision.</p>`,
       { viewer, section: 'activity' },
     );
   }
   const body = html`<h1>Recent activity</h1>
-    ${chainStatus(data.path, data.verification!)}
-    <form method="get" action="/console/activity" class="filters">
-      <label>Principal <input name="principal" value="${filter.principal}" list="principals" autocomplete="off" /></label>
-      <datalist id="principals">${data.principals.map((p) => html`<option value="${p}"></option>`)}</datalist>
-      <label
-        >Tool
-        <select name="tool">
-          <option value="">any</option>
-          ${data.tools.map((t) => html`<option${t === filter.tool ? html` selected` : ''}>${t}</option>`)}
-        </select></label
-      >
-      <label
-        >Outcome
-        <select name="outcome">
-          <option value="">any</option>
-          ${OUTCOMES.map((o) => html`<option${o === filter.outcome ? html` selected` : ''}>${o}</option>`)}
-        </select></label
-      >
-      <button type="submit">Filter</button> <a href="/console/activity">Clear</a>
-    </form>
-    <p class="muted">
-      ${data.records.length === 0 ? 'No record matches.' : `The newest ${data.records.length} matching of the last ${data.scanned} records, newest first.`}
-    </p>
-    ${
-      data.records.length === 0
-        ? ''
-        : html`<table class="stack activity">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Time</th>
-                <th>Principal</th>
-                <th>Tool</th>
-                <th>Decision</th>
-                <th>Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${data.records.map(row)}
-            </tbody>
-          </table>`
-    }`;
+${chainStatus(data.path, data.verification!)}
+<form method="get" action="/console/activity" class="filters">
+<label>Principal <input name="principal" value="${filter.principal}" list="principals" autocomplete="off"></label>
+<datalist id="principals">${data.principals.map((p) => html`<option value="${p}">`)}</datalist>
+<label>Tool <select name="tool"><option value="">any</option>${data.tools.map((t) => html`<option${t === filter.tool ? html` selected` : ''}>${t}</option>`)}</select></label>
+<label>Outcome <select name="outcome"><option value="">any</option>${OUTCOMES.map((o) => html`<option${o === filter.outcome ? html` selected` : ''}>${o}</option>`)}</select></label>
+<button type="submit">Filter</button> <a href="/console/activity">Clear</a>
+</form>
+<p class="muted">${data.records.length === 0 ? 'No record matches.' : `The newest ${data.records.length} matching of the last ${data.scanned} records, newest first.`}</p>
+${
+  data.records.length === 0
+    ? ''
+    : html`<table class="stack activity"><thead><tr><th>#</th><th>Time</th><th>Principal</th><th>Tool</th><th>Decision</th><th>Outcome</th></tr></thead><tbody>
+${data.records.map(row)}
+</tbody></table>`
+}`;
   return page('Recent activity', body, { viewer, section: 'activity' });
 }
 
 function chainStatus(path: string, v: AuditVerification): Html {
   if (v.ok) {
-    return html`<p class="chain ok">
-      <strong>Audit chain verified</strong>: ${v.records} records in <code>${path}</code>, each sealed to the one
-      before${v.notes.length > 0 ? html` (${v.notes.join(' ')})` : ''}.
-    </p>`;
+    return html`<p class="chain ok"><strong>Audit chain verified</strong>: ${v.records} records in <code>${path}</code>, each sealed to the one before${v.notes.length > 0 ? html` (${v.notes.join(' ')})` : ''}.</p>`;
   }
-  return html`<div class="chain broken" role="alert">
-    <p><strong>Audit chain broken</strong>: <code>${path}</code> was changed after it was written.</p>
-    <ul>
-      ${v.problems.map((p) => html`<li>${p}</li>`)}
-    </ul>
-  </div>`;
+  return html`<div class="chain broken" role="alert"><p><strong>Audit chain broken</strong>: <code>${path}</code> was changed after it was written.</p><ul>${v.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`;
 }
 
 function row(r: AuditRecord): Html {
   const outcome = outcomeOf(r);
   const d = r.decision;
   const decision = r.approval
-    ? html`<span class="status ${r.approval.status}">${r.approval.status}</span> ${r.approval.id} for
-        ${r.approval.requestedBy}${r.approval.reason ? html`: ${r.approval.reason}` : ''}`
+    ? html`<span class="status ${r.approval.status}">${r.approval.status}</span> ${r.approval.id} for ${r.approval.requestedBy}${r.approval.reason ? html`: ${r.approval.reason}` : ''}`
     : d === null
       ? html`<span class="muted">none</span>`
       : html`${d.effect}${d.ruleId ? html` (<code>${d.ruleId}</code>)` : ''}${d.approvalId ? html` <span class="muted">${d.approvalId}</span>` : ''}`;
   const detail = r.outcome.status === 'error' && outcome === 'error' ? html` <code>${r.outcome.code}</code>` : '';
-  return html`<tr>
-    <td data-label="#">${r.seq}</td>
-    <td data-label="Time"><time datetime="${r.time}">${shortTime(r.time)}</time></td>
-    <td data-label="Principal">${r.principal.subject}</td>
-    <td data-label="Tool"><code>${r.tool}</code></td>
-    <td data-label="Decision">${decision}</td>
-    <td data-label="Outcome"><span class="outcome ${outcome}">${outcome}</span>${detail}</td>
-  </tr>`;
+  return html`<tr><td data-label="#">${r.seq}</td><td data-label="Time"><time datetime="${r.time}">${shortTime(r.time)}</time></td><td data-label="Principal">${r.principal.subject}</td><td data-label="Tool"><code>${r.tool}</code></td><td data-label="Decision">${decision}</td><td data-label="Outcome"><span class="outcome ${outcome}">${outcome}</span>${detail}</td></tr>`;
 }
