@@ -44,6 +44,8 @@ const LAZY = [
   /\/server\/metrics\/metrics-server\.ts$/,
   /\/node_modules\/import-meta-resolve\//,
   /\/plugins\/projection\/apply-jq\.ts$/,
+  // The pooled upstream client (undici): loaded by the first call that reaches a vendor.
+  /\/core\/http\/pooled-request\.ts$/,
 ];
 
 /**
@@ -163,7 +165,9 @@ export default [
       requireBuiltins,
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
-      commonjs({ ignoreDynamicRequires: true }),
+      // node:sqlite stays a lazy require: undici checks for it (its cache store, unused here), and as a static
+      // import it would fail to link on Node 20, which has no such module.
+      commonjs({ ignoreDynamicRequires: true, ignore: ['node:sqlite'] }),
       json(),
       typescript({
         tsconfig: './tsconfig.json',

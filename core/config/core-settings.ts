@@ -20,6 +20,12 @@ export const CoreSettings = Type.Object({
   MCP_HTTP_HOST: Type.String({ default: '127.0.0.1', description: 'Address the HTTP transport binds to.' }),
   MCP_HTTP_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000, description: 'Port of the HTTP transport (0 picks a free one).' }),
   MCP_HTTP_ALLOWED_ORIGINS: Type.String({ default: '', description: 'Comma-separated extra Origins allowed to call /mcp (loopback origins always are).' }),
+  MCP_WORKERS: Type.String({
+    default: '1',
+    pattern: '^([1-9][0-9]{0,3}|auto|AUTO|Auto)$',
+    description:
+      'Processes serving the HTTP transport on one port (--workers): a number, or auto for one per core. Above 1 needs a shared MCP_STORE_URL (SQLite or Redis), not memory://.',
+  }),
   MCP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30000, description: 'Timeout of one upstream request.' }),
   MCP_MAX_RESPONSE_BYTES: Type.Integer({ minimum: 1, default: 33554432, description: 'Largest upstream body read; enforced while reading.' }),
   MCP_MAX_INFLIGHT_BODY_BYTES: Type.Integer({

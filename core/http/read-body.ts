@@ -1,53 +1,66 @@
+import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
 import type { BodyLease } from '../kernel/body-budget.js';
+import type { RequestDeadline } from './request-deadline.js';
+
+/** A response body as the pooled client hands it over: its headers and a byte stream. */
+export interface BodySource {
+  headers: Headers;
+  body: Readable;
+}
 
 /**
  * Reads a response body as UTF-8, failing as soon as it exceeds `maxBytes` (checked against Content-Length
  * first, then while reading), so an oversized response never sits whole in memory. Each chunk is taken from the
  * call's share of the in-flight body budget first: when the server holds too much, reading waits.
+ * The text is decoded once from the whole bytes (not chunk by chunk into pieces joined afterwards): one string,
+ * the form JSON.parse needs, and the bytes are dropped as soon as it is made.
  */
-export async function readBodyCapped(response: Response, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<string> {
-  const decoder = new TextDecoder('utf-8');
-  const parts: string[] = [];
-  await readChunksCapped(response, maxBytes, what, lease, signal, (chunk) => parts.push(decoder.decode(chunk, { stream: true })));
-  parts.push(decoder.decode());
-  return parts.join('');
+export async function readBodyCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<string> {
+  const bytes = await readBytesCapped(response, maxBytes, what, lease, deadline);
+  // A byte order mark is not text (fetch's text() and TextDecoder drop it too).
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  return bytes.toString('utf8', bom);
 }
 
-/** The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. */
-export async function readBytesCapped(response: Response, maxBytes: number, what: string, lease?: BodyLease, signal?: AbortSignal): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  await readChunksCapped(response, maxBytes, what, lease, signal, (chunk) => parts.push(chunk));
-  return Buffer.concat(parts);
-}
-
-async function readChunksCapped(
-  response: Response,
-  maxBytes: number,
-  what: string,
-  lease: BodyLease | undefined,
-  signal: AbortSignal | undefined,
-  take: (chunk: Uint8Array) => void,
-): Promise<void> {
-  const declared = Number(response.headers.get('content-length'));
+/**
+ * The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. While a
+ * chunk waits for the budget, the request's `deadline` stands still: the wait is ours, not the vendor's.
+ */
+export async function readBytesCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? undefined);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
+    discardBody(response);
     throw tooLarge(what, maxBytes, declared);
   }
-  if (response.body === null) return;
-  const reader = response.body.getReader();
+  // With a declared length the chunks are copied into one buffer of that size as they come, rather than
+  // kept and concatenated at the end: a large body is then held once, not twice.
+  const whole = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
+  const parts: Buffer[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(what, maxBytes);
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
+      if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
+      if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
+      else parts.push(chunk);
+      total += chunk.byteLength;
     }
-    if (lease !== undefined) await lease.take(value.byteLength, signal ?? new AbortController().signal);
-    take(value);
+  } catch (error) {
+    discardBody(response);
+    throw error;
   }
+  if (whole !== undefined && parts.length === 0) return whole.subarray(0, total);
+  if (whole !== undefined) parts.unshift(whole.subarray(0, total - parts.reduce((n, p) => n + p.byteLength, 0)));
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+}
+
+/** Drops a body not read (or not read to its end): the stream is destroyed, the connection not reused. */
+export function discardBody(response: BodySource): void {
+  if (response.body.destroyed) return;
+  // undici reports a destroyed body as an AbortError event: expected here, so it is not an uncaught error.
+  response.body.on('error', () => {});
+  response.body.destroy();
 }
 
 function tooLarge(what: string, maxBytes: number, declared?: number): ToolError {

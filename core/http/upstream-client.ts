@@ -4,7 +4,9 @@ import { compose, type Layer } from '../pipeline/compose.js';
 import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
 import { parseBody, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
-import { readBodyCapped, readBytesCapped } from './read-body.js';
+import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
+import { discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
+import { RequestDeadline } from './request-deadline.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
@@ -66,6 +68,10 @@ export interface SendOptions {
 }
 
 const MAX_REDIRECTS = 5;
+
+/** The pooled undici client, loaded on the first upstream request (its own chunk: start-up does not load it). */
+let pooled: Promise<typeof PooledRequestFn> | undefined;
+const loadPooledRequest = (): Promise<typeof PooledRequestFn> => (pooled ??= import('./pooled-request.js').then((m) => m.pooledRequest));
 
 /**
  * The HTTP client every vendor plugin uses: auth headers, path safety, origin pinning, timeouts, bounded
@@ -168,10 +174,7 @@ export class UpstreamClient implements UpstreamBinding {
    * redirected: the policy decided on the path the call named, and a 307 would re-send its body elsewhere.
    */
   private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
-    // A timer held here, not AbortSignal.timeout: that one is held weakly, and after a garbage collection a
-    // slow upstream kept the call open for minutes instead of timing out.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs);
+    const deadline = new RequestDeadline(this.options.timeoutMs, () => new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError'));
     const cancel = (): void => deadline.abort(ctx.signal.reason);
     if (ctx.signal.aborted) cancel();
     else ctx.signal.addEventListener('abort', cancel, { once: true });
@@ -182,17 +185,18 @@ export class UpstreamClient implements UpstreamBinding {
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
         const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
         if (request.body !== undefined || options.rawBody !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
-        const response = await fetch(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, redirect: 'manual', signal });
+        const send = await loadPooledRequest();
+        const response = await send(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, signal });
         const location = response.headers.get('location');
         if (options.binary && response.status < 300) {
-          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text: '', bytes };
         }
         if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-          const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, signal);
+          const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text };
         }
-        await response.body?.cancel().catch(() => {});
+        discardBody(response);
         const target = new URL(location, url);
         if (target.origin !== this.base.origin) {
           if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
@@ -210,7 +214,7 @@ export class UpstreamClient implements UpstreamBinding {
       }
       throw new ToolError('upstream_redirect_refused', `${this.options.label} redirected ${request.method} ${request.path} more than ${MAX_REDIRECTS} times.`);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
       ctx.signal.removeEventListener('abort', cancel);
     }
   }

@@ -28,7 +28,18 @@ export class BodyBudget {
   }
 
   /** @internal */
-  async take(lease: Lease, bytes: number, signal: AbortSignal): Promise<void> {
+  async take(lease: Lease, bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void> {
+    if (this.fits(lease, bytes)) return this.hold(lease, bytes);
+    waiting?.pause();
+    try {
+      await this.waitAndHold(lease, bytes, signal);
+    } finally {
+      waiting?.resume();
+    }
+  }
+
+  /** Waits until the bytes fit, then holds them in the same tick: woken waiters never both see the same room. */
+  private async waitAndHold(lease: Lease, bytes: number, signal: AbortSignal): Promise<void> {
     while (!this.fits(lease, bytes)) {
       signal.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
@@ -41,6 +52,10 @@ export class BodyBudget {
         this.waiting.push(entry);
       });
     }
+    this.hold(lease, bytes);
+  }
+
+  private hold(lease: Lease, bytes: number): void {
     this.held += bytes;
     lease.held += bytes;
   }
@@ -60,18 +75,24 @@ export class BodyBudget {
   }
 }
 
+/** Told when a take has to wait and when it no longer does: the upstream timeout stands still meanwhile. */
+export interface WaitObserver {
+  pause(): void;
+  resume(): void;
+}
+
 /** What a call holds of the budget: the upstream client takes from it while reading bodies. */
 export interface BodyLease {
   /** Waits until `bytes` more fit (or the call is the oldest in flight); rejects if `signal` aborts. */
-  take(bytes: number, signal: AbortSignal): Promise<void>;
+  take(bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void>;
   release(): void;
 }
 
 class Lease implements BodyLease {
   held = 0;
   constructor(private readonly budget: BodyBudget) {}
-  take(bytes: number, signal: AbortSignal): Promise<void> {
-    return this.budget.take(this, bytes, signal);
+  take(bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void> {
+    return this.budget.take(this, bytes, signal, waiting);
   }
   release(): void {
     this.budget.release(this);

@@ -3,6 +3,7 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { Principal } from '../../core/pipeline/principal.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
+import { bufferChunks, utf8Chunks } from '../../core/artifacts/utf8-chunks.js';
 
 /**
  * Bytes per stored chunk, and the most one read returns. 24 KiB is 32,768 base64 characters: an
@@ -51,18 +52,22 @@ export class ChunkedArtifactStore implements ArtifactStore {
     private readonly retentionMs: number,
   ) {}
 
+  /**
+   * Text is encoded chunk by chunk as it is written (utf8Chunks): a large value is never held a second time as
+   * one whole UTF-8 buffer, and each chunk is in the store before the next is made.
+   */
   async save(owner: Principal, mimeType: string, content: string | Buffer): Promise<SavedArtifact> {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const artifactId = randomBytes(16).toString('hex');
     const key = artifactKey(owner, artifactId);
-    const chunks = Math.max(1, Math.ceil(bytes.length / ARTIFACT_CHUNK_BYTES));
-    for (let i = 0; i < chunks; i++) {
-      const piece = bytes.subarray(i * ARTIFACT_CHUNK_BYTES, (i + 1) * ARTIFACT_CHUNK_BYTES);
-      await this.store.set(ARTIFACT_CHUNK_NAMESPACE, `${key}:${i}`, piece.toString('base64'), this.retentionMs);
+    let chunks = 0;
+    let bytes = 0;
+    for (const piece of typeof content === 'string' ? utf8Chunks(content, ARTIFACT_CHUNK_BYTES) : bufferChunks(content, ARTIFACT_CHUNK_BYTES)) {
+      await this.store.set(ARTIFACT_CHUNK_NAMESPACE, `${key}:${chunks++}`, piece.toString('base64'), this.retentionMs);
+      bytes += piece.length;
     }
-    const meta: ArtifactMeta = { mimeType, bytes: bytes.length, chunks, expiresAt: this.clock.now() + this.retentionMs };
+    const meta: ArtifactMeta = { mimeType, bytes, chunks, expiresAt: this.clock.now() + this.retentionMs };
     await this.store.set(ARTIFACT_META_NAMESPACE, key, meta, this.retentionMs);
-    return { artifactId, bytes: bytes.length };
+    return { artifactId, bytes };
   }
 
   async read(owner: Principal, artifactId: string, offset: number, maxBytes: number): Promise<ArtifactChunk> {

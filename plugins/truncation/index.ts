@@ -51,15 +51,21 @@ export class TruncationPlugin implements DevtoolsPlugin {
         stage: 'truncate',
         name: 'model-text-limit',
         run: async (ctx, next) => {
-          if (ctx.text !== undefined && needsTruncation(ctx.text)) {
-            // Scrubbed before the file is written and before the cut, which could leave a secret's head.
-            const text = this.scrub(ctx.text);
-            const saved = ctx.output?.saveTruncated === false ? undefined : await this.files.save(text);
-            ctx.text = truncateForModel(text, saved);
-          }
+          if (ctx.text !== undefined && needsTruncation(ctx.text)) ctx.text = await this.cut(ctx.text, ctx.output?.saveTruncated !== false);
           await next();
         },
       },
     ];
+  }
+
+  /**
+   * The cut text, the whole one saved first. A method of its own so that the whole text is no longer referenced
+   * once it returns: the later stages (structured output, spill) run without it in memory.
+   */
+  private async cut(whole: string, save: boolean): Promise<string> {
+    // Scrubbed before the file is written and before the cut, which could leave a secret's head.
+    const text = this.scrub(whole);
+    const saved = save ? await this.files.save(text) : undefined;
+    return truncateForModel(text, saved);
   }
 }

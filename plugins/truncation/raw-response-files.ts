@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sliceEnd } from '../../core/artifacts/utf8-chunks.js';
 import type { Logger } from '../../core/logging/logger.js';
 
 const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
@@ -45,13 +46,13 @@ export class RawResponseFiles {
     const path = join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
     try {
       try {
-        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+        await writeText(path, text);
       } catch (error) {
         // The folder is made (owner-only) at start-up; only when it has gone since is it made again, rather
         // than checked before every save (two more file system round trips on every truncated call).
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         await this.ensureDir();
-        await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+        await writeText(path, text);
       }
       return path;
     } catch (error) {
@@ -103,5 +104,23 @@ export class RawResponseFiles {
       if ((info.mode & 0o077) !== 0) return 'other users can open it';
     }
     return undefined;
+  }
+}
+
+/** Characters encoded and written at a time: the file's UTF-8 never exists whole beside the text. */
+const WRITE_SLICE_CHARS = 1024 * 1024;
+
+/** Writes `text` as UTF-8 to a new owner-only file (never an existing one), a slice at a time. */
+async function writeText(path: string, text: string): Promise<void> {
+  const file = await open(path, 'wx', 0o600);
+  try {
+    for (let at = 0; at < text.length;) {
+      // Never between the halves of a surrogate pair: each would be written as a replacement character.
+      const end = sliceEnd(text, at, WRITE_SLICE_CHARS);
+      await file.write(text.slice(at, end), null, 'utf8');
+      at = end;
+    }
+  } finally {
+    await file.close();
   }
 }

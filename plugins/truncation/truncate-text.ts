@@ -12,7 +12,7 @@ export function truncateForModel(text: string, savedPath: string | undefined): s
   if (text.length <= MAX_TEXT_CHARS) return text;
   const newline = text.lastIndexOf('\n', MAX_TEXT_CHARS);
   const cut = newline > MAX_TEXT_CHARS - NEWLINE_WINDOW ? newline : MAX_TEXT_CHARS;
-  const kept = text.substring(0, cut);
+  const kept = detached(text.substring(0, cut));
   const guidance = [
     '',
     '---',
@@ -29,6 +29,15 @@ export function truncateForModel(text: string, savedPath: string | undefined): s
     '- When searching, use more targeted queries to reduce result sets',
   );
   return kept + guidance.join('\n');
+}
+
+/**
+ * A copy of `part` sharing no storage with the string it was cut from. V8 keeps a substring as a view of its
+ * parent, so the cut would hold the whole text (tens of MiB for a large rendering) for the rest of the call.
+ * UTF-16LE keeps every code unit as it is, a lone surrogate too.
+ */
+function detached(part: string): string {
+  return Buffer.from(part, 'utf16le').toString('utf16le');
 }
 
 export function needsTruncation(text: string): boolean {

@@ -10,6 +10,7 @@ export function registerServe(program: Command): void {
     .option('--transport <stdio|http>', 'transport (MCP_TRANSPORT)')
     .option('--port <n>', 'HTTP port (MCP_HTTP_PORT)')
     .option('--host <address>', 'HTTP bind address (MCP_HTTP_HOST, default 127.0.0.1)')
+    .option('--workers <n|auto>', 'HTTP worker processes sharing the port, auto = one per core (MCP_WORKERS)')
     // A word that is not a command lands here, as the default command's argument: answered as what it is.
     .allowExcessArguments();
   withConfigOptions(withToolOptions(command)).action(async (options: ServeOptions, self: Command) => {

@@ -13,11 +13,13 @@ import { reportStartupFailure } from './startup-failure.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
+import { reportListeningToPrimary, serveThroughWorkers } from './workers.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
   port?: string;
   host?: string;
+  workers?: string;
 }
 
 /**
@@ -33,6 +35,8 @@ async function startServing(options: ServeOptions): Promise<void> {
   if (options.transport) flags.MCP_TRANSPORT = options.transport;
   if (options.port) flags.MCP_HTTP_PORT = options.port;
   if (options.host) flags.MCP_HTTP_HOST = options.host;
+  if (options.workers) flags.MCP_WORKERS = options.workers;
+  if (await serveThroughWorkers(invocationFrom(options, flags))) return;
   const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
   let stopMetrics: () => Promise<void>;
   try {
@@ -85,7 +89,7 @@ async function startServing(options: ServeOptions): Promise<void> {
     }
     // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
     // LOG_LEVEL says, as JSON like every other line.
-    logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
+    if (!reportListeningToPrimary(http.url)) logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
     stop = async () => {
       await Promise.all([http.close(), stopMetrics()]);
       await authenticator?.close?.();

@@ -14,6 +14,8 @@ export interface PerCallRow {
   reference: Summary;
   /** A direct fetch of the mock plus JSON.parse, in this process: the physical minimum. */
   floor: Summary;
+  /** The baseline commit's build, interleaved with the others (only with --before). */
+  before?: Summary;
 }
 
 export interface PerCallResult {
@@ -26,6 +28,8 @@ export interface PerCallOptions {
   sizes: number[];
   /** Calls per server and configuration, by body size. */
   iterations(bytes: number): number;
+  /** dist/cli.js of the baseline commit: measured beside ours, call for call. */
+  beforeCli?: string;
 }
 
 /**
@@ -39,10 +43,14 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
   // with the same (v2) client, so the rows compare the servers and the ping row is the same exchange.
   const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' }, versionNegotiation: { mode: 'legacy' } });
   const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
+  const before =
+    options.beforeCli === undefined
+      ? undefined
+      : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const rows: PerCallRow[] = [];
   const pings = { ours: [] as number[], reference: [] as number[] };
   try {
-    await warmUp(mock, [ours.client, reference.client]);
+    await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])]);
     for (let i = 0; i < options.iterations(0); i++) {
       pings.ours.push(await pingOnce(ours.client));
       pings.reference.push(await pingOnce(reference.client));
@@ -56,13 +64,23 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
         for (const jq of [false, true]) {
           const args: Record<string, unknown> = { path: SEARCH_PATH, queryParams: { maxResults: '50' }, outputFormat: format };
           if (jq) args.jq = TYPICAL_JIRA_JQ;
-          const samples = { ours: [] as number[], reference: [] as number[] };
-          for (let i = 0; i < 3; i++) await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args)]);
+          const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[] };
+          for (let i = 0; i < 3; i++)
+            await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
           for (let i = 0; i < n; i++) {
             samples.ours.push(await callOnce(ours.client, args));
             samples.reference.push(await callOnce(reference.client, args));
+            if (before) samples.before.push(await callOnce(before.client, args));
           }
-          rows.push({ bodyBytes: body.length, format, jq, ours: summarize(samples.ours), reference: summarize(samples.reference), floor });
+          rows.push({
+            bodyBytes: body.length,
+            format,
+            jq,
+            ours: summarize(samples.ours),
+            reference: summarize(samples.reference),
+            floor,
+            ...(before ? { before: summarize(samples.before) } : {}),
+          });
           process.stderr.write(
             `  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`,
           );
@@ -70,7 +88,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
       }
     }
   } finally {
-    await Promise.allSettled([ours.close(), reference.close()]);
+    await Promise.allSettled([ours.close(), reference.close(), before?.close()]);
     await mock.close();
   }
   return { rows, ping: { ours: summarize(pings.ours), reference: summarize(pings.reference) } };

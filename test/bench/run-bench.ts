@@ -5,8 +5,8 @@
  */
 // The kernel's DI needs the decorator metadata polyfill before any plugin module loads.
 import 'reflect-metadata';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.js';
 import { redisServerAvailable, startRedisServer } from '../support/redis.js';
@@ -25,18 +25,34 @@ import { benchTokens } from './token-counts.js';
 import { measureToolsList } from './tools-list-tokens.js';
 
 const quick = process.argv.includes('--quick');
+/**
+ * `--before DIR`: a checkout of the baseline commit with its own `dist/` built (see docs/benchmarks.md), measured
+ * beside this one in the same run: the before/after rows.
+ */
+const beforeAt = process.argv.indexOf('--before');
+const beforeCli = beforeAt === -1 ? undefined : join(process.argv[beforeAt + 1]!, 'dist/cli.js');
+const beforeCommit = beforeCli === undefined ? undefined : readFileSync(join(process.argv[beforeAt + 1]!, '.bench-commit'), 'utf8').trim();
 const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
 
 /** How many calls per configuration: enough for a stable median, within the 20 minutes of a full run. */
 const PLAN = quick
-  ? { calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4), stageCalls: 10, startups: 5, seconds: 3, spillClients: [1, 8], spillRuns: () => 3 }
+  ? {
+      calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4),
+      stageCalls: 10,
+      startups: 5,
+      seconds: 3,
+      spillClients: [1, 8],
+      spillRuns: () => 3,
+      workerClients: [16],
+    }
   : {
       calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12),
       stageCalls: 60,
       startups: 21,
       seconds: 10,
-      spillClients: [1, 64],
-      spillRuns: (clients: number) => (clients === 1 ? 5 : 3),
+      spillClients: [1, 16, 64],
+      spillRuns: (clients: number) => (clients === 1 ? 5 : clients === 16 ? 3 : 2),
+      workerClients: [16, 64],
     };
 
 const startedAt = performance.now();
@@ -60,11 +76,28 @@ const startup = await benchStartup(PLAN.startups);
 log('stage breakdown');
 const stages = await benchStages(SIZES, PLAN.stageCalls);
 log('per-call, ours and the reference');
-const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls });
+const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls, beforeCli });
 log('throughput');
 const throughput = await benchThroughput([1, 16, 64], PLAN.seconds);
+if (beforeCli !== undefined)
+  throughput.push(...(await benchThroughput(PLAN.workerClients, PLAN.seconds, { label: 'before', cliPath: beforeCli, uncachedOnly: true })));
+log('throughput with workers');
+const workerStore = mkdtempSync(join(tmpdir(), 'mcp-bench-workers-'));
+const cores = availableParallelism();
+for (const workers of ['1', '2', 'auto']) {
+  const label = `ours, --workers ${workers}${workers === 'auto' ? ` (${cores})` : ''}, SQLite store`;
+  throughput.push(
+    ...(await benchThroughput(PLAN.workerClients, PLAN.seconds, {
+      label,
+      workers,
+      storeUrl: `sqlite://${join(workerStore, `w-${workers}.db`)}`,
+      uncachedOnly: true,
+    })),
+  );
+}
 log('spill memory');
 const spill = await benchSpillMemory(PLAN.spillClients, PLAN.spillRuns);
+if (beforeCli !== undefined) spill.push(...(await benchSpillMemory([1], PLAN.spillRuns, beforeCli, 'before')));
 
 const results: BenchResults = {
   mode: quick ? 'quick' : 'full',
@@ -77,6 +110,8 @@ const results: BenchResults = {
   stages,
   throughput,
   throughputSeconds: PLAN.seconds,
+  cores,
+  beforeCommit,
   spill,
   footprint,
   footprintNote,

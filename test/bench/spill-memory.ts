@@ -8,6 +8,8 @@ import { median, MiB } from './stats.js';
 
 export interface SpillMemoryRow {
   clients: number;
+  /** `ours`, or `before`: the baseline commit's build. */
+  server?: string;
   /** Fresh servers measured; the figures are their medians. */
   runs: number;
   /** The lowest and highest peak of those runs. */
@@ -30,15 +32,16 @@ export interface SpillMemoryRow {
  * which each client then reads back whole with artifact_read and checks byte for byte. One fresh server per
  * measurement, so the high-water mark is this scenario's alone.
  */
-export async function benchSpillMemory(clientCounts: number[], runs: (clients: number) => number): Promise<SpillMemoryRow[]> {
+export async function benchSpillMemory(clientCounts: number[], runs: (clients: number) => number, cliPath?: string, label = 'ours'): Promise<SpillMemoryRow[]> {
   const rows: SpillMemoryRow[] = [];
   for (const clients of clientCounts) {
     const measured: Measured[] = [];
-    for (let i = 0; i < runs(clients); i++) measured.push(await measureOnce(clients));
+    for (let i = 0; i < runs(clients); i++) measured.push(await measureOnce(clients, cliPath));
     const peaks = measured.map((m) => m.peakRssBytes);
     const deaths = measured.filter((m) => m.deathNote !== undefined);
     rows.push({
       clients,
+      server: label,
       runs: measured.length,
       died: deaths.length,
       deathNote: deaths[0]?.deathNote,
@@ -55,12 +58,12 @@ export async function benchSpillMemory(clientCounts: number[], runs: (clients: n
 type Measured = Omit<SpillMemoryRow, 'clients' | 'runs' | 'peakRange' | 'died'>;
 
 /** One fresh server, `clients` clients spilling and reading back at once. */
-async function measureOnce(clients: number): Promise<Measured> {
+async function measureOnce(clients: number, cliPath: string | undefined): Promise<Measured> {
   const body = jiraSearchBody(16 * MiB);
   const expected = JSON.stringify({ data: JSON.parse(body.toString('utf8')) as unknown });
   const mock = await MockUpstream.start();
   serveJiraSearch(mock, jiraSearchBody(2048));
-  const server = await startHttpServer({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
+  const server = await startHttpServer({ cliPath, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
   try {
     const sessions = await Promise.all(Array.from({ length: clients }, () => retried(() => connectHttp(server.url))));
     await spillAndReadBack(sessions[0]!, undefined); // small: nothing spills; warms the server up

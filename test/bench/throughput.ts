@@ -6,6 +6,8 @@ import { startHttpServer } from '../support/sdk-client.js';
 
 export interface ThroughputRow {
   tool: string;
+  /** Which server: `ours`, `before` (the baseline commit's build), or `ours, 2 workers`. */
+  server?: string;
   clients: number;
   /** Median of the per-second completed-call counts. */
   callsPerSecond: number;
@@ -14,6 +16,8 @@ export interface ThroughputRow {
   calls: number;
   /** Requests the vendor mock received during the run: equal to `calls` uncached, near 0 cached. */
   upstreamRequests: number;
+  /** Requests autocannon gave up on (no answer within its 10 s timeout): a server overloaded, not failing. */
+  timeouts?: number;
 }
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -32,7 +36,18 @@ const CASES = [
  * the HTTP cache after its first call (CircleCI says max-age=300); github_list_workflow_runs reaches the mock
  * every time. The load generator shares the machine with the server, as a sidecar would.
  */
-export async function benchThroughput(concurrency: number[], seconds: number): Promise<ThroughputRow[]> {
+export interface ThroughputServer {
+  /** Shown in the table. */
+  label?: string;
+  cliPath?: string;
+  /** --workers (the store is then a SQLite file the workers share). */
+  workers?: string;
+  storeUrl?: string;
+  /** Only the uncached tool (the worker and before/after rows). */
+  uncachedOnly?: boolean;
+}
+
+export async function benchThroughput(concurrency: number[], seconds: number, options: ThroughputServer = {}): Promise<ThroughputRow[]> {
   const mock = await MockUpstream.start();
   let upstream = 0;
   mock.on('GET', '/repos/:owner/:repo/actions/runs', (request) => {
@@ -46,17 +61,20 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
     return { headers: { 'cache-control': 'private, max-age=300', etag: '"pipeline-v1"' }, body: PIPELINE };
   });
   const server = await startHttpServer({
+    cliPath: options.cliPath,
+    args: options.workers === undefined ? [] : ['--workers', options.workers],
     env: {
       GITHUB_API_URL: mock.url,
       GITHUB_TOKEN: 'ghp_benchToken0123456789',
       CIRCLECI_BASE_URL: mock.url,
       CIRCLECI_TOKEN: 'circle-benchToken0123456789',
       LOG_LEVEL: 'warn',
+      ...(options.storeUrl === undefined ? {} : { MCP_STORE_URL: options.storeUrl }),
     },
   });
   const rows: ThroughputRow[] = [];
   try {
-    for (const c of CASES) {
+    for (const c of options.uncachedOnly ? CASES.filter((k) => k.tool === 'github_list_workflow_runs') : CASES) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.arguments } });
       await checkOneCall(server.url, body, c.tool);
       for (const clients of concurrency) {
@@ -64,17 +82,20 @@ export async function benchThroughput(concurrency: number[], seconds: number): P
         await load(server.url, body, clients, 1);
         upstream = 0;
         const result = await load(server.url, body, clients, seconds);
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
+        if (result.non2xx > 0 || result.errors > result.timeouts)
+          throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors - result.timeouts} errors under load`);
         rows.push({
           tool: c.label,
+          server: options.label ?? 'ours',
           clients,
           callsPerSecond: result.requests.p50,
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           calls: result.requests.total,
           upstreamRequests: upstream,
+          timeouts: result.timeouts,
         });
-        process.stderr.write(`  throughput ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
+        process.stderr.write(`  throughput ${options.label ?? 'ours'} ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
       }
     }
   } finally {

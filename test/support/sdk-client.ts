@@ -48,6 +48,8 @@ export interface ProcessOptions {
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
+  /** Another build of the CLI (the benchmark's baseline commit); dist/cli.js by default. */
+  cliPath?: string;
   /** How the (v2) client negotiates; default: the newest revision. */
   versionNegotiation?: VersionNegotiation;
 }
@@ -56,7 +58,7 @@ export { isolatedEnv, type StdioSession };
 
 /** The official SDK client (v2), talking to `dist/cli.js` over stdio. */
 export function connectStdio(options: ProcessOptions = {}): Promise<StdioSession> {
-  return connectStdioServer({ cliPath: CLI_PATH, ...options });
+  return connectStdioServer({ ...options, cliPath: options.cliPath ?? CLI_PATH });
 }
 
 /** A client of the given kind over stdio to `dist/cli.js`. */
@@ -116,7 +118,7 @@ export interface HttpServerProcess {
 /** Starts `dist/cli.js --transport http --port 0` and waits for the URL it listens on. */
 export async function startHttpServer(options: ProcessOptions = {}): Promise<HttpServerProcess> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
-  const child = spawn(process.execPath, [CLI_PATH, '--transport', 'http', '--port', '0', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [options.cliPath ?? CLI_PATH, '--transport', 'http', '--port', '0', ...(options.args ?? [])], {
     cwd,
     env: isolatedEnv(options.env, cwd),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { UpstreamClient, type UpstreamClientOptions } from '../../../core/http/upstream-client.js';
-import { createLogger } from '../../../core/logging/logger.js';
-import type { ToolContext } from '../../../core/pipeline/call-context.js';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { cacheKey } from '../../../plugins/cache/cache-entry.js';
+import { plainToolContext } from '../../support/tool-context.js';
 
 function client(baseUrl: string, headers: Record<string, string>, secret = 'material', extra: Partial<UpstreamClientOptions> = {}): UpstreamClient {
   return new UpstreamClient({
@@ -23,18 +21,7 @@ function client(baseUrl: string, headers: Record<string, string>, secret = 'mate
   });
 }
 
-function toolContext(): ToolContext {
-  return {
-    toolName: 'ci_get',
-    args: {},
-    route: { method: 'GET', path: '/' }, // what the route computed; each test sends its own request
-    principal: LOCAL_PRINCIPAL,
-    signal: new AbortController().signal,
-    logger: createLogger({ level: 'silent', secrets: [], destination: { write: () => true } }),
-    interceptors: [],
-    time: () => {},
-  };
-}
+const toolContext = (): ReturnType<typeof plainToolContext> => plainToolContext();
 
 describe('upstream client: credentials stay on their origin, and key the cache (second, independent tests)', () => {
   let vendor: MockUpstream;

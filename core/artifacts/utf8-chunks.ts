@@ -1,0 +1,43 @@
+/** Characters encoded at a time: at most 3 bytes each (a surrogate pair is 4 bytes for 2), so 8 KiB of them fit 24 KiB. */
+const SLICE_CHARS = 8 * 1024;
+
+/**
+ * The UTF-8 bytes of `text` in chunks of exactly `size` bytes (the last one shorter; one empty chunk for empty
+ * text), the same bytes as `Buffer.from(text, 'utf8')` cut at those offsets, made a slice at a time, so the
+ * whole encoding never exists at once. A slice never ends between the two halves of a surrogate pair.
+ */
+export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
+  let chunk = Buffer.allocUnsafe(size);
+  let filled = 0;
+  let produced = false;
+  for (let at = 0; at < text.length;) {
+    const end = sliceEnd(text, at, SLICE_CHARS);
+    const encoded = Buffer.from(text.slice(at, end), 'utf8');
+    at = end;
+    for (let from = 0; from < encoded.length;) {
+      const taken = encoded.copy(chunk, filled, from, Math.min(encoded.length, from + size - filled));
+      from += taken;
+      filled += taken;
+      if (filled === size) {
+        yield chunk;
+        produced = true;
+        chunk = Buffer.allocUnsafe(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0 || !produced) yield chunk.subarray(0, filled);
+}
+
+/** Where a slice of at most `chars` characters from `at` ends: never between the two halves of a surrogate pair. */
+export function sliceEnd(text: string, at: number, chars: number): number {
+  const end = Math.min(text.length, at + chars);
+  const last = text.charCodeAt(end - 1);
+  return end < text.length && end - 1 > at && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}
+
+/** A buffer in chunks of `size` bytes (views, not copies); one empty chunk for an empty buffer. */
+export function* bufferChunks(bytes: Buffer, size: number): Generator<Buffer> {
+  const count = Math.max(1, Math.ceil(bytes.length / size));
+  for (let i = 0; i < count; i++) yield bytes.subarray(i * size, (i + 1) * size);
+}

@@ -1,0 +1,146 @@
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { StartupError } from '../../core/errors/tool-error.js';
+import { createLogger, type Logger } from '../../core/logging/logger.js';
+import { resolveConfig, type Invocation } from '../bootstrap/resolve-config.js';
+
+/** What a worker tells the primary once its HTTP transport listens. */
+interface ListeningMessage {
+  mcpDevtools: 'listening';
+  url: string;
+}
+
+/** Worker deaths the primary replaces within a minute before it concludes they will keep dying. */
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+/** MCP_WORKERS as a number of processes: `auto` is one per core this process may use. */
+export function workerCount(value: string, cores = availableParallelism()): number {
+  const text = value.trim().toLowerCase();
+  if (text === 'auto') return Math.max(1, cores);
+  if (!/^[1-9]\d{0,3}$/.test(text))
+    throw new StartupError(
+      `MCP_WORKERS=${JSON.stringify(value)} is not a number of workers: give a whole number from 1, or "auto" for one per core (${cores} here).`,
+    );
+  return Number(text);
+}
+
+/**
+ * `--workers N` (MCP_WORKERS) over Streamable HTTP: this process becomes the primary of N node:cluster
+ * workers, each a whole server sharing the one port (the transport is stateless, so any worker can answer any
+ * POST) and the one store MCP_STORE_URL names. Resolves true when it did (the caller serves nothing itself),
+ * false when this process should serve: one worker, or this is a worker. memory:// is refused with N > 1:
+ * each worker would keep its own artifacts and cache, and a read could land on a worker that never saw them.
+ */
+export async function serveThroughWorkers(invocation: Invocation): Promise<boolean> {
+  if (cluster.isWorker) return false;
+  const { settings } = await resolveConfig(invocation);
+  const workers = workerCount(settings.get<string>('MCP_WORKERS'));
+  if (workers <= 1) return false;
+  if (settings.get('MCP_TRANSPORT') !== 'http') {
+    throw new StartupError(
+      `MCP_WORKERS=${workers} applies to the HTTP transport only: stdio serves the one client that started it. Add --transport http, or leave MCP_WORKERS at 1.`,
+    );
+  }
+  const store = settings.get<string>('MCP_STORE_URL');
+  if (/^memory:/i.test(store)) {
+    throw new StartupError(
+      `MCP_WORKERS=${workers} needs a store the workers share, and MCP_STORE_URL is memory:// (each worker would keep its own artifacts, cache and approvals). ` +
+        'Set MCP_STORE_URL=sqlite:///absolute/path.db (one host) or redis://host:6379 (replicas), or run one worker.',
+    );
+  }
+  const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues() });
+  new ClusterPrimary(workers, logger).start();
+  return true;
+}
+
+/**
+ * In a worker: hands the bound URL to the primary, which announces the server once every worker listens.
+ * Returns false outside a cluster, where the caller announces it itself.
+ */
+export function reportListeningToPrimary(url: string): boolean {
+  if (!cluster.isWorker || process.send === undefined) return false;
+  const message: ListeningMessage = { mcpDevtools: 'listening', url };
+  process.send(message);
+  return true;
+}
+
+/** Forks the workers, announces them, replaces one that dies, and drains them all on SIGINT or SIGTERM. */
+class ClusterPrimary {
+  private readonly listening = new Map<number, string>();
+  private readonly restarts: number[] = [];
+  private stopping = false;
+  private announced = false;
+
+  constructor(
+    private readonly count: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    cluster.on('message', (worker, message: Partial<ListeningMessage>) => {
+      if (message?.mcpDevtools === 'listening' && typeof message.url === 'string') this.onListening(worker, message.url);
+    });
+    cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
+    for (let i = 0; i < this.count; i++) this.fork();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void this.stop(signal));
+  }
+
+  private fork(): Worker {
+    // The same command line and environment: every worker resolves the configuration and opens the store itself.
+    return cluster.fork();
+  }
+
+  private onListening(worker: Worker, url: string): void {
+    this.listening.set(worker.id, url);
+    if (this.announced || this.listening.size < this.count) return;
+    this.announced = true;
+    // Read by tests and scripts like a single server's line (written whatever LOG_LEVEL says).
+    this.logger
+      .child({}, { level: 'info' })
+      .info({ url, workers: this.count, pids: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid) }, `listening on ${url} (${this.count} workers)`);
+  }
+
+  private onExit(worker: Worker, code: number | null, signal: string | null): void {
+    const everListened = this.listening.delete(worker.id);
+    if (this.stopping) return;
+    if (!everListened) {
+      // It could not start (its own reason is on stderr): the others would fail alike, so stop them all.
+      this.logger.error({ pid: worker.process.pid, code, signal }, 'a worker exited before it listened; stopping every worker');
+      process.exitCode = 1;
+      void this.stop('worker start-up failure');
+      return;
+    }
+    const now = Date.now();
+    this.restarts.push(now);
+    while (this.restarts.length > 0 && this.restarts[0]! < now - 60_000) this.restarts.shift();
+    if (this.restarts.length > MAX_RESTARTS_PER_MINUTE) {
+      this.logger.error({ restarts: this.restarts.length }, `workers keep dying (more than ${MAX_RESTARTS_PER_MINUTE} a minute); stopping every worker`);
+      process.exitCode = 1;
+      void this.stop('workers keep dying');
+      return;
+    }
+    this.logger.warn({ pid: worker.process.pid, code, signal }, 'a worker died; starting another in its place');
+    this.fork();
+  }
+
+  /** Each worker stops taking requests and finishes its calls in flight (MCP_SHUTDOWN_GRACE_MS); then this exits. */
+  private async stop(why: string): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.logger.info({ why, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down every worker');
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+    await Promise.all(
+      alive.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            worker.once('exit', (code) => {
+              if (code !== 0 && code !== null) process.exitCode = 1;
+              resolve();
+            });
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    process.exit();
+  }
+}

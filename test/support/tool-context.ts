@@ -1,0 +1,18 @@
+import { createLogger } from '../../core/logging/logger.js';
+import type { ToolContext } from '../../core/pipeline/call-context.js';
+import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
+
+/** The context a handler gets, for calling an UpstreamClient directly: no interceptors, a silent logger. */
+export function plainToolContext(extra: Partial<ToolContext> = {}): ToolContext {
+  return {
+    toolName: 'ci_get',
+    args: {},
+    route: { method: 'GET', path: '/' }, // what the route computed; each test sends its own request
+    principal: LOCAL_PRINCIPAL,
+    signal: new AbortController().signal,
+    logger: createLogger({ level: 'silent', secrets: [], destination: { write: () => true } }),
+    interceptors: [],
+    time: () => {},
+    ...extra,
+  };
+}
