@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import { UpstreamClient } from '../../../core/http/upstream-client.js';
-import type { ToolContext } from '../../../core/pipeline/call-context.js';
+import type { RequestGate, ToolContext } from '../../../core/pipeline/call-context.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
@@ -24,8 +24,8 @@ function client(baseUrl: string, maxBytes = 1024 * 1024): UpstreamClient {
   });
 }
 
-function toolContext(decideRedirect?: ToolContext['decideRedirect']): ToolContext {
-  return plainToolContext(decideRedirect ? { decideRedirect } : {});
+function toolContext(gate?: RequestGate): ToolContext {
+  return plainToolContext(gate ? { gate } : {});
 }
 
 const PAGE = { items: Array.from({ length: 50 }, (_, i) => ({ id: i, name: `pipeline ${i}`, state: 'created' })) };
@@ -87,7 +87,7 @@ describe('upstream client over the pooled undici request', () => {
     vendor.on('GET', '/api/new', { body: PAGE });
     const decided: Array<{ method: string; path: string }> = [];
     const response = await client(vendor.url).send(
-      toolContext((request) => void decided.push(request)),
+      toolContext((request) => void decided.push({ method: request.method, path: request.path })),
       { method: 'GET', path: '/api/old' },
     );
     expect(response.body).to.deep.equal(PAGE);
