@@ -1,26 +1,15 @@
 import { expect } from 'chai';
 import { isToolError } from '../../../core/errors/tool-error.js';
-import { UpstreamClient } from '../../../core/http/upstream-client.js';
+import type { UpstreamClient } from '../../../core/http/upstream-client.js';
 import { BodyBudget } from '../../../core/kernel/body-budget.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
 const TIMEOUT_MS = 1000;
 
 function client(baseUrl: string): UpstreamClient {
-  return new UpstreamClient({
-    vendor: 'ci',
-    label: 'CI',
-    baseUrl,
-    auth: () => ({ authorization: 'Bearer budget-wait-token' }),
-    missingCredentials: 'Set CI_TOKEN.',
-    secretMaterial: () => 'material',
-    credentialLabel: 'ci-bot',
-    environment: 'production',
-    timeoutMs: TIMEOUT_MS,
-    maxBytes: 1024 * 1024,
-    retries: 0,
-  });
+  return ciClient(baseUrl, { auth: () => ({ authorization: 'Bearer budget-wait-token' }), timeoutMs: TIMEOUT_MS });
 }
 
 const PAGE = { items: Array.from({ length: 600 }, (_, i) => ({ id: i, name: `pipeline ${i}`, state: 'created' })) };

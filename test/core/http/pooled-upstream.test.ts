@@ -3,25 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ToolError } from '../../../core/errors/tool-error.js';
-import { UpstreamClient } from '../../../core/http/upstream-client.js';
+import type { UpstreamClient } from '../../../core/http/upstream-client.js';
 import type { RequestGate, ToolContext } from '../../../core/pipeline/call-context.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
 function client(baseUrl: string, maxBytes = 1024 * 1024): UpstreamClient {
-  return new UpstreamClient({
-    vendor: 'ci',
-    label: 'CI',
-    baseUrl,
-    auth: () => ({ authorization: 'Bearer pooled-canary-token' }),
-    missingCredentials: 'Set CI_TOKEN.',
-    secretMaterial: () => 'material',
-    credentialLabel: 'ci-bot',
-    environment: 'production',
-    timeoutMs: 5000,
-    maxBytes,
-    retries: 0,
-  });
+  return ciClient(baseUrl, { auth: () => ({ authorization: 'Bearer pooled-canary-token' }), maxBytes });
 }
 
 function toolContext(gate?: RequestGate): ToolContext {

@@ -1,24 +1,12 @@
 import { expect } from 'chai';
-import { UpstreamClient, type UpstreamClientOptions } from '../../../core/http/upstream-client.js';
+import type { UpstreamClient, UpstreamClientOptions } from '../../../core/http/upstream-client.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { cacheKey } from '../../../plugins/cache/cache-entry.js';
+import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';
 
 function client(baseUrl: string, headers: Record<string, string>, secret = 'material', extra: Partial<UpstreamClientOptions> = {}): UpstreamClient {
-  return new UpstreamClient({
-    vendor: 'ci',
-    label: 'CI',
-    baseUrl,
-    auth: () => headers,
-    missingCredentials: 'Set CI_TOKEN.',
-    secretMaterial: () => secret,
-    credentialLabel: 'ci-bot',
-    environment: 'production',
-    timeoutMs: 5000,
-    maxBytes: 1024 * 1024,
-    retries: 0,
-    ...extra,
-  });
+  return ciClient(baseUrl, { auth: () => headers, secretMaterial: () => secret, ...extra });
 }
 
 const toolContext = (): ReturnType<typeof plainToolContext> => plainToolContext();
