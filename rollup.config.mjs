@@ -46,6 +46,8 @@ const LAZY = [
   /\/plugins\/projection\/apply-jq\.ts$/,
   // The pooled upstream client (undici): loaded by the first call that reaches a vendor.
   /\/core\/http\/pooled-request\.ts$/,
+  // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
+  /\/server\/cli\/workers\.ts$/,
 ];
 
 /**

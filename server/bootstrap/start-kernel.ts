@@ -14,6 +14,8 @@ export interface StartOptions<M extends Metrics = Metrics> extends Invocation {
   clock?: Clock;
   /** The metrics to record into, decided from the settings (nothing is counted without). */
   metrics?: (settings: Settings) => Promise<M | undefined>;
+  /** The configuration already resolved from these options (serve resolves it first, to decide on workers). */
+  resolved?: ResolvedConfig;
 }
 
 export interface Started<M extends Metrics = Metrics> extends ResolvedConfig {
@@ -35,7 +37,7 @@ export function openConfiguredStore(settings: Settings): Promise<KeyValueStore> 
 
 /** Resolves the configuration, opens the store and boots the kernel: everything but a transport. */
 export async function startKernel<M extends Metrics = Metrics>(options: StartOptions<M>): Promise<Started<M>> {
-  const resolved = await resolveConfig(options);
+  const resolved = options.resolved ?? (await resolveConfig(options));
   const { settings } = resolved;
   const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
   for (const warning of resolved.warnings) logger.warn(warning);

@@ -2,6 +2,7 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { loggedAuthenticator } from '../auth/auth-failure-log.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
 import { exposedMetrics, startMetrics } from '../metrics/exposed-metrics.js';
 import type { Route } from '../metrics/metrics-route.js';
@@ -13,7 +14,7 @@ import { reportStartupFailure } from './startup-failure.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
-import { reportListeningToPrimary, serveThroughWorkers } from './workers.js';
+import { workerCount } from './worker-count.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
@@ -36,8 +37,13 @@ async function startServing(options: ServeOptions): Promise<void> {
   if (options.port) flags.MCP_HTTP_PORT = options.port;
   if (options.host) flags.MCP_HTTP_HOST = options.host;
   if (options.workers) flags.MCP_WORKERS = options.workers;
-  if (await serveThroughWorkers(invocationFrom(options, flags))) return;
-  const { kernel, logger, settings, metrics } = await startKernel({ ...invocationFrom(options, flags), metrics: exposedMetrics });
+  const invocation = invocationFrom(options, flags);
+  // Resolved once: the same configuration decides on workers and starts this process's server.
+  const resolved = await resolveConfig(invocation);
+  // A worker process sees the same MCP_WORKERS as its primary, so it loads the cluster code too.
+  const cluster = workerCount(resolved.settings.get<string>('MCP_WORKERS')) > 1 ? await import('./workers.js') : undefined;
+  if (cluster?.serveThroughWorkers(resolved.settings)) return;
+  const { kernel, logger, settings, metrics } = await startKernel({ ...invocation, resolved, metrics: exposedMetrics });
   let stopMetrics: () => Promise<void>;
   try {
     stopMetrics = await startMetrics(kernel, settings, metrics, logger);
@@ -89,7 +95,7 @@ async function startServing(options: ServeOptions): Promise<void> {
     }
     // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
     // LOG_LEVEL says, as JSON like every other line.
-    if (!reportListeningToPrimary(http.url)) logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
+    if (!cluster?.reportListeningToPrimary(http.url)) logger.child({}, { level: 'info' }).info({ url: http.url }, `listening on ${http.url}`);
     stop = async () => {
       await Promise.all([http.close(), stopMetrics()]);
       await authenticator?.close?.();

@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
-import { availableParallelism } from 'node:os';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
-import { resolveConfig, type Invocation } from '../bootstrap/resolve-config.js';
+import type { Settings } from '../../core/config/settings.js';
+import { workerCount } from './worker-count.js';
 
 /** What a worker tells the primary once its HTTP transport listens. */
 interface ListeningMessage {
@@ -13,27 +13,16 @@ interface ListeningMessage {
 /** Worker deaths the primary replaces within a minute before it concludes they will keep dying. */
 const MAX_RESTARTS_PER_MINUTE = 5;
 
-/** MCP_WORKERS as a number of processes: `auto` is one per core this process may use. */
-export function workerCount(value: string, cores = availableParallelism()): number {
-  const text = value.trim().toLowerCase();
-  if (text === 'auto') return Math.max(1, cores);
-  if (!/^[1-9]\d{0,3}$/.test(text))
-    throw new StartupError(
-      `MCP_WORKERS=${JSON.stringify(value)} is not a number of workers: give a whole number from 1, or "auto" for one per core (${cores} here).`,
-    );
-  return Number(text);
-}
-
 /**
  * `--workers N` (MCP_WORKERS) over Streamable HTTP: this process becomes the primary of N node:cluster
  * workers, each a whole server sharing the one port (the transport is stateless, so any worker can answer any
- * POST) and the one store MCP_STORE_URL names. Resolves true when it did (the caller serves nothing itself),
+ * POST) and the one store MCP_STORE_URL names. Decided from the settings the caller resolved once (they are the
+ * ones its own server starts with). True when it did (the caller serves nothing itself),
  * false when this process should serve: one worker, or this is a worker. memory:// is refused with N > 1:
  * each worker would keep its own artifacts and cache, and a read could land on a worker that never saw them.
  */
-export async function serveThroughWorkers(invocation: Invocation): Promise<boolean> {
+export function serveThroughWorkers(settings: Settings): boolean {
   if (cluster.isWorker) return false;
-  const { settings } = await resolveConfig(invocation);
   const workers = workerCount(settings.get<string>('MCP_WORKERS'));
   if (workers <= 1) return false;
   if (settings.get('MCP_TRANSPORT') !== 'http') {

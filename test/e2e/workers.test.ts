@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { workerCount } from '../../server/cli/workers.js';
+import { workerCount } from '../../server/cli/worker-count.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from '../bench/jira-bodies.js';
 import { runCli } from '../support/run-cli.js';
 import { startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
