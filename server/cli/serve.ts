@@ -41,8 +41,9 @@ async function startServing(options: ServeOptions): Promise<void> {
   // Resolved once: the same configuration decides on workers and starts this process's server.
   const resolved = await resolveConfig(invocation);
   // A worker process sees the same MCP_WORKERS as its primary, so it loads the cluster code too.
-  const cluster = workerCount(resolved.settings.get<string>('MCP_WORKERS')) > 1 ? await import('./workers.js') : undefined;
-  if (cluster?.serveThroughWorkers(resolved.settings)) return;
+  const workers = workerCount(resolved.settings.of(CoreSettings).MCP_WORKERS);
+  const cluster = workers > 1 ? await import('./workers.js') : undefined;
+  if (cluster?.serveThroughWorkers(workers, resolved.settings)) return;
   const { kernel, logger, settings, metrics } = await startKernel({ ...invocation, resolved, metrics: exposedMetrics });
   let stopMetrics: () => Promise<void>;
   try {

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
-import { workerCount } from './worker-count.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 
 /** What a worker tells the primary once its HTTP transport listens. */
 interface ListeningMessage {
@@ -16,28 +16,26 @@ const MAX_RESTARTS_PER_MINUTE = 5;
 /**
  * `--workers N` (MCP_WORKERS) over Streamable HTTP: this process becomes the primary of N node:cluster
  * workers, each a whole server sharing the one port (the transport is stateless, so any worker can answer any
- * POST) and the one store MCP_STORE_URL names. Decided from the settings the caller resolved once (they are the
+ * POST) and the one store MCP_STORE_URL names. Decided from the worker count and the settings the caller resolved once (the
  * ones its own server starts with). True when it did (the caller serves nothing itself),
  * false when this process should serve: one worker, or this is a worker. memory:// is refused with N > 1:
  * each worker would keep its own artifacts and cache, and a read could land on a worker that never saw them.
  */
-export function serveThroughWorkers(settings: Settings): boolean {
-  if (cluster.isWorker) return false;
-  const workers = workerCount(settings.get<string>('MCP_WORKERS'));
-  if (workers <= 1) return false;
-  if (settings.get('MCP_TRANSPORT') !== 'http') {
+export function serveThroughWorkers(workers: number, settings: Settings): boolean {
+  if (cluster.isWorker || workers <= 1) return false;
+  const core = settings.of(CoreSettings);
+  if (core.MCP_TRANSPORT !== 'http') {
     throw new StartupError(
       `MCP_WORKERS=${workers} applies to the HTTP transport only: stdio serves the one client that started it. Add --transport http, or leave MCP_WORKERS at 1.`,
     );
   }
-  const store = settings.get<string>('MCP_STORE_URL');
-  if (/^memory:/i.test(store)) {
+  if (/^memory:/i.test(core.MCP_STORE_URL)) {
     throw new StartupError(
       `MCP_WORKERS=${workers} needs a store the workers share, and MCP_STORE_URL is memory:// (each worker would keep its own artifacts, cache and approvals). ` +
         'Set MCP_STORE_URL=sqlite:///absolute/path.db (one host) or redis://host:6379 (replicas), or run one worker.',
     );
   }
-  const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues() });
+  const logger = createLogger({ level: core.LOG_LEVEL, secrets: settings.secretValues() });
   new ClusterPrimary(workers, logger).start();
   return true;
 }
