@@ -16,6 +16,7 @@ import typescript from '@rollup/plugin-typescript';
 import { builtinModules } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
+import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
 const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
 
@@ -165,6 +166,8 @@ export default [
     plugins: [
       sdkServerShims,
       requireBuiltins,
+      // After requireBuiltins: it reads the chunk's import lines as requireBuiltins leaves them.
+      startupCodeCache('startup'),
       // es2015: tsyringe's modern ESM build (its "module" is ES5).
       nodeResolve({ preferBuiltins: true, exportConditions: ['node', 'import', 'default'], mainFields: ['es2015', 'module', 'main'] }),
       // node:sqlite stays a lazy require: undici checks for it (its cache store, unused here), and as a static
