@@ -13,8 +13,11 @@ import { connectStdioAs, type ClientKind, type Connected } from '../support/sdk-
 const PRELOAD = join(REPO_ROOT, 'test/support/module-log.cjs');
 const CHUNKS = join(REPO_ROOT, 'dist/chunks');
 
-/** The chunks a start-up needs: the polyfill's and the start-up chunk. */
-const isStartupChunk = (file: string): boolean => /^(startup|reflect-metadata)-[\w-]+\.js$/.test(file);
+/**
+ * The chunks a start-up needs: the polyfill's, the start-up chunk, and the loader that runs the start-up chunk's
+ * code through its code cache (the code itself, startup-*.code.js, is read as a file, not imported).
+ */
+const isStartupChunk = (file: string): boolean => /^(startup|reflect-metadata)-[\w-]+\.js$/.test(file) || file === 'code-cache.js';
 /** Packages required on first use, never at start-up. */
 const LOADED_ON_FIRST_USE = ['undici', 'ajv', 'ajv-formats', 'yaml', '@keyv/redis', '@keyv/sqlite', 'better-sqlite3', 'jose', 'hono', 'prom-client'];
 
@@ -52,6 +55,7 @@ describe('what a server loads to answer its first tools/list (dist/cli.js over s
         const loaded = started.loaded();
         // The log sees both kinds of module: the bundle's ES chunks and the CommonJS polyfill.
         expect(loaded.some((module) => /\/dist\/chunks\/startup-[\w-]+\.js$/.test(module))).to.equal(true);
+        expect(loaded.some((module) => module.endsWith('/dist/chunks/code-cache.js'))).to.equal(true);
         expect(loaded.some((module) => module.includes('/node_modules/reflect-metadata/'))).to.equal(true);
         expect(lazyChunksIn(loaded)).to.deep.equal([]);
         expect(firstUsePackagesIn(loaded)).to.deep.equal([]);

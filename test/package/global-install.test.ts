@@ -42,11 +42,11 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
     bin = join(prefix, 'bin', 'mcp-devtools');
   });
 
-  it("puts an executable mcp-devtools on the prefix's bin, holding no sources, tests or source maps", () => {
+  it("puts an executable mcp-devtools on the prefix's bin, holding no sources, tests, source maps or code caches", () => {
     expect(existsSync(bin)).to.equal(true);
     const installed = walk(join(prefix, 'lib', 'node_modules', 'mcp-devtools')).filter((f) => !f.startsWith('node_modules/'));
     expect(installed.filter((f) => !f.startsWith('dist/')).sort()).to.deep.equal(['LICENSE', 'README.md', 'package.json']);
-    expect(installed.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).to.deep.equal([]);
+    expect(installed.filter((f) => f.endsWith('.map') || f.endsWith('.cache') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).to.deep.equal([]);
   });
 
   it('prints its version', async () => {
@@ -85,5 +85,10 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
       await client.close();
       await mock.close();
     }
+  });
+
+  it('has written the code cache of its start-up code beside it, in the installed package', () => {
+    const chunks = join(prefix, 'lib', 'node_modules', 'mcp-devtools', 'dist', 'chunks');
+    expect(readdirSync(chunks).filter((file) => /^startup-[\w-]+\.code\.js\..+\.cache$/.test(file))).to.have.length(1);
   });
 });
