@@ -96,7 +96,8 @@ function bindingsOf(clause, namespace) {
 function moduleFor(codeFile, externals, exported) {
   const lines = [
     `import { runCached } from './${basename(LOADER)}';`,
-    ...externals.map((id, index) => `import * as __external${index} from ${JSON.stringify(id)};`),
+    // Written as rollup writes imports (single quotes, a line each), which is how the package test reads them.
+    ...externals.map((id, index) => `import * as __external${index} from '${id}';`),
     `const __exports = runCached(new URL(${JSON.stringify(`./${codeFile}`)}, import.meta.url), [(id) => import(id), import.meta, [${externals.map((_, index) => `__external${index}`).join(', ')}]]);`,
     `const { ${exported.map(({ name }, index) => `${JSON.stringify(name)}: __e${index}`).join(', ')} } = __exports;`,
     `export { ${exported.map(({ name }, index) => `__e${index} as ${name}`).join(', ')} };`,

@@ -24,10 +24,16 @@ const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as
 /**
  * The bare package names a built file loads: its static imports (rollup writes each on a line of its own),
  * dynamic imports with a literal name, and `createRequire(import.meta.url)('name')` (node: built-ins aside).
+ * The start-up code run through the code cache (dist/chunks/startup-*.code.js) has the same as `__import(...)`
+ * and `__importMeta`, handed in by its chunk.
  */
 function importedPackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const patterns = [/^import\s+(?:[^'";]*?\s+from\s+)?'([^']+)';$/gm, /\bimport\('([^']+)'\)/g, /createRequire\(import\.meta\.url\)\('([^']+)'\)/g];
+  const patterns = [
+    /^import\s+(?:[^'";]*?\s+from\s+)?'([^']+)';$/gm,
+    /\b(?:__)?import\('([^']+)'\)/g,
+    /createRequire\((?:import\.meta|__importMeta)\.url\)\('([^']+)'\)/g,
+  ];
   return patterns
     .flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m[1]!))
     .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !builtinModules.includes(s.split('/')[0]!))
