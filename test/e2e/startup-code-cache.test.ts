@@ -2,7 +2,7 @@
 // start writes it beside the start-up code, later starts use it, and a cache that is damaged or made by another
 // V8 only costs time. Each test runs a copy of dist/ of its own, so that no other test's start has written the
 // cache first.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,11 +19,18 @@ function copyOfDist(): { cli: string; chunks: string } {
   return { cli: join(root, 'dist', 'cli.js'), chunks: join(root, 'dist', 'chunks') };
 }
 
+/** The name a cache of the start-up code in `chunks` gets: after the code file, its modification time and V8. */
+function cacheNameIn(chunks: string): string {
+  const codeFile = readdirSync(chunks).find((name) => name.endsWith('.code.js'))!;
+  const modified = Math.trunc(statSync(join(chunks, codeFile)).mtimeMs);
+  return `${codeFile}.${process.versions.v8}-${process.arch}-${modified}.cache`;
+}
+
 const cachesIn = (chunks: string): string[] => readdirSync(chunks).filter((file) => file.endsWith('.cache'));
 
 /** Starts the server, lists its tools, and waits until the process has exited (the cache is written at exit). */
-async function listToolsOnce(cli: string): Promise<string[]> {
-  const session = await connectStdio({ cliPath: cli });
+async function listToolsOnce(cli: string, env: Record<string, string> = {}): Promise<string[]> {
+  const session = await connectStdio({ cliPath: cli, env });
   try {
     const { tools } = await session.client.listTools();
     return tools.map((tool) => tool.name);
@@ -35,7 +42,7 @@ async function listToolsOnce(cli: string): Promise<string[]> {
 /** The cache file, once a server that exited has written it (the client's close may return before the exit). */
 async function cacheWritten(chunks: string, differentFrom?: Buffer): Promise<{ file: string; bytes: Buffer; mtimeMs: number }> {
   for (let waited = 0; waited < 10_000; waited += 50) {
-    const [file, ...others] = cachesIn(chunks);
+    const [file, ...others] = cachesIn(chunks).filter((name) => statSync(join(chunks, name)).isFile());
     expect(others).to.deep.equal([]);
     if (file !== undefined) {
       const bytes = readFileSync(join(chunks, file));
@@ -55,9 +62,7 @@ describe('the start-up code cache (dist/cli.js over stdio)', () => {
     const first = await listToolsOnce(cli);
     const written = await cacheWritten(chunks);
     // Named after the code it was made from (its file and that file's modification time) and the V8 that made it.
-    const codeFile = readdirSync(chunks).find((name) => name.endsWith('.code.js'))!;
-    const modified = Math.trunc(statSync(join(chunks, codeFile)).mtimeMs);
-    expect(written.file).to.equal(`${codeFile}.${process.versions.v8}-${process.arch}-${modified}.cache`);
+    expect(written.file).to.equal(cacheNameIn(chunks));
     expect(written.bytes.length).to.be.greaterThan(100_000);
 
     const second = await listToolsOnce(cli);
@@ -81,5 +86,25 @@ describe('the start-up code cache (dist/cli.js over stdio)', () => {
     const replaced = await cacheWritten(chunks, garbage);
     expect(replaced.file).to.equal(file);
     expect(replaced.bytes.length).to.be.greaterThan(100_000);
+  });
+
+  it("goes to the user's own cache directory where it cannot be written beside the code", async () => {
+    const { cli, chunks } = copyOfDist();
+    const userCache = mkdtempSync(join(tmpdir(), 'mcp-devtools-xdg-cache-'));
+    const env = { XDG_CACHE_HOME: userCache };
+    // Beside the code, a directory where the cache would go: neither readable as a cache nor replaceable by one
+    // (the tests run as root, for whom a read-only directory is writable all the same).
+    const file = cacheNameIn(chunks);
+    mkdirSync(join(chunks, file));
+
+    const reference = await listToolsOnce(cli, env);
+    expect(reference.length).to.be.greaterThan(30);
+    const written = await cacheWritten(join(userCache, 'mcp-devtools'));
+    expect(written.file).to.equal(file);
+    expect(statSync(join(userCache, 'mcp-devtools')).mode & 0o777).to.equal(0o700);
+
+    expect(await listToolsOnce(cli, env)).to.deep.equal(reference);
+    await sleep(200);
+    expect(statSync(join(userCache, 'mcp-devtools', file)).mtimeMs).to.equal(written.mtimeMs);
   });
 });
