@@ -37,7 +37,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json LICENSE ./
-# The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp.
+# The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp (and the
+# compiled code cache of its start-up code, in ~/.cache/mcp-devtools: /app/dist is not the user's to write).
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
