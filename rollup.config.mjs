@@ -5,7 +5,8 @@
 // most of the server's start-up (TypeBox alone is some 700 files, the MCP SDK with zod 170 more). Everything
 // a server needs to start goes into one chunk; what only some servers use (the HTTP transport and its
 // authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed
-// (docs/benchmarks.md has the figures). Kept installed and imported: reflect-metadata (one metadata store
+// (docs/benchmarks.md has the figures). The start-up chunk's code runs through a V8 code cache
+// (rollup/startup-code-cache.mjs). Kept installed and imported: reflect-metadata (one metadata store
 // for every copy of the decorators), keyv and its store adapters (native SQLite, the Redis client: loaded
 // only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire): the
 // MCP SDK's server loads its Ajv as it is imported, so its shims module is replaced (sdkServerShims below).

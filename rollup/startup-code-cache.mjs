@@ -11,7 +11,9 @@
 // What an ES module has that a function has not is handed in by the chunk: its `require` (built-ins, see
 // requireBuiltins), its dynamic `import()` (which resolves relative to the chunk, beside the code file), its
 // `import.meta` and its external packages (keyv). The code keeps its line numbers, so the chunk's source map
-// still maps it.
+// still maps it (Node 20 does not apply source maps to vm code itself: a stack trace names the code file's line).
+// The chunk reads its exports once the code has run: a binding the code reassigned later would not be seen,
+// which bundled code does not do (rollup's exports are functions, classes and constants).
 import { readFileSync } from 'node:fs';
 
 const LOADER = 'chunks/code-cache.js';
@@ -36,6 +38,8 @@ export function startupCodeCache(chunkName) {
         if (chunk.type !== 'chunk' || !isCached(chunk.name)) continue;
         const codeFile = chunk.fileName.replace(/\.js$/, '.code.js');
         const { body, externals, exported } = asFunction(chunk.code.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n'));
+        const names = exported.map(({ name }) => name).sort();
+        if (names.join() !== [...chunk.exports].sort().join()) throw new Error('startup-code-cache: cannot read the export line');
         this.emitFile({ type: 'asset', fileName: codeFile, source: `${body}//# sourceMappingURL=${basename(chunk.fileName)}.map\n` });
         chunk.code = moduleFor(basename(codeFile), externals, exported);
         chunk.map = null;
@@ -98,7 +102,7 @@ function moduleFor(codeFile, externals, exported) {
     `import { runCached } from './${basename(LOADER)}';`,
     // Written as rollup writes imports (single quotes, a line each), which is how the package test reads them.
     ...externals.map((id, index) => `import * as __external${index} from '${id}';`),
-    `const __exports = runCached(new URL(${JSON.stringify(`./${codeFile}`)}, import.meta.url), [(id) => import(id), import.meta, [${externals.map((_, index) => `__external${index}`).join(', ')}]]);`,
+    `const __exports = runCached(new URL(${JSON.stringify(`./${codeFile}`)}, import.meta.url), [(specifier, options) => import(specifier, options), import.meta, [${externals.map((_, index) => `__external${index}`).join(', ')}]]);`,
     `const { ${exported.map(({ name }, index) => `${JSON.stringify(name)}: __e${index}`).join(', ')} } = __exports;`,
     `export { ${exported.map(({ name }, index) => `__e${index} as ${name}`).join(', ')} };`,
   ];
