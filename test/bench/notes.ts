@@ -30,8 +30,10 @@ compiling every tool's input schema 20 ms. Changes, each measured:
   chunk's code is a file of its own run by vm.Script with the cache, and the chunk an ES module that runs it
   once and exports what it returns (one instance for the CLI, \`mcp-devtools/plugin\` and \`mcp-devtools/testing\`).
   The first start writes the cache at exit, beside the code or, where that is read-only, in
-  \`~/.cache/mcp-devtools\`; a cache V8 rejects only costs the compile. Measured at 64129ba against 232785f,
-  alternating, 40 starts each on the shared 2-core machine: our own time (ours minus \`node -e 0\`) 0.57-0.66x.
+  \`~/.cache/mcp-devtools\`; a cache V8 rejects only costs the compile. Measured at 6fcee96 against 232785f,
+  alternating, 50 starts each on the shared 2-core machine (load average 8): to the first \`tools/list\` 0.74x
+  (353 against 477 ms; \`node -e 0\` 168 ms), our own part of it (minus \`node -e 0\`) 0.60x (0.43-0.66x over
+  five such runs); the server's CPU time to that answer 0.70x (161 against 231 ms, 30 starts each).
   Left as they were: zod building the SDK's core schemas as it is imported (one module, shared with the test
   kit's client, so neither tree-shaking nor a chunk of its own leaves them out) and the 2025 schema set on the
   first \`initialize\` (the SDK already builds it lazily, all at once).
