@@ -8,10 +8,10 @@
 // a code file edited in place must not meet the cache of its former self. It is kept beside the code, because
 // whoever can write there can already change the code; where that directory is not writable (a global install
 // owned by root), in the user's own cache directory, created readable by the user only. Never in a shared
-// temporary directory, where another user could put code of theirs in. Written at exit, when there was none or
-// V8 rejected it, with every function compiled so far (those of the first requests included), through a
-// temporary file renamed into place so that a concurrent start never reads half of one. Whatever fails, the
-// code runs without a cache: the cache only ever saves time.
+// temporary directory, where another user could put code of theirs in. Written at exit, when there was none,
+// V8 rejected it or it held clearly less than this run compiled, with every function compiled so far (those of
+// the first requests included), through a temporary file renamed into place so that a concurrent start never
+// reads half of one. Whatever fails, the code runs without a cache: the cache only ever saves time.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -29,9 +29,8 @@ export function runCached(url, inputs) {
   let cachedData;
   for (let i = 0; i < places.length && cachedData === undefined; i++) cachedData = readIfThere(places[i]);
   const script = new Script(readFileSync(file, 'utf8'), { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected === true) {
-    process.once('exit', () => writeCache(script, places));
-  }
+  const usable = cachedData !== undefined && script.cachedDataRejected !== true ? cachedData : undefined;
+  process.once('exit', () => writeCache(script, places, usable));
   return script.runInThisContext()(createRequire(url), ...inputs);
 }
 
@@ -56,10 +55,15 @@ function readIfThere(file) {
   }
 }
 
-/** Writes the script's cache to the first of `places` that takes it; at exit, so it never throws. */
-function writeCache(script, places) {
+/**
+ * Writes the script's cache to the first of `places` that takes it, unless the cache this start used holds about
+ * as much compiled code: a cache made by a short run (`--version`) lacks what serving compiles, and is replaced
+ * by the first run that compiled an eighth more. At exit, so it never throws.
+ */
+function writeCache(script, places, used) {
   try {
     const data = script.createCachedData();
+    if (used !== undefined && data.length <= used.length * 1.125) return;
     for (const cacheFile of places) {
       const temporary = `${cacheFile}.${process.pid}.tmp`;
       try {

@@ -2,6 +2,7 @@
 // start writes it beside the start-up code, later starts use it, and a cache that is damaged or made by another
 // V8 only costs time. Each test runs a copy of dist/ of its own, so that no other test's start has written the
 // cache first.
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,17 @@ describe('the start-up code cache (dist/cli.js over stdio)', () => {
     const replaced = await cacheWritten(chunks, garbage);
     expect(replaced.file).to.equal(file);
     expect(replaced.bytes.length).to.be.greaterThan(100_000);
+  });
+
+  it('made by a one-shot command, is replaced by the first server, which compiles more of the code', async () => {
+    const { cli, chunks } = copyOfDist();
+    expect(execFileSync(process.execPath, [cli, '--version'], { encoding: 'utf8' }).trim()).to.match(/^\d+\.\d+\.\d+/);
+    const short = await cacheWritten(chunks);
+
+    await listToolsOnce(cli);
+    const served = await cacheWritten(chunks, short.bytes);
+    expect(served.file).to.equal(short.file);
+    expect(served.bytes.length).to.be.greaterThan(short.bytes.length * 1.125);
   });
 
   it("goes to the user's own cache directory where it cannot be written beside the code", async () => {
