@@ -10,6 +10,7 @@ COPY package.json package-lock.json ./
 # No install scripts: the build needs none, and the dev-only reference servers' would run for nothing.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json rollup.config.mjs ./
+COPY rollup ./rollup
 COPY core ./core
 COPY plugins ./plugins
 COPY server ./server

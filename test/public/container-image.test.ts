@@ -46,6 +46,20 @@ describe('the container image (Dockerfile)', () => {
     expect(argsOf(image, 'RUN')).to.deep.equal([]);
   });
 
+  it('copies into the build stage every local module the bundle configuration imports', () => {
+    const dist = argsOf(image, 'COPY').find((c) => c.endsWith('./dist'))!;
+    const build = stageNamed(/--from=(\S+)/.exec(dist)![1]!);
+    const copied = argsOf(build, 'COPY').flatMap((c) => c.split(' ').slice(0, -1));
+    const config = readFileSync(join(REPO_ROOT, 'rollup.config.mjs'), 'utf8');
+    const local = [...config.matchAll(/^import .* from '\.\/([^']+)';$/gm)].map((m) => m[1]!);
+    expect(local).to.not.deep.equal([]);
+    for (const path of local)
+      expect(
+        copied.some((c) => path === c || path.startsWith(`${c}/`)),
+        path,
+      ).to.equal(true);
+  });
+
   it('copies only files the repository has and the build context keeps', () => {
     const sources = stages
       .flatMap((s) => argsOf(s, 'COPY'))
