@@ -29,8 +29,11 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
   if (forms.length === 0) return (text) => text;
   // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
   const shortest = Math.min(...forms.map((f) => f.length));
+  // One scan for all the forms before looking for each: on a 440 KB page of workflow runs, a form at a time
+  // over every string was 1.6 ms of a call, this 0.9 ms (docs/benchmarks.md).
+  const anyForm = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
   return (text) => {
-    if (text.length < shortest) return text;
+    if (text.length < shortest || !anyForm.test(text)) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) (spans ??= []).push([at, at + form.length]);

@@ -135,6 +135,59 @@ it spends is the work the contract asks for (parse, check, scrub, render, save t
   (and, during this run, with other engineers' test suites), so scaling here is far from what separate cores
   would show; the workers rows are what this machine gives.
 
+### Issue 18, throughput: where an uncached call's CPU goes (round three)
+
+Measured by CPU time rather than calls/s: the machine is shared (load average 6-9 from other suites during
+these runs), so calls/s moved 2-3x between identical runs, while the server's CPU time per call (utime +
+stime of its processes over a load window, divided by the calls served) moved about 20 %. Profile of
+232785f (\`node --cpu-prof dist/cli.js --transport http\` under 16 autocannon clients, self and inclusive
+time): TOON rendering of the 440 KB page 20 %, garbage collection 17 %, writing the full text to its file
+(open, UTF-8 encode, write, close) 10 %, the value's secret scrub 7 %, \`JSON.parse\` 7 %, the upstream
+request through undici 5.5 %, the body's UTF-8 decode 3 %, the depth check of the parsed body 3.4 %, the
+SDK's request handling (zod validation, Response.json of the answer) about 8 %, our HTTP adapter (web
+Request, copying the answer out) about 4 %. Building an SDK server per POST and registering its two
+handlers is 0.1 %: the per-request construction is not where the time goes. The store is one cache miss
+read per call (the vendor sends no Cache-Control): nothing measurable. About 11-12 ms of CPU a call, 12.8 ms
+for the baseline build 4f185f7.
+
+- **The depth check** (core/schema/argument-depth.ts) pushed a record and a dotted path per node of the
+  body: it now pushes only objects, on parallel stacks, with the top-level key (0.68 ms to 0.15 ms on the
+  30-run page; the same answers as before on 200,000 generated values).
+- **The secret scrub** (core/result/secret-scrubber.ts) looked for each form of each secret in every string
+  of the value; one regular expression of all forms now says whether a string holds any first (the value's
+  scrub 1.6 ms to 0.7 ms, the whole rendering's 0.37 ms to 0.10 ms).
+- **Workers get a 32 MiB young generation** (\`--max-semi-space-size=32\`; Node's default is 16) unless
+  NODE_OPTIONS or the command line chose one. With 16 calls in flight each call's parsed body and rendering
+  outlive a 16 MiB new space: \`--trace-gc\` showed a scavenge every few calls, 4-8 ms each, most of it
+  copied then promoted, about 1.3 ms of GC a call; with 32, about half. A single process cannot change its
+  own young generation once started: \`NODE_OPTIONS=--max-semi-space-size=32\` gives it the same.
+- **The bench's mock serializes the page once** instead of per call: about 1 ms of the load generator's
+  CPU a call, on the same two cores as the server it measures.
+
+Not done: the TOON encoder (the largest single cost, already the fast encoder; joining 10,000 lines is a
+third of it, and building one string instead measured the same) and the full-text file (written whole, as
+the truncation contract says) belong to the per-call and spill work; the rest is the parse and the SDK.
+
+**--workers 1 against the plain process** (92 against 69 in the run of record): \`--workers 1\` is the
+plain process (workers.ts forks only above 1); the rows differ only in the store (SQLite against memory),
+which a call touches once (a cache miss), and in when they ran. Interleaved, the two are within noise of
+each other (CPU per call 11.0-12.8 ms for both). **The 64-client regression** (62 against 74) did not
+reproduce: interleaved 3 s windows give the same calls/s for every build at 64 clients (the machine is
+the limit there: 64 connections of load generator and mock beside the server), and the CPU per call at 64
+is lower than the baseline's in every run (13.2 against 15.9 ms, 11.6 for this branch). A call costs more
+at 64 clients than at 16 (more calls' values alive at each scavenge, so more is promoted), for every build.
+
+Interleaved A/B (one server per build, all started at once; 3 s autocannon windows taking turns, 8 rounds;
+medians; load average 8-9 from other suites): at 16 clients the baseline 4f185f7 37.7 calls/s (14.1 ms of
+CPU a call), 232785f 73.5 (10.4 ms), this branch 71.3 (9.9 ms), this branch with \`--workers 2\` 94.2 (9.0
+ms a call) = 2.50x the baseline; at 64 clients 42.7 (13.0 ms), 57.0 (11.5 ms), 57.2 (11.2 ms) and 52.7
+(12.6 ms). An earlier round of the same kind, less loaded: CPU a call 14.8, 12.4, 10.2 and 10.3 ms.
+
+**The 3x target cannot be met on this machine.** An uncached call costs the server about 10 ms of CPU
+and the load generator with the mock about 2-3 ms; two cores give at most about 160 calls/s for everything
+(server, workers, load generator) while the baseline already had a core of its own (about 12.8 ms a call:
+up to 78 calls/s). 3x the baseline measured in the same run needs a call under about 6 ms of server CPU (with the load generator's 2-3 ms, 234 calls/s on two cores).
+
 How the before/after rows are made: \`git worktree add /tmp/base <commit>\` (or \`git archive <commit> | tar -x\`),
 link node_modules, \`npx rollup -c\` there, write the commit into \`/tmp/base/.bench-commit\`, then
 \`npm run bench -- --before /tmp/base\`.
