@@ -29,14 +29,23 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
   if (forms.length === 0) return (text) => text;
   // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
   const shortest = Math.min(...forms.map((f) => f.length));
+  // One pass of a regular expression of all the forms says whether any is there at all: several times faster
+  // than a search per form, and nearly every string (and text) holds none. Only one that does is searched
+  // form by form for the spans to replace.
+  const anyForm = new RegExp(forms.map(escapeRegExp).join('|'));
   return (text) => {
-    if (text.length < shortest) return text;
+    if (text.length < shortest || !anyForm.test(text)) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) (spans ??= []).push([at, at + form.length]);
     }
     return spans === undefined ? text : redactSpans(text, spans);
   };
+}
+
+/** `literal` as a regular expression matching exactly it (code unit by code unit, as indexOf compares). */
+function escapeRegExp(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** `text` with each run covered by one or more of `spans` replaced by one REDACTED marker. */

@@ -10,6 +10,8 @@ export const MAX_ARGUMENT_DEPTH = 100;
  * explicit stack, so the check itself cannot overflow on the values it exists to refuse.
  */
 export function tooDeeplyNested(args: unknown, maxDepth = MAX_ARGUMENT_DEPTH): string | undefined {
+  // Nearly every value passes: the allocation-free check says so, and only a refused one is walked for its name.
+  if (!nestsDeeperThan(args, maxDepth)) return undefined;
   const pending: Array<{ value: unknown; depth: number; name: string }> = [{ value: args, depth: 0, name: '' }];
   while (pending.length > 0) {
     const { value, depth, name } = pending.pop()!;
@@ -18,4 +20,27 @@ export function tooDeeplyNested(args: unknown, maxDepth = MAX_ARGUMENT_DEPTH): s
     for (const [key, child] of Object.entries(value)) pending.push({ value: child, depth: depth + 1, name: name === '' ? key : `${name}.${key}` });
   }
   return undefined;
+}
+
+/**
+ * Whether any object or array in `value` sits deeper than `maxDepth` levels (the root is level 0). Recursive
+ * but bounded: it returns as soon as it is past `maxDepth`, so the stack never holds more than `maxDepth` + 2
+ * frames, whatever the value. Allocates nothing, so the check of every response body and every call's
+ * arguments costs a walk and no garbage.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  return deeper(value, 0, maxDepth);
+}
+
+function deeper(value: unknown, depth: number, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeper(value[i], depth + 1, maxDepth)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && deeper((value as Record<string, unknown>)[key], depth + 1, maxDepth)) return true;
+  }
+  return false;
 }

@@ -210,8 +210,24 @@ function needsQuotes(s: string): boolean {
   return false;
 }
 
+/**
+ * Characters JSON.stringify escapes otherwise than the library: \b and \f (the library writes \u0008 and
+ * \u000c), and surrogates (JSON.stringify escapes a lone one; the library keeps it).
+ */
+const JSON_ESCAPES_DIFFER = /[\b\f\ud800-\udfff]/;
+
 /** The library's escapeString: backslash, quote, \n, \r, \t, and other control characters as \u00XX. */
 function escape(s: string): string {
+  let first = 0;
+  while (first < s.length) {
+    const c = s.charCodeAt(first);
+    if (c < 32 || c === 34 || c === 92) break;
+    first++;
+  }
+  if (first === s.length) return s;
+  // Text with quotes and line breaks (descriptions, comments): the native JSON escaper writes the same bytes,
+  // without a string built piece by piece.
+  if (!JSON_ESCAPES_DIFFER.test(s)) return JSON.stringify(s).slice(1, -1);
   let out = '';
   let from = 0;
   for (let i = 0; i < s.length; i++) {
