@@ -1,5 +1,5 @@
 import { ToolError } from '../errors/tool-error.js';
-import { tooDeeplyNested } from '../schema/argument-depth.js';
+import { nestsDeeperThan } from '../schema/argument-depth.js';
 import type { BodyKind } from './types.js';
 
 /**
@@ -49,7 +49,7 @@ export function parseBody(status: number, contentType: string | null, text: stri
 }
 
 function refuseTooDeep(body: unknown, status: number, what: string): void {
-  if (tooDeeplyNested(body, MAX_BODY_DEPTH) === undefined) return;
+  if (!nestsDeeperThan(body, MAX_BODY_DEPTH)) return;
   throw new ToolError(
     'upstream_invalid_body',
     `${what} answered ${status} with JSON nested more than ${MAX_BODY_DEPTH} levels deep, which no API sends; it was not rendered. The API may be misbehaving.`,

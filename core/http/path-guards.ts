@@ -31,6 +31,7 @@ export function percentDecoded(value: string): string {
  * undefined. Servers disagree on such bytes (some read `%c0%ae` as `.`), so a path holding one is refused.
  */
 export function invalidEscapeRun(value: string): string | undefined {
+  if (!value.includes('%')) return undefined;
   for (const [run] of value.matchAll(ESCAPE_RUN)) {
     try {
       decodeURIComponent(run);
@@ -43,6 +44,8 @@ export function invalidEscapeRun(value: string): string | undefined {
 
 /** The string and each further percent-decoding of it, until it stops changing; undefined past the rounds. */
 export function decodedForms(value: string): string[] | undefined {
+  // Most paths hold no escape at all: they decode to themselves, and the regular expression need not say so.
+  if (!value.includes('%')) return [value];
   const forms = [value];
   let current = value;
   for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {

@@ -3,7 +3,7 @@ import { injectable, container as rootContainer, type DependencyContainer } from
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import { reportCall, type CallReporting } from '../logging/call-log.js';
+import { callLineLogger, reportCall, type CallReporting } from '../logging/call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { CallContext } from '../pipeline/call-context.js';
@@ -91,7 +91,7 @@ export class Kernel {
     this.tools = new ToolRegistry(options.logger, options.prevalidated);
     this.scrub = secretScrubber(options.settings.secretValues());
     this.bodies = new BodyBudget(options.settings.of(CoreSettings).MCP_MAX_INFLIGHT_BODY_BYTES);
-    this.reporting = { logger: options.logger, metrics: options.metrics ?? noMetrics };
+    this.reporting = { logger: callLineLogger(options.logger), metrics: options.metrics ?? noMetrics };
   }
 
   /** Tool calls in progress (the metrics' gauge). */

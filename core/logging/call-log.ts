@@ -9,6 +9,16 @@ export interface CallReporting {
 }
 
 /**
+ * The logger of the call lines: the server's, without its key-based redaction. A call line holds only what
+ * reportCall puts in it (names, statuses, numbers, the path without its query values), never a header or a
+ * credential under a key, and the redaction's walk of it was most of the cost of logging a call. Secret values
+ * are still scrubbed from every line as it is written: that is the root logger's hook, which children share.
+ */
+export function callLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: [] } });
+}
+
+/**
  * The end of every tool call, whatever its outcome: one info line (what was called, what was sent, how it
  * ended, for whom, how long it took), the stage timings at debug, and the call's metrics. The path is the
  * one sent without its query: query values (JQL, search terms) may hold what must not be logged, so only

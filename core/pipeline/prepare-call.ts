@@ -3,6 +3,7 @@ import { ToolError } from '../errors/tool-error.js';
 import { safeApiPath } from '../http/path-guards.js';
 import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
+import { declaresDefaults } from '../schema/declares-defaults.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
 import { describeValidationErrors } from '../schema/validation-errors.js';
 import { writeRefusal } from './request-gate.js';
@@ -27,7 +28,8 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
       `Invalid arguments for ${tool.spec.name}:\n- ${deep}: is nested more than ${MAX_ARGUMENT_DEPTH} levels deep; send a flatter value.`,
     );
   }
-  const args = validator.Default(structuredClone(rawArgs)) as Record<string, unknown>;
+  const copy = structuredClone(rawArgs);
+  const args = (declaresDefaults(tool.spec.input) ? validator.Default(copy) : copy) as Record<string, unknown>;
   if (!validator.Check(args)) {
     const lines = describeValidationErrors(validator.Errors(args), args, tool.spec.input);
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);

@@ -6,31 +6,41 @@
 export const MAX_ARGUMENT_DEPTH = 100;
 
 /**
- * The name of the top-level argument holding the first value nested deeper than `maxDepth` levels, or
- * undefined. Walked with an explicit stack, so the check itself cannot overflow on the values it exists to
- * refuse. Only objects are pushed, and only the name of the top-level key that leads to each: a response
- * body of thousands of nodes is checked on every upstream call, and a record plus a dotted path per node was
- * most of what the check cost (garbage included).
+ * The dotted name of the first argument nested deeper than `maxDepth` levels, or undefined. Walked with an
+ * explicit stack, so the check itself cannot overflow on the values it exists to refuse.
  */
 export function tooDeeplyNested(args: unknown, maxDepth = MAX_ARGUMENT_DEPTH): string | undefined {
-  if (args === null || typeof args !== 'object') return undefined;
-  const values: object[] = [args];
-  const depths: number[] = [0];
-  // The leading segment of the dotted path the name would have: the first non-empty key on the way down.
-  const heads: string[] = [''];
-  while (values.length > 0) {
-    const value = values.pop()!;
-    const depth = depths.pop()!;
-    const head = heads.pop()!;
-    if (depth > maxDepth) return head.split('.')[0] || '(arguments)';
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const child = record[key];
-      if (child === null || typeof child !== 'object') continue;
-      values.push(child);
-      depths.push(depth + 1);
-      heads.push(head === '' ? key : head);
-    }
+  // Nearly every value passes: the allocation-free check says so, and only a refused one is walked for its name.
+  if (!nestsDeeperThan(args, maxDepth)) return undefined;
+  const pending: Array<{ value: unknown; depth: number; name: string }> = [{ value: args, depth: 0, name: '' }];
+  while (pending.length > 0) {
+    const { value, depth, name } = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxDepth) return name.split('.')[0] || '(arguments)';
+    for (const [key, child] of Object.entries(value)) pending.push({ value: child, depth: depth + 1, name: name === '' ? key : `${name}.${key}` });
   }
   return undefined;
+}
+
+/**
+ * Whether any object or array in `value` sits deeper than `maxDepth` levels (the root is level 0). Recursive
+ * but bounded: it returns as soon as it is past `maxDepth`, so the stack never holds more than `maxDepth` + 2
+ * frames, whatever the value. Allocates nothing, so the check of every response body and every call's
+ * arguments costs a walk and no garbage.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  return deeper(value, 0, maxDepth);
+}
+
+function deeper(value: unknown, depth: number, maxDepth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeper(value[i], depth + 1, maxDepth)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && deeper((value as Record<string, unknown>)[key], depth + 1, maxDepth)) return true;
+  }
+  return false;
 }

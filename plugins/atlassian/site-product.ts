@@ -79,6 +79,7 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
       ? undefined
       : `${product.label} is not configured: set ${missing.join(', ')} (in the environment, ./.env, or the "${product.vendor}" section of ~/.mcp/configs.json). ` +
         'ATLASSIAN_API_TOKEN is an API token of the ATLASSIAN_USER_EMAIL account.');
+  const authHeaders = problem === undefined ? Object.freeze(basicAuth(email, token)) : undefined;
   const prefixesKey = `${product.settingsPrefix}_API_PREFIXES`;
   const paths: ProductPaths = {
     label: product.label,
@@ -93,7 +94,8 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
     baseUrl: base.url ?? UNCONFIGURED_BASE_URL,
     baseUrlSetting: `${product.settingsPrefix}_BASE_URL`,
     examplePath: product.examplePath,
-    auth: () => (problem === undefined ? basicAuth(email, token) : undefined),
+    // Made once: the credentials are fixed for the life of the server, and every request sends them.
+    auth: () => authHeaders,
     missingCredentials: problem ?? '',
     secretMaterial: () => `${email}\0${token}`,
     ...identityFrom(settings, product.settingsPrefix),

@@ -188,6 +188,46 @@ and the load generator with the mock about 2-3 ms; two cores give at most about 
 (server, workers, load generator) while the baseline already had a core of its own (about 12.8 ms a call:
 up to 78 calls/s). 3x the baseline measured in the same run needs a call under about 6 ms of server CPU (with the load generator's 2-3 ms, 234 calls/s on two cores).
 
+### Issue 18, per call at 2 KB and 100 KB: what the profiles showed, and what was done
+
+Profiles of \`dist/cli.js\` over stdio (\`--cpu-prof\`, driven by the SDK client against the loopback mock)
+and of \`kernel.callTimed\` in-process; CPU per call read from /proc for the server processes; all on the
+shared 2-core machine (load average 7-10 from other suites), so only ratios measured side by side count.
+
+- **The 2 KB TOON row that cost 1.2 ms more than the others was warm-up, not TOON.** Both servers get 3-5x
+  cheaper per call over their first two thousand calls or so, while V8 compiles their hot code (ours over
+  stdio: about 3.6 ms a call over the first 500 calls, 0.6-0.7 ms after 3,000; in-process 2.0 ms to 0.35 ms
+  of CPU; the reference likewise). With 40 warm-up calls, the first row measured paid for most of it; in
+  steady state TOON costs 30-50 us more than JSON at 2 KB. The benchmark now warms each server with 2,000
+  calls (300 in a quick run) before measuring anything.
+- **Depth checks allocated an object and a dotted name per node**: the check of every response body (512
+  levels) and of every call's arguments is now a recursive walk bounded by the limit, allocating nothing, the
+  name found only for a refused value (a 100 KB page: 420-590 us to 50-150 us).
+- **Secret scrubbing searched each string once per form of each secret** (8 searches a string): one regular
+  expression of all the forms now says whether any is there; only a string that holds one is searched form by
+  form (the strings of a 100 KB page: 230-360 us to 40-65 us; the whole scrub walk 280-1,200 us to 130-210 us).
+- **Validation applied schema defaults to tools that declare none**: TypeBox's Default walks the schema and
+  checks each union member on every call; it now runs only for a schema with a \`default\` somewhere in it
+  (prepareCall 22-27 us to 12 us). A path without \`%\` skips the decoding passes of the path check.
+- **TOON escaping**: a string is checked with one regular expression for anything to escape, and text with
+  quotes and line breaks is escaped by JSON.stringify where the bytes are the library's (a 100 KB page's TOON:
+  about 1,100 us to 950 us).
+- **The call line at the default \`info\` level** went through pino's key-based redaction, whose walk was most
+  of logging a call (about 10 % of a call's in-process CPU); it is now logged through a child logger without
+  it (the line holds names, statuses, numbers and the query-less path), still scrubbed of secret values.
+  The Atlassian Basic auth header is made once rather than per request.
+
+What is left. At 2 KB in steady state our server spends about 0.6-0.8 ms of CPU a call against the reference's
+1.6-1.7 ms; the rest of a call's time (about 1 ms) is the client, the mock and the scheduler, the same for
+both, so 0.6x of the reference's wall time would need our server at about 0.2 ms a call: what an MCP ping
+alone costs here (the SDK's parsing and validation of the message, the stdio streams). At 100 KB JSON the call
+is the body's decoding (about 300 us), \`JSON.parse\` (about 470 us), the pretty \`JSON.stringify\` (about 500
+us) and flattening it (about 200 us), the SDK serializing and writing the cut text, and saving the whole text
+to the truncation file: open, write and close through libuv's thread pool, 0.7-0.9 ms of the truncate stage's
+1.0-1.2 ms on this machine (plugins/truncation/raw-response-files.ts, owned by the spill work: a synchronous
+write for texts of a few hundred KB would take most of it off the call). The reference does each of these
+steps too, so half of its time there means skipping one of them.
+
 How the before/after rows are made: \`git worktree add /tmp/base <commit>\` (or \`git archive <commit> | tar -x\`),
 link node_modules, \`npx rollup -c\` there, write the commit into \`/tmp/base/.bench-commit\`, then
 \`npm run bench -- --before /tmp/base\`.

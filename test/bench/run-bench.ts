@@ -38,6 +38,7 @@ const SIZES = [2 * 1024, 100 * 1024, MiB, 5 * MiB];
 const PLAN = quick
   ? {
       calls: (b: number) => (b < 50_000 ? 30 : b < 2 * MiB ? 8 : 4),
+      warmUpCalls: 300,
       stageCalls: 10,
       startups: 5,
       seconds: 3,
@@ -47,6 +48,7 @@ const PLAN = quick
     }
   : {
       calls: (b: number) => (b < 50_000 ? 300 : b < 500_000 ? 80 : b < 2 * MiB ? 25 : 12),
+      warmUpCalls: 2000,
       stageCalls: 60,
       startups: 21,
       seconds: 10,
@@ -76,7 +78,7 @@ const startup = await benchStartup(PLAN.startups);
 log('stage breakdown');
 const stages = await benchStages(SIZES, PLAN.stageCalls);
 log('per-call, ours and the reference');
-const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls, beforeCli });
+const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls, warmUpCalls: PLAN.warmUpCalls, beforeCli });
 log('throughput');
 const throughput = await benchThroughput([1, 16, 64], PLAN.seconds);
 if (beforeCli !== undefined)

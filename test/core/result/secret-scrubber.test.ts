@@ -77,6 +77,16 @@ describe('secretScrubber: every form, every overlap', () => {
     expect(secretScrubber(['s3cr3t-token'], [basic])(`Authorization: Basic ${basic}`)).to.equal('Authorization: Basic [REDACTED]');
   });
 
+  it('finds secrets made of characters that mean something in a regular expression, and only them', () => {
+    const secrets = ['a.b*c+d?e^f$g', '(x|y)[z]{2}', 'back\\slash/-dash', 'line\nbreak'];
+    const scrub = secretScrubber(secrets);
+    for (const secret of secrets) expect(scrub(`<${secret}>`), secret).to.equal('<[REDACTED]>');
+    // What those characters would match as a pattern is not the secret: it stays.
+    for (const lookalike of ['aXbbbcdde^f$g', 'ab*c+d?e^f$g', 'x[z]{2}', '-xzz-', 'back\\slash/Xdash', 'lineXbreak']) {
+      expect(scrub(`<${lookalike}>`), lookalike).to.equal(`<${lookalike}>`);
+    }
+  });
+
   it('keeps a key that scrubbing turns into __proto__ a key', () => {
     const scrubbed = scrubJsonValue({ ['__proto__hunter22'.replace('hunter22', '')]: 1, hunter22: 2 } as Record<string, unknown>, scrub);
     expect(Object.keys(scrubbed)).to.include('[REDACTED]');
