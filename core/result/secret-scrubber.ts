@@ -1,5 +1,9 @@
-/** Replaces every configured secret value in a piece of text. */
-export type Scrub = (text: string) => string;
+/**
+ * Replaces every configured secret value in a piece of text. `longestForm`, when known, is the length of the
+ * longest form it finds: text checked in consecutive windows that overlap by one less than that is checked
+ * whole (how a rendering written out in pieces is checked, plugins/truncation/streamed-cut.ts).
+ */
+export type Scrub = ((text: string) => string) & { readonly longestForm?: number };
 
 /** Secrets shorter than this are not scrubbed: replacing two or three characters would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4;
@@ -26,10 +30,11 @@ export function secretForms(secret: string): string[] {
  */
 export function secretScrubber(secretValues: readonly string[], derived: readonly string[] = []): Scrub {
   const forms = [...new Set([...secretValues.flatMap(secretForms), ...derived])].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  if (forms.length === 0) return (text) => text;
+  if (forms.length === 0) return Object.assign((text: string) => text, { longestForm: 0 });
   // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
   const shortest = Math.min(...forms.map((f) => f.length));
-  return (text) => {
+  const longestForm = Math.max(...forms.map((f) => f.length));
+  const scrub = (text: string): string => {
     if (text.length < shortest) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
@@ -37,6 +42,7 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
     }
     return spans === undefined ? text : redactSpans(text, spans);
   };
+  return Object.assign(scrub, { longestForm });
 }
 
 /** `text` with each run covered by one or more of `spans` replaced by one REDACTED marker. */

@@ -30,7 +30,11 @@ const EDGES = {
 async function readArtifact(kernel: TestKernel, artifactId: string): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (let offset = 0, eof = false; !eof;) {
-    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset }, LOCAL_PRINCIPAL))) as { nextOffset: number; eof: boolean; data: string };
+    const chunk = JSON.parse(textOf(await kernel.call('artifact_read', { artifactId, offset }, LOCAL_PRINCIPAL))) as {
+      nextOffset: number;
+      eof: boolean;
+      data: string;
+    };
     parts.push(Buffer.from(chunk.data, 'base64'));
     ({ nextOffset: offset, eof } = chunk);
   }
@@ -97,7 +101,12 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
     expect(readFileSync(observed.savedFile!).equals(Buffer.from(rendering, 'utf8')), 'the saved file holds the whole rendering').to.equal(true);
     expect(observed.structured).to.deep.equal({
       data: null,
-      incomplete: { reason: 'size', bytes: Buffer.byteLength(serialized), limitBytes: 262_144, artifactId: (observed.structured.incomplete as { artifactId: string }).artifactId },
+      incomplete: {
+        reason: 'size',
+        bytes: Buffer.byteLength(serialized),
+        limitBytes: 262_144,
+        artifactId: (observed.structured.incomplete as { artifactId: string }).artifactId,
+      },
     });
     expect(observed.artifact!.equals(Buffer.from(serialized, 'utf8')), 'the artifact holds the whole structured value').to.equal(true);
   }
