@@ -32,8 +32,9 @@ export function parseJsonBytes(bytes: Buffer, from = 0): { value: unknown } | un
   try {
     const start = skipSpace(bytes, from);
     if (bytes[start] !== OPEN_OBJECT && bytes[start] !== OPEN_ARRAY) return undefined;
-    const end = valueEnd(bytes, start);
-    if (skipSpace(bytes, end) !== bytes.length) return undefined;
+    // Only whitespace may follow the value, so it ends at the last other byte (parseRange checks it closes there).
+    let end = bytes.length;
+    while (end > start && isSpace(bytes[end - 1]!)) end--;
     return { value: parseRange(bytes, start, end) };
   } catch {
     // NotHandled, a SyntaxError of a member, a RangeError of a very deep nesting: the whole text decides.
@@ -91,14 +92,27 @@ function valueEnd(bytes: Buffer, at: number): number {
   return i > at ? i : fail();
 }
 
+/** Bytes of a string looked at one by one before its closing quote is searched for natively (most keys are short). */
+const SHORT_STRING = 24;
+
 /** Just past the closing quote of the string whose opening quote is at `at`. */
 function stringEnd(bytes: Buffer, at: number): number {
-  for (let i = at + 1; i < bytes.length; i++) {
+  const short = Math.min(bytes.length, at + 1 + SHORT_STRING);
+  let i = at + 1;
+  for (; i < short; i++) {
     const b = bytes[i]!;
     if (b === BACKSLASH) i++;
     else if (b === QUOTE) return i + 1;
   }
-  return fail();
+  // A long string: each quote found by Buffer.indexOf closes it unless an odd run of backslashes escapes it.
+  for (;;) {
+    const quote = bytes.indexOf(QUOTE, i);
+    if (quote === -1) return fail();
+    let backslashes = 0;
+    while (quote - backslashes - 1 > at && bytes[quote - backslashes - 1] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    i = quote + 1;
+  }
 }
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
