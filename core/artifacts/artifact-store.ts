@@ -23,8 +23,11 @@ export interface SavedArtifact {
  * and readable in bounded chunks by the principal that made the call, and by no one else.
  */
 export interface ArtifactStore {
-  /** Saves content; throws when the store fails (callers degrade: `artifactId: null`). */
-  save(owner: Principal, mimeType: string, content: string | Buffer): Promise<SavedArtifact>;
+  /**
+   * Saves content; throws when the store fails (callers degrade: `artifactId: null`). Text may come as
+   * consecutive pieces (a serialization made as it is stored): the artifact is their concatenation's UTF-8.
+   */
+  save(owner: Principal, mimeType: string, content: string | Buffer | Iterable<string>): Promise<SavedArtifact>;
   /**
    * Reads from `offset`, at most `maxBytes` and never past the stored chunk that holds `offset` (so a read loads
    * no more than one chunk); unknown, expired or foreign ids all throw the same `artifact_not_found`.

@@ -4,16 +4,16 @@ const SLICE_CHARS = 8 * 1024;
 /**
  * The UTF-8 bytes of `text` in chunks of exactly `size` bytes (the last one shorter; one empty chunk for empty
  * text), the same bytes as `Buffer.from(text, 'utf8')` cut at those offsets, made a slice at a time, so the
- * whole encoding never exists at once. A slice never ends between the two halves of a surrogate pair.
+ * whole encoding never exists at once. A slice never ends between the two halves of a surrogate pair. `text`
+ * may also come as consecutive pieces (a serialization made as it is written): the chunks are those of their
+ * concatenation, a pair split between two pieces included.
  */
-export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
+export function* utf8Chunks(text: string | Iterable<string>, size: number): Generator<Buffer> {
   let chunk = Buffer.allocUnsafe(size);
   let filled = 0;
   let produced = false;
-  for (let at = 0; at < text.length;) {
-    const end = sliceEnd(text, at, SLICE_CHARS);
-    const encoded = Buffer.from(text.slice(at, end), 'utf8');
-    at = end;
+  for (const slice of utf8Slices(typeof text === 'string' ? [text] : text)) {
+    const encoded = Buffer.from(slice, 'utf8');
     for (let from = 0; from < encoded.length;) {
       const taken = encoded.copy(chunk, filled, from, Math.min(encoded.length, from + size - filled));
       from += taken;
@@ -27,6 +27,23 @@ export function* utf8Chunks(text: string, size: number): Generator<Buffer> {
     }
   }
   if (filled > 0 || !produced) yield chunk.subarray(0, filled);
+}
+
+/** Consecutive pieces as slices of at most SLICE_CHARS characters, a high surrogate ending a piece carried to the next. */
+function* utf8Slices(pieces: Iterable<string>): Generator<string> {
+  let carried = '';
+  for (const piece of pieces) {
+    const text = carried === '' ? piece : carried + piece;
+    const last = text.charCodeAt(text.length - 1);
+    const keep = text.length > 0 && last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
+    for (let at = 0; at < keep;) {
+      const end = sliceEnd(text, at, Math.min(SLICE_CHARS, keep - at));
+      yield text.slice(at, end);
+      at = end;
+    }
+    carried = text.slice(keep);
+  }
+  if (carried !== '') yield carried;
 }
 
 /** Where a slice of at most `chars` characters from `at` ends: never between the two halves of a surrogate pair. */

@@ -48,7 +48,8 @@ export function parseBody(status: number, contentType: string | null, text: stri
   return { body, kind: 'json' };
 }
 
-function refuseTooDeep(body: unknown, status: number, what: string): void {
+/** Refuses a parsed body nested deeper than MAX_BODY_DEPTH (the same error however it was parsed). */
+export function refuseTooDeep(body: unknown, status: number, what: string): void {
   if (!nestsDeeperThan(body, MAX_BODY_DEPTH)) return;
   throw new ToolError(
     'upstream_invalid_body',

@@ -17,10 +17,17 @@ export interface BodySource {
  * the form JSON.parse needs, and the bytes are dropped as soon as it is made.
  */
 export async function readBodyCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<string> {
-  const bytes = await readBytesCapped(response, maxBytes, what, lease, deadline);
-  // A byte order mark is not text (fetch's text() and TextDecoder drop it too).
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return bytes.toString('utf8', bom);
+  return decodeBody(await readBytesCapped(response, maxBytes, what, lease, deadline));
+}
+
+/** A body's text: its UTF-8 after any byte order mark, which is not text (fetch's text() and TextDecoder drop it too). */
+export function decodeBody(bytes: Buffer): string {
+  return bytes.toString('utf8', bomLength(bytes));
+}
+
+/** 3 when the bytes start with a UTF-8 byte order mark, else 0. */
+export function bomLength(bytes: Buffer): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
 /**

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../pipeline/compose.js';
 import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
-import { parseBody, type BodyExpectation } from './parse-body.js';
+import { parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
-import { discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
+import { PARSE_IN_PIECES_BYTES, parseJsonBytes } from './parse-json-bytes.js';
+import { bomLength, decodeBody, discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
 import { RequestDeadline } from './request-deadline.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './path-guards.js';
@@ -192,6 +193,10 @@ export class UpstreamClient implements UpstreamBinding {
           const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text: '', bytes };
         }
+        if (response.status < 300 && response.status !== 204) {
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
+          return rawResponse({ status: response.status, statusText: response.statusText, headers: response.headers }, bytes);
+        }
         if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
           const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text };
@@ -248,11 +253,19 @@ export class UpstreamClient implements UpstreamBinding {
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
-    const { status, headers, text } = response;
+    const { status, headers } = response;
     if (status >= 400) throw this.statusError(response, request);
     if (status === 304) return { status, headers, body: undefined, kind: 'empty', text: '' };
     if (response.bytes !== undefined) return { status, headers, body: response.bytes, kind: 'bytes', text: '' };
-    const parsed = parseBody(status, headers.get('content-type'), text, expect, `${this.options.label} (${request.method} ${request.path})`);
+    const what = `${this.options.label} (${request.method} ${request.path})`;
+    const big = response.big !== undefined && expect !== 'text' ? parseJsonBytes(response.big, bomLength(response.big)) : undefined;
+    if (big !== undefined) {
+      // Parsed from the bytes; the text is made only if something asks for it (the HTTP cache storing it).
+      refuseTooDeep(big.value, status, what);
+      return Object.defineProperty({ status, headers, body: big.value, kind: 'json' }, 'text', textOf(response)) as UpstreamResponse;
+    }
+    const { text } = response;
+    const parsed = parseBody(status, headers.get('content-type'), text, expect, what);
     return { status, headers, text, ...parsed };
   }
 
@@ -298,6 +311,21 @@ interface RawResponse {
   text: string;
   /** The body of a `binary` request. */
   bytes?: Buffer;
+  /** A successful body of PARSE_IN_PIECES_BYTES or more: parsed from these bytes, `text` decoded only when read. */
+  big?: Buffer;
+}
+
+/** A successful answer: a big body keeps its bytes and decodes its text only when asked; a small one is decoded now. */
+function rawResponse(head: Pick<RawResponse, 'status' | 'statusText' | 'headers'>, bytes: Buffer): RawResponse {
+  if (bytes.length < PARSE_IN_PIECES_BYTES) return { ...head, text: decodeBody(bytes) };
+  return Object.defineProperty({ ...head, big: bytes }, 'text', textOf({ big: bytes })) as RawResponse;
+}
+
+/** An enumerable `text` that decodes a big body once, when first read (a spread copy reads it). */
+function textOf(response: { big?: Buffer }): PropertyDescriptor {
+  const bytes = response.big!;
+  let text: string | undefined;
+  return { enumerable: true, configurable: true, get: () => (text ??= decodeBody(bytes)) };
 }
 
 /**

@@ -83,6 +83,8 @@ export interface WaitObserver {
 
 /** What a call holds of the budget: the upstream client takes from it while reading bodies. */
 export interface BodyLease {
+  /** Bytes of upstream bodies this call has read so far (what the stages after the handler will carry). */
+  readonly held: number;
   /** Waits until `bytes` more fit (or the call is the oldest in flight); rejects if `signal` aborts. */
   take(bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void>;
   release(): void;

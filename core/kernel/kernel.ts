@@ -143,7 +143,9 @@ export class Kernel {
     this.container.register(TOKENS.Metrics, { useValue: metrics });
     const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
     if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
-    this.container.register(TOKENS.Scrubber, { useValue: (text: string) => this.scrub(text) });
+    // The scrubber is rebuilt once plugins have named their derived secret forms: plugins get a stable front to it.
+    const scrub: Scrub = Object.defineProperty((text: string) => this.scrub(text), 'longestForm', { get: () => this.scrub.longestForm });
+    this.container.register(TOKENS.Scrubber, { useValue: scrub });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);

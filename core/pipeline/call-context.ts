@@ -32,6 +32,12 @@ export interface CallContext {
   /** The value after projection: what the text is rendered from and what `data` holds. */
   value?: unknown;
   text?: string;
+  /**
+   * The text of a big value (core/pipeline/big-value.ts), set by the render stage instead of `text`: the same
+   * text as consecutive pieces, made again on each call, so that no stage holds it whole. The truncate stage
+   * turns it into `text` (what the model is shown) and clears it.
+   */
+  rendering?: () => Iterable<string>;
   structured?: Record<string, unknown>;
   /** `_meta` keys every result of this call carries, success or error (policy decision, upstream identity). */
   meta: Record<string, unknown>;

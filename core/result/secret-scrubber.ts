@@ -1,5 +1,9 @@
-/** Replaces every configured secret value in a piece of text. */
-export type Scrub = (text: string) => string;
+/**
+ * Replaces every configured secret value in a piece of text. `longestForm`, when known, is the length of the
+ * longest form it finds: text checked in consecutive windows that overlap by one less than that is checked
+ * whole (how a rendering written out in pieces is checked, plugins/truncation/streamed-cut.ts).
+ */
+export type Scrub = ((text: string) => string) & { readonly longestForm?: number };
 
 /** Secrets shorter than this are not scrubbed: replacing two or three characters would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4;
@@ -26,14 +30,15 @@ export function secretForms(secret: string): string[] {
  */
 export function secretScrubber(secretValues: readonly string[], derived: readonly string[] = []): Scrub {
   const forms = [...new Set([...secretValues.flatMap(secretForms), ...derived])].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  if (forms.length === 0) return (text) => text;
+  if (forms.length === 0) return Object.assign((text: string) => text, { longestForm: 0 });
   // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
   const shortest = Math.min(...forms.map((f) => f.length));
   // One pass of a regular expression of all the forms says whether any is there at all: several times faster
   // than a search per form, and nearly every string (and text) holds none. Only one that does is searched
   // form by form for the spans to replace.
   const anyForm = new RegExp(forms.map(escapeRegExp).join('|'));
-  return (text) => {
+  const longestForm = Math.max(...forms.map((f) => f.length));
+  const scrub = (text: string): string => {
     if (text.length < shortest || !anyForm.test(text)) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
@@ -41,6 +46,7 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
     }
     return spans === undefined ? text : redactSpans(text, spans);
   };
+  return Object.assign(scrub, { longestForm });
 }
 
 /** `literal` as a regular expression matching exactly it (code unit by code unit, as indexOf compares). */

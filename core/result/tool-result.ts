@@ -21,7 +21,7 @@ export function renderedValue(ctx: CallContext): unknown {
 /** The one place a successful call becomes an MCP result: text first, structured value beside it. */
 export function successResult(ctx: CallContext): CallToolResult {
   // Without a render plugin the value is still shown, as JSON.
-  const text = ctx.text ?? ctx.output?.text ?? JSON.stringify(renderedValue(ctx) ?? null, null, 2);
+  const text = ctx.text ?? joined(ctx.rendering) ?? ctx.output?.text ?? JSON.stringify(renderedValue(ctx) ?? null, null, 2);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
   if (ctx.output?.image !== undefined) result.content.push({ type: 'image', ...ctx.output.image });
   if (ctx.structured !== undefined) {
@@ -34,6 +34,9 @@ export function successResult(ctx: CallContext): CallToolResult {
   if (Object.keys(ctx.meta).length > 0) result._meta = ctx.meta;
   return result;
 }
+
+/** A rendering in pieces no truncate stage turned into text (none is loaded): shown whole. */
+const joined = (rendering: (() => Iterable<string>) | undefined): string | undefined => (rendering === undefined ? undefined : [...rendering()].join(''));
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 

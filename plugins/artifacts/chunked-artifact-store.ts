@@ -54,14 +54,15 @@ export class ChunkedArtifactStore implements ArtifactStore {
 
   /**
    * Text is encoded chunk by chunk as it is written (utf8Chunks): a large value is never held a second time as
-   * one whole UTF-8 buffer, and each chunk is in the store before the next is made.
+   * one whole UTF-8 buffer, and each chunk is in the store before the next is made. Text given in pieces is
+   * pulled a piece at a time as chunks are written: it never exists whole here either.
    */
-  async save(owner: Principal, mimeType: string, content: string | Buffer): Promise<SavedArtifact> {
+  async save(owner: Principal, mimeType: string, content: string | Buffer | Iterable<string>): Promise<SavedArtifact> {
     const artifactId = randomBytes(16).toString('hex');
     const key = artifactKey(owner, artifactId);
     let chunks = 0;
     let bytes = 0;
-    for (const piece of typeof content === 'string' ? utf8Chunks(content, ARTIFACT_CHUNK_BYTES) : bufferChunks(content, ARTIFACT_CHUNK_BYTES)) {
+    for (const piece of Buffer.isBuffer(content) ? bufferChunks(content, ARTIFACT_CHUNK_BYTES) : utf8Chunks(content, ARTIFACT_CHUNK_BYTES)) {
       await this.store.set(ARTIFACT_CHUNK_NAMESPACE, `${key}:${chunks++}`, piece.toString('base64'), this.retentionMs);
       bytes += piece.length;
     }

@@ -103,7 +103,10 @@ export class HttpCache implements UpstreamInterceptor {
   }
 
   private fetched(response: UpstreamResponse, now = this.options.clock.now()): UpstreamResponse {
-    return { ...response, cache: { hit: false, ageMs: 0, fetchedAt: new Date(now).toISOString() } };
+    // Copied with its property descriptors: a big body's text is decoded only when read (upstream-client.ts).
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(response)) as UpstreamResponse;
+    copy.cache = { hit: false, ageMs: 0, fetchedAt: new Date(now).toISOString() };
+    return copy;
   }
 
   private async read(key: string, exchange: InterceptContext): Promise<Lookup> {

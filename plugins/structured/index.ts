@@ -2,6 +2,7 @@ import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
+import { isBigValue } from '../../core/pipeline/big-value.js';
 import type { CallContext } from '../../core/pipeline/call-context.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';
@@ -61,7 +62,7 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
 
   private async bound(ctx: CallContext, next: () => Promise<void>): Promise<void> {
     if (ctx.structured !== undefined) {
-      const save = async (serialized: string): Promise<string | null> => {
+      const save = async (serialized: string | Iterable<string>): Promise<string | null> => {
         try {
           return (await this.artifacts.save(ctx.principal, 'application/json', serialized)).artifactId;
         } catch (error) {
@@ -70,7 +71,7 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
           return null;
         }
       };
-      const bounded = await applySizeBound(ctx.structured, isObjectRooted(ctx.tool.spec.envelope!), this.config.maxBytes, save);
+      const bounded = await applySizeBound(ctx.structured, isObjectRooted(ctx.tool.spec.envelope!), this.config.maxBytes, save, isBigValue(ctx));
       if (bounded.kind === 'withheld') {
         this.logger.warn(
           { tool: ctx.tool.spec.name, bytes: bounded.bytes, limitBytes: this.config.maxBytes },

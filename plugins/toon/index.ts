@@ -1,6 +1,8 @@
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import { isBigValue } from '../../core/pipeline/big-value.js';
+import { isPlainContainer, jsonPieces } from '../../core/result/json-pieces.js';
 import { renderedValue } from '../../core/result/tool-result.js';
 import { renderValue } from './render.js';
 
@@ -13,7 +15,12 @@ export class ToonPlugin implements DevtoolsPlugin {
         stage: 'render',
         name: 'toon-or-json',
         run: async (ctx, next) => {
-          ctx.text = ctx.output?.text ?? renderValue(renderedValue(ctx), ctx.args.outputFormat);
+          if (ctx.output?.text === undefined && ctx.args.outputFormat === 'json' && isBigValue(ctx)) {
+            const value = renderedValue(ctx);
+            // A big value's JSON is left for the truncate stage to write out in pieces: it is never whole.
+            if (isPlainContainer(value)) ctx.rendering = () => jsonPieces(value, 2);
+          }
+          if (ctx.rendering === undefined) ctx.text = ctx.output?.text ?? renderValue(renderedValue(ctx), ctx.args.outputFormat);
           await next();
         },
       },

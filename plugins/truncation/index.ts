@@ -11,6 +11,7 @@ import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { RawResponseFiles } from './raw-response-files.js';
+import { cutRendering } from './streamed-cut.js';
 import { needsTruncation, truncateForModel } from './truncate-text.js';
 
 const TruncationSettings = Type.Object({
@@ -51,7 +52,11 @@ export class TruncationPlugin implements DevtoolsPlugin {
         stage: 'truncate',
         name: 'model-text-limit',
         run: async (ctx, next) => {
-          if (ctx.text !== undefined && needsTruncation(ctx.text)) ctx.text = await this.cut(ctx.text, ctx.output?.saveTruncated !== false);
+          const save = ctx.output?.saveTruncated !== false;
+          if (ctx.rendering !== undefined) {
+            ctx.text = await this.cutPieces(ctx.rendering, save);
+            ctx.rendering = undefined;
+          } else if (ctx.text !== undefined && needsTruncation(ctx.text)) ctx.text = await this.cut(ctx.text, save);
           await next();
         },
       },
@@ -62,6 +67,17 @@ export class TruncationPlugin implements DevtoolsPlugin {
    * The cut text, the whole one saved first. A method of its own so that the whole text is no longer referenced
    * once it returns: the later stages (structured output, spill) run without it in memory.
    */
+  /**
+   * A big value's rendering, made in pieces: saved and cut as they are made (streamed-cut.ts). Only when a
+   * secret form shows in the pieces is it made whole, to be scrubbed and cut as any text is.
+   */
+  private async cutPieces(rendering: () => Iterable<string>, save: boolean): Promise<string> {
+    const cut = await cutRendering(rendering(), this.scrub, save ? () => this.files.open() : undefined);
+    if ('text' in cut) return cut.text;
+    const whole = [...rendering()].join('');
+    return needsTruncation(whole) ? this.cut(whole, save) : whole;
+  }
+
   private async cut(whole: string, save: boolean): Promise<string> {
     // Scrubbed before the file is written and before the cut, which could leave a secret's head.
     const text = this.scrub(whole);

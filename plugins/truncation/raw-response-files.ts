@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sliceEnd } from '../../core/artifacts/utf8-chunks.js';
@@ -55,6 +55,29 @@ export class RawResponseFiles {
         await writeText(path, text);
       }
       return path;
+    } catch (error) {
+      this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
+      return undefined;
+    }
+  }
+
+  /**
+   * A new file to write a text into piece by piece (a rendering made as it is written); undefined (logged)
+   * when it could not be made. A write that fails later is logged, the file removed, and `close` says undefined.
+   */
+  async open(): Promise<RawFileWriter | undefined> {
+    const path = join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
+    const create = (): Promise<FileHandle> => open(path, 'wx', 0o600);
+    try {
+      let file: FileHandle;
+      try {
+        file = await create();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await this.ensureDir();
+        file = await create();
+      }
+      return new PieceWriter(file, path, (error) => this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result'));
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
       return undefined;
@@ -122,5 +145,87 @@ async function writeText(path: string, text: string): Promise<void> {
     }
   } finally {
     await file.close();
+  }
+}
+
+/** A text written to a raw response file piece by piece. */
+export interface RawFileWriter {
+  write(piece: string): Promise<void>;
+  /** Flushes and closes the file: its path, or undefined when a write failed (the file is gone then). */
+  close(): Promise<string | undefined>;
+  /** Closes and removes the file: what was written must not be kept. */
+  discard(): Promise<void>;
+}
+
+/** Bytes gathered before they are written: few system calls, and never the whole text's UTF-8 at once. */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+class PieceWriter implements RawFileWriter {
+  private batch: Buffer[] = [];
+  private batched = 0;
+  /** A high surrogate that ended the last piece: encoded with the low one that starts the next. */
+  private carried = '';
+  private failed = false;
+
+  constructor(
+    private readonly file: FileHandle,
+    private readonly path: string,
+    private readonly warn: (error: unknown) => void,
+  ) {}
+
+  async write(piece: string): Promise<void> {
+    if (this.failed) return;
+    let text = this.carried === '' ? piece : this.carried + piece;
+    const last = text.charCodeAt(text.length - 1);
+    this.carried = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+    if (this.carried !== '') text = text.slice(0, -1);
+    const bytes = Buffer.from(text, 'utf8');
+    this.batch.push(bytes);
+    this.batched += bytes.length;
+    if (this.batched >= WRITE_BATCH_BYTES) await this.flush();
+  }
+
+  async close(): Promise<string | undefined> {
+    if (this.carried !== '') this.batch.push(Buffer.from(this.carried, 'utf8'));
+    this.carried = '';
+    await this.flush();
+    if (this.failed) return undefined;
+    try {
+      await this.file.close();
+      return this.path;
+    } catch (error) {
+      await this.fail(error);
+      return undefined;
+    }
+  }
+
+  async discard(): Promise<void> {
+    this.batch = [];
+    await this.file.close().catch(() => {});
+    await unlink(this.path).catch(() => {});
+    this.failed = true;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.batch;
+    this.batch = [];
+    this.batched = 0;
+    if (this.failed || batch.length === 0) return;
+    try {
+      const total = batch.reduce((n, b) => n + b.length, 0);
+      let written = (await this.file.writev(batch)).bytesWritten;
+      if (written < total) {
+        // A short write (a full disk, a signal): the rest, from where it stopped.
+        const rest = Buffer.concat(batch);
+        while (written < total) written += (await this.file.write(rest, written)).bytesWritten;
+      }
+    } catch (error) {
+      await this.fail(error);
+    }
+  }
+
+  private async fail(error: unknown): Promise<void> {
+    this.warn(error);
+    await this.discard();
   }
 }

@@ -10,15 +10,26 @@ const NEWLINE_WINDOW = 500;
  */
 export function truncateForModel(text: string, savedPath: string | undefined): string {
   if (text.length <= MAX_TEXT_CHARS) return text;
-  const newline = text.lastIndexOf('\n', MAX_TEXT_CHARS);
+  return cutFromHead(text.substring(0, CUT_HEAD_CHARS), text.length, savedPath);
+}
+
+/** The characters of a text the cut looks at: where it falls depends on nothing after them. */
+export const CUT_HEAD_CHARS = MAX_TEXT_CHARS + 1;
+
+/**
+ * The cut text of one of `length` characters (more than MAX_TEXT_CHARS) from its first CUT_HEAD_CHARS
+ * characters alone: what the model is shown of a text that was written out in pieces and never held whole.
+ */
+export function cutFromHead(head: string, length: number, savedPath: string | undefined): string {
+  const newline = head.lastIndexOf('\n', MAX_TEXT_CHARS);
   const cut = newline > MAX_TEXT_CHARS - NEWLINE_WINDOW ? newline : MAX_TEXT_CHARS;
-  const kept = detached(text.substring(0, cut));
+  const kept = detached(head.substring(0, cut));
   const guidance = [
     '',
     '---',
     '## Response Truncated',
     '',
-    `This response was truncated to ~${Math.round(kept.length / 4000)}k tokens (${Math.round((kept.length / text.length) * 100)}% of original ${Math.round(text.length / 1000)}k chars).`,
+    `This response was truncated to ~${Math.round(kept.length / 4000)}k tokens (${Math.round((kept.length / length) * 100)}% of original ${Math.round(length / 1000)}k chars).`,
     '',
     '**To access the complete data:**',
   ];

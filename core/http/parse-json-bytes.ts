@@ -1,0 +1,129 @@
+/**
+ * Bodies at least this large are parsed from their bytes a member at a time (parseJsonBytes) rather than
+ * decoded whole first: the whole text of a 16 MiB page with characters outside Latin-1 is 32 MiB of UTF-16,
+ * garbage the moment it is parsed but held until the next full collection, at the peak of the call.
+ */
+export const PARSE_IN_PIECES_BYTES = 1024 * 1024;
+
+/** Members larger than this (in bytes) are themselves parsed a member at a time; smaller ones by JSON.parse. */
+const MEMBER_BYTES = 32 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** Anything this parser is not sure of: the caller parses the whole text instead, with its exact errors. */
+class NotHandled extends Error {}
+
+/**
+ * The value of a JSON object or array body, exactly as `JSON.parse(bytes.toString('utf8', from))` gives it,
+ * made from small decoded slices: the structure is scanned in the bytes (UTF-8 never puts a byte below 0x80
+ * inside a multi-byte character, so brackets, quotes and commas are found byte by byte), each member is
+ * decoded and parsed on its own, and big members are taken apart the same way. Undefined when the body is
+ * not an object or array, or anything looks wrong: the caller then decodes and parses the whole text, so a
+ * bad body fails exactly as it always did.
+ */
+export function parseJsonBytes(bytes: Buffer, from = 0): { value: unknown } | undefined {
+  try {
+    const start = skipSpace(bytes, from);
+    if (bytes[start] !== OPEN_OBJECT && bytes[start] !== OPEN_ARRAY) return undefined;
+    // Only whitespace may follow the value, so it ends at the last other byte (parseRange checks it closes there).
+    let end = bytes.length;
+    while (end > start && isSpace(bytes[end - 1]!)) end--;
+    return { value: parseRange(bytes, start, end) };
+  } catch {
+    // NotHandled, a SyntaxError of a member, a RangeError of a very deep nesting: the whole text decides.
+    return undefined;
+  }
+}
+
+function parseRange(bytes: Buffer, start: number, end: number): unknown {
+  const open = bytes[start];
+  if (end - start <= MEMBER_BYTES || (open !== OPEN_OBJECT && open !== OPEN_ARRAY)) return JSON.parse(bytes.toString('utf8', start, end));
+  const array = open === OPEN_ARRAY;
+  const close = array ? CLOSE_ARRAY : CLOSE_OBJECT;
+  const out: unknown[] | Record<string, unknown> = array ? [] : {};
+  let at = skipSpace(bytes, start + 1);
+  if (bytes[at] === close) return at + 1 === end ? out : fail();
+  for (;;) {
+    let key: string | undefined;
+    if (!array) {
+      if (bytes[at] !== QUOTE) fail();
+      const keyEnd = stringEnd(bytes, at);
+      key = JSON.parse(bytes.toString('utf8', at, keyEnd)) as string;
+      at = skipSpace(bytes, keyEnd);
+      if (bytes[at] !== COLON) fail();
+      at = skipSpace(bytes, at + 1);
+    }
+    const memberEnd = valueEnd(bytes, at);
+    const member = parseRange(bytes, at, memberEnd);
+    // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
+    // first place and takes the last value, as there.
+    if (array) (out as unknown[]).push(member);
+    else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
+    at = skipSpace(bytes, memberEnd);
+    if (bytes[at] === COMMA) at = skipSpace(bytes, at + 1);
+    else if (bytes[at] === close && at + 1 === end) return out;
+    else fail();
+  }
+}
+
+/** Where the value starting at `at` ends: a string, a container (its brackets counted), or a bare word or number. */
+function valueEnd(bytes: Buffer, at: number): number {
+  const first = bytes[at];
+  if (first === QUOTE) return stringEnd(bytes, at);
+  if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+    let depth = 0;
+    for (let i = at; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b === QUOTE) i = stringEnd(bytes, i) - 1;
+      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    }
+    return fail();
+  }
+  let i = at;
+  while (i < bytes.length && !isSpace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
+  return i > at ? i : fail();
+}
+
+/** Bytes of a string looked at one by one before its closing quote is searched for natively (most keys are short). */
+const SHORT_STRING = 24;
+
+/** Just past the closing quote of the string whose opening quote is at `at`. */
+function stringEnd(bytes: Buffer, at: number): number {
+  const short = Math.min(bytes.length, at + 1 + SHORT_STRING);
+  let i = at + 1;
+  for (; i < short; i++) {
+    const b = bytes[i]!;
+    if (b === BACKSLASH) i++;
+    else if (b === QUOTE) return i + 1;
+  }
+  // A long string: each quote found by Buffer.indexOf closes it unless an odd run of backslashes escapes it.
+  for (;;) {
+    const quote = bytes.indexOf(QUOTE, i);
+    if (quote === -1) return fail();
+    let backslashes = 0;
+    while (quote - backslashes - 1 > at && bytes[quote - backslashes - 1] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    i = quote + 1;
+  }
+}
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+function skipSpace(bytes: Buffer, at: number): number {
+  let i = at;
+  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  return i;
+}
+
+function fail(): never {
+  throw new NotHandled();
+}

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { parseJsonBytes } from '../../../core/http/parse-json-bytes.js';
+
+/** The value JSON.parse gives, compared by its JSON text (key order included) and its own keys' prototypes. */
+function expectSameAsJsonParse(text: string, from = 0): void {
+  const parsed = parseJsonBytes(Buffer.from(text, 'utf8'), from);
+  expect(parsed, 'handled').not.to.equal(undefined);
+  const expected: unknown = JSON.parse(text.slice(from === 3 ? 1 : 0));
+  expect(JSON.stringify(parsed!.value) === JSON.stringify(expected), 'same value').to.equal(true);
+}
+
+/** An issue-like member with everything a scanner can trip on inside its strings. */
+function member(i: number): Record<string, unknown> {
+  return {
+    key: `PLAT-${i}`,
+    summary: `Ünïcödé 🚀 ${i} with "quotes", [brackets], {braces}, commas, colons: and a \\ backslash\\`,
+    trailing: 'ends with a backslash \\',
+    escapes: '\u0000\n\t\r\u2028 \ud83d\ude80',
+    numbers: [0, -0.5, 1e21, 2 ** 60, -1.5e-7],
+    flags: [true, false, null],
+    nested: { a: [{ b: { c: [[], {}, [[[{}]]]] } }], empty: '' },
+  };
+}
+
+describe('parseJsonBytes: a big body parsed a member at a time', () => {
+  it('gives what JSON.parse gives, for large arrays and objects in any whitespace', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => member(i));
+    expectSameAsJsonParse(JSON.stringify({ startAt: 0, issues: items, total: 3000 }));
+    expectSameAsJsonParse(JSON.stringify(items, null, 2));
+    expectSameAsJsonParse(` \r\n\t${JSON.stringify({ deep: { deeper: { list: items } } }, null, '\t')} \n`);
+    expectSameAsJsonParse(JSON.stringify({ log: 'x'.repeat(200_000), tail: [1, 2, 3] }));
+    // Numbers as the vendor wrote them (more digits than a double holds, exponents), parsed by JSON.parse alone.
+    expectSameAsJsonParse(`[${Array.from({ length: 5000 }, (_, i) => `{"n": 12345678901234567890${i}, "e": 1E+2, "f": -0.000${i}e-3}`).join(',')}]`);
+  });
+
+  it('keeps "__proto__" a key and a repeated key where JSON.parse keeps it', () => {
+    const filler = JSON.stringify(Array.from({ length: 2000 }, (_, i) => member(i)));
+    const text = `{"__proto__": {"polluted": true}, "a": 1, "big": ${filler}, "a": 2, "b": {"__proto__": ${filler}}}`;
+    const parsed = parseJsonBytes(Buffer.from(text))!.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).to.equal(Object.prototype);
+    expect(Object.keys(parsed)).to.deep.equal(['__proto__', 'a', 'big', 'b']);
+    expect(parsed.a).to.equal(2);
+    expect(({} as { polluted?: boolean }).polluted).to.equal(undefined);
+    expectSameAsJsonParse(text);
+  });
+
+  it('starts after a byte order mark when told', () => {
+    expectSameAsJsonParse(`\ufeff${JSON.stringify(Array.from({ length: 2000 }, (_, i) => member(i)))}`, 3);
+  });
+
+  it('leaves anything else to the whole text: not an object or array, not JSON, trailing bytes', () => {
+    const big = JSON.stringify(Array.from({ length: 2000 }, (_, i) => member(i)));
+    expect(parseJsonBytes(Buffer.from(`"${'x'.repeat(100_000)}"`)), 'a string').to.equal(undefined);
+    for (const text of [
+      big.slice(0, -1),
+      `${big} x`,
+      `${big}]`,
+      big.replace('"PLAT-1500"', 'PLAT-1500'),
+      big.replace('},{', '},,{'),
+      big.replace('},{', '}{'),
+      `{"a": ${big},}`,
+      `[${big}, ]`,
+      `{"a" ${big}}`,
+      '  ',
+    ]) {
+      expect(parseJsonBytes(Buffer.from(text)), text.slice(0, 40)).to.equal(undefined);
+      expect(() => JSON.parse(text)).to.throw(SyntaxError);
+    }
+  });
+});
