@@ -1,9 +1,10 @@
 /**
  * Bodies at least this large are parsed from their bytes a member at a time (parseJsonBytes) rather than
  * decoded whole first: the whole text of a 16 MiB page with characters outside Latin-1 is 32 MiB of UTF-16,
- * garbage the moment it is parsed but held until the next full collection, at the peak of the call.
+ * garbage the moment it is parsed but held until the next full collection, at the peak of the call. The same
+ * 4 MiB as the pieces of the stages after it (core/pipeline/big-value.ts, which says why not less).
  */
-export const PARSE_IN_PIECES_BYTES = 1024 * 1024;
+export const PARSE_IN_PIECES_BYTES = 4 * 1024 * 1024;
 
 /** Members larger than this (in bytes) are themselves parsed a member at a time; smaller ones by JSON.parse. */
 const MEMBER_BYTES = 32 * 1024;

@@ -7,10 +7,13 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { renderValue } from '../../../plugins/toon/render.js';
 import { truncateForModel } from '../../../plugins/truncation/truncate-text.js';
 import { jiraSearchBody } from '../../bench/jira-bodies.js';
+import { BIG_VALUE_BYTES } from '../../../core/pipeline/big-value.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
 const MiB = 1024 * 1024;
+/** Bodies past the size from which a value is handled in pieces, so that these tests take that path. */
+const BIG = BIG_VALUE_BYTES + MiB;
 const TOKEN = 'identity-api-token-7f3a';
 const PATH = '/rest/api/3/search/jql';
 
@@ -112,26 +115,26 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
   }
 
   for (const outputFormat of ['json', 'toon'] as const) {
-    it(`a 3 MiB Jira search page (${outputFormat})`, async () => {
-      const body = jiraSearchBody(3 * MiB);
+    it(`a ${BIG / MiB} MiB Jira search page (${outputFormat})`, async () => {
+      const body = jiraSearchBody(BIG);
       expectWhole(await call(body, outputFormat), JSON.parse(body.toString('utf8')), outputFormat);
     });
   }
 
-  it('a 3 MiB page full of edge cases, read without a Content-Length', async () => {
-    const page = JSON.parse(jiraSearchBody(3 * MiB).toString('utf8')) as { issues: Array<Record<string, unknown>> };
+  it(`a ${BIG / MiB} MiB page full of edge cases, read without a Content-Length`, async () => {
+    const page = JSON.parse(jiraSearchBody(BIG).toString('utf8')) as { issues: Array<Record<string, unknown>> };
     for (let i = 0; i < page.issues.length; i += 7) page.issues[i]!.edges = EDGES;
     const body = JSON.stringify(page);
     for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat, true), JSON.parse(body), outputFormat);
   });
 
   it('one huge string and one huge array of numbers', async () => {
-    const body = JSON.stringify({ log: 'Ünïcödé line\n'.repeat(200_000), samples: Array.from({ length: 150_000 }, (_, i) => i * 1.25) });
+    const body = JSON.stringify({ log: 'Ünïcödé line\n'.repeat(Math.ceil(BIG / 17)), samples: Array.from({ length: 150_000 }, (_, i) => i * 1.25) });
     for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat), JSON.parse(body), outputFormat);
   });
 
   it('a secret the upstream echoes is redacted in the text, the file and the artifact alike', async () => {
-    const page = JSON.parse(jiraSearchBody(2 * MiB).toString('utf8')) as { issues: Array<Record<string, unknown>> };
+    const page = JSON.parse(jiraSearchBody(BIG).toString('utf8')) as { issues: Array<Record<string, unknown>> };
     page.issues[0]!.echo = `token ${TOKEN} and again ${TOKEN}`;
     page.issues.at(-1)!.echo = TOKEN;
     const observed = await call(JSON.stringify(page), 'json');
