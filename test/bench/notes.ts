@@ -111,6 +111,29 @@ it spends is the work the contract asks for (parse, check, scrub, render, save t
   still hand each other whole strings (the pipeline's contract, owned elsewhere): the rendering (2 bytes a
   character for text outside Latin-1), the body's text and the parsed value are each a whole copy, so the 4x
   target stays out of reach without a streaming render and parse; the before/after rows say what this did.
+- **A big value no longer exists as a whole string at any stage** (a call that read more than 4 MiB of
+  upstream body, core/pipeline/big-value.ts). Measured first, with \`--trace-gc\` around one in-process 16 MiB
+  call and \`gc()\`-separated sizes: the body's text 32 MiB (UTF-16), the parsed value 20 MiB, its pretty JSON
+  44 MiB plus about as much again in JSON.stringify's intermediate parts, the compact structured JSON 32 MiB
+  plus its parts, the artifact's base64 chunks 21 MiB (live, in the memory store). Every whole string over
+  128 KiB lands in V8's large-object space, where only a full collection frees it; the full collection of a
+  heap that grew from about 25 MiB came only after the call: that garbage was the peak. Now: (1) JSON object
+  and array bodies of 4 MiB or more are parsed from their bytes a member at a time
+  (core/http/parse-json-bytes.ts: the structure scanned in the bytes, each member decoded and parsed on its
+  own; anything unsure falls back to the whole text with its exact errors), and \`response.text\` is decoded
+  only if something reads it; (2) the JSON rendering and the structured value's serialization are made in
+  16K-character pieces (core/result/json-pieces.ts, JSON.stringify itself for every small subtree), each
+  written to the raw response file or to the artifact's chunks as it is made, the cut made from the first
+  40,001 characters and the length, secret forms checked in windows that overlap by the longest form (a
+  rendering where one shows is handled whole, as before). Pieces are young-generation garbage, collected
+  within milliseconds. Byte identity of text, saved file, structuredContent and artifact is pinned by
+  test/core/pipeline/big-value-identity.test.ts (written before the change). What stays: the body's bytes
+  (16 MiB, until collected), the parsed value (20 MiB), the artifact in the memory store (21 MiB) and a
+  young generation of 16-32 MiB: about 5.5x is the floor of this design, so 4x needs the value itself not to
+  be whole (a streaming projection and render) or a more compact artifact store. The pieces start at 4 MiB, not
+  1 MiB: at 1 MiB they made a JSON call a third slower (jira_get of a 1 MiB page, 41.9 against 28.3 ms,
+  interleaved) for little memory saved. TOON renderings of big
+  values are still made whole (the encoder builds one array of lines); only \`outputFormat: "json"\` streams.
 - **The 40,000 characters kept by the cut were a view of the whole rendering** (V8 keeps a substring as a
   slice of its parent), so a 16 MiB value's pretty JSON, 44 MiB in UTF-16, stayed alive through the structured
   and spill stages. Found with \`gc()\` and \`process.memoryUsage()\` at each stage boundary of one in-process

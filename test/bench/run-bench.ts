@@ -5,7 +5,7 @@
  */
 // The kernel's DI needs the decorator metadata polyfill before any plugin module loads.
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.js';
@@ -25,6 +25,11 @@ import { benchTokens } from './token-counts.js';
 import { measureToolsList } from './tools-list-tokens.js';
 
 const quick = process.argv.includes('--quick');
+// Every server, reference install and store the run starts gets its temporary directories below one of the
+// run's own, removed at the end: the servers' working directories keep the whole text of every cut call, more
+// than a gigabyte a server in a full run, and they filled the disk when left behind.
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-devtools-bench-run-'));
+process.env.TMPDIR = scratch;
 /**
  * `--before DIR`: a checkout of the baseline commit with its own `dist/` built (see docs/benchmarks.md), measured
  * beside this one in the same run: the before/after rows.
@@ -129,5 +134,6 @@ writeFileSync(join(out, 'benchmarks.md'), renderReport(results, BENCH_NOTES));
 mkdirSync(join(REPO_ROOT, 'build/bench'), { recursive: true });
 writeFileSync(join(REPO_ROOT, 'build/bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 log(`wrote ${join(out, 'benchmarks.md')}`);
+rmSync(scratch, { recursive: true, force: true });
 // Child servers and sockets are closed; a lingering keep-alive timer must not hold the run open.
 process.exit(0);
