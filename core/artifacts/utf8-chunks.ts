@@ -33,17 +33,26 @@ export function* utf8Chunks(text: string | Iterable<string>, size: number): Gene
 function* utf8Slices(pieces: Iterable<string>): Generator<string> {
   let carried = '';
   for (const piece of pieces) {
-    const text = carried === '' ? piece : carried + piece;
-    const last = text.charCodeAt(text.length - 1);
-    const keep = text.length > 0 && last >= 0xd800 && last <= 0xdbff ? text.length - 1 : text.length;
-    for (let at = 0; at < keep;) {
-      const end = sliceEnd(text, at, Math.min(SLICE_CHARS, keep - at));
+    let text: string;
+    ({ text, carried } = carryHighSurrogate(carried, piece));
+    for (let at = 0; at < text.length;) {
+      const end = sliceEnd(text, at, SLICE_CHARS);
       yield text.slice(at, end);
       at = end;
     }
-    carried = text.slice(keep);
   }
   if (carried !== '') yield carried;
+}
+
+/**
+ * `carried` (a high surrogate the previous piece ended with, or '') and `piece` joined, less a high surrogate
+ * that ends them: that one is carried to the next piece, so that a pair split between two pieces is encoded
+ * whole and not as two replacement characters.
+ */
+export function carryHighSurrogate(carried: string, piece: string): { text: string; carried: string } {
+  const text = carried === '' ? piece : carried + piece;
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? { text: text.slice(0, -1), carried: text.slice(-1) } : { text, carried: '' };
 }
 
 /** Where a slice of at most `chars` characters from `at` ends: never between the two halves of a surrogate pair. */

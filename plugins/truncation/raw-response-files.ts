@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sliceEnd } from '../../core/artifacts/utf8-chunks.js';
+import { carryHighSurrogate, sliceEnd } from '../../core/artifacts/utf8-chunks.js';
 import type { Logger } from '../../core/logging/logger.js';
 
 const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
@@ -43,17 +43,9 @@ export class RawResponseFiles {
 
   /** Saves the text; returns its path, or undefined (logged) when it could not be written. */
   async save(text: string): Promise<string | undefined> {
-    const path = join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
+    const path = this.newPath();
     try {
-      try {
-        await writeText(path, text);
-      } catch (error) {
-        // The folder is made (owner-only) at start-up; only when it has gone since is it made again, rather
-        // than checked before every save (two more file system round trips on every truncated call).
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        await this.ensureDir();
-        await writeText(path, text);
-      }
+      await writeText(await this.create(path), text);
       return path;
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
@@ -66,21 +58,33 @@ export class RawResponseFiles {
    * when it could not be made. A write that fails later is logged, the file removed, and `close` says undefined.
    */
   async open(): Promise<RawFileWriter | undefined> {
-    const path = join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
-    const create = (): Promise<FileHandle> => open(path, 'wx', 0o600);
+    const path = this.newPath();
     try {
-      let file: FileHandle;
-      try {
-        file = await create();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        await this.ensureDir();
-        file = await create();
-      }
-      return new PieceWriter(file, path, (error) => this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result'));
+      return new PieceWriter(await this.create(path), path, (error) =>
+        this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result'),
+      );
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
       return undefined;
+    }
+  }
+
+  private newPath(): string {
+    return join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
+  }
+
+  /**
+   * A new owner-only file at `path` (never an existing one). The folder is made (owner-only) at start-up; only
+   * when it has gone since is it made again, rather than checked before every save (two more file system round
+   * trips on every truncated call).
+   */
+  private async create(path: string): Promise<FileHandle> {
+    try {
+      return await open(path, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await this.ensureDir();
+      return open(path, 'wx', 0o600);
     }
   }
 
@@ -133,9 +137,8 @@ export class RawResponseFiles {
 /** Characters encoded and written at a time: the file's UTF-8 never exists whole beside the text. */
 const WRITE_SLICE_CHARS = 1024 * 1024;
 
-/** Writes `text` as UTF-8 to a new owner-only file (never an existing one), a slice at a time. */
-async function writeText(path: string, text: string): Promise<void> {
-  const file = await open(path, 'wx', 0o600);
+/** Writes `text` as UTF-8 to `file`, a slice at a time, and closes it. */
+async function writeText(file: FileHandle, text: string): Promise<void> {
   try {
     for (let at = 0; at < text.length;) {
       // Never between the halves of a surrogate pair: each would be written as a replacement character.
@@ -175,10 +178,8 @@ class PieceWriter implements RawFileWriter {
 
   async write(piece: string): Promise<void> {
     if (this.failed) return;
-    let text = this.carried === '' ? piece : this.carried + piece;
-    const last = text.charCodeAt(text.length - 1);
-    this.carried = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
-    if (this.carried !== '') text = text.slice(0, -1);
+    let text: string;
+    ({ text, carried: this.carried } = carryHighSurrogate(this.carried, piece));
     const bytes = Buffer.from(text, 'utf8');
     this.batch.push(bytes);
     this.batched += bytes.length;
