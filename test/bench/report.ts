@@ -22,6 +22,8 @@ export interface BenchResults {
   throughput: ThroughputRow[];
   /** How long each throughput configuration ran. */
   throughputSeconds: number;
+  /** The uncached tool's servers take turns: windows of this many seconds, this many rounds. */
+  throughputWindows?: { seconds: number; rounds: number };
   /** Cores this process may use (what `--workers auto` starts). */
   cores?: number;
   /** The baseline commit measured beside this one (`--before`), when it was. */
@@ -233,6 +235,13 @@ function stages(r: BenchResults): string {
   return table(['stage (us, median)', ...r.stages.map((c) => bytesCell(Number(c.label.split(' ')[0])) + (c.label.includes('+jq') ? ' +jq' : ''))], rows);
 }
 
+/** How the uncached tool's servers were measured side by side, when they were. */
+function interleaving(r: BenchResults): string {
+  const w = r.throughputWindows;
+  if (w === undefined) return '';
+  return `: its servers (ours, the baseline build, each \`--workers\` setting) all run at once and are loaded in turn, ${w.seconds} s windows in ${w.rounds} rounds, the order rotated each round, after a 1 s warm-up each; calls/s is the median of a server's windows, p50 and p99 the medians of its windows', calls and upstream requests their sums`;
+}
+
 function throughput(r: BenchResults): string {
   const rows = r.throughput.map((t) => [
     t.tool,
@@ -245,7 +254,10 @@ function throughput(r: BenchResults): string {
     String(t.upstreamRequests),
     String(t.timeouts ?? 0),
   ]);
-  return table(['tool', 'server', 'concurrent clients', 'calls/s (median second)', 'p50', 'p99', 'calls', 'upstream requests', 'timed out (10 s)'], rows);
+  return table(
+    ['tool', 'server', 'concurrent clients', 'calls/s (median second or window)', 'p50', 'p99', 'calls', 'upstream requests', 'timed out (10 s)'],
+    rows,
+  );
 }
 
 function memory(r: BenchResults): string {
@@ -369,7 +381,7 @@ ${stages(r)}
 
 ## Throughput over Streamable HTTP
 
-The built CLI over Streamable HTTP (stateless: one SDK server per POST), autocannon keeping that many JSON-RPC \`tools/call\` requests in flight, each client on its own connection, for ${r.throughputSeconds} s after a 1 s warm-up. circleci_get is answered from the HTTP cache (CircleCI said \`max-age=300\`); github_list_workflow_runs reaches the mock every time (30 real-sized runs a page). "Upstream requests" also counts calls still in flight when the run ended. Latency is in whole milliseconds (autocannon's resolution). The \`--workers\` rows run node:cluster workers sharing the port and one SQLite store; \`before\` is the baseline build given with \`--before\`; requests autocannon gave up on after 10 s are counted, not fatal (an overloaded server, not a failing one).
+The built CLI over Streamable HTTP (stateless: one SDK server per POST), autocannon keeping that many JSON-RPC \`tools/call\` requests in flight, each client on its own connection, for ${r.throughputSeconds} s after a 1 s warm-up. circleci_get is answered from the HTTP cache (CircleCI said \`max-age=300\`); github_list_workflow_runs reaches the mock every time (30 real-sized runs a page)${interleaving(r)}. "Upstream requests" also counts calls still in flight when the run ended. Latency is in whole milliseconds (autocannon's resolution). The \`--workers\` rows run node:cluster workers sharing the port and one SQLite store; \`before\` is the baseline build given with \`--before\`; requests autocannon gave up on after 10 s are counted, not fatal (an overloaded server, not a failing one).
 
 ${throughput(r)}
 

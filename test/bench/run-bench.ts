@@ -20,7 +20,7 @@ import { benchStages } from './stage-breakdown.js';
 import { benchStartup } from './startup.js';
 import { MiB } from './stats.js';
 import { benchStoreFootprint } from './store-footprint.js';
-import { benchThroughput } from './throughput.js';
+import { benchThroughput, benchThroughputInterleaved } from './throughput.js';
 import { benchTokens } from './token-counts.js';
 import { measureToolsList } from './tools-list-tokens.js';
 
@@ -47,6 +47,8 @@ const PLAN = quick
       stageCalls: 10,
       startups: 5,
       seconds: 3,
+      throughputWindow: 2,
+      throughputRounds: 3,
       spillClients: [1, 8],
       spillRuns: () => 3,
       workerClients: [16],
@@ -57,6 +59,8 @@ const PLAN = quick
       stageCalls: 60,
       startups: 21,
       seconds: 10,
+      throughputWindow: 2,
+      throughputRounds: 6,
       spillClients: [1, 16, 64],
       spillRuns: (clients: number) => (clients === 1 ? 5 : clients === 16 ? 3 : 2),
       workerClients: [16, 64],
@@ -84,24 +88,27 @@ log('stage breakdown');
 const stages = await benchStages(SIZES, PLAN.stageCalls);
 log('per-call, ours and the reference');
 const perCall = await benchPerCall({ sizes: SIZES, iterations: PLAN.calls, warmUpCalls: PLAN.warmUpCalls, beforeCli });
-log('throughput');
-const throughput = await benchThroughput([1, 16, 64], PLAN.seconds);
-if (beforeCli !== undefined)
-  throughput.push(...(await benchThroughput(PLAN.workerClients, PLAN.seconds, { label: 'before', cliPath: beforeCli, uncachedOnly: true })));
-log('throughput with workers');
+log('throughput, the cached tool');
+const throughput = await benchThroughput([1, 16, 64], PLAN.seconds, { cachedOnly: true });
+log('throughput of the uncached tool, servers interleaved');
 const workerStore = mkdtempSync(join(tmpdir(), 'mcp-bench-workers-'));
 const cores = availableParallelism();
-for (const workers of ['1', '2', 'auto']) {
-  const label = `ours, --workers ${workers}${workers === 'auto' ? ` (${cores})` : ''}, SQLite store`;
-  throughput.push(
-    ...(await benchThroughput(PLAN.workerClients, PLAN.seconds, {
-      label,
-      workers,
-      storeUrl: `sqlite://${join(workerStore, `w-${workers}.db`)}`,
-      uncachedOnly: true,
-    })),
-  );
-}
+throughput.push(
+  ...(await benchThroughputInterleaved(
+    [
+      { label: 'ours', clients: [1, 16, 64] },
+      ...(beforeCli === undefined ? [] : [{ label: 'before', cliPath: beforeCli, clients: PLAN.workerClients }]),
+      ...['1', '2', 'auto'].map((workers) => ({
+        label: `ours, --workers ${workers}${workers === 'auto' ? ` (${cores})` : ''}, SQLite store`,
+        workers,
+        storeUrl: `sqlite://${join(workerStore, `w-${workers}.db`)}`,
+        clients: PLAN.workerClients,
+      })),
+    ],
+    PLAN.throughputWindow,
+    PLAN.throughputRounds,
+  )),
+);
 log('spill memory');
 const spill = await benchSpillMemory(PLAN.spillClients, PLAN.spillRuns);
 if (beforeCli !== undefined) spill.push(...(await benchSpillMemory([1], PLAN.spillRuns, beforeCli, 'before')));
@@ -117,6 +124,7 @@ const results: BenchResults = {
   stages,
   throughput,
   throughputSeconds: PLAN.seconds,
+  throughputWindows: { seconds: PLAN.throughputWindow, rounds: PLAN.throughputRounds },
   cores,
   beforeCommit,
   spill,

@@ -3,6 +3,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { pagedListReply, workflowRuns } from '../fixtures/github/github-api.js';
 import { startHttpServer } from '../support/sdk-client.js';
+import { median } from './stats.js';
 
 export interface ThroughputRow {
   tool: string;
@@ -24,6 +25,8 @@ const PROTOCOL_VERSION = '2025-06-18';
 const RUNS = workflowRuns(30);
 const PIPELINE = circleciFixture('pipeline.json');
 
+const UNCACHED_TOOL = 'github_list_workflow_runs';
+
 /** The tools measured: each a JSON-RPC tools/call body as a client POSTs it. */
 const CASES = [
   { tool: 'circleci_get', label: 'circleci_get (cached)', arguments: { path: '/project/gh/acme/app/pipeline/5034460f' } },
@@ -43,11 +46,21 @@ export interface ThroughputServer {
   /** --workers (the store is then a SQLite file the workers share). */
   workers?: string;
   storeUrl?: string;
-  /** Only the uncached tool (the worker and before/after rows). */
+  /** Only the uncached tool. */
   uncachedOnly?: boolean;
+  /** Only the cached tool (the uncached one is measured interleaved, benchThroughputInterleaved). */
+  cachedOnly?: boolean;
 }
 
-export async function benchThroughput(concurrency: number[], seconds: number, options: ThroughputServer = {}): Promise<ThroughputRow[]> {
+/** A server under load: its URL, the upstream requests its own mock has received, and how to stop both. */
+interface Running {
+  url: string;
+  upstream: () => number;
+  stop(): Promise<void>;
+}
+
+/** The built CLI over HTTP with a vendor mock of its own (so each server's upstream requests are its own). */
+async function startServer(options: ThroughputServer): Promise<Running> {
   const mock = await MockUpstream.start();
   let upstream = 0;
   // The page's JSON is made once: the load generator shares the cores with the server it measures, and
@@ -78,19 +91,42 @@ export async function benchThroughput(concurrency: number[], seconds: number, op
       LOG_LEVEL: 'warn',
       ...(options.storeUrl === undefined ? {} : { MCP_STORE_URL: options.storeUrl }),
     },
+  }).catch(async (error: unknown) => {
+    await mock.close();
+    throw error;
   });
+  return {
+    url: server.url,
+    upstream: () => upstream,
+    stop: async () => {
+      await server.stop();
+      await mock.close();
+    },
+  };
+}
+
+const bodyOf = (c: (typeof CASES)[number]): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.arguments } });
+
+function check(result: autocannon.Result, tool: string): void {
+  if (result.non2xx > 0 || result.errors > result.timeouts)
+    throw new Error(`${tool}: ${result.non2xx} non-2xx answers and ${result.errors - result.timeouts} errors under load`);
+}
+
+/** One server alone: each tool at each concurrency for `seconds` after a 1 s warm-up. */
+export async function benchThroughput(concurrency: number[], seconds: number, options: ThroughputServer = {}): Promise<ThroughputRow[]> {
+  const server = await startServer(options);
   const rows: ThroughputRow[] = [];
   try {
-    for (const c of options.uncachedOnly ? CASES.filter((k) => k.tool === 'github_list_workflow_runs') : CASES) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool, arguments: c.arguments } });
+    for (const c of CASES.filter((k) => (options.uncachedOnly ? k.tool === UNCACHED_TOOL : options.cachedOnly ? k.tool !== UNCACHED_TOOL : true))) {
+      const body = bodyOf(c);
       await checkOneCall(server.url, body, c.tool);
       for (const clients of concurrency) {
         // Warm-up at this concurrency, then the measured run.
         await load(server.url, body, clients, 1);
-        upstream = 0;
+        const upstreamBefore = server.upstream();
         const result = await load(server.url, body, clients, seconds);
-        if (result.non2xx > 0 || result.errors > result.timeouts)
-          throw new Error(`${c.tool}: ${result.non2xx} non-2xx answers and ${result.errors - result.timeouts} errors under load`);
+        check(result, c.tool);
         rows.push({
           tool: c.label,
           server: options.label ?? 'ours',
@@ -99,7 +135,7 @@ export async function benchThroughput(concurrency: number[], seconds: number, op
           p50Ms: result.latency.p50,
           p99Ms: result.latency.p99,
           calls: result.requests.total,
-          upstreamRequests: upstream,
+          upstreamRequests: server.upstream() - upstreamBefore,
           timeouts: result.timeouts,
         });
         process.stderr.write(`  throughput ${options.label ?? 'ours'} ${c.tool} x${clients}: ${result.requests.p50} calls/s, p99 ${result.latency.p99} ms\n`);
@@ -107,7 +143,61 @@ export async function benchThroughput(concurrency: number[], seconds: number, op
     }
   } finally {
     await server.stop();
-    await mock.close();
+  }
+  return rows;
+}
+
+export interface InterleavedServer extends ThroughputServer {
+  /** The concurrencies this server is measured at. */
+  clients: number[];
+}
+
+/**
+ * The uncached tool on several servers (ours, the baseline build, each --workers setting), all started at
+ * once and loaded in turn, `windowSeconds` each, for `rounds` rounds, the order rotated every round: what
+ * else the machine does in those minutes slows every server alike, so their ratios are measured side by
+ * side. A server's calls/s is the median of its windows' rates; p50 and p99 the medians of its windows'.
+ */
+export async function benchThroughputInterleaved(servers: InterleavedServer[], windowSeconds: number, rounds: number): Promise<ThroughputRow[]> {
+  const c = CASES.find((k) => k.tool === UNCACHED_TOOL)!;
+  const body = bodyOf(c);
+  const running: Running[] = [];
+  const rows: ThroughputRow[] = [];
+  try {
+    for (const server of servers) running.push(await startServer(server));
+    for (const r of running) await checkOneCall(r.url, body, c.tool);
+    for (const clients of [...new Set(servers.flatMap((s) => s.clients))].sort((a, b) => a - b)) {
+      const measured = servers.map((s, i) => ({ server: s, run: running[i]! })).filter(({ server }) => server.clients.includes(clients));
+      for (const { run } of measured) await load(run.url, body, clients, 1);
+      const windows = measured.map(() => [] as autocannon.Result[]);
+      const upstream = measured.map(({ run }) => run.upstream());
+      for (let round = 0; round < rounds; round++) {
+        for (let k = 0; k < measured.length; k++) {
+          const at = (k + round) % measured.length;
+          const result = await load(measured[at]!.run.url, body, clients, windowSeconds);
+          check(result, c.tool);
+          windows[at]!.push(result);
+        }
+      }
+      measured.forEach(({ server, run }, i) => {
+        const results = windows[i]!;
+        const label = server.label ?? 'ours';
+        rows.push({
+          tool: c.label,
+          server: label,
+          clients,
+          callsPerSecond: median(results.map((w) => w.requests.total / w.duration)),
+          p50Ms: median(results.map((w) => w.latency.p50)),
+          p99Ms: median(results.map((w) => w.latency.p99)),
+          calls: results.reduce((n, w) => n + w.requests.total, 0),
+          upstreamRequests: run.upstream() - upstream[i]!,
+          timeouts: results.reduce((n, w) => n + w.timeouts, 0),
+        });
+        process.stderr.write(`  throughput ${label} ${c.tool} x${clients}: ${rows.at(-1)!.callsPerSecond.toFixed(1)} calls/s (median of ${rounds} windows)\n`);
+      });
+    }
+  } finally {
+    await Promise.allSettled(running.map((r) => r.stop()));
   }
   return rows;
 }
