@@ -10,6 +10,9 @@ const MIN_SECRET_LENGTH = 4;
 
 const REDACTED = '[REDACTED]';
 
+/** From this length on, a text is searched for each form in turn rather than with the one regular expression. */
+const LONG_TEXT = 4096;
+
 /**
  * The forms a secret takes when an upstream carries it back rather than shows it: as is, URL-encoded (either
  * case of hex), JSON-escaped, and base64-encoded alone or as a Basic `secret:` value. (Basic `user:secret`
@@ -38,8 +41,16 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
   // form by form for the spans to replace.
   const anyForm = new RegExp(forms.map(escapeRegExp).join('|'));
   const longestForm = Math.max(...forms.map((f) => f.length));
+  // A long text (a rendering, a cut text) is searched form by form instead: indexOf skips ahead by the form's
+  // length where the alternation looks at every character (a 100 KB page's rendering: 125 us to 55 us), but on
+  // the many short strings of a value one regular expression call beats several searches.
+  const anyIn = (text: string): boolean => {
+    if (text.length < LONG_TEXT) return anyForm.test(text);
+    for (const form of forms) if (text.includes(form)) return true;
+    return false;
+  };
   const scrub = (text: string): string => {
-    if (text.length < shortest || !anyForm.test(text)) return text;
+    if (text.length < shortest || !anyIn(text)) return text;
     let spans: Array<[number, number]> | undefined;
     for (const form of forms) {
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) (spans ??= []).push([at, at + form.length]);

@@ -87,6 +87,21 @@ describe('secretScrubber: every form, every overlap', () => {
     }
   });
 
+  // Long texts (renderings, cut texts) are searched form by form, short strings with one regular expression:
+  // both must find every form wherever it sits, and the same spans.
+  it('redacts every form, in short strings and in long texts alike, at the start, the end and in between', () => {
+    const secret = 'tok+en/with="quote"';
+    const scrub = secretScrubber([secret, 'abab']);
+    const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(`${secret}:`).toString('base64'), 'ababab'];
+    const filler = 'x'.repeat(6000);
+    for (const form of forms) {
+      const expected = '[REDACTED]';
+      expect(scrub(form), form).to.equal(expected);
+      expect(scrub(`${form}${filler}${form} ${form}${filler}${form}`), form).to.equal(`${expected}${filler}${expected} ${expected}${filler}${expected}`);
+    }
+    expect(scrub(filler)).to.equal(filler);
+  });
+
   it('keeps a key that scrubbing turns into __proto__ a key', () => {
     const scrubbed = scrubJsonValue({ ['__proto__hunter22'.replace('hunter22', '')]: 1, hunter22: 2 } as Record<string, unknown>, scrub);
     expect(Object.keys(scrubbed)).to.include('[REDACTED]');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createLogger } from '../../../core/logging/logger.js';
-import { RawResponseFiles } from '../../../plugins/truncation/raw-response-files.js';
+import { RawResponseFiles, SYNC_WRITE_CHARS } from '../../../plugins/truncation/raw-response-files.js';
 
 describe('the full text of truncated results on disk', () => {
   const logger = createLogger({ level: 'silent', secrets: [], destination: { write: () => true } });
@@ -29,6 +29,28 @@ describe('the full text of truncated results on disk', () => {
     expect(readFileSync(path!, 'utf8')).to.equal('saved after all');
     expect(statSync(dir).mode & 0o777).to.equal(0o700);
   });
+
+  // Moderate texts are written in the same tick, longer ones a slice at a time through the thread pool: both
+  // must leave the same bytes, owner-only, and remake a folder that vanished.
+  for (const [name, length] of [
+    ['written at once', SYNC_WRITE_CHARS],
+    ['written in slices', SYNC_WRITE_CHARS * 2 + 3],
+  ] as const) {
+    it(`saves a text of ${length} characters ${name} byte for byte, after its folder vanished`, async () => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
+      const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+      await files.start();
+      rmSync(dir, { recursive: true });
+      const unit = 'ab\u00e9\ud83d\ude00\n';
+      const text = unit.repeat(Math.ceil(length / unit.length)).slice(0, length - 1) + 'z';
+      const path = await files.save(text);
+      files.stop();
+      expect(readFileSync(path!).equals(Buffer.from(text, 'utf8'))).to.equal(true);
+      expect(statSync(path!).mode & 0o777).to.equal(0o600);
+      expect(statSync(dir).mode & 0o777).to.equal(0o700);
+      rmSync(dir, { recursive: true });
+    });
+  }
 
   // The review's findings: in a shared /tmp, another user can make the folder first, open to all, or plant a
   // symbolic link by its name. Neither may receive a result.
