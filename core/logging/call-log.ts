@@ -43,7 +43,7 @@ export function reportCall(ctx: CallContext, durationMs: number, { logger, metri
       durationMs: round(durationMs),
       principal: ctx.principal.subject,
       cacheHit: ctx.observed?.cacheHit ?? null,
-      resultBytes: resultBytes(ctx.result),
+      resultBytes: resultBytes(ctx.result, ctx.structuredBytes),
     },
     'tool call',
   );
@@ -53,12 +53,18 @@ export function reportCall(ctx: CallContext, durationMs: number, { logger, metri
   }
 }
 
-/** Bytes of what the caller receives: the text blocks, and the structured value when there is one. */
-function resultBytes(result: CallToolResult | undefined): number {
+/**
+ * Bytes of what the caller receives: the text blocks, and the structured value when there is one, counted
+ * once by the stage that bounds its size when it was (serializing a value of up to MCP_STRUCTURED_MAX_BYTES
+ * again only to count it cost as much as that stage's own check).
+ */
+function resultBytes(result: CallToolResult | undefined, counted: CallContext['structuredBytes']): number {
   if (result === undefined) return 0;
   let bytes = 0;
   for (const block of result.content) if (block.type === 'text') bytes += Buffer.byteLength(block.text, 'utf8');
-  if (result.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(result.structuredContent), 'utf8');
+  const structured = result.structuredContent;
+  if (structured !== undefined)
+    bytes += counted !== undefined && counted.of === structured ? counted.bytes : Buffer.byteLength(JSON.stringify(structured), 'utf8');
   return bytes;
 }
 

@@ -39,6 +39,11 @@ export interface CallContext {
    */
   rendering?: () => Iterable<string>;
   structured?: Record<string, unknown>;
+  /**
+   * The UTF-8 bytes of a structured value's JSON, when the stage that bounds its size has counted them: the
+   * call line reuses them rather than serializing the value once more (they hold for `of` alone).
+   */
+  structuredBytes?: { of: unknown; bytes: number };
   /** `_meta` keys every result of this call carries, success or error (policy decision, upstream identity). */
   meta: Record<string, unknown>;
   /** Microseconds spent per stage and sub-step, for the stage breakdown. */

@@ -80,6 +80,7 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
         ctx.structured = undefined;
       } else {
         ctx.structured = bounded.value as Record<string, unknown>;
+        if (bounded.kind === 'within') ctx.structuredBytes = { of: bounded.value, bytes: bounded.bytes };
       }
     }
     await next();

@@ -8,7 +8,7 @@ import type { Incomplete } from './structured-value.js';
 export type SaveFullValue = (serialized: string | Iterable<string>) => Promise<string | null>;
 
 export type Bounded =
-  | { kind: 'within'; value: unknown }
+  | { kind: 'within'; value: unknown; bytes: number }
   | { kind: 'spilled'; value: Record<string, unknown> }
   /** Over the bound with a non-object root: there is no `incomplete` to say so, so nothing is sent. */
   | { kind: 'withheld'; bytes: number };
@@ -23,7 +23,7 @@ export async function applySizeBound(value: unknown, objectRooted: boolean, maxB
   if (streamed) return applySizeBoundStreamed(value, objectRooted, maxBytes, save);
   const serialized = JSON.stringify(value);
   const bytes = Buffer.byteLength(serialized, 'utf8');
-  if (bytes <= maxBytes) return { kind: 'within', value };
+  if (bytes <= maxBytes) return { kind: 'within', value, bytes };
   if (!objectRooted) return { kind: 'withheld', bytes };
   const { data: _full, ...meta } = value as Record<string, unknown>;
   const incomplete: Incomplete = { reason: 'size', bytes, limitBytes: maxBytes, artifactId: await save(serialized) };
@@ -45,7 +45,7 @@ async function applySizeBoundStreamed(value: unknown, objectRooted: boolean, max
     bytes += Buffer.byteLength(next.value, 'utf8');
     if (bytes > maxBytes) break;
   }
-  if (bytes <= maxBytes) return { kind: 'within', value };
+  if (bytes <= maxBytes) return { kind: 'within', value, bytes };
   const rest = function* (): Generator<string> {
     for (let next = pieces.next(); !next.done; next = pieces.next()) {
       bytes += Buffer.byteLength(next.value, 'utf8');

@@ -134,6 +134,49 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
   });
 });
 
+describe('the result bytes of a call line with structured output on', () => {
+  let jira: MockUpstream;
+  let session: StdioSession;
+
+  before(async () => {
+    jira = await MockUpstream.start();
+    session = await connectStdio({
+      env: {
+        LOG_LEVEL: 'info',
+        MCP_STRUCTURED_OUTPUT: 'true',
+        MCP_STRUCTURED_MAX_BYTES: '16384',
+        JIRA_BASE_URL: jira.url,
+        ATLASSIAN_USER_EMAIL: 'bot@example.com',
+        ATLASSIAN_API_TOKEN: canary('ATATT3x'),
+      },
+    });
+  });
+  after(async () => {
+    await session?.close();
+    await jira?.close();
+  });
+
+  // The bytes of the structured value are counted by the stage that bounds its size and reused by the call
+  // line: within the bound (the value itself) and over it (the value saved, metadata and `incomplete` sent).
+  it('counts the text and the structured value as the client receives them, within the bound and over it', async () => {
+    const issue = (n: number) => ({ key: `ACME-${n}`, fields: { summary: `Issue ${n} \u00e9t\u00e9 \ud83d\ude00`, labels: ['a', 'b'] } });
+    jira.on('GET', '/rest/api/3/issue/ACME-1', { body: issue(1) });
+    jira.on('GET', '/rest/api/3/search/jql', { body: { issues: Array.from({ length: 300 }, (_, n) => issue(n)) } });
+    const results = [
+      await session.client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/issue/ACME-1' } }),
+      await session.client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/search/jql' } }),
+    ];
+    const lines = await waitForCallLines(session.stderr, 2);
+    const spilled = results[1]!.structuredContent as { incomplete?: { reason: string } };
+    expect(spilled.incomplete?.reason).to.equal('size');
+    results.forEach((result, i) => {
+      const text = (result.content as Array<{ text: string }>).reduce((n, block) => n + Buffer.byteLength(block.text, 'utf8'), 0);
+      expect(result.structuredContent).to.be.an('object');
+      expect(lines[i]!.resultBytes).to.equal(text + Buffer.byteLength(JSON.stringify(result.structuredContent), 'utf8'));
+    });
+  });
+});
+
 describe('HTTP server logs (dist/cli.js --transport http)', () => {
   const good = canary('mcp-caller-');
   const wrong = canary('mcp-wrong-');
