@@ -251,6 +251,41 @@ to the truncation file: open, write and close through libuv's thread pool, 0.7-0
 write for texts of a few hundred KB would take most of it off the call). The reference does each of these
 steps too, so half of its time there means skipping one of them.
 
+### Issue 18, round four: 100 KB calls, the TOON encoder, throughput side by side
+
+Profile of \`dist/cli.js\` over stdio under a loop of jira_get calls (100 KB page, JSON, \`--cpu-prof-interval
+100\`), self time of the server's busy time: \`JSON.parse\` 9 %, the pretty \`JSON.stringify\` 8 %, UTF-8
+encoding (the saved file and stdout) 7 %, the body's UTF-8 decode 6 %, secret scrubbing 10 % (the value's strings
+and the whole rendering, the alternation of all forms 4 %), saving the whole text 12 % (its \`open\` alone 5 %),
+garbage collection 6 %, the SDK's message serialization 4 %. At 2 KB a third of the server's sampled time is
+inside the stdout pipe's write (the client woken on the other core, or the same one): the same for any server.
+
+- **The whole text of a cut result is written in the same tick** (plugins/truncation/raw-response-files.ts, texts
+  up to 512K characters; longer ones still a slice at a time through the thread pool): alone, 270 against 510 us
+  for a 100 KB page's rendering; the file is whole before the answer names it, as before.
+- **A long text is searched for each secret form with \`indexOf\`** (4,096 characters and more): the
+  alternation looks at every character, indexOf skips ahead (a 100 KB rendering 125 to 55 us); on a value's many
+  short strings the one regular expression stays faster (searches per form made the value's scrub 1.1-1.9x slower).
+- Interleaved over stdio, \`dist/cli.js\` of 30dff3a against these two changes, 400 calls each, load average 8:
+  100 KB JSON 7.22 to 6.69 ms (0.928x), TOON 6.99 to 6.49 ms (0.929x); JSON with jq, which cuts nothing, 0.984x.
+- **The call line** counted the structured value's bytes by serializing it again; it now takes the count the size
+  bound made (structured output on only; no row of this benchmark has it on).
+- **The TOON encoder: why rewrites did not measure faster.** In-process profile of the 440 KB workflow-runs page
+  (3 ms an encoding): the final \`join\` of its 6,572 lines 31 %, building the lines (template literals, an
+  indent concatenated) 21 %, the escape check's regular expression 16 %, the quoting check 11 %, GC 7 %. Each
+  line is a cons string the join flattens; three changes, each measured interleaved against the encoder as it is
+  (40 rounds, medians, the same bytes): pushing flat pieces (indents, keys, values, line breaks) into one array
+  and joining that once: 2.07x slower on the runs page, 1.61x on a 100 KB Jira page (V8's join pays per
+  element, and there are five times as many); one pass over each string deciding quoting and escaping together
+  (a URL needs quotes for its colon: the old check stops there, then the regular expression scans for escapes):
+  1.12-1.18x slower (irregexp scans a character class faster than a \`charCodeAt\` loop); the quoting loop as a
+  regular expression: 0.99-1.05x, no change. The encoder is left as it was: its remaining cost is making a
+  400 KB string out of 6,572 lines, which any encoder pays.
+- **Throughput rows are measured side by side** (test/bench/throughput.ts, \`benchThroughputInterleaved\`): ours,
+  the baseline build and each \`--workers\` setting run at once and take turns in 2 s windows. Measured that
+  way at 16 clients, 6 rounds, load average 8 from other suites: 30dff3a 38.6 calls/s, this branch 41.7 (1.08x),
+  this branch with \`--workers 2\` 32.6 (two workers lose when the two cores are already taken).
+
 How the before/after rows are made: \`git worktree add /tmp/base <commit>\` (or \`git archive <commit> | tar -x\`),
 link node_modules, \`npx rollup -c\` there, write the commit into \`/tmp/base/.bench-commit\`, then
 \`npm run bench -- --before /tmp/base\`.
