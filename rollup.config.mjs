@@ -17,6 +17,7 @@ import typescript from '@rollup/plugin-typescript';
 import { builtinModules } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
+import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
 import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
 const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
@@ -166,6 +167,8 @@ export default [
     },
     plugins: [
       sdkServerShims,
+      // The SDK's wire schemas of an era: each built when first used, not all on the era's first request.
+      lazySdkSchemas,
       requireBuiltins,
       // After requireBuiltins: it reads the chunk's import lines as requireBuiltins leaves them.
       startupCodeCache('startup'),
