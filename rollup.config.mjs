@@ -14,7 +14,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
@@ -133,12 +133,32 @@ const requireBuiltins = {
   },
 };
 
+/**
+ * Built-ins that start-up does not use, though modules it loads import them: loading `crypto` loads some twenty
+ * modules of Node's (its hashes, ciphers, keys, X.509), a few milliseconds of every start, for a hash taken on
+ * the first call. Imported functions of these are required on first call instead (`createHash` becomes a
+ * function that requires `crypto` and calls its own); an import of anything else of theirs stays eager.
+ */
+const LAZY_BUILTINS = ['node:crypto', 'crypto'];
+const requireNow = createRequire(import.meta.url);
+
+/** `import { a, b as c } from 'id'` as `const a = (...args) => require('id').a(...args), c = ...;`, or null. */
+function lazyRequireLine(parts, id) {
+  if (!LAZY_BUILTINS.includes(id) || parts.def !== undefined || parts.named === undefined) return null;
+  const bindings = parts.named.split(', ').map((binding) => binding.split(' as '));
+  if (bindings.some(([name]) => typeof requireNow(id)[name] !== 'function')) return null;
+  const call = `${REQUIRE}(${JSON.stringify(id)})`;
+  return `const ${bindings.map(([name, local = name]) => `${local} = (...args) => ${call}.${name}(...args)`).join(', ')};`;
+}
+
 /** `import def, { a, b as c } from 'id'` as `const def = require('id'), { a, b: c } = def;`. */
 function requireLine(clause, id, index) {
   const call = `${REQUIRE}(${JSON.stringify(id)})`;
-  if (clause === undefined) return `${call};`;
+  if (clause === undefined) return LAZY_BUILTINS.includes(id) ? `const ${REQUIRE}$${index} = () => ${call};` : `${call};`;
   const parts = /^(?<def>[\w$]+)?(?:, )?(?:\{ (?<named>[^}]*) \})?$/.exec(clause)?.groups;
   if (!parts) throw new Error(`require-builtins: cannot read the import of ${id}: ${clause}`);
+  const lazy = lazyRequireLine(parts, id);
+  if (lazy !== null) return lazy;
   const def = parts.def ?? `${REQUIRE}$${index}`;
   const named = parts.named === undefined ? '' : `, { ${parts.named.replaceAll(' as ', ': ')} } = ${def}`;
   return `const ${def} = ${call}${named};`;

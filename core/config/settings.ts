@@ -50,7 +50,8 @@ export class Settings {
     for (const [key, property] of Object.entries(schema.properties)) {
       const found = this.values.get(key);
       if (found === undefined) throw new Error(`setting ${key} is not declared by any loaded plugin`);
-      if (!satisfies(found, property)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      if (!satisfies(found, property))
+        throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
       values[key] = found.value;
     }
     return values as Static<S>;

@@ -26,7 +26,12 @@ describe('request validation by the wire schemas of each era, over stdio', funct
     try {
       server.send({ jsonrpc: '2.0', id: 'bad', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } });
       expect((await server.reply('bad')).error?.code).to.equal(INVALID_PARAMS);
-      server.send({ jsonrpc: '2.0', id: 'good', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      server.send({
+        jsonrpc: '2.0',
+        id: 'good',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       expect((await server.reply('good')).result?.protocolVersion).to.equal('2025-11-25');
     } finally {
       await server.stop();
