@@ -135,19 +135,24 @@ const requireBuiltins = {
 
 /**
  * Built-ins that start-up does not use, though modules it loads import them: loading `crypto` loads some twenty
- * modules of Node's (its hashes, ciphers, keys, X.509), a few milliseconds of every start, for a hash taken on
- * the first call. Imported functions of these are required on first call instead (`createHash` becomes a
- * function that requires `crypto` and calls its own); an import of anything else of theirs stays eager.
+ * modules of Node's (its hashes, ciphers, keys, X.509), `assert` five (pino's file writer imports it for its
+ * checks), a few milliseconds of every start for code the first calls run. Imported functions of these are
+ * required on first call instead (`createHash` becomes a function that requires `crypto` and calls its own, a
+ * default import that is a function a proxy that does the same); an import of anything else stays eager.
  */
-const LAZY_BUILTINS = ['node:crypto', 'crypto'];
+const LAZY_BUILTINS = ['node:crypto', 'crypto', 'node:assert', 'assert'];
 const requireNow = createRequire(import.meta.url);
 
 /** `import { a, b as c } from 'id'` as `const a = (...args) => require('id').a(...args), c = ...;`, or null. */
 function lazyRequireLine(parts, id) {
-  if (!LAZY_BUILTINS.includes(id) || parts.def !== undefined || parts.named === undefined) return null;
+  if (!LAZY_BUILTINS.includes(id)) return null;
+  const call = `${REQUIRE}(${JSON.stringify(id)})`;
+  if (parts.named === undefined && parts.def !== undefined && typeof requireNow(id) === 'function') {
+    return `const ${parts.def} = new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(${call}, self, args), get: (_, key) => ${call}[key] });`;
+  }
+  if (parts.def !== undefined || parts.named === undefined) return null;
   const bindings = parts.named.split(', ').map((binding) => binding.split(' as '));
   if (bindings.some(([name]) => typeof requireNow(id)[name] !== 'function')) return null;
-  const call = `${REQUIRE}(${JSON.stringify(id)})`;
   return `const ${bindings.map(([name, local = name]) => `${local} = (...args) => ${call}.${name}(...args)`).join(', ')};`;
 }
 

@@ -45,12 +45,15 @@ function lazyBuilder(fn, code, out) {
     if (statement.type !== 'VariableDeclaration') continue;
     const [declarator] = statement.declarations;
     if (statement.kind !== 'const' || statement.declarations.length !== 1 || declarator.id.type !== 'Identifier' || !declarator.init) {
-      throw new Error(`lazy-sdk-schemas: ${fn.id.name} declares something other than one constant at line ${code.slice(0, statement.start).split('\n').length}`);
+      throw new Error(
+        `lazy-sdk-schemas: ${fn.id.name} declares something other than one constant at line ${code.slice(0, statement.start).split('\n').length}`,
+      );
     }
     names.add(declarator.id.name);
   }
   const returned = body.at(-1);
-  if (returned?.type !== 'ReturnStatement' || returned.argument?.type !== 'ObjectExpression') throw new Error(`lazy-sdk-schemas: ${fn.id.name} does not end by returning an object`);
+  if (returned?.type !== 'ReturnStatement' || returned.argument?.type !== 'ObjectExpression')
+    throw new Error(`lazy-sdk-schemas: ${fn.id.name} does not end by returning an object`);
   if (body.some((statement) => !['VariableDeclaration', 'FunctionDeclaration', 'ReturnStatement'].includes(statement.type))) {
     throw new Error(`lazy-sdk-schemas: ${fn.id.name} runs statements other than declarations`);
   }
@@ -66,7 +69,8 @@ function lazyBuilder(fn, code, out) {
   }
   const holders = [];
   returned.argument.properties.forEach((property, index) => {
-    if (property.type !== 'Property' || property.computed || property.kind !== 'init') throw new Error(`lazy-sdk-schemas: ${fn.id.name} returns a computed or spread member`);
+    if (property.type !== 'Property' || property.computed || property.kind !== 'init')
+      throw new Error(`lazy-sdk-schemas: ${fn.id.name} returns a computed or spread member`);
     const key = code.slice(property.key.start, property.key.end);
     if (property.value.type === 'Identifier' && names.has(property.value.name)) {
       out.overwrite(property.start, property.end, `get ${key}() { return ${property.value.name}(); }`);
