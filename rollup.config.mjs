@@ -14,9 +14,10 @@ import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import typescript from '@rollup/plugin-typescript';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
+import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
 import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
 const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
@@ -132,12 +133,37 @@ const requireBuiltins = {
   },
 };
 
+/**
+ * Built-ins that start-up does not use, though modules it loads import them: loading `crypto` loads some twenty
+ * modules of Node's (its hashes, ciphers, keys, X.509), `assert` five (pino's file writer imports it for its
+ * checks), a few milliseconds of every start for code the first calls run. Imported functions of these are
+ * required on first call instead (`createHash` becomes a function that requires `crypto` and calls its own, a
+ * default import that is a function a proxy that does the same); an import of anything else stays eager.
+ */
+const LAZY_BUILTINS = ['node:crypto', 'crypto', 'node:assert', 'assert'];
+const requireNow = createRequire(import.meta.url);
+
+/** `import { a, b as c } from 'id'` as `const a = (...args) => require('id').a(...args), c = ...;`, or null. */
+function lazyRequireLine(parts, id) {
+  if (!LAZY_BUILTINS.includes(id)) return null;
+  const call = `${REQUIRE}(${JSON.stringify(id)})`;
+  if (parts.named === undefined && parts.def !== undefined && typeof requireNow(id) === 'function') {
+    return `const ${parts.def} = new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(${call}, self, args), get: (_, key) => ${call}[key] });`;
+  }
+  if (parts.def !== undefined || parts.named === undefined) return null;
+  const bindings = parts.named.split(', ').map((binding) => binding.split(' as '));
+  if (bindings.some(([name]) => typeof requireNow(id)[name] !== 'function')) return null;
+  return `const ${bindings.map(([name, local = name]) => `${local} = (...args) => ${call}.${name}(...args)`).join(', ')};`;
+}
+
 /** `import def, { a, b as c } from 'id'` as `const def = require('id'), { a, b: c } = def;`. */
 function requireLine(clause, id, index) {
   const call = `${REQUIRE}(${JSON.stringify(id)})`;
-  if (clause === undefined) return `${call};`;
+  if (clause === undefined) return LAZY_BUILTINS.includes(id) ? `const ${REQUIRE}$${index} = () => ${call};` : `${call};`;
   const parts = /^(?<def>[\w$]+)?(?:, )?(?:\{ (?<named>[^}]*) \})?$/.exec(clause)?.groups;
   if (!parts) throw new Error(`require-builtins: cannot read the import of ${id}: ${clause}`);
+  const lazy = lazyRequireLine(parts, id);
+  if (lazy !== null) return lazy;
   const def = parts.def ?? `${REQUIRE}$${index}`;
   const named = parts.named === undefined ? '' : `, { ${parts.named.replaceAll(' as ', ': ')} } = ${def}`;
   return `const ${def} = ${call}${named};`;
@@ -166,6 +192,8 @@ export default [
     },
     plugins: [
       sdkServerShims,
+      // The SDK's wire schemas of an era: each built when first used, not all on the era's first request.
+      lazySdkSchemas,
       requireBuiltins,
       // After requireBuiltins: it reads the chunk's import lines as requireBuiltins leaves them.
       startupCodeCache('startup'),

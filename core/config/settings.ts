@@ -48,9 +48,11 @@ export class Settings {
   of<S extends TObject>(schema: S): Static<S> {
     const values: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(schema.properties)) {
-      const value = this.get(key);
-      if (!matches(property, value)) throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
-      values[key] = value;
+      const found = this.values.get(key);
+      if (found === undefined) throw new Error(`setting ${key} is not declared by any loaded plugin`);
+      if (!satisfies(found, property))
+        throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
+      values[key] = found.value;
     }
     return values as Static<S>;
   }
@@ -138,6 +140,22 @@ export function resolveSettings(
     }
   }
   return new Settings(values, byOwner);
+}
+
+/**
+ * The property schemas each resolved setting's value is known to satisfy. Resolved values never change (`with`
+ * makes new ones), so a value is checked against a schema once: start-up reads most settings several times
+ * (`of(CoreSettings)` in the kernel, the transport limits in every vendor plugin), which checked them up to
+ * thirteen times each and compiled a validator for every one of them, a few milliseconds of every start.
+ */
+const satisfied = new WeakMap<ResolvedSetting, WeakSet<TSchema>>();
+function satisfies(setting: ResolvedSetting, schema: TSchema): boolean {
+  let known = satisfied.get(setting);
+  if (known?.has(schema) === true) return true;
+  if (!matches(schema, setting.value)) return false;
+  if (known === undefined) satisfied.set(setting, (known = new WeakSet()));
+  known.add(schema);
+  return true;
 }
 
 /**

@@ -89,13 +89,18 @@ export class UpstreamClient implements UpstreamBinding {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
     const prefix = options.apiPrefix?.replace(/\/+$/, '') ?? '';
     this.prefixInBase = prefix !== '' && this.base.pathname.replace(/\/+$/, '').endsWith(prefix) ? prefix : '';
-    const fingerprint = createHash('sha256').update(`${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`).digest('hex').slice(0, 32);
+    // Hashed when first read (by the first call that keys shared state), not by every start for every vendor:
+    // hashing loads node:crypto.
+    const material = `${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`;
+    let fingerprint: string | undefined;
     this.identity = Object.freeze({
       vendor: options.vendor,
       credential: options.credentialLabel,
       host: this.base.host,
       environment: options.environment,
-      fingerprint,
+      get fingerprint(): string {
+        return (fingerprint ??= createHash('sha256').update(material).digest('hex').slice(0, 32));
+      },
     });
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { redactUrl } from '../config/url-credentials.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { KeyValueStore } from './key-value-store.js';
@@ -26,7 +25,9 @@ export async function openStore(url: string, given: Partial<StoreOptions> = {}):
   }
   const store = await connect(url, options);
   try {
-    const probe = randomUUID();
+    // Unique enough for a key that lives a moment (not a secret); randomUUID would load node:crypto, a few
+    // milliseconds of every start, for this one key.
+    const probe = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
     await store.set('probe', probe, 'ok', 10_000);
     if ((await store.get('probe', probe)) !== 'ok') throw new Error('a value written could not be read back');
     await store.delete('probe', probe);

@@ -35,8 +35,20 @@ compiling every tool's input schema 20 ms. Changes, each measured:
   (353 against 477 ms; \`node -e 0\` 168 ms), our own part of it (minus \`node -e 0\`) 0.60x (0.43-0.66x over
   five such runs); the server's CPU time to that answer 0.70x (161 against 231 ms, 30 starts each).
   Left as they were: zod building the SDK's core schemas as it is imported (one module, shared with the test
-  kit's client, so neither tree-shaking nor a chunk of its own leaves them out) and the 2025 schema set on the
-  first \`initialize\` (the SDK already builds it lazily, all at once).
+  kit's client, so neither tree-shaking nor a chunk of its own leaves them out).
+- **Start-up, round three** (issue 14; profiled with \`--cpu-prof --cpu-prof-interval 100\` on a server driven
+  through initialize and tools/list, then measured interleaved against 30dff3a):
+  - *The SDK's wire schemas one at a time* (rollup/lazy-sdk-schemas.mjs): the SDK built all ~140 zod schemas of
+    an era on that era's first request, tasks, sampling and resources included; the bundle rewrites its era
+    builders so that each schema is built on first use and kept (one object per schema, as before).
+  - *Settings checked once* (core/config/settings.ts): \`of()\` re-checked every setting each time a plugin read
+    it, up to thirteen times, and compiled a TypeBox validator for each one checked three times.
+  - *No node:crypto and node:assert at start* (rollup.config.mjs, require-builtins): their functions are
+    required on first call; the upstream client hashes its fingerprint when first read.
+  - Tried and dropped, no gain measured: zod's \`jitless\` (parsing the first requests without its compiled
+    fast path cost as much as compiling it), a faster-growing young generation (\`--semi-space-growth-factor\`
+    set from inside the process: the same scavenges, larger), \`fs/promises\` on first use (Node's ES module loader
+    loads its internals anyway). The minimum semi-space cannot be set once the process runs.
 
 ### Per call
 

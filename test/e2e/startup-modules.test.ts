@@ -59,7 +59,10 @@ describe('what a server loads to answer its first tools/list (dist/cli.js over s
         expect(loaded.some((module) => module.includes('/node_modules/reflect-metadata/'))).to.equal(true);
         expect(lazyChunksIn(loaded)).to.deep.equal([]);
         expect(firstUsePackagesIn(loaded)).to.deep.equal([]);
-        expect(loaded.filter((module) => ['node:http', 'node:https', 'node:http2', 'node:cluster'].includes(module))).to.deep.equal([]);
+        // node:crypto and node:assert too: hashes (the fingerprint that keys shared state) and the log writer's
+        // checks are for calls, not for start-up.
+        const laterBuiltins = ['node:http', 'node:https', 'node:http2', 'node:cluster', 'node:crypto', 'node:assert'];
+        expect(loaded.filter((module) => laterBuiltins.includes(module))).to.deep.equal([]);
       } finally {
         await started.server.close();
       }
