@@ -15,25 +15,33 @@ import { runInNewContext } from 'node:vm';
  * once, can take long): the next one waits at least ten times as long as the last one took.
  */
 export function collectAfterBigValue(): void {
-  if (pending || performance.now() < notBefore) return;
-  const gc = collector();
-  if (gc === null) return;
-  pending = true;
-  // Once the call's answer is on its way: its last locals are then unreachable.
-  setTimeout(() => {
-    const started = performance.now();
-    try {
-      gc();
-    } finally {
-      const took = performance.now() - started;
-      notBefore = started + took * 11;
-      pending = false;
-    }
-  }, 0).unref();
+  processCollector.request();
 }
 
-let pending = false;
-let notBefore = 0;
+/** Requests coalesced (one pending at a time) and spaced out; one per process, a fresh one in tests. */
+export class ThrottledCollector {
+  private pending = false;
+  private notBefore = 0;
+
+  request(): void {
+    if (this.pending || performance.now() < this.notBefore) return;
+    const gc = collector();
+    if (gc === null) return;
+    this.pending = true;
+    // Once the call's answer is on its way: its last locals are then unreachable.
+    setTimeout(() => {
+      const started = performance.now();
+      try {
+        gc();
+      } finally {
+        this.notBefore = started + (performance.now() - started) * 11;
+        this.pending = false;
+      }
+    }, 0).unref();
+  }
+}
+
+const processCollector = new ThrottledCollector();
 let gcFunction: (() => void) | null | undefined;
 
 function collector(): (() => void) | null {
