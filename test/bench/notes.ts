@@ -152,7 +152,8 @@ it spends is the work the contract asks for (parse, check, scrub, render, save t
   after. Big artifacts of the memory store (over 1 MiB) now go to owner-only files (0600, in the process's own
   0700 folder, removed on expiry and at exit; plugins/artifacts/artifact-files.ts) instead of 21 MiB of
   base64 strings each on the heap: no change with 1 client (the artifact is written at the end of the call,
-  after its peak), 64 artifacts of 1.3 GiB off the heap with 64. What remains at the 1-client peak: the body
+  after its peak); with 64 clients at once (one server each, same session, a loaded machine): +2771 MiB
+  before, +535 MiB after, against the 2,176 MiB target. What remains at the 1-client peak: the body
   bytes (16 MiB, held until the call ends by the text made on demand), the parsed value (20 MiB) and the young
   generation (up to 32 MiB).
 - **Upstream timeouts with 8 spill clients** (quick runs): two causes. (1) A read waiting for the in-flight
