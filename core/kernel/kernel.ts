@@ -25,6 +25,8 @@ import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
+import { isBigValue } from '../pipeline/big-value.js';
+import { collectAfterBigValue } from '../pipeline/collect-after-big-value.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -292,6 +294,7 @@ export class Kernel {
       try {
         await tool.chain.run(ctx);
       } finally {
+        if (isBigValue(ctx)) collectAfterBigValue();
         ctx.bodyLease!.release();
         reportCall(ctx, performance.now() - started, this.reporting);
       }

@@ -154,6 +154,20 @@ it spends is the work the contract asks for (parse, check, scrub, render, save t
   render and the structured serialization allocate, not by what is live (in-process high-water of
   heapUsed 150-195 MiB over idle both before and after), so the 4x target needs a streaming render and
   serialization, not more dropped references.
+- **The read-back, not the call, set the spill peak** (after 2d9f256). Sampling \`process.memoryUsage()\` every
+  50 ms in the server: one 16 MiB call took the resident set to about +72 MiB over idle; the 683
+  \`artifact_read\` calls that followed then added 40 MiB, a steady growth of the old generation (garbage of the
+  reads, collected only when that generation reached the limit set from its size before the big call, with
+  the call's body bytes and parsed value still in it). A full collection once a big call ends
+  (core/pipeline/collect-after-big-value.ts; at most a tenth of the time) keeps the read-back under the
+  call's own peak: 1 client, 3 servers each, same session: +114 MiB (7.15x) before, +73-74 MiB (4.56-4.63x)
+  after. Big artifacts of the memory store (over 1 MiB) now go to owner-only files (0600, in the process's own
+  0700 folder, removed on expiry and at exit; plugins/artifacts/artifact-files.ts) instead of 21 MiB of
+  base64 strings each on the heap: no change with 1 client (the artifact is written at the end of the call,
+  after its peak); with 64 clients at once (one server each, same session, a loaded machine): +2771 MiB
+  before, +535 MiB after, against the 2,176 MiB target. What remains at the 1-client peak: the body
+  bytes (16 MiB, held until the call ends by the text made on demand), the parsed value (20 MiB) and the young
+  generation (up to 32 MiB).
 - **Upstream timeouts with 8 spill clients** (quick runs): two causes. (1) A read waiting for the in-flight
   body budget ran down MCP_REQUEST_TIMEOUT_MS although the vendor had answered at once; the request's timer
   now stands still while a read waits on our budget (core/http/request-deadline.ts,

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdtemp, open, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../../core/store/key-value-store.js';
+import { SWEEP_INTERVAL_MS } from '../../core/store/store-options.js';
+
+const NAME_PATTERN = /^[0-9a-f]{32}\.bin$/;
+
+/** Folders of every ArtifactFiles of this process, removed when it exits (one listener for all of them). */
+const liveFolders = new Set<string>();
+process.once('exit', () => {
+  for (const folder of liveFolders) rmSync(folder, { recursive: true, force: true });
+});
+
+/**
+ * Big artifacts of the in-memory store, kept in files instead of the V8 heap: a 16 MiB structured value held
+ * as base64 strings cost 21 MiB of resident memory per artifact for the whole retention period, 1.3 GiB for 64
+ * of them. The folder is this process's own (mkdtemp, 0700), each file 0600 and named by 128 random bits; the
+ * name is written only into the artifact's metadata, which is keyed by its owner, so only that principal can
+ * reach the bytes, as for chunks in the store. A file is removed when its artifact expires (a sweep on the
+ * store's timer, or the first read after expiry), and the folder when the process exits. Files hold exactly the
+ * bytes the store would have held, so nothing new is on disk beyond the artifact itself.
+ */
+export class ArtifactFiles {
+  private folder: string | undefined;
+  private readonly expiries = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly clock: Clock,
+    sweepIntervalMs = SWEEP_INTERVAL_MS,
+  ) {
+    this.timer = setInterval(() => void this.sweep(), sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** A new owner-only file for an artifact that expires at `expiresAt`; the caller writes it and closes it. */
+  async create(expiresAt: number): Promise<{ name: string; file: FileHandle }> {
+    const name = `${randomBytes(16).toString('hex')}.bin`;
+    const folder = await this.ensureFolder();
+    let file: FileHandle;
+    try {
+      file = await open(join(folder, name), 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.forgetFolder(); // removed under us (a tmp cleaner): a new private folder
+      file = await open(join(await this.ensureFolder(), name), 'wx', 0o600);
+    }
+    this.expiries.set(name, expiresAt);
+    return { name, file };
+  }
+
+  /** `length` bytes from `position` of a file; undefined when it is unknown or gone. */
+  async read(name: string, position: number, length: number): Promise<Buffer | undefined> {
+    if (!NAME_PATTERN.test(name) || !this.expiries.has(name) || this.folder === undefined) return undefined;
+    let file: FileHandle;
+    try {
+      file = await open(join(this.folder, name), 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const data = Buffer.alloc(length);
+      const { bytesRead } = await file.read(data, 0, length, position);
+      return bytesRead === length ? data : undefined;
+    } finally {
+      await file.close();
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    if (!this.expiries.delete(name) || this.folder === undefined) return;
+    await unlink(join(this.folder, name)).catch(() => {});
+  }
+
+  /** Removes the files of expired artifacts; returns how many. */
+  async sweep(): Promise<number> {
+    const now = this.clock.now();
+    const expired = [...this.expiries].filter(([, expiresAt]) => expiresAt <= now).map(([name]) => name);
+    for (const name of expired) await this.remove(name);
+    return expired.length;
+  }
+
+  /** Removes every file and the folder (also done when the process exits). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.expiries.clear();
+    const folder = this.folder;
+    this.forgetFolder();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  }
+
+  /** The folder, if made: for tests and diagnostics. */
+  get path(): string | undefined {
+    return this.folder;
+  }
+
+  private async ensureFolder(): Promise<string> {
+    if (this.folder === undefined) {
+      this.folder = await mkdtemp(join(tmpdir(), 'mcp-devtools-artifacts-'));
+      liveFolders.add(this.folder);
+    }
+    return this.folder;
+  }
+
+  private forgetFolder(): void {
+    if (this.folder !== undefined) liveFolders.delete(this.folder);
+    this.folder = undefined;
+  }
+}
