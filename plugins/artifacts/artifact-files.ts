@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, open, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newOwnerOnlyFile } from '../../core/files/new-owner-only-file.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { SWEEP_INTERVAL_MS } from '../../core/store/store-options.js';
 
@@ -39,15 +40,11 @@ export class ArtifactFiles {
   /** A new owner-only file for an artifact that expires at `expiresAt`; the caller writes it and closes it. */
   async create(expiresAt: number): Promise<{ name: string; file: FileHandle }> {
     const name = `${randomBytes(16).toString('hex')}.bin`;
-    const folder = await this.ensureFolder();
-    let file: FileHandle;
-    try {
-      file = await open(join(folder, name), 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.forgetFolder(); // removed under us (a tmp cleaner): a new private folder
-      file = await open(join(await this.ensureFolder(), name), 'wx', 0o600);
-    }
+    // A folder removed under us (a tmp cleaner) is forgotten, so that a new private one is made.
+    const file = await newOwnerOnlyFile(
+      async () => join(await this.ensureFolder(), name),
+      () => this.forgetFolder(),
+    );
     this.expiries.set(name, expiresAt);
     return { name, file };
   }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { chmod, lstat, mkdir, mkdtemp, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, writeSync } from 'node:fs';
+import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { carryHighSurrogate, sliceEnd } from '../../core/artifacts/utf8-chunks.js';
+import { newOwnerOnlyFile, newOwnerOnlyFileNow } from '../../core/files/new-owner-only-file.js';
 import type { Logger } from '../../core/logging/logger.js';
 
 const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
@@ -75,19 +76,12 @@ export class RawResponseFiles {
     return join(this.dir, `raw-${this.now()}-${randomBytes(8).toString('hex')}.txt`);
   }
 
-  /**
-   * A new owner-only file at `path` (never an existing one). The folder is made (owner-only) at start-up; only
-   * when it has gone since is it made again, rather than checked before every save (two more file system round
-   * trips on every truncated call).
-   */
-  private async create(path: string): Promise<FileHandle> {
-    try {
-      return await open(path, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await this.ensureDir();
-      return open(path, 'wx', 0o600);
-    }
+  /** A new owner-only file at `path`; the folder is made at start-up, and again only if it has gone since. */
+  private create(path: string): Promise<FileHandle> {
+    return newOwnerOnlyFile(
+      () => path,
+      () => this.ensureDir(),
+    );
   }
 
   /**
@@ -96,14 +90,7 @@ export class RawResponseFiles {
    * themselves take a small part of that. The file is whole before the path is returned.
    */
   private async writeNow(path: string, text: string): Promise<void> {
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx', 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await this.ensureDir();
-      fd = openSync(path, 'wx', 0o600);
-    }
+    const fd = await newOwnerOnlyFileNow(path, () => this.ensureDir());
     try {
       const bytes = Buffer.from(text, 'utf8');
       for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
