@@ -17,6 +17,7 @@ import typescript from '@rollup/plugin-typescript';
 import { builtinModules, createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
+import { lazyCoreSchemas } from './rollup/lazy-core-schemas.mjs';
 import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
 import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
@@ -194,6 +195,8 @@ export default [
       sdkServerShims,
       // The SDK's wire schemas of an era: each built when first used, not all on the era's first request.
       lazySdkSchemas,
+      // The SDK's protocol schemas: each built when first read, not all as the SDK is imported.
+      lazyCoreSchemas(),
       requireBuiltins,
       // After requireBuiltins: it reads the chunk's import lines as requireBuiltins leaves them.
       startupCodeCache('startup'),

@@ -14,6 +14,7 @@
 // (each is built once and kept), which the SDK relies on (it compares and wraps them); what changes is only
 // when it is built. A build function written otherwise than this expects fails the build, never the server.
 import MagicString from 'magic-string';
+import { isBinding, walk } from './estree-walk.mjs';
 
 /** The SDK server's bundle (its file name carries a hash), and the functions rewritten in it. */
 const SDK_SERVER = /\/@modelcontextprotocol\/server\/dist\/src-[\w-]+\.mjs$/;
@@ -100,26 +101,6 @@ function callReads(node, names, out, where) {
   });
 }
 
-function isBinding(node, parent) {
-  switch (parent?.type) {
-    case 'VariableDeclarator':
-      return parent.id === node;
-    case 'FunctionDeclaration':
-    case 'FunctionExpression':
-    case 'ArrowFunctionExpression':
-      return parent.params.includes(node) || parent.id === node;
-    case 'CatchClause':
-      return parent.param === node;
-    case 'AssignmentPattern':
-      return parent.left === node;
-    case 'ArrayPattern':
-    case 'RestElement':
-      return true;
-    default:
-      return false;
-  }
-}
-
 /** `key: s.Schema` entries of the registry maps as getters: the schema is read when its method is looked up. */
 function lazyMapEntries(fn, out) {
   let count = 0;
@@ -132,14 +113,4 @@ function lazyMapEntries(fn, out) {
     count++;
   });
   if (count === 0) throw new Error(`lazy-sdk-schemas: ${fn.id.name} has no schema entries`);
-}
-
-function walk(node, parent, visit) {
-  if (!node || typeof node.type !== 'string') return;
-  visit(node, parent);
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    if (Array.isArray(value)) for (const item of value) walk(item, node, visit);
-    else if (value && typeof value.type === 'string') walk(value, node, visit);
-  }
 }
