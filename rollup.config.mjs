@@ -19,6 +19,7 @@ import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 import { lazyCoreSchemas } from './rollup/lazy-core-schemas.mjs';
 import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
+import { pinoWorkerThreads } from './rollup/pino-worker-threads.mjs';
 import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
 const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
@@ -137,11 +138,12 @@ const requireBuiltins = {
 /**
  * Built-ins that start-up does not use, though modules it loads import them: loading `crypto` loads some twenty
  * modules of Node's (its hashes, ciphers, keys, X.509), `assert` five (pino's file writer imports it for its
- * checks), a few milliseconds of every start for code the first calls run. Imported functions of these are
+ * checks), `worker_threads` pino's transports (unused: the log writer is synchronous, rollup/pino-worker-threads.mjs),
+ * a few milliseconds of every start for code the first calls run. Imported functions of these are
  * required on first call instead (`createHash` becomes a function that requires `crypto` and calls its own, a
  * default import that is a function a proxy that does the same); an import of anything else stays eager.
  */
-const LAZY_BUILTINS = ['node:crypto', 'crypto', 'node:assert', 'assert'];
+const LAZY_BUILTINS = ['node:crypto', 'crypto', 'node:assert', 'assert', 'node:worker_threads', 'worker_threads'];
 const requireNow = createRequire(import.meta.url);
 
 /** `import { a, b as c } from 'id'` as `const a = (...args) => require('id').a(...args), c = ...;`, or null. */
@@ -150,6 +152,12 @@ function lazyRequireLine(parts, id) {
   const call = `${REQUIRE}(${JSON.stringify(id)})`;
   if (parts.named === undefined && parts.def !== undefined && typeof requireNow(id) === 'function') {
     return `const ${parts.def} = new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(${call}, self, args), get: (_, key) => ${call}[key] });`;
+  }
+  // A default import of a module object (a CommonJS `require` of it, hoisted by the commonjs plugin): a proxy
+  // that requires the module when one of its properties is first read or listed.
+  if (parts.named === undefined && parts.def !== undefined) {
+    const own = `getOwnPropertyDescriptor: (_, key) => { const own = Reflect.getOwnPropertyDescriptor(${call}, key); return own && { ...own, configurable: true }; }`;
+    return `const ${parts.def} = new Proxy({}, { get: (_, key) => ${call}[key], has: (_, key) => key in ${call}, ownKeys: () => Reflect.ownKeys(${call}), ${own} });`;
   }
   if (parts.def !== undefined || parts.named === undefined) return null;
   const bindings = parts.named.split(', ').map((binding) => binding.split(' as '));
@@ -197,6 +205,8 @@ export default [
       lazySdkSchemas,
       // The SDK's protocol schemas: each built when first read, not all as the SDK is imported.
       lazyCoreSchemas(),
+      // pino and its transports' worker: node:worker_threads read when first needed (never, with a synchronous writer).
+      pinoWorkerThreads,
       requireBuiltins,
       // After requireBuiltins: it reads the chunk's import lines as requireBuiltins leaves them.
       startupCodeCache('startup'),
