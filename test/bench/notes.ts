@@ -34,8 +34,8 @@ compiling every tool's input schema 20 ms. Changes, each measured:
   alternating, 50 starts each on the shared 2-core machine (load average 8): to the first \`tools/list\` 0.74x
   (353 against 477 ms; \`node -e 0\` 168 ms), our own part of it (minus \`node -e 0\`) 0.60x (0.43-0.66x over
   five such runs); the server's CPU time to that answer 0.70x (161 against 231 ms, 30 starts each).
-  Left as they were: zod building the SDK's core schemas as it is imported (one module, shared with the test
-  kit's client, so neither tree-shaking nor a chunk of its own leaves them out).
+  Left then: zod building the SDK's core schemas as it is imported (one module, shared with the test kit's
+  client, so neither tree-shaking nor a chunk of its own leaves them out); done in round four, below.
 - **Start-up, round three** (issue 14; profiled with \`--cpu-prof --cpu-prof-interval 100\` on a server driven
   through initialize and tools/list, then measured interleaved against 30dff3a):
   - *The SDK's wire schemas one at a time* (rollup/lazy-sdk-schemas.mjs): the SDK built all ~140 zod schemas of
@@ -49,6 +49,24 @@ compiling every tool's input schema 20 ms. Changes, each measured:
     fast path cost as much as compiling it), a faster-growing young generation (\`--semi-space-growth-factor\`
     set from inside the process: the same scavenges, larger), \`fs/promises\` on first use (Node's ES module loader
     loads its internals anyway). The minimum semi-space cannot be set once the process runs.
+- **Start-up, round four** (issue 14; same profile, then interleaved against 469c9e7, 24 rounds each):
+  - *The SDK's protocol schemas when first read* (rollup/lazy-core-schemas.mjs): the core package declares its
+    ~180 zod schemas as module constants, and importing it built about a thousand zod objects, 35-40 % of
+    evaluating the start-up chunk (14-20 of 48-51 ms, timed inside the process). Each constant becomes a function
+    that builds its schema on first call and keeps it; every read, in every chunk, becomes a call; an entry
+    point exports them built. The SDK server's own constants made from schemas (the elicitation grammar's key
+    sets) and its spec-type registry follow. Zod objects made before the first tools/list: 1,180 -> 168
+    (test/e2e/startup-schemas.test.ts counts them from outside). Evaluating the chunk, profiled: 77 -> 27 ms.
+  - *No node:worker_threads at start* (rollup/pino-worker-threads.mjs): pino and thread-stream read it as they
+    load, for an asynchronous writer's flag and a transport's Worker; the server's log writer is synchronous.
+    About 4 ms (\`node -e 'require("worker_threads")'\` against \`node -e 0\`, 30 interleaved).
+  - Interleaved, spawn to the first tools/list, medians of 24 (the other engineers' benchmarks running, load
+    4-5): 219.5 -> 188.7 ms with \`node -e 0\` at 132.8 (our own part 87 -> 56 ms) after the schemas; 321 -> 261
+    ms with \`node -e 0\` at 168.5 (152 -> 92 ms) after both.
+  - Tried and dropped: a V8 start-up snapshot of the evaluated start-up chunk (\`node --snapshot-blob\`, built
+    with \`--build-snapshot\`): deserialising its 10 MB heap took +59 ms over bare Node (200 against 141 ms, 25
+    alternating), about what the code cache and the evaluation cost together, and it would tie the server to one
+    Node binary and to a launch flag.
 
 ### Per call
 
