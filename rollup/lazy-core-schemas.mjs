@@ -30,14 +30,23 @@ const BUILT = ['CallExpression', 'Identifier'];
 export function lazyCoreSchemas() {
   /** Every schema constant's name in the core package. */
   const schemaNames = new Set();
-  /** `chunk file name -> export names` that are functions, and the imports that read them as functions. */
+  /** `chunk file name -> export names` that are functions; every import from another chunk, and re-export. */
   const functionExports = new Map();
-  const functionImports = [];
+  const imports = [];
   const reExports = [];
   /** The core package's schemas the SDK server reads as functions. */
   const serverReads = new Set();
   return {
     name: 'lazy-core-schemas',
+    buildStart() {
+      schemaNames.clear();
+      serverReads.clear();
+    },
+    renderStart() {
+      functionExports.clear();
+      imports.length = 0;
+      reExports.length = 0;
+    },
     resolveId: (source) => (source === HELPER_ID ? HELPER_ID : null),
     load: (id) => (id === HELPER_ID ? `export function ${HELPER}(build) { let built; return () => built ??= build(); }\n` : null),
     transform(code, id) {
@@ -69,7 +78,7 @@ export function lazyCoreSchemas() {
         const from = joinPath(chunk.fileName, statement.source.value);
         for (const { local } of statement.specifiers) reExports.push({ from, name: local.name, by: chunk.fileName });
       }
-      const lazy = lazyNames(ast, chunk, schemaNames, functionImports);
+      const lazy = lazyNames(ast, chunk, schemaNames, imports);
       if (lazy.size === 0) return null;
       const out = new MagicString(code);
       const exported = callReads(ast, lazy, out);
@@ -78,9 +87,13 @@ export function lazyCoreSchemas() {
       return { code: out.toString(), map: out.generateMap({ hires: true }) };
     },
     generateBundle() {
-      for (const { from, name, local } of functionImports) {
-        if (!functionExports.get(from)?.has(name))
-          throw new Error(`lazy-core-schemas: ${local} is imported from ${from} as a schema's function, which that chunk does not export as one`);
+      for (const { from, name, local, asFunction, by } of imports) {
+        const isFunction = name === '*' ? (functionExports.get(from)?.size ?? 0) > 0 : (functionExports.get(from)?.has(name) ?? false);
+        if (isFunction !== asFunction) {
+          throw new Error(
+            `lazy-core-schemas: ${by} imports ${local} from ${from} as ${asFunction ? '' : 'not '}a schema's function, which it is${isFunction ? '' : ' not'}`,
+          );
+        }
       }
       for (const { from, name, by } of reExports) {
         if (functionExports.get(from)?.has(name)) throw new Error(`lazy-core-schemas: ${by} passes on ${name} of ${from}, a schema's function, as it is`);
@@ -91,9 +104,10 @@ export function lazyCoreSchemas() {
 
 /**
  * The chunk's schema functions: its constants declared through the helper, and what it imports from another
- * chunk under a schema's name (recorded in `functionImports`, checked once every chunk is rendered).
+ * chunk under a schema's name. Every import from another chunk is recorded in `imports`, checked once every chunk
+ * is rendered.
  */
-function lazyNames(ast, chunk, schemaNames, functionImports) {
+function lazyNames(ast, chunk, schemaNames, imports) {
   const isHelper = (name) => new RegExp(`^${HELPER}(\\$\\d+)?$`).test(name);
   const lazy = new Set();
   for (const statement of ast.body) {
@@ -105,9 +119,10 @@ function lazyNames(ast, chunk, schemaNames, functionImports) {
     if (statement.type !== 'ImportDeclaration' || !statement.source.value.startsWith('.')) continue;
     const from = joinPath(chunk.fileName, statement.source.value);
     for (const specifier of statement.specifiers) {
-      if (specifier.type !== 'ImportSpecifier' || !schemaNames.has(specifier.local.name.replace(/\$\d+$/, ''))) continue;
-      lazy.add(specifier.local.name);
-      functionImports.push({ from, name: specifier.imported.name, local: specifier.local.name });
+      const name = specifier.type === 'ImportSpecifier' ? specifier.imported.name : '*';
+      const asFunction = name !== '*' && schemaNames.has(specifier.local.name.replace(/\$\d+$/, ''));
+      if (asFunction) lazy.add(specifier.local.name);
+      imports.push({ from, name, local: specifier.local.name, asFunction, by: chunk.fileName });
     }
   }
   return lazy;
