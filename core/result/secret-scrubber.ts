@@ -107,7 +107,7 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T 
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const scrubbed = scrubJsonValue(item, scrub, walk);
+      const scrubbed = scrubMember(item, scrub, walk);
       if (out === undefined && scrubbed !== item) out = value.slice(0, i);
       out?.push(scrubbed);
     }
@@ -120,7 +120,7 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T 
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const key = scrub(k);
-      const scrubbed = scrubJsonValue(source[k], scrub, walk);
+      const scrubbed = scrubMember(source[k], scrub, walk);
       if (out === undefined && (key !== k || scrubbed !== source[k])) {
         out = {};
         for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
@@ -130,6 +130,16 @@ export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T 
     return (out ?? value) as T;
   }
   return value;
+}
+
+/**
+ * An item or a field's value: a leaf counted and scrubbed here, only a container walked by a call of its own
+ * (most nodes of a body are leaves: a call each was about a third of the walk's time on a 30-run page).
+ */
+function scrubMember(item: unknown, scrub: Scrub, walk: WalkBudget | undefined): unknown {
+  if (item !== null && typeof item === 'object') return scrubJsonValue(item, scrub, walk);
+  if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
+  return typeof item === 'string' ? scrub(item) : item;
 }
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -330,6 +330,43 @@ inside the stdout pipe's write (the client woken on the other core, or the same 
   way at 16 clients, 6 rounds, load average 8 from other suites: 30dff3a 38.6 calls/s, this branch 41.7 (1.08x),
   this branch with \`--workers 2\` 32.6 (two workers lose when the two cores are already taken).
 
+### Issue 18, uncached throughput: page faults and the young generation (round five)
+
+Measured as CPU per call (utime + stime of the server's processes, workers included, over interleaved 2-6 s
+autocannon windows, several pairs; and in-process, the kernel in a child process with 16 calls in flight and
+the mock in the parent), at load average 4-9 from other work: a window moves 10-20 %, two runs of one build in
+process 4 %. Profile of 469c9e7 under 16 clients (busy time): TOON 24 %, GC 12 %, the body's parse 10 % (depth
+check 2 %), the value's scrub 6 %, saving the whole text 6 %, the SDK's answer and our HTTP adapter 10 %, the
+body's UTF-8 decode 3 %.
+
+- **A string or buffer over V8's large-object size (128 KiB) costs fresh pages every time.** A large object
+  gets pages of its own from the system and gives them back when collected; on this virtual machine a page
+  fault costs about 4.5 us of system time. Decoding 128 KiB: 20 us; 129 KiB: 214 us. A call makes about 240
+  faults (about 1-1.5 ms of its system time of 1.8-2.2 ms): the body's text (92), the joined TOON rendering
+  (110), the whole text's UTF-8 for its file (up to 75).
+- **The whole-text file is encoded 64 KiB at a time into one buffer** (raw-response-files.ts): 280-300 against
+  500-1,000 us to write the 440 KB rendering, in-process.
+- **The value's scrub walks containers only** (a leaf is counted and scrubbed in its parent's loop): the
+  30-run page's walk about 470 to 300 us.
+- At call level these two are within the noise: in-process 0.95-1.05 of the build before (12-20 pairs), over
+  HTTP with 2 workers 0.94 and 0.81 (10 and 8 pairs of 4 s windows; faults 255 to 216 a call, system time 2.5
+  to 1.9 ms).
+- **Dropped: the TOON rendering in pieces of 16K characters** (the truncate stage saving and cutting them as
+  it does a big value's JSON, written in this tick): faults 269 to 153 a call, but CPU a call 1.00-1.08 of the
+  build before over HTTP (10 and 20 pairs), in-process 0.95-1.0 for rendering and truncation alone: pieces in
+  the young generation are copied by scavenges, a large object is not; the saving went into GC.
+- **What costs most under load is GC with 16 calls in flight**: main-thread GC pauses 2.1-2.3 ms a call
+  against 0.35-0.4 ms with one (same scavenges a call, 0.14); each scavenge promotes about 5.5 MB (15 KB with
+  one call in flight), so a mark-compact every 30-40 calls. A 32 MiB semi-space halves the scavenges and
+  doubles their cost; 64 leaves fewer, costlier ones (1.0x). What the promoted data is was not found: after
+  the parse, a call runs to its end without yielding (0 event-loop turns), and a heap snapshot between calls
+  holds nothing body-sized. This is the lead for 3x: in-process, run back to back, a call cost 8.6 ms of CPU
+  with one in flight and 9.7 ms with 16 (GC pauses 0.4 and 2.3 ms of it).
+- **\`--single-threaded-gc\`** (GC on the main thread, no helper threads competing with the other worker and the
+  load generator): 0.96 of the default in one process (10 pairs, 9 lower), 0.92 in-process (8 pairs), 0.98 with
+  2 workers (10 pairs): not adopted on that evidence.
+- Not changed, measured small: the file name's random bytes (6 us), \`Buffer.byteLength\` (4 us a 16 KB piece).
+
 ### The run of record at 9830181 (2026-12-01): a slower machine
 
 This run's machine was about 1.65x slower than the previous run of record's (at 2d9f256): \`node -e 0\` 145

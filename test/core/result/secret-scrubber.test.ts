@@ -102,6 +102,18 @@ describe('secretScrubber: every form, every overlap', () => {
     expect(scrub(filler)).to.equal(filler);
   });
 
+  it('counts every node it visits against the walk budget, leaves included, and refuses one over it', () => {
+    // The root, `a`, its three leaves, the object in it and its leaf, and `c`: 8 nodes; the keys are not nodes.
+    const value = { a: [1, 'x hunter22', null, { b: true }], c: 'y' };
+    const budget = (left: number) => ({ left, exceeded: () => new Error('too many nodes') });
+    expect(scrubJsonValue(value, scrub, budget(8))).to.deep.equal({ a: [1, 'x [REDACTED]', null, { b: true }], c: 'y' });
+    expect(() => scrubJsonValue(value, scrub, budget(7))).to.throw('too many nodes');
+    const shared = { leaf: 'z' };
+    // A part shared by reference counts each time it appears: 1 + 2 x (1 + 1).
+    expect(() => scrubJsonValue([shared, shared], scrub, budget(4))).to.throw('too many nodes');
+    expect(scrubJsonValue([shared, shared], scrub, budget(5))).to.deep.equal([shared, shared]);
+  });
+
   it('keeps a key that scrubbing turns into __proto__ a key', () => {
     const scrubbed = scrubJsonValue({ ['__proto__hunter22'.replace('hunter22', '')]: 1, hunter22: 2 } as Record<string, unknown>, scrub);
     expect(Object.keys(scrubbed)).to.include('[REDACTED]');

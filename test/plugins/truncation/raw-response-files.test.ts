@@ -52,6 +52,20 @@ describe('the full text of truncated results on disk', () => {
     });
   }
 
+  it('writes a text at once byte for byte where a character straddles its 64 KiB encoding buffer, lone surrogates too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raw-files-'));
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+    await files.start();
+    // A pair, a three-byte and a two-byte character ending at each byte around the buffer's end, then lone halves.
+    for (const [shift, character] of [0, 1, 2, 3].flatMap((shift) => ['\ud83d\ude00', '\u20ac', '\u00e9'].map((c) => [shift, c] as const))) {
+      const text = `${'x'.repeat(64 * 1024 - shift)}${character}${'y'.repeat(70 * 1024)}\ud800 and \udfff, last \ud83d`;
+      const path = await files.save(text);
+      expect(readFileSync(path!).equals(Buffer.from(text, 'utf8')), `${shift} ${character}`).to.equal(true);
+    }
+    files.stop();
+    rmSync(dir, { recursive: true });
+  });
+
   // The review's findings: in a shared /tmp, another user can make the folder first, open to all, or plant a
   // symbolic link by its name. Neither may receive a result.
   it("never writes through a symbolic link planted at the folder's name: a private folder is used instead", async () => {
