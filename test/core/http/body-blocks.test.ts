@@ -50,7 +50,11 @@ describe('bodies of unknown length, gathered in blocks as they come', () => {
 
   it('reads a chunked body without a Content-Length byte for byte, and one longer than it declared', async () => {
     const sent = mixedBytes(2 * BLOCK_BYTES + 999);
-    const chunked = await readBytesCapped({ headers: new Headers(), body: Readable.from(chunksOf(sent, [65_536, 4_097])) }, 16 * BLOCK_BYTES, 'The test response');
+    const chunked = await readBytesCapped(
+      { headers: new Headers(), body: Readable.from(chunksOf(sent, [65_536, 4_097])) },
+      16 * BLOCK_BYTES,
+      'The test response',
+    );
     expect(chunked.equals(sent)).to.equal(true);
     const declared = new Headers({ 'content-length': String(BLOCK_BYTES) });
     const longer = await readBytesCapped({ headers: declared, body: Readable.from(chunksOf(sent, [65_536])) }, 16 * BLOCK_BYTES, 'The test response');
@@ -58,15 +62,21 @@ describe('bodies of unknown length, gathered in blocks as they come', () => {
   });
 
   it('parses a big page sent chunked (no Content-Length) into the same value', async () => {
-    const items = Array.from({ length: Math.ceil(PARSE_IN_PIECES_BYTES / 180) }, (_, id) => ({ id, summary: `Ticket ${id}: déjà vu — 测试 😀 ${'x'.repeat(120)}` }));
+    const items = Array.from({ length: Math.ceil(PARSE_IN_PIECES_BYTES / 180) }, (_, id) => ({
+      id,
+      summary: `Ticket ${id}: déjà vu — 测试 😀 ${'x'.repeat(120)}`,
+    }));
     const text = JSON.stringify({ total: items.length, items });
     const vendor = await MockUpstream.start();
     try {
       vendor.on('GET', '/api/v2/big', { body: text, headers: { 'content-type': 'application/json' }, dripMs: 0, dripChunks: 97 });
-      const response = await ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 4 * PARSE_IN_PIECES_BYTES }).send(plainToolContext(), {
-        method: 'GET',
-        path: '/api/v2/big',
-      });
+      const response = await ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 4 * PARSE_IN_PIECES_BYTES }).send(
+        plainToolContext(),
+        {
+          method: 'GET',
+          path: '/api/v2/big',
+        },
+      );
       expect(response.body).to.deep.equal({ total: items.length, items });
       expect(response.text).to.equal(text);
     } finally {
