@@ -2,6 +2,11 @@ import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
 import type { BodyLease } from '../kernel/body-budget.js';
 import type { RequestDeadline } from './request-deadline.js';
+import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
+import { BodyBlocks } from './body-blocks.js';
+
+/** Bytes of a big body read between two young collections that free the chunks already copied (see there). */
+export const CHUNKS_COLLECTED_EVERY_BYTES = 4 * 1024 * 1024;
 
 /** A response body as the pooled client hands it over: its headers and a byte stream. */
 export interface BodySource {
@@ -41,25 +46,31 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
     throw tooLarge(what, maxBytes, declared);
   }
   // With a declared length the chunks are copied into one buffer of that size as they come, rather than
-  // kept and concatenated at the end: a large body is then held once, not twice.
+  // kept and concatenated at the end: a large body is then held once, not twice. Without one (or past it), they
+  // are gathered in blocks (body-blocks.ts).
   const whole = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
-  const parts: Buffer[] = [];
+  const rest = new BodyBlocks();
   let total = 0;
+  let collectAt = CHUNKS_COLLECTED_EVERY_BYTES;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
       if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
-      else parts.push(chunk);
+      else rest.add(chunk);
       total += chunk.byteLength;
+      if (total >= collectAt) {
+        collectAt = total + CHUNKS_COLLECTED_EVERY_BYTES;
+        collectYoungGeneration();
+      }
     }
   } catch (error) {
     discardBody(response);
     throw error;
   }
-  if (whole !== undefined && parts.length === 0) return whole.subarray(0, total);
-  if (whole !== undefined) parts.unshift(whole.subarray(0, total - parts.reduce((n, p) => n + p.byteLength, 0)));
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+  if (whole === undefined) return rest.whole();
+  if (rest.total === 0) return whole.subarray(0, total);
+  return Buffer.concat([whole.subarray(0, total - rest.total), rest.whole()], total);
 }
 
 /** Drops a body not read (or not read to its end): the stream is destroyed, the connection not reused. */

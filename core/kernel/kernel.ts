@@ -27,6 +27,7 @@ import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipel
 import { CoreSettings } from '../config/core-settings.js';
 import { isBigValue } from '../pipeline/big-value.js';
 import { collectAfterBigValue } from '../pipeline/collect-after-big-value.js';
+import { holdingYoungGenerationWhenBig } from '../pipeline/young-generation-hold.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -288,7 +289,7 @@ export class Kernel {
         args: args ?? {},
         meta: {},
         timings: {},
-        bodyLease: this.bodies.lease(),
+        bodyLease: holdingYoungGenerationWhenBig(this.bodies.lease()),
       };
       const started = performance.now();
       try {
