@@ -367,6 +367,33 @@ body's UTF-8 decode 3 %.
   2 workers (10 pairs): not adopted on that evidence.
 - Not changed, measured small: the file name's random bytes (6 us), \`Buffer.byteLength\` (4 us a 16 KB piece).
 
+### Issue 18, one 16 MiB value: three peaks, and the young generation held (round five)
+
+The server's resident set sampled every millisecond from a worker thread, with marks at each stage, while one
+16 MiB value was spilled and read back: three peaks of about the same height, so lowering one alone did not move the
+figure (why freeing the body after the handler, tried last round, measured no gain on its own).
+
+1. **Reading the body**, about +40 MiB before the parse: the mock, like vendors' big pages, answers chunked with no
+   Content-Length; every network chunk was kept and then concatenated (the body twice), the chunks resident until a
+   full collection. Now each chunk is copied as it comes (into the declared-length buffer, or 1 MiB blocks,
+   core/http/body-blocks.ts) and a young collection every 4 MiB read frees the chunks already copied. Read phase
+   134-135 MiB against 141-165 (absolute peaks, 3 runs each).
+2. **Parse, render and spill**: V8 doubles the young generation (16 to 32 MiB) while the parsed value survives
+   its scavenges, and it stays that size after; the body's 16 MiB were still held. The body's bytes are now
+   freed once the handler returns (core/http/handled-bodies.ts: the ArrayBuffer detached, so the next young
+   collection frees it; a big body's text read after that throws rather than come back empty), and V8's
+   semi-space growth factor is 1 while any call holds a big body, 2 again after the last
+   (core/pipeline/young-generation-hold.ts; V8 reads it each time it would grow the space).
+3. **Reading back** (683 artifact_read calls): their garbage piled up in the old generation, +20-40 MiB, in several
+   runs the peak. A throttled full collection every 4 MiB read back from artifact files: 142-160 against 157-168 MiB.
+
+One 16 MiB value, 1 client, builds alternating (peak over idle): 469c9e7 median +69 MiB (4.3x) over 22 runs
+(3.64x-5.85x); all four changes +61 MiB (3.8x) over 7 runs (2.86-4.06x); the first three without the hold +69
+MiB over 9, no better than before: the hold is what moves the figure. 64 clients: +407 and +434 MiB against +428
+for 469c9e7. A 1-client run took 7.8-11.6 s with and without the changes. Not done: parsing while the body
+streams in (it conflicts with decoding the text on demand for the HTTP cache), and the one 16 MiB copy made
+when joining the blocks of a chunked body.
+
 ### The run of record at 9830181 (2026-12-01): a slower machine
 
 This run's machine was about 1.65x slower than the previous run of record's (at 2d9f256): \`node -e 0\` 145
