@@ -389,7 +389,7 @@ figure (why freeing the body after the handler, tried last round, measured no ga
 
 One 16 MiB value, 1 client, builds alternating (peak over idle): 469c9e7 median +69 MiB (4.3x) over 22 runs
 (3.64x-5.85x); all four changes +61 MiB (3.8x) over 7 runs (2.86-4.06x); the first three without the hold +69
-MiB over 9, no better than before: the hold is what moves the figure. 64 clients: +407 and +434 MiB against +428
+MiB over 9, no better than before: the hold is what moves the figure. 64 clients: +407, +434 and +379 MiB against +428
 for 469c9e7. A 1-client run took 7.8-11.6 s with and without the changes. Not done: parsing while the body
 streams in (it conflicts with decoding the text on demand for the HTTP cache), and the one 16 MiB copy made
 when joining the blocks of a chunked body.
