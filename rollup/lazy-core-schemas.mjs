@@ -57,8 +57,7 @@ export function lazyCoreSchemas() {
         if (statement.type !== 'VariableDeclaration') continue;
         for (const { id: name, init } of statement.declarations) {
           if (!init || !BUILT.includes(init.type)) continue;
-          out.appendLeft(init.start, `/* @__PURE__ */ ${HELPER}(() => (`);
-          out.appendRight(init.end, '))');
+          builtOnFirstRead(init, out);
           schemaNames.add(name.name);
         }
       }
@@ -233,8 +232,7 @@ function lazyServerConstants(code, schemaNames, serverReads) {
         for (const property of init.properties) out.overwrite(property.start, property.end, `get ${property.key.name}() { return ${property.key.name}; }`);
         continue;
       }
-      out.appendLeft(init.start, `/* @__PURE__ */ ${HELPER}(() => (`);
-      out.appendRight(init.end, '))');
+      builtOnFirstRead(init, out);
       lazy.add(id.name);
       schemaNames.add(id.name);
     }
@@ -258,6 +256,12 @@ const SPEC_TYPE_REGISTRY = [
     'for (const key of Object.keys(authSchemas)) register(key, () => authSchemas[key]);',
   ],
 ];
+
+/** `INIT` -> `__lazySchema(() => (INIT))`, marked pure: a function that builds the value on first call, then keeps it. */
+function builtOnFirstRead(init, out) {
+  out.appendLeft(init.start, `/* @__PURE__ */ ${HELPER}(() => (`);
+  out.appendRight(init.end, '))');
+}
 
 /** Whether `node` is an object of schemas named by themselves: `{ A, B }`. */
 function isObjectOf(node, names) {

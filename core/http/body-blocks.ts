@@ -1,5 +1,5 @@
 import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
-import { HandledBodies } from './handled-bodies.js';
+import { freeBytes } from './handled-bodies.js';
 
 /** Chunks are gathered into blocks of about this size (copied once, the chunks then garbage). */
 export const BLOCK_BYTES = 1024 * 1024;
@@ -37,9 +37,7 @@ export class BodyBlocks {
     let freedAt = FREED_EVERY_BYTES;
     for (const block of this.blocks.splice(0)) {
       at += block.copy(whole, at);
-      const copied = new HandledBodies();
-      copied.add(block);
-      copied.release();
+      freeBytes(block);
       if (at >= freedAt) {
         freedAt = at + FREED_EVERY_BYTES;
         collectYoungGeneration();

@@ -12,17 +12,28 @@ export class HandledBodies {
 
   /** Bytes to free once the handler returns; only a Buffer that owns its whole ArrayBuffer (no other view on it). */
   add(bytes: Buffer): void {
-    if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength && !(bytes.buffer instanceof SharedArrayBuffer)) this.held.push(bytes);
+    if (ownsItsMemory(bytes)) this.held.push(bytes);
   }
 
   /** Frees what was added; each such Buffer is then empty (length 0). */
   release(): void {
-    for (const bytes of this.held.splice(0)) {
-      try {
-        structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
-      } catch {
-        // Not transferable (already detached): it is then freed, or left to the collector, as before.
-      }
-    }
+    for (const bytes of this.held.splice(0)) freeBytes(bytes);
   }
+}
+
+/**
+ * Hands a Buffer's memory back now (its ArrayBuffer detached: the Buffer is then empty), when the Buffer owns the
+ * whole of it; a Buffer that shares its memory with other views is left to the collector.
+ */
+export function freeBytes(bytes: Buffer): void {
+  if (!ownsItsMemory(bytes)) return;
+  try {
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+  } catch {
+    // Not transferable (already detached): it is then freed, or left to the collector, as before.
+  }
+}
+
+function ownsItsMemory(bytes: Buffer): boolean {
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
 }
