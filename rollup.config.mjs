@@ -7,8 +7,10 @@
 // authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed
 // (docs/benchmarks.md has the figures). The start-up chunk's code runs through a V8 code cache
 // (rollup/startup-code-cache.mjs). Kept installed and imported: reflect-metadata (one metadata store
-// for every copy of the decorators), keyv and its store adapters (native SQLite, the Redis client: loaded
-// only when MCP_STORE_URL names them). Ajv and the YAML parser are required on first use (createRequire): the
+// for every copy of the decorators) and keyv's store adapters (native SQLite, the Redis client: loaded only
+// when MCP_STORE_URL names them). keyv itself is bundled: imported from node_modules, its ES module cost
+// 4-13 ms of every start-up (resolved, read and compiled without the code cache); the Redis adapter's
+// createKeyv still imports the installed copy, which needs nothing shared with ours (a store is duck-typed). Ajv and the YAML parser are required on first use (createRequire): the
 // MCP SDK's server loads its Ajv as it is imported, so its shims module is replaced (sdkServerShims below).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
@@ -22,7 +24,7 @@ import { lazySdkSchemas } from './rollup/lazy-sdk-schemas.mjs';
 import { pinoWorkerThreads } from './rollup/pino-worker-threads.mjs';
 import { startupCodeCache } from './rollup/startup-code-cache.mjs';
 
-const KEPT_EXTERNAL = ['reflect-metadata', 'keyv', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
+const KEPT_EXTERNAL = ['reflect-metadata', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
 
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
 const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));

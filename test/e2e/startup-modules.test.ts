@@ -18,8 +18,24 @@ const CHUNKS = join(REPO_ROOT, 'dist/chunks');
  * code through its code cache (the code itself, startup-*.code.js, is read as a file, not imported).
  */
 const isStartupChunk = (file: string): boolean => /^(startup|reflect-metadata)-[\w-]+\.js$/.test(file) || file === 'code-cache.js';
-/** Packages required on first use, never at start-up. */
-const LOADED_ON_FIRST_USE = ['undici', 'ajv', 'ajv-formats', 'yaml', '@keyv/redis', '@keyv/sqlite', 'better-sqlite3', 'jose', 'hono', 'prom-client'];
+/**
+ * Packages required on first use, never at start-up. keyv is bundled into the start-up chunk; the installed copy
+ * is loaded only by the Redis adapter.
+ */
+const LOADED_ON_FIRST_USE = [
+  'keyv',
+  '@keyv/serialize',
+  'undici',
+  'ajv',
+  'ajv-formats',
+  'yaml',
+  '@keyv/redis',
+  '@keyv/sqlite',
+  'better-sqlite3',
+  'jose',
+  'hono',
+  'prom-client',
+];
 
 interface Started {
   server: Connected;
