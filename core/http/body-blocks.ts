@@ -1,5 +1,6 @@
 import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
 import { freeBytes } from './handled-bodies.js';
+import { EveryBytes } from '../pipeline/every-bytes.js';
 
 /** Chunks are gathered into blocks of about this size (copied once, the chunks then garbage). */
 export const BLOCK_BYTES = 1024 * 1024;
@@ -33,15 +34,13 @@ export class BodyBlocks {
     if (this.blocks.length === 0) return this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.seal();
     const whole = Buffer.allocUnsafe(this.total);
+    const freeing = new EveryBytes(FREED_EVERY_BYTES, collectYoungGeneration);
     let at = 0;
-    let freedAt = FREED_EVERY_BYTES;
     for (const block of this.blocks.splice(0)) {
-      at += block.copy(whole, at);
+      const copied = block.copy(whole, at);
+      at += copied;
       freeBytes(block);
-      if (at >= freedAt) {
-        freedAt = at + FREED_EVERY_BYTES;
-        collectYoungGeneration();
-      }
+      freeing.count(copied);
     }
     collectYoungGeneration();
     return whole;

@@ -4,6 +4,7 @@ import type { BodyLease } from '../kernel/body-budget.js';
 import type { RequestDeadline } from './request-deadline.js';
 import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
 import { BodyBlocks } from './body-blocks.js';
+import { EveryBytes } from '../pipeline/every-bytes.js';
 
 /** Bytes of a big body read between two young collections that free the chunks already copied (see there). */
 export const CHUNKS_COLLECTED_EVERY_BYTES = 4 * 1024 * 1024;
@@ -51,7 +52,7 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
   const whole = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
   const rest = new BodyBlocks();
   let total = 0;
-  let collectAt = CHUNKS_COLLECTED_EVERY_BYTES;
+  const collecting = new EveryBytes(CHUNKS_COLLECTED_EVERY_BYTES, collectYoungGeneration);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
@@ -59,10 +60,7 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
       if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
       else rest.add(chunk);
       total += chunk.byteLength;
-      if (total >= collectAt) {
-        collectAt = total + CHUNKS_COLLECTED_EVERY_BYTES;
-        collectYoungGeneration();
-      }
+      collecting.count(chunk.byteLength);
     }
   } catch (error) {
     discardBody(response);

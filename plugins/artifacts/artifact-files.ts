@@ -7,10 +7,11 @@ import { newOwnerOnlyFile } from '../../core/files/new-owner-only-file.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { SWEEP_INTERVAL_MS } from '../../core/store/store-options.js';
 import { collectAfterBigValue } from '../../core/pipeline/collect-after-big-value.js';
+import { EveryBytes } from '../../core/pipeline/every-bytes.js';
 
 const NAME_PATTERN = /^[0-9a-f]{32}\.bin$/;
 
-/** Bytes of artifact files read back between two full collections asked for (see collectAsReadBack). */
+/** Bytes of artifact files read back between two full collections asked for (see ArtifactFiles.readBack). */
 export const READ_BACK_COLLECTED_EVERY_BYTES = 4 * 1024 * 1024;
 
 /** Folders of every ArtifactFiles of this process, removed when it exits (one listener for all of them). */
@@ -31,8 +32,14 @@ process.once('exit', () => {
 export class ArtifactFiles {
   private folder: string | undefined;
   private readonly expiries = new Map<string, number>();
-  /** Bytes read back since the last collection asked for. */
-  private readBack = 0;
+  /**
+   * A full collection (throttled, collect-after-big-value.ts) every READ_BACK_COLLECTED_EVERY_BYTES read back.
+   * A client reading a big artifact back makes one small call after another, hundreds for 16 MiB, and their
+   * garbage piles up in the old generation until it reaches a limit V8 set from its size after the big call:
+   * measured on a 16 MiB value read back whole, the resident set grew by 20-40 MiB during the read-back, as much
+   * as the call itself had taken, and the read-back set the peak.
+   */
+  private readonly readBack = new EveryBytes(READ_BACK_COLLECTED_EVERY_BYTES, collectAfterBigValue);
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -67,25 +74,11 @@ export class ArtifactFiles {
     try {
       const data = Buffer.alloc(length);
       const { bytesRead } = await file.read(data, 0, length, position);
-      this.collectAsReadBack(bytesRead);
+      this.readBack.count(bytesRead);
       return bytesRead === length ? data : undefined;
     } finally {
       await file.close();
     }
-  }
-
-  /**
-   * A full collection (throttled, collect-after-big-value.ts) every READ_BACK_COLLECTED_EVERY_BYTES read back.
-   * A client reading a big artifact back makes one small call after another, hundreds for 16 MiB, and their
-   * garbage piles up in the old generation until it reaches a limit V8 set from its size after the big call:
-   * measured on a 16 MiB value read back whole, the resident set grew by 20-40 MiB during the read-back, as much
-   * as the call itself had taken, and the read-back set the peak.
-   */
-  private collectAsReadBack(bytes: number): void {
-    this.readBack += bytes;
-    if (this.readBack < READ_BACK_COLLECTED_EVERY_BYTES) return;
-    this.readBack = 0;
-    collectAfterBigValue();
   }
 
   async remove(name: string): Promise<void> {
