@@ -80,6 +80,38 @@ describe('jsonPieces: JSON.stringify in pieces', () => {
     for (const indent of [0, 2] as const) expect(joined(value, indent).text === JSON.stringify(value, null, indent)).to.equal(true);
   });
 
+  it('writes runs of small array elements of every kind, at every depth, exactly as JSON.stringify does', () => {
+    // Elements of a big array are written a piece's worth at a time (one JSON.stringify of a slice); the slice's
+    // text must lose its brackets and keep each element's indentation, and what the slice would change (a toJSON
+    // called with its index) must not be written in a run.
+    const kinds = (i: number): unknown[] => [
+      i,
+      -0,
+      `s"${i}\n`,
+      null,
+      true,
+      undefined,
+      () => i,
+      Symbol('x'),
+      [],
+      {},
+      [i, [i, { i }]],
+      { a: [undefined, i] },
+      new Date(Date.UTC(2026, 0, 1 + (i % 28))),
+    ];
+    const elements = Array.from({ length: 2000 }, (_, i) => kinds(i)[i % 13]);
+    const value = {
+      top: elements,
+      nested: [[elements, { deeper: [[elements]] }]],
+      mixed: [...elements.slice(0, 500), 'x'.repeat(3 * PIECE_CHARS), ...elements.slice(500, 900)],
+    };
+    for (const indent of [0, 2] as const) {
+      const { text, pieces } = joined(value, indent);
+      expect(text === JSON.stringify(value, null, indent), `indent ${indent}`).to.equal(true);
+      expect(pieces.length).to.be.greaterThan(3);
+    }
+  });
+
   it('writes a root JSON.stringify turns into undefined as nothing, and a primitive root whole', () => {
     expect([...jsonPieces(undefined)]).to.deep.equal([]);
     expect([...jsonPieces(() => 1)]).to.deep.equal([]);
