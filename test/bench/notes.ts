@@ -394,6 +394,53 @@ for 469c9e7. A 1-client run took 7.8-11.6 s with and without the changes. Not do
 streams in (it conflicts with decoding the text on demand for the HTTP cache), and the one 16 MiB copy made
 when joining the blocks of a chunked body.
 
+### Issue 18, round six: throughput
+
+**The fall of the worker rows in the run of record at 96cb247 (2.54x to 2.13x against the baseline, 2 workers
+against 1 1.90x to 1.59x) is the machine, not the code.** Builds of 469c9e7 (the code of the run before) and
+3a332ed side by side, each with \`--workers 2\` and \`--workers 1\` (SQLite store), 16 clients, 2 s windows taking
+turns, order rotated and reversed each round; calls/s and the server's CPU a call (user + system of the primary
+and its workers from /proc over the window, divided by the calls served), load average 3-6 from other work.
+Ratios are 3a332ed over 469c9e7 per round (median [range]):
+
+| run | rounds | 2 workers calls/s | 2 workers CPU a call | 1 worker calls/s | 1 worker CPU a call |
+| --- | --- | --- | --- | --- | --- |
+| 1 | 12 | 0.99 [0.58-1.32] | 1.00 [0.80-1.08] | 0.99 [0.69-1.19] | 0.99 [0.82-1.30] |
+| 2 (2 workers only, a profile running beside) | 16 | 0.98 [0.74-1.56] | 0.94 [0.69-1.49] | | |
+| 3 | 16 | 0.97 [0.55-1.36] | 1.04 [0.76-1.59] | 1.04 [0.71-2.00] | 0.94 [0.53-1.42] |
+
+The windows of one build with 2 workers read 33 to 128 calls/s within one run; its CPU a call 10-21 ms (median
+13.8-16.0 ms for both builds, both worker counts). Two workers cost the same CPU a call as one (run 3 medians:
+469c9e7 13.8 against 14.2 ms, 3a332ed 15.0 against 12.9), so what 2 workers gain in calls/s is only the spare
+core the machine has during their windows: 2 workers against 1 read 0.96-1.16x in these runs, at load average
+3-6, for both builds. A 6-round, 2 s-window run of record at another time of day moves by as much as the fall.
+**The interleaved throughput rows now carry the server's CPU a call** (test/bench/process-cpu.ts; a column of
+the table, and beside both throughput targets' ratios), which says whether our code or the machine changed.
+
+**Where an uncached call's CPU goes now** (3a332ed, 2 workers, 16 clients, the sampling profiler started in
+each worker through node:inspector, the first 4 s dropped; share of a worker's busy time): TOON rendering 30 %
+(its quoting check's regular expression 5 %), the body's \`JSON.parse\` 8 % and its depth walk 2.6 %, the value's
+secret scrub 8 %, writing the whole rendering to its file 7 % (\`writeSync\` 5 %), the body's UTF-8 decode 2.7 %,
+the SDK's request handling (zod, the tools/call wrapper) about 6 %, our HTTP adapter and the answer about 5 %,
+the truncation's cut 4 %, main-thread GC 4 %. No single avoidable cost above 3 % was found: each large part is
+work the result needs (the whole rendering is what the truncation file holds). One tried and dropped: deciding
+quoting and escaping in one loop over a string's characters instead of the loop plus \`NEEDS_ESCAPE\`: 1.09x the
+encoder's CPU in-process (2 runs of 8 pairs; the regular expression is faster, as round three found).
+
+**GC under 16 clients**: per call the same number of scavenges as with 1 client (0.17), but each costs 8.2
+against 4.5 ms (one process, 400 calls each; 1.4 against 0.8 ms of main-thread GC a call), and 4 full
+collections against 1. A sampling heap profile keeping the objects that full collections freed (that is,
+promoted ones): 54 % of their bytes are the parsed body (\`JSON.parse\` in parseBody), 21 % the body's decoded
+text, 7 % the final scrub's flattening of the cut text. Yet no other call sits between its parse and its end
+when a call parses (counted in an instrumented build: 1 every time, 400 calls), and a heap snapshot under load
+holds no parsed body. Clearing the call context's fields when a call ends: a full collection every 95 calls against
+every 62 without (one run each; CPU a call within noise). \`--trace-gc\` of one process, 4 s at 16 clients then
+4 s at 1: the heap after each scavenge grows by about 1.5 MB at 16 clients and 0.5 MB at 1 (about 19 MB of young
+space freed each time, many scavenges started as V8's idle-time task). With 16 in flight a call lasts about
+0.5 s, as long as two scavenges apart, so whatever a call holds while it waits (its SDK server, transport, web
+Request, zod-parsed request, upstream request state) is promoted; the heap profile was not taken at 1 client,
+so how much of the parsed-body share is the same at 1 is not known. The lead for the next round.
+
 ### The run of record at 9830181 (2026-12-01): a slower machine
 
 This run's machine was about 1.65x slower than the previous run of record's (at 2d9f256): \`node -e 0\` 145

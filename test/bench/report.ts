@@ -97,7 +97,7 @@ function targets(r: BenchResults): string {
       'uncached github_list_workflow_runs over HTTP, 16 clients: calls/s against the baseline build',
       '>= 3x',
       before && best
-        ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}`
+        ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}${cpuAgainst(best, before)}`
         : 'n/a (run with --before)',
       verdict(before !== undefined && best !== undefined && best.callsPerSecond >= 3 * before.callsPerSecond),
     ],
@@ -105,7 +105,7 @@ function targets(r: BenchResults): string {
       `scaling with --workers on this machine (${r.cores ?? '?'} cores, the load generator on them too), 16 clients`,
       'near-linear (2 workers >= 1.8x 1)',
       one && two
-        ? `2 workers ${fmt(two.callsPerSecond)}, 1 worker ${fmt(one.callsPerSecond)} calls/s = ${ratio(two.callsPerSecond, one.callsPerSecond)}`
+        ? `2 workers ${fmt(two.callsPerSecond)}, 1 worker ${fmt(one.callsPerSecond)} calls/s = ${ratio(two.callsPerSecond, one.callsPerSecond)}${cpuAgainst(two, one)}`
         : 'n/a',
       verdict(one !== undefined && two !== undefined && two.callsPerSecond >= 1.8 * one.callsPerSecond),
     ],
@@ -235,11 +235,20 @@ function stages(r: BenchResults): string {
   return table(['stage (us, median)', ...r.stages.map((c) => bytesCell(Number(c.label.split(' ')[0])) + (c.label.includes('+jq') ? ' +jq' : ''))], rows);
 }
 
+/**
+ * The servers' CPU a call beside a calls/s ratio, when measured: what tells a change in our code from a busier
+ * shared machine (a window's calls/s moves far more than a call's CPU).
+ */
+function cpuAgainst(ours: ThroughputRow, other: ThroughputRow): string {
+  if (ours.cpuMsPerCall === undefined || other.cpuMsPerCall === undefined) return '';
+  return `; server CPU a call ${ours.cpuMsPerCall.toFixed(1)} against ${other.cpuMsPerCall.toFixed(1)} ms`;
+}
+
 /** How the uncached tool's servers were measured side by side, when they were. */
 function interleaving(r: BenchResults): string {
   const w = r.throughputWindows;
   if (w === undefined) return '';
-  return `: its servers (ours, the baseline build, each \`--workers\` setting) all run at once and are loaded in turn, ${w.seconds} s windows in ${w.rounds} rounds, the order rotated each round, after a 1 s warm-up each; calls/s is the median of a server's windows, p50 and p99 the medians of its windows', calls and upstream requests their sums`;
+  return `: its servers (ours, the baseline build, each \`--workers\` setting) all run at once and are loaded in turn, ${w.seconds} s windows in ${w.rounds} rounds, the order rotated each round, after a 1 s warm-up each; calls/s is the median of a server's windows, p50 and p99 the medians of its windows', calls and upstream requests their sums, server CPU a call (user + system time of the server's processes, workers included, over a window, divided by the calls it served) the median of its windows'`;
 }
 
 function throughput(r: BenchResults): string {
@@ -253,9 +262,21 @@ function throughput(r: BenchResults): string {
     String(t.calls),
     String(t.upstreamRequests),
     String(t.timeouts ?? 0),
+    t.cpuMsPerCall === undefined ? '' : `${t.cpuMsPerCall.toFixed(2)} ms`,
   ]);
   return table(
-    ['tool', 'server', 'concurrent clients', 'calls/s (median second or window)', 'p50', 'p99', 'calls', 'upstream requests', 'timed out (10 s)'],
+    [
+      'tool',
+      'server',
+      'concurrent clients',
+      'calls/s (median second or window)',
+      'p50',
+      'p99',
+      'calls',
+      'upstream requests',
+      'timed out (10 s)',
+      'server CPU a call',
+    ],
     rows,
   );
 }

@@ -3,6 +3,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { pagedListReply, workflowRuns } from '../fixtures/github/github-api.js';
 import { startHttpServer } from '../support/sdk-client.js';
+import { treeCpuMs } from './process-cpu.js';
 import { median } from './stats.js';
 
 export interface ThroughputRow {
@@ -19,6 +20,11 @@ export interface ThroughputRow {
   upstreamRequests: number;
   /** Requests autocannon gave up on (no answer within its 10 s timeout): a server overloaded, not failing. */
   timeouts?: number;
+  /**
+   * CPU time (user + system) of the server's processes, workers included, per call served: the median of its
+   * windows'. Measured in the interleaved runs, where /proc has it.
+   */
+  cpuMsPerCall?: number;
 }
 
 const PROTOCOL_VERSION = '2025-06-18';
@@ -56,6 +62,8 @@ export interface ThroughputServer {
 interface Running {
   url: string;
   upstream: () => number;
+  /** CPU the server's processes have used so far, in ms (undefined without /proc). */
+  cpuMs: () => number | undefined;
   stop(): Promise<void>;
 }
 
@@ -98,6 +106,7 @@ async function startServer(options: ThroughputServer): Promise<Running> {
   return {
     url: server.url,
     upstream: () => upstream,
+    cpuMs: () => (server.process.pid === undefined ? undefined : treeCpuMs(server.process.pid)),
     stop: async () => {
       await server.stop();
       await mock.close();
@@ -170,13 +179,18 @@ export async function benchThroughputInterleaved(servers: InterleavedServer[], w
       const measured = servers.map((s, i) => ({ server: s, run: running[i]! })).filter(({ server }) => server.clients.includes(clients));
       for (const { run } of measured) await load(run.url, body, clients, 1);
       const windows = measured.map(() => [] as autocannon.Result[]);
+      const cpuPerCall = measured.map(() => [] as number[]);
       const upstream = measured.map(({ run }) => run.upstream());
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < measured.length; k++) {
           const at = (k + round) % measured.length;
+          const cpuBefore = measured[at]!.run.cpuMs();
           const result = await load(measured[at]!.run.url, body, clients, windowSeconds);
+          const cpuAfter = measured[at]!.run.cpuMs();
           check(result, c.tool);
           windows[at]!.push(result);
+          if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
+            cpuPerCall[at]!.push((cpuAfter - cpuBefore) / result.requests.total);
         }
       }
       measured.forEach(({ server, run }, i) => {
@@ -192,8 +206,12 @@ export async function benchThroughputInterleaved(servers: InterleavedServer[], w
           calls: results.reduce((n, w) => n + w.requests.total, 0),
           upstreamRequests: run.upstream() - upstream[i]!,
           timeouts: results.reduce((n, w) => n + w.timeouts, 0),
+          ...(cpuPerCall[i]!.length === 0 ? {} : { cpuMsPerCall: median(cpuPerCall[i]!) }),
         });
-        process.stderr.write(`  throughput ${label} ${c.tool} x${clients}: ${rows.at(-1)!.callsPerSecond.toFixed(1)} calls/s (median of ${rounds} windows)\n`);
+        const cpu = rows.at(-1)!.cpuMsPerCall;
+        process.stderr.write(
+          `  throughput ${label} ${c.tool} x${clients}: ${rows.at(-1)!.callsPerSecond.toFixed(1)} calls/s${cpu === undefined ? '' : `, ${cpu.toFixed(2)} ms of server CPU a call`} (median of ${rounds} windows)\n`,
+        );
       });
     }
   } finally {
