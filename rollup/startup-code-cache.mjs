@@ -14,6 +14,7 @@
 // still maps it (Node 20 does not apply source maps to vm code itself: a stack trace names the code file's line).
 // The chunk reads its exports once the code has run: a binding the code reassigned later would not be seen,
 // which bundled code does not do (rollup's exports are functions, classes and constants).
+import { asciiSource } from './ascii-source.mjs';
 import { readFileSync } from 'node:fs';
 
 const LOADER = 'chunks/code-cache.js';
@@ -40,7 +41,11 @@ export function startupCodeCache(chunkName) {
         const { body, externals, exported } = asFunction(chunk.code.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n'));
         const names = exported.map(({ name }) => name).sort();
         if (names.join() !== [...chunk.exports].sort().join()) throw new Error('startup-code-cache: cannot read the export line');
-        this.emitFile({ type: 'asset', fileName: codeFile, source: `${body}//# sourceMappingURL=${basename(chunk.fileName)}.map\n` });
+        this.emitFile({
+          type: 'asset',
+          fileName: codeFile,
+          source: `${asciiSource(body, (message) => this.warn(message))}//# sourceMappingURL=${basename(chunk.fileName)}.map\n`,
+        });
         chunk.code = moduleFor(basename(codeFile), externals, exported);
         chunk.map = null;
         if (!loaderEmitted) {
