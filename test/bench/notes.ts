@@ -441,6 +441,47 @@ space freed each time, many scavenges started as V8's idle-time task). With 16 i
 Request, zod-parsed request, upstream request state) is promoted; the heap profile was not taken at 1 client,
 so how much of the parsed-body share is the same at 1 is not known. The lead for the next round.
 
+### Issue 18, round six: 5 MiB calls back at the build before; issue 14: two start-up costs
+
+**The 5 MiB rows were slower than the baseline build 4f185f7 because of two of the big-value paths, not the
+young-generation hold.** jira_get of a 5 MiB page over stdio, builds side by side with the server's CPU a call
+read from /proc (16-30 calls a configuration, order alternated, load average 1.3-4.6):
+
+- The hold (V8's young generation kept at its size while a big body is held) measured within noise of no hold
+  (CPU a call 420 against 430 ms TOON, 240/250 TOON with jq, 360/360 JSON, 270/270 JSON with jq, 30 calls),
+  and so did the young collections while reading. In the server the young generation is at its full 32 MiB by
+  the time a big body is held, so the hold changes nothing there; where the space is still small (one 16 MiB
+  value after small calls) it is what meets the memory target. Setting a V8 flag at run time does throw away
+  optimized code of closures made afterwards (in isolation: 72 optimizations against 4 over 400 loops when the
+  flag was set each loop), but at two sets a big call it was not measurable at the call level.
+- **JSON in pieces cost 2.3-3.0x JSON.stringify** of the whole value (5 MiB page, indent 2, in isolation): each
+  array element was stringified on its own and its newlines replaced to indent it. Now a run of small elements is
+  one JSON.stringify of their slice, and a member is indented by stringifying it nested in one-element arrays
+  and slicing the wrappers off (core/result/json-pieces.ts): 1.9-2.0x, the stringify part at native cost.
+  jira_get 5 MiB JSON: 305 -> 259 ms (baseline 281).
+- **Parsing a body from its bytes cost about 1.5x JSON.parse** of its whole text (66-70 against 43-46 ms, 5 MiB
+  page in isolation): the byte scan for members' ends is JavaScript. It now starts at 8 MiB of body, not 4
+  (core/http/parse-json-bytes.ts); the 16 MiB spill is still parsed in pieces. Against the baseline build, all
+  four 5 MiB rows went from 1.13-1.18x (with jq) to 0.92-1.01x: TOON 355/324 -> 322, TOON with jq 186/219 -> 171,
+  JSON 275/252 -> 220, JSON with jq 183/207 -> 184 ms (baseline / before / after, one interleaved run of 16).
+- One 16 MiB value spilled and read back, 1 client: +56.7 MiB over idle (3.55x, 5 runs 53-64) against +61.5
+  (3.84x, 3 runs) for the build before these changes.
+
+**Start-up (issue 14): 208.7 -> 198.0 ms** spawn to first tools/list, interleaved runs of 30 against the build
+of 3a332ed (\`node -e 0\` 135.8): our own part 72.9 -> 62.2 ms (-15 %).
+
+- keyv was imported from node_modules as an ES module on every start (resolved, read and compiled without the
+  code cache): it is bundled into the start-up chunk now; the Redis adapter still loads the installed copy for
+  its own createKeyv. 228.8 -> 224.3 and 228.5 -> 215.2 ms in two runs of 20 at load 4.
+- **The start-up code file is ASCII** (rollup/ascii-source.mjs). Node decodes it from UTF-8 on every start (the
+  code cache needs its source too), and its ~290 characters outside ASCII, dashes and arrows in the bundled
+  packages' comments and strings, sent all 2 MB through the two-byte path: 8.5-15 ms against 2.5 ms for the same
+  bytes in ASCII. Each is now a \\uXXXX escape where that keeps the value. 206.2 -> 199.0 and 205.4 -> 200.8 ms.
+- What is left, profiled through node:inspector with the cache accepted: deserialising the code cache (1.1 MB,
+  7-8 ms in isolation; a cache of only the start's own functions, 0.6 MB, took 5 ms but leaves the first calls to
+  compile), evaluating the start-up code (about 27 ms: the bundled packages' top levels, the SDK's first schemas,
+  the plugins' decorators and tool descriptors), and the handshake.
+
 ### The run of record at 9830181 (2026-12-01): a slower machine
 
 This run's machine was about 1.65x slower than the previous run of record's (at 2d9f256): \`node -e 0\` 145
