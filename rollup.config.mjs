@@ -10,8 +10,9 @@
 // for every copy of the decorators) and keyv's store adapters (native SQLite, the Redis client: loaded only
 // when MCP_STORE_URL names them). keyv itself is bundled: imported from node_modules, its ES module cost
 // 4-13 ms of every start-up (resolved, read and compiled without the code cache); the Redis adapter's
-// createKeyv still imports the installed copy, which needs nothing shared with ours (a store is duck-typed). Ajv and the YAML parser are required on first use (createRequire): the
-// MCP SDK's server loads its Ajv as it is imported, so its shims module is replaced (sdkServerShims below).
+// createKeyv still imports the installed copy, which needs nothing shared with ours (a store is duck-typed).
+// Ajv and the YAML parser are required on first use (createRequire): the MCP SDK's server loads its Ajv as it
+// is imported, so its shims module is replaced (sdkServerShims below).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';

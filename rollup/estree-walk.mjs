@@ -1,5 +1,5 @@
-// Walking the ESTree that rollup's `this.parse` returns, for the build steps that rewrite the SDK's schemas
-// (lazy-sdk-schemas.mjs, lazy-core-schemas.mjs).
+// Walking an ESTree (rollup's `this.parse`, or acorn's), for the build steps that rewrite the SDK's schemas
+// (lazy-sdk-schemas.mjs, lazy-core-schemas.mjs) and the one that makes the start-up code ASCII (ascii-source.mjs).
 
 /**
  * Calls `visit(node, parent)` for every node under `node`, parents before their children, and `leave(node)`

@@ -14,7 +14,7 @@ const TICKS_PER_SECOND = 100;
 export function treeCpuMs(pid: number): number | undefined {
   if (!hasProc()) return undefined;
   let ticks = 0;
-  for (const id of descendantsAndSelf(pid)) ticks += ownTicks(id);
+  for (const id of descendantsAndSelf(pid)) ticks += cpuTicksOf(id);
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
@@ -27,8 +27,8 @@ function hasProc(): boolean {
   }
 }
 
-/** utime + stime of one process; 0 once it has gone (a worker that exited mid-window). */
-function ownTicks(pid: number): number {
+/** CPU time one process has used, in clock ticks (utime + stime of /proc/<pid>/stat); 0 once it has gone. */
+export function cpuTicksOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name, which is in parentheses and may itself hold spaces or parentheses.

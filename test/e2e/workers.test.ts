@@ -7,6 +7,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { workerCount } from '../../server/cli/worker-count.js';
 import { WORKER_SEMI_SPACE_MIB } from '../../server/cli/workers.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from '../bench/jira-bodies.js';
+import { cpuTicksOf } from '../bench/process-cpu.js';
 import { runCli } from '../support/run-cli.js';
 import { startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
 
@@ -37,14 +38,6 @@ function callOnNewConnection(url: string, name: string, args: Record<string, unk
     req.on('error', reject);
     req.end(body);
   });
-}
-
-/** CPU time a process has used, in clock ticks (utime + stime of /proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 const alive = (pid: number): boolean => {
@@ -113,7 +106,7 @@ describe('--workers N: node:cluster workers behind one HTTP port (dist/cli.js)',
       const pids = workerPids(server);
       expect(pids).to.have.length(2);
       expect(pids).not.to.include(server.process.pid);
-      const before = pids.map(cpuTicks);
+      const before = pids.map(cpuTicksOf);
       // The value spills to an artifact on whichever worker took the call...
       const spilled = await callOnNewConnection(server.url, 'jira_get', { path: SEARCH_PATH, outputFormat: 'json' });
       const artifactId = (spilled.result?.structuredContent?.incomplete as { artifactId: string } | undefined)?.artifactId;
@@ -122,7 +115,7 @@ describe('--workers N: node:cluster workers behind one HTTP port (dist/cli.js)',
       const reads = await Promise.all(Array.from({ length: 12 }, () => callOnNewConnection(server.url, 'artifact_read', { artifactId, offset: 0 })));
       for (const read of reads) expect(JSON.parse(read.result!.content[0]!.text)).to.include({ artifactId, offset: 0, eof: false });
       for (let i = 0; i < 12; i++) await callOnNewConnection(server.url, 'jira_get', { path: SEARCH_PATH, outputFormat: 'json' });
-      const used = pids.map((pid, i) => cpuTicks(pid) - before[i]!);
+      const used = pids.map((pid, i) => cpuTicksOf(pid) - before[i]!);
       for (const ticks of used) expect(ticks, `CPU ticks per worker: ${used.join(', ')}`).to.be.above(0);
     } finally {
       expect(await server.stop('SIGTERM')).to.equal(0);
