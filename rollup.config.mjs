@@ -153,19 +153,24 @@ const requireNow = createRequire(import.meta.url);
 function lazyRequireLine(parts, id) {
   if (!LAZY_BUILTINS.includes(id)) return null;
   const call = `${REQUIRE}(${JSON.stringify(id)})`;
+  // The module is kept once required: a call through Node's require costs its path resolution and cache
+  // lookup every time (a few microseconds), and undici calls its default import of node:assert for every
+  // header of every response. A proxy's traps keep it on their handler (`this` in a trap), a function in the
+  // closure it is made in.
+  const kept = `(this.module ??= ${call})`;
   if (parts.named === undefined && parts.def !== undefined && typeof requireNow(id) === 'function') {
-    return `const ${parts.def} = new Proxy(() => {}, { apply: (_, self, args) => Reflect.apply(${call}, self, args), get: (_, key) => ${call}[key] });`;
+    return `const ${parts.def} = new Proxy(() => {}, { apply(_, self, args) { return Reflect.apply(${kept}, self, args); }, get(_, key) { return ${kept}[key]; } });`;
   }
   // A default import of a module object (a CommonJS `require` of it, hoisted by the commonjs plugin): a proxy
   // that requires the module when one of its properties is first read or listed.
   if (parts.named === undefined && parts.def !== undefined) {
-    const own = `getOwnPropertyDescriptor: (_, key) => { const own = Reflect.getOwnPropertyDescriptor(${call}, key); return own && { ...own, configurable: true }; }`;
-    return `const ${parts.def} = new Proxy({}, { get: (_, key) => ${call}[key], has: (_, key) => key in ${call}, ownKeys: () => Reflect.ownKeys(${call}), ${own} });`;
+    const own = `getOwnPropertyDescriptor(_, key) { const own = Reflect.getOwnPropertyDescriptor(${kept}, key); return own && { ...own, configurable: true }; }`;
+    return `const ${parts.def} = new Proxy({}, { get(_, key) { return ${kept}[key]; }, has(_, key) { return key in ${kept}; }, ownKeys() { return Reflect.ownKeys(${kept}); }, ${own} });`;
   }
   if (parts.def !== undefined || parts.named === undefined) return null;
   const bindings = parts.named.split(', ').map((binding) => binding.split(' as '));
   if (bindings.some(([name]) => typeof requireNow(id)[name] !== 'function')) return null;
-  return `const ${bindings.map(([name, local = name]) => `${local} = (...args) => ${call}.${name}(...args)`).join(', ')};`;
+  return `const ${bindings.map(([name, local = name]) => `${local} = ((module) => (...args) => (module ??= ${call}).${name}(...args))()`).join(', ')};`;
 }
 
 /** `import def, { a, b as c } from 'id'` as `const def = require('id'), { a, b: c } = def;`. */

@@ -68,8 +68,9 @@ function asFunction(code) {
   const externals = [];
   const requirePrologue = /^import \{ createRequire as __createRequire \} from 'node:module'; const __require = __createRequire\(import\.meta\.url\); /;
   // The import lines, and the built-ins' require lines that requireBuiltins put among them.
-  // (A built-in required on first use is a function or a proxy that requires it: `const a = (...args) => __require(...)`.)
-  const isHeader = (line) => line.startsWith('import ') || /^(const [^=]+ = )?(\((\.\.\.args)?\) => |new Proxy\(.*)?__require\(/.test(line);
+  // (A built-in required on first use is a function or a proxy that requires it and keeps it:
+  // `const a = ((module) => (...args) => (module ??= __require(...)).a(...args))()`.)
+  const isHeader = (line) => line.startsWith('import ') || /^(const [^=]+ = )?(\(\) => |\(\(module\) => .*|new Proxy\(.*)?__require\(/.test(line);
   for (let i = 0; i < lines.length && isHeader(lines[i]); i++) {
     if (!lines[i].startsWith('import ')) continue;
     if (requirePrologue.test(lines[i])) {

@@ -86,6 +86,28 @@ describe('what a server loads to answer its first tools/list (dist/cli.js over s
     });
   }
 
+  it('requires a built-in loaded on first use once, not on every upstream answer', async () => {
+    // undici checks every header of every response with node:assert, which the bundle requires on first use:
+    // each check used to go through Node's require (path resolution and cache lookup) again.
+    const circleci = await MockUpstream.start();
+    circleci.on('GET', '/api/v2/project/*', (request) => ({
+      headers: { 'x-request-id': `r-${request.path}`, 'x-ratelimit-remaining': '4999', 'cache-control': 'no-store' },
+      body: { id: request.path, state: 'created' },
+    }));
+    const started = await start('v2-auto', { CIRCLECI_BASE_URL: circleci.url, CIRCLECI_TOKEN: 'circleci-token' });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const result = await started.server.client.callTool({ name: 'circleci_get', arguments: { path: `/project/gh/acme/app/${i}` } });
+        expect(result.isError ?? false).to.equal(false);
+      }
+      expect(circleci.requests).to.have.length(5);
+      expect(started.loaded().filter((module) => module === 'node:assert')).to.have.length(1);
+    } finally {
+      await started.server.close();
+      await circleci.close();
+    }
+  });
+
   it('loads JMESPath with the first call that asks for a jq, not before', async () => {
     const circleci = await MockUpstream.start();
     circleci.on('GET', '/api/v2/me', { body: { id: 'u-1', login: 'octo', name: 'Octo' } });
