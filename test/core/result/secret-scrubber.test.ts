@@ -77,6 +77,16 @@ describe('secretScrubber: every form, every overlap', () => {
     expect(secretScrubber(['s3cr3t-token'], [basic])(`Authorization: Basic ${basic}`)).to.equal('Authorization: Basic [REDACTED]');
   });
 
+  it('redacts a form that holds another as one span, in short strings and in long texts alike', () => {
+    // Only the inner form is looked for to tell whether any is there; the spans still come from every form.
+    const basic = Buffer.from('bot@example.com:s3cr3t-token').toString('base64');
+    const scrub = secretScrubber(['s3cr3t-token'], [`Basic ${basic}`, basic]);
+    for (const pad of ['', 'x'.repeat(5000)]) {
+      expect(scrub(`${pad}Authorization: Basic ${basic}; again ${basic}.`)).to.equal(`${pad}Authorization: [REDACTED]; again [REDACTED].`);
+      expect(scrub(`${pad}Basic ${basic.slice(0, -1)} and Basic`)).to.equal(`${pad}Basic ${basic.slice(0, -1)} and Basic`);
+    }
+  });
+
   it('finds secrets made of characters that mean something in a regular expression, and only them', () => {
     const secrets = ['a.b*c+d?e^f$g', '(x|y)[z]{2}', 'back\\slash/-dash', 'line\nbreak'];
     const scrub = secretScrubber(secrets);
