@@ -20,23 +20,29 @@ const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
 
 /** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
 export function encodeToon(value: unknown): string {
-  const out = new Encoder();
   const root = checked(value);
-  if (isPrimitive(root)) out.lines.push(primitive(root));
-  else if (Array.isArray(root)) out.array(undefined, root, 0);
+  if (isPrimitive(root)) return primitive(root);
+  const out = new Encoder();
+  if (Array.isArray(root)) out.array(undefined, root, 0);
   else out.object(root, 0);
-  return out.lines.join('\n');
+  return out.text();
 }
 
 class Encoder {
-  readonly lines: string[] = [];
+  /** The output so far, every line after a line break (the first one is cut off at the end). */
+  private out = '';
   private readonly keys = new Map<string, string>();
-  private readonly indents: string[] = [''];
+  /** A line break and the indentation, per depth. */
+  private readonly breaks: string[] = [];
+
+  text(): string {
+    return this.out.slice(1);
+  }
 
   private line(depth: number, content: string): void {
-    let indent = this.indents[depth];
-    if (indent === undefined) indent = this.indents[depth] = ' '.repeat(INDENT * depth);
-    this.lines.push(indent + content);
+    let lineBreak = this.breaks[depth];
+    if (lineBreak === undefined) lineBreak = this.breaks[depth] = `\n${' '.repeat(INDENT * depth)}`;
+    this.out += lineBreak + content;
   }
 
   private key(key: string): string {
