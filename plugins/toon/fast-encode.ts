@@ -17,6 +17,9 @@ const INDENT = 2;
 const NUMERIC_LIKE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 const LEADING_ZERO = /^0\d+$/;
 const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
+/** Longer strings (descriptions, comments) rarely repeat, and comparing them costs more than scanning. */
+const CACHED_STRING_LENGTH = 256;
+const STRING_SLOTS = 1024;
 
 /** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
 export function encodeToon(value: unknown): string {
@@ -34,6 +37,30 @@ class Encoder {
   private readonly keys = new Map<string, string>();
   /** A line break and the indentation, per depth. */
   private readonly breaks: string[] = [];
+
+  /**
+   * Strings as written, for this call, in a direct-mapped table: a page repeats most of its strings (a
+   * repository's URLs in every workflow run, an assignee's avatar URLs in every issue), and finding one here
+   * costs less than scanning it again for the characters that make it quoted or escaped. A slot is chosen
+   * from the length and a few characters, not a hash of the whole string (a Map hashes and grows, which
+   * made a page of all-distinct strings 15-25% slower); a miss just overwrites the slot.
+   */
+  private readonly seen: string[] = new Array<string>(STRING_SLOTS);
+  private readonly written: string[] = new Array<string>(STRING_SLOTS);
+
+  primitive(value: Primitive): string {
+    if (typeof value !== 'string') return String(value);
+    const n = value.length;
+    if (n < 2 || n > CACHED_STRING_LENGTH) return primitive(value);
+    const slot =
+      (n * 31 + value.charCodeAt(n - 1) * 7 + value.charCodeAt(n - 2) * 131 + value.charCodeAt(n >> 1) * 17 + value.charCodeAt(n >> 2)) &
+      (STRING_SLOTS - 1);
+    if (this.seen[slot] === value) return this.written[slot]!;
+    const written = primitive(value);
+    this.seen[slot] = value;
+    this.written[slot] = written;
+    return written;
+  }
 
   text(): string {
     return this.out.slice(1);
@@ -59,7 +86,7 @@ class Encoder {
 
   private inline(values: Json[], key?: string): string {
     const header = this.header(values.length, key);
-    return values.length === 0 ? header : `${header} ${values.map((v) => primitive(checked(v) as Primitive)).join(',')}`;
+    return values.length === 0 ? header : `${header} ${values.map((v) => this.primitive(checked(v) as Primitive)).join(',')}`;
   }
 
   object(value: { [key: string]: Json }, depth: number, skipFirst = false): void {
@@ -67,7 +94,7 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.line(depth, `${this.key(key)}: ${primitive(v)}`);
+      if (isPrimitive(v)) this.line(depth, `${this.key(key)}: ${this.primitive(v)}`);
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
         this.line(depth, `${this.key(key)}:`);
@@ -97,11 +124,11 @@ class Encoder {
   }
 
   private rows(rows: Array<{ [key: string]: Json }>, fields: string[], depth: number): void {
-    for (const row of rows) this.line(depth, fields.map((f) => primitive(checked(row[f]) as Primitive)).join(','));
+    for (const row of rows) this.line(depth, fields.map((f) => this.primitive(checked(row[f]) as Primitive)).join(','));
   }
 
   private listItem(value: Json, depth: number): void {
-    if (isPrimitive(value)) this.line(depth, `- ${primitive(value)}`);
+    if (isPrimitive(value)) this.line(depth, `- ${this.primitive(value)}`);
     else if (Array.isArray(value)) {
       if (value.every(isPrimitiveItem)) this.line(depth, `- ${this.inline(value)}`);
       else {
@@ -130,7 +157,7 @@ class Encoder {
       }
     }
     const key = this.key(first);
-    if (isPrimitive(v)) this.line(depth, `- ${key}: ${primitive(v)}`);
+    if (isPrimitive(v)) this.line(depth, `- ${key}: ${this.primitive(v)}`);
     else if (Array.isArray(v)) {
       if (v.length === 0) this.line(depth, `- ${key}: []`);
       else if (v.every(isPrimitiveItem)) this.line(depth, `- ${key}${this.inline(v)}`);
