@@ -66,10 +66,28 @@ class Encoder {
     return this.out.slice(1);
   }
 
-  private line(depth: number, content: string): void {
+  private lineBreak(depth: number): string {
     let lineBreak = this.breaks[depth];
     if (lineBreak === undefined) lineBreak = this.breaks[depth] = `\n${' '.repeat(INDENT * depth)}`;
-    this.out += lineBreak + content;
+    return lineBreak;
+  }
+
+  private line(depth: number, content: string): void {
+    this.out += this.lineBreak(depth) + content;
+  }
+
+  /** "key: " after its line break and indentation, per key and depth: most lines of a page start with one. */
+  private readonly fields = new Map<string, string[]>();
+
+  private field(depth: number, key: string): string {
+    let byDepth = this.fields.get(key);
+    if (byDepth === undefined) this.fields.set(key, (byDepth = []));
+    let start = byDepth[depth];
+    if (start === undefined) {
+      // One flat string, so appending it adds one piece to the output rather than three.
+      start = byDepth[depth] = [this.lineBreak(depth), this.key(key), ': '].join('');
+    }
+    return start;
   }
 
   private key(key: string): string {
@@ -94,7 +112,7 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.line(depth, `${this.key(key)}: ${this.primitive(v)}`);
+      if (isPrimitive(v)) this.out += this.field(depth, key) + this.primitive(v);
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
         this.line(depth, `${this.key(key)}:`);
