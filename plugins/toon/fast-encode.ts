@@ -2,8 +2,8 @@
  * TOON exactly as @toon-format/toon 2.3.1 `encode(value, { indent: 2 })` writes it, for plain JSON values
  * (what JSON.parse and the jq projection produce), several times faster. The library's encoder copies the
  * value first and then hands every line up through a chain of generators, one per level of nesting: on a
- * large response that was most of the time of a call (docs/benchmarks.md). This writes the same lines into
- * one array. The library stays the reference: anything that is not plain JSON (a Date, a Map, a class
+ * large response that was most of the time of a call (docs/benchmarks.md). This appends the same lines to
+ * one string (V8 joins the pieces once, when the text is first read). The library stays the reference: anything that is not plain JSON (a Date, a Map, a class
  * instance, a toJSON method) is left to it, and a test holds the two to the same bytes on real payloads and
  * on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
  */
@@ -34,9 +34,6 @@ export function encodeToon(value: unknown): string {
 class Encoder {
   /** The output so far, every line after a line break (the first one is cut off at the end). */
   private out = '';
-  private readonly keys = new Map<string, string>();
-  /** A line break and the indentation, per depth. */
-  private readonly breaks: string[] = [];
 
   /**
    * Strings as written, for this call, in a direct-mapped table: a page repeats most of its strings (a
@@ -66,39 +63,14 @@ class Encoder {
     return this.out.slice(1);
   }
 
-  private lineBreak(depth: number): string {
-    let lineBreak = this.breaks[depth];
-    if (lineBreak === undefined) lineBreak = this.breaks[depth] = `\n${' '.repeat(INDENT * depth)}`;
-    return lineBreak;
-  }
-
   private line(depth: number, content: string): void {
-    this.out += this.lineBreak(depth) + content;
+    this.out += lineBreak(depth) + content;
   }
 
-  /** "key: " after its line break and indentation, per key and depth: most lines of a page start with one. */
-  private readonly fields = new Map<string, string[]>();
-
-  private field(depth: number, key: string): string {
-    let byDepth = this.fields.get(key);
-    if (byDepth === undefined) this.fields.set(key, (byDepth = []));
-    let start = byDepth[depth];
-    if (start === undefined) {
-      // One flat string, so appending it adds one piece to the output rather than three.
-      start = byDepth[depth] = [this.lineBreak(depth), this.key(key), ': '].join('');
-    }
-    return start;
-  }
-
-  private key(key: string): string {
-    let encoded = this.keys.get(key);
-    if (encoded === undefined) this.keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
-    return encoded;
-  }
 
   private header(length: number, key: string | undefined, fields?: string[]): string {
-    let header = key === undefined ? `[${length}]` : `${this.key(key)}[${length}]`;
-    if (fields !== undefined) header += `{${fields.map((f) => this.key(f)).join(',')}}`;
+    let header = key === undefined ? `[${length}]` : `${encodedKey(key)}[${length}]`;
+    if (fields !== undefined) header += `{${fields.map((f) => encodedKey(f)).join(',')}}`;
     return `${header}:`;
   }
 
@@ -112,10 +84,10 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.out += this.field(depth, key) + this.primitive(v);
+      if (isPrimitive(v)) this.out += field(depth, key) + this.primitive(v);
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
-        this.line(depth, `${this.key(key)}:`);
+        this.line(depth, `${encodedKey(key)}:`);
         this.object(v, depth + 1);
       }
     }
@@ -123,7 +95,7 @@ class Encoder {
 
   array(key: string | undefined, value: Json[], depth: number): void {
     if (value.length === 0) {
-      this.line(depth, key === undefined ? '[]' : `${this.key(key)}: []`);
+      this.line(depth, key === undefined ? '[]' : `${encodedKey(key)}: []`);
     } else if (value.every(isPrimitiveItem)) {
       this.line(depth, this.inline(value, key));
     } else if (value.every((item) => Array.isArray(item) && item.every(isPrimitiveItem))) {
@@ -174,7 +146,7 @@ class Encoder {
         return;
       }
     }
-    const key = this.key(first);
+    const key = encodedKey(first);
     if (isPrimitive(v)) this.line(depth, `- ${key}: ${this.primitive(v)}`);
     else if (Array.isArray(v)) {
       if (v.length === 0) this.line(depth, `- ${key}: []`);
@@ -189,6 +161,41 @@ class Encoder {
     }
     this.object(value, depth + 1, true);
   }
+}
+
+/*
+ * What a key and an indentation are written as depends on nothing else, and a server renders the same
+ * vendors' field names call after call: these are kept across calls (a small call would otherwise pay for
+ * building them every time), and emptied when they grow past KEPT_KEYS (keys can be data, such as ids).
+ */
+const KEPT_KEYS = 4096;
+const lineBreaks: string[] = [];
+const keys = new Map<string, string>();
+/** "key: " after its line break and indentation, per key and depth: most lines of a page start with one. */
+const fields = new Map<string, string[]>();
+
+/** A line break and the indentation of a depth. */
+function lineBreak(depth: number): string {
+  return (lineBreaks[depth] ??= `\n${' '.repeat(INDENT * depth)}`);
+}
+
+function encodedKey(key: string): string {
+  let encoded = keys.get(key);
+  if (encoded === undefined) {
+    if (keys.size === KEPT_KEYS) keys.clear();
+    keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
+  }
+  return encoded;
+}
+
+function field(depth: number, key: string): string {
+  let byDepth = fields.get(key);
+  if (byDepth === undefined) {
+    if (fields.size === KEPT_KEYS) fields.clear();
+    fields.set(key, (byDepth = []));
+  }
+  // One flat string, so appending it adds one piece to the output rather than three.
+  return (byDepth[depth] ??= [lineBreak(depth), encodedKey(key), ': '].join(''));
 }
 
 type Primitive = null | boolean | number | string;
