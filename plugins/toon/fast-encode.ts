@@ -3,9 +3,10 @@
  * (what JSON.parse and the jq projection produce), several times faster. The library's encoder copies the
  * value first and then hands every line up through a chain of generators, one per level of nesting: on a
  * large response that was most of the time of a call (docs/benchmarks.md). This appends the same lines to
- * one string (V8 joins the pieces once, when the text is first read). The library stays the reference: anything that is not plain JSON (a Date, a Map, a class
- * instance, a toJSON method) is left to it, and a test holds the two to the same bytes on real payloads and
- * on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
+ * one string, which V8 copies into one flat string once at the end (an array of lines cost an intermediate
+ * string per line, joined again). The library stays the reference: anything that is not plain JSON (a Date,
+ * a Map, a class instance, a toJSON method) is left to it, and a test holds the two to the same bytes on
+ * real payloads and on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -17,7 +18,7 @@ const INDENT = 2;
 const NUMERIC_LIKE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 const LEADING_ZERO = /^0\d+$/;
 const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
-/** Longer strings (descriptions, comments) rarely repeat, and comparing them costs more than scanning. */
+/** Longer strings (descriptions, comments) rarely repeat: a slot would hold them for nothing. */
 const CACHED_STRING_LENGTH = 256;
 const STRING_SLOTS = 1024;
 
@@ -50,8 +51,7 @@ class Encoder {
     const n = value.length;
     if (n < 2 || n > CACHED_STRING_LENGTH) return primitive(value);
     const slot =
-      (n * 31 + value.charCodeAt(n - 1) * 7 + value.charCodeAt(n - 2) * 131 + value.charCodeAt(n >> 1) * 17 + value.charCodeAt(n >> 2)) &
-      (STRING_SLOTS - 1);
+      (n * 31 + value.charCodeAt(n - 1) * 7 + value.charCodeAt(n - 2) * 131 + value.charCodeAt(n >> 1) * 17 + value.charCodeAt(n >> 2)) & (STRING_SLOTS - 1);
     if (this.seen[slot] === value) return this.written[slot]!;
     const written = primitive(value);
     this.seen[slot] = value;
@@ -59,6 +59,7 @@ class Encoder {
     return written;
   }
 
+  /** Without the first line's line break; slicing also flattens the pieces into one string. */
   text(): string {
     return this.out.slice(1);
   }
@@ -66,7 +67,6 @@ class Encoder {
   private line(depth: number, content: string): void {
     this.out += lineBreak(depth) + content;
   }
-
 
   private header(length: number, key: string | undefined, fields?: string[]): string {
     let header = key === undefined ? `[${length}]` : `${encodedKey(key)}[${length}]`;
