@@ -2,10 +2,11 @@
  * TOON exactly as @toon-format/toon 2.3.1 `encode(value, { indent: 2 })` writes it, for plain JSON values
  * (what JSON.parse and the jq projection produce), several times faster. The library's encoder copies the
  * value first and then hands every line up through a chain of generators, one per level of nesting: on a
- * large response that was most of the time of a call (docs/benchmarks.md). This writes the same lines into
- * one array. The library stays the reference: anything that is not plain JSON (a Date, a Map, a class
- * instance, a toJSON method) is left to it, and a test holds the two to the same bytes on real payloads and
- * on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
+ * large response that was most of the time of a call (docs/benchmarks.md). This appends the same lines to
+ * one string, which V8 copies into one flat string once at the end (an array of lines cost an intermediate
+ * string per line, joined again). The library stays the reference: anything that is not plain JSON (a Date,
+ * a Map, a class instance, a toJSON method) is left to it, and a test holds the two to the same bytes on
+ * real payloads and on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -17,43 +18,65 @@ const INDENT = 2;
 const NUMERIC_LIKE = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
 const LEADING_ZERO = /^0\d+$/;
 const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
+/** Longer strings (descriptions, comments) rarely repeat: a slot would hold them for nothing. */
+const CACHED_STRING_LENGTH = 256;
+const STRING_SLOTS = 1024;
 
 /** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
 export function encodeToon(value: unknown): string {
-  const out = new Encoder();
   const root = checked(value);
-  if (isPrimitive(root)) out.lines.push(primitive(root));
-  else if (Array.isArray(root)) out.array(undefined, root, 0);
+  if (isPrimitive(root)) return primitive(root);
+  const out = new Encoder();
+  if (Array.isArray(root)) out.array(undefined, root, 0);
   else out.object(root, 0);
-  return out.lines.join('\n');
+  return out.text();
 }
 
 class Encoder {
-  readonly lines: string[] = [];
-  private readonly keys = new Map<string, string>();
-  private readonly indents: string[] = [''];
+  /** The output so far, every line after a line break (the first one is cut off at the end). */
+  private out = '';
 
-  private line(depth: number, content: string): void {
-    let indent = this.indents[depth];
-    if (indent === undefined) indent = this.indents[depth] = ' '.repeat(INDENT * depth);
-    this.lines.push(indent + content);
+  /**
+   * Strings as written, for this call, in a direct-mapped table: a page repeats most of its strings (a
+   * repository's URLs in every workflow run, an assignee's avatar URLs in every issue), and finding one here
+   * costs less than scanning it again for the characters that make it quoted or escaped. A slot is chosen
+   * from the length and a few characters, not a hash of the whole string (a Map hashes and grows, which
+   * made a page of all-distinct strings 15-25% slower); a miss just overwrites the slot.
+   */
+  private readonly seen: string[] = new Array<string>(STRING_SLOTS);
+  private readonly written: string[] = new Array<string>(STRING_SLOTS);
+
+  primitive(value: Primitive): string {
+    if (typeof value !== 'string') return String(value);
+    const n = value.length;
+    if (n < 2 || n > CACHED_STRING_LENGTH) return primitive(value);
+    const slot =
+      (n * 31 + value.charCodeAt(n - 1) * 7 + value.charCodeAt(n - 2) * 131 + value.charCodeAt(n >> 1) * 17 + value.charCodeAt(n >> 2)) & (STRING_SLOTS - 1);
+    if (this.seen[slot] === value) return this.written[slot]!;
+    const written = primitive(value);
+    this.seen[slot] = value;
+    this.written[slot] = written;
+    return written;
   }
 
-  private key(key: string): string {
-    let encoded = this.keys.get(key);
-    if (encoded === undefined) this.keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
-    return encoded;
+  /** Without the first line's line break; slicing also flattens the pieces into one string. */
+  text(): string {
+    return this.out.slice(1);
+  }
+
+  private line(depth: number, content: string): void {
+    this.out += lineBreak(depth) + content;
   }
 
   private header(length: number, key: string | undefined, fields?: string[]): string {
-    let header = key === undefined ? `[${length}]` : `${this.key(key)}[${length}]`;
-    if (fields !== undefined) header += `{${fields.map((f) => this.key(f)).join(',')}}`;
+    let header = key === undefined ? `[${length}]` : `${encodedKey(key)}[${length}]`;
+    if (fields !== undefined) header += `{${fields.map((f) => encodedKey(f)).join(',')}}`;
     return `${header}:`;
   }
 
   private inline(values: Json[], key?: string): string {
     const header = this.header(values.length, key);
-    return values.length === 0 ? header : `${header} ${values.map((v) => primitive(checked(v) as Primitive)).join(',')}`;
+    return values.length === 0 ? header : `${header} ${values.map((v) => this.primitive(checked(v) as Primitive)).join(',')}`;
   }
 
   object(value: { [key: string]: Json }, depth: number, skipFirst = false): void {
@@ -61,10 +84,10 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.line(depth, `${this.key(key)}: ${primitive(v)}`);
+      if (isPrimitive(v)) this.out += field(depth, key) + this.primitive(v);
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
-        this.line(depth, `${this.key(key)}:`);
+        this.line(depth, `${encodedKey(key)}:`);
         this.object(v, depth + 1);
       }
     }
@@ -72,7 +95,7 @@ class Encoder {
 
   array(key: string | undefined, value: Json[], depth: number): void {
     if (value.length === 0) {
-      this.line(depth, key === undefined ? '[]' : `${this.key(key)}: []`);
+      this.line(depth, key === undefined ? '[]' : `${encodedKey(key)}: []`);
     } else if (value.every(isPrimitiveItem)) {
       this.line(depth, this.inline(value, key));
     } else if (value.every((item) => Array.isArray(item) && item.every(isPrimitiveItem))) {
@@ -91,11 +114,11 @@ class Encoder {
   }
 
   private rows(rows: Array<{ [key: string]: Json }>, fields: string[], depth: number): void {
-    for (const row of rows) this.line(depth, fields.map((f) => primitive(checked(row[f]) as Primitive)).join(','));
+    for (const row of rows) this.line(depth, fields.map((f) => this.primitive(checked(row[f]) as Primitive)).join(','));
   }
 
   private listItem(value: Json, depth: number): void {
-    if (isPrimitive(value)) this.line(depth, `- ${primitive(value)}`);
+    if (isPrimitive(value)) this.line(depth, `- ${this.primitive(value)}`);
     else if (Array.isArray(value)) {
       if (value.every(isPrimitiveItem)) this.line(depth, `- ${this.inline(value)}`);
       else {
@@ -123,8 +146,8 @@ class Encoder {
         return;
       }
     }
-    const key = this.key(first);
-    if (isPrimitive(v)) this.line(depth, `- ${key}: ${primitive(v)}`);
+    const key = encodedKey(first);
+    if (isPrimitive(v)) this.line(depth, `- ${key}: ${this.primitive(v)}`);
     else if (Array.isArray(v)) {
       if (v.length === 0) this.line(depth, `- ${key}: []`);
       else if (v.every(isPrimitiveItem)) this.line(depth, `- ${key}${this.inline(v)}`);
@@ -138,6 +161,41 @@ class Encoder {
     }
     this.object(value, depth + 1, true);
   }
+}
+
+/*
+ * What a key and an indentation are written as depends on nothing else, and a server renders the same
+ * vendors' field names call after call: these are kept across calls (a small call would otherwise pay for
+ * building them every time), and emptied when they grow past KEPT_KEYS (keys can be data, such as ids).
+ */
+const KEPT_KEYS = 4096;
+const lineBreaks: string[] = [];
+const keys = new Map<string, string>();
+/** "key: " after its line break and indentation, per key and depth: most lines of a page start with one. */
+const fields = new Map<string, string[]>();
+
+/** A line break and the indentation of a depth. */
+function lineBreak(depth: number): string {
+  return (lineBreaks[depth] ??= `\n${' '.repeat(INDENT * depth)}`);
+}
+
+function encodedKey(key: string): string {
+  let encoded = keys.get(key);
+  if (encoded === undefined) {
+    if (keys.size === KEPT_KEYS) keys.clear();
+    keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
+  }
+  return encoded;
+}
+
+function field(depth: number, key: string): string {
+  let byDepth = fields.get(key);
+  if (byDepth === undefined) {
+    if (fields.size === KEPT_KEYS) fields.clear();
+    fields.set(key, (byDepth = []));
+  }
+  // One flat string, so appending it adds one piece to the output rather than three.
+  return (byDepth[depth] ??= [lineBreak(depth), encodedKey(key), ': '].join(''));
 }
 
 type Primitive = null | boolean | number | string;

@@ -134,6 +134,21 @@ describe('the fast TOON encoder writes exactly what TOON 2.3.1 writes', () => {
     }
   });
 
+  it('writes each string as itself when strings share a slot of its table of strings already written', () => {
+    // Same length and same characters at both ends, in the middle and at the quarters: only the character at
+    // index 7 differs, so every one of them lands in the same slot. Quoted (":"), escaped ('"') and plain.
+    const alike = (c: string): string[] => [`id:0123${c}56789abcdefg`, `id"0123${c}56789abcdefg`, `id-0123${c}56789abcdefg`];
+    const strings = [...'abcabcxyz'].flatMap(alike);
+    const value = { list: strings, table: strings.map((name) => ({ name })), nested: strings.map((s) => ({ s, again: { s } })) };
+    expect(encodeToon(value)).to.equal(library(value));
+  });
+
+  it('stays exact when the kept keys are emptied halfway through a value (more distinct keys than it keeps)', () => {
+    const value = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [i % 3 ? `key${i}` : `k:${i}`, { [`inner${i}`]: i }]));
+    expect(encodeToon(value)).to.equal(library(value));
+    expect(encodeToon(value)).to.equal(library(value));
+  });
+
   it('leaves what is not plain JSON to the library, so the rendering does not change', () => {
     class Point {
       constructor(readonly x = 1) {}
