@@ -13,7 +13,7 @@ import { requestGate } from '../pipeline/request-gate.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
-import { secretScrubber, type Scrub } from '../result/secret-scrubber.js';
+import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
@@ -147,7 +147,7 @@ export class Kernel {
     const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
     if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
     // The scrubber is rebuilt once plugins have named their derived secret forms: plugins get a stable front to it.
-    const scrub: Scrub = Object.defineProperty((text: string) => this.scrub(text), 'longestForm', { get: () => this.scrub.longestForm });
+    const scrub = liveScrub(() => this.scrub);
     this.container.register(TOKENS.Scrubber, { useValue: scrub });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
@@ -188,7 +188,7 @@ export class Kernel {
           requestGate(ctx, readOnlyServer),
           ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
         ],
-        scrub: (text) => this.scrub(text),
+        scrub: liveScrub(() => this.scrub),
         maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
         readOnlyServer,
       }),

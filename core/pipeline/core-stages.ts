@@ -3,7 +3,7 @@ import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { TSchema } from 'typebox';
 import type { UpstreamRequest } from '../http/types.js';
 import type { UpstreamInterceptor } from './tool-context.js';
-import { scrubJsonValue, type WalkBudget } from '../result/secret-scrubber.js';
+import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult, successResult } from '../result/tool-result.js';
 import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { envelopeCheck } from './envelope-check.js';
@@ -17,7 +17,7 @@ export interface CoreStageDeps {
   /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
   interceptorsFor(ctx: CallContext): readonly UpstreamInterceptor[];
   /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
-  scrub(text: string): string;
+  scrub: Scrub;
   /**
    * The most nodes a handler's value may have, counted as rendering walks it (shared parts each time they
    * appear): what the largest response body could hold (MCP_MAX_RESPONSE_BYTES; a node takes a byte or more).

@@ -3,7 +3,7 @@
  * longest form it finds: text checked in consecutive windows that overlap by one less than that is checked
  * whole (how a rendering written out in pieces is checked, plugins/truncation/streamed-cut.ts).
  */
-export type Scrub = ((text: string) => string) & { readonly longestForm?: number };
+export type Scrub = ((text: string) => string) & { readonly longestForm?: number; readonly shortestForm?: number };
 
 /** Secrets shorter than this are not scrubbed: replacing two or three characters would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4;
@@ -33,7 +33,7 @@ export function secretForms(secret: string): string[] {
  */
 export function secretScrubber(secretValues: readonly string[], derived: readonly string[] = []): Scrub {
   const forms = [...new Set([...secretValues.flatMap(secretForms), ...derived])].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  if (forms.length === 0) return Object.assign((text: string) => text, { longestForm: 0 });
+  if (forms.length === 0) return Object.assign((text: string) => text, { longestForm: 0, shortestForm: Infinity });
   // Most strings of a body (keys, ids, states) are shorter than any secret: one comparison lets them through.
   const shortest = Math.min(...forms.map((f) => f.length));
   // One pass of a regular expression of all the forms says whether any is there at all: several times faster
@@ -60,7 +60,18 @@ export function secretScrubber(secretValues: readonly string[], derived: readonl
     }
     return spans === undefined ? text : redactSpans(text, spans);
   };
-  return Object.assign(scrub, { longestForm });
+  return Object.assign(scrub, { longestForm, shortestForm: shortest });
+}
+
+/**
+ * A scrubber that always calls the one `current` returns, and tells its forms' lengths: what plugins and the
+ * core stages hold while the kernel rebuilds the scrubber once plugins have named their derived forms.
+ */
+export function liveScrub(current: () => Scrub): Scrub {
+  return Object.defineProperties((text: string) => current()(text), {
+    longestForm: { get: () => current().longestForm },
+    shortestForm: { get: () => current().shortestForm },
+  });
 }
 
 /** `literal` as a regular expression matching exactly it (code unit by code unit, as indexOf compares). */
@@ -106,43 +117,45 @@ export interface WalkBudget {
 export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T {
   if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
   if (typeof value === 'string') return scrub(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return scrubContainer(value, scrub, scrub.shortestForm ?? 0, walk) as T;
+}
+
+/**
+ * An array or object, scrubbed. A string shorter than every form (most keys, ids and states of a body) is let
+ * through without calling the scrubber, and a leaf is handled in the loop (a call per leaf was about a third
+ * of the walk's time on a 30-run page).
+ */
+function scrubContainer(value: object, scrub: Scrub, shortest: number, walk: WalkBudget | undefined): object {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const scrubbed = scrubMember(item, scrub, walk);
+      if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
+      const scrubbed =
+        item !== null && typeof item === 'object' ? scrubContainer(item, scrub, shortest, walk) : typeof item === 'string' && item.length >= shortest ? scrub(item) : item;
       if (out === undefined && scrubbed !== item) out = value.slice(0, i);
       out?.push(scrubbed);
     }
-    return (out ?? value) as T;
+    return out ?? value;
   }
-  if (value !== null && typeof value === 'object') {
-    const source = value as Record<string, unknown>;
-    const keys = Object.keys(source);
-    let out: Record<string, unknown> | undefined;
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      const key = scrub(k);
-      const scrubbed = scrubMember(source[k], scrub, walk);
-      if (out === undefined && (key !== k || scrubbed !== source[k])) {
-        out = {};
-        for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
-      }
-      if (out !== undefined) define(out, key, scrubbed);
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const key = k.length < shortest ? k : scrub(k);
+    const item = source[k];
+    if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
+    const scrubbed =
+      item !== null && typeof item === 'object' ? scrubContainer(item, scrub, shortest, walk) : typeof item === 'string' && item.length >= shortest ? scrub(item) : item;
+    if (out === undefined && (key !== k || scrubbed !== item)) {
+      out = {};
+      for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
     }
-    return (out ?? value) as T;
+    if (out !== undefined) define(out, key, scrubbed);
   }
-  return value;
-}
-
-/**
- * An item or a field's value: a leaf counted and scrubbed here, only a container walked by a call of its own
- * (most nodes of a body are leaves: a call each was about a third of the walk's time on a 30-run page).
- */
-function scrubMember(item: unknown, scrub: Scrub, walk: WalkBudget | undefined): unknown {
-  if (item !== null && typeof item === 'object') return scrubJsonValue(item, scrub, walk);
-  if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
-  return typeof item === 'string' ? scrub(item) : item;
+  return out ?? source;
 }
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { scrubJsonValue, secretScrubber } from '../../../core/result/secret-scrubber.js';
+import { liveScrub, scrubJsonValue, secretScrubber, type Scrub } from '../../../core/result/secret-scrubber.js';
 
 const scrub = secretScrubber(['s3cr3t-token', 'hunter22']);
 
@@ -25,6 +25,24 @@ describe('scrubJsonValue: secrets out of structured values', () => {
     const scrubbed = scrubJsonValue(value, scrub);
     expect(value.secret).to.equal('hunter22');
     expect(scrubbed.untouched).to.equal(untouched);
+  });
+
+  it('redacts a key or string exactly as long as the shortest form, through a live scrubber too', () => {
+    // 'hunter22' is the shortest form (8): strings shorter than it are let through without a search.
+    let current: Scrub = secretScrubber(['s3cr3t-token']);
+    const live = liveScrub(() => current);
+    const value = { hunter22: ['hunter22', 'hunter2', { k: 'hunter22' }], short: 'hunter2' };
+    expect(scrubJsonValue(value, live)).to.equal(value);
+    current = scrub;
+    expect(live.shortestForm).to.equal(8);
+    expect(scrubJsonValue(value, live)).to.deep.equal({ '[REDACTED]': ['[REDACTED]', 'hunter2', { k: '[REDACTED]' }], short: 'hunter2' });
+  });
+
+  it('counts every node against the walk budget, containers and leaves alike', () => {
+    const value = { a: [1, 'two', { b: null }], c: 'four' }; // root, a, 1, 'two', {b}, null, 'four': 7 nodes
+    const budget = (left: number) => ({ left, exceeded: () => new Error('too many nodes') });
+    expect(scrubJsonValue(value, scrub, budget(7))).to.equal(value);
+    expect(() => scrubJsonValue(value, scrub, budget(6))).to.throw('too many nodes');
   });
 
   it('returns the very same value when there is nothing to redact', () => {
