@@ -553,6 +553,42 @@ reference's start-up 416 against 568 and 594), busier by the end (load average 2
   ours takes 0.60x its CPU a call, and 2 workers cost what 1 costs, so their calls/s are what the two cores have
   to spare beside the load generator and the mock.
 
+### Issue 18, round seven: CPU a call of the uncached workflow runs
+
+Profile of one process over HTTP at 16 clients (32d6e8e, the sampling profiler started through node:inspector,
+share of the busy time): TOON rendering 30 % (the lines array and its join, the quoting check's regular
+expression 4 %), \`JSON.parse\` of the body 11 %, GC 10 %, the value's secret scrub 6 %, the depth walk 2.3 %, the
+truncation's cut and file 4 %, the body's decode 3.3 %, the SDK's HTTP answer (\`Response.json\`) 4 %. At 2 KB over
+stdio, a third of the server's busy time is the two socket writes (the upstream request and the answer on
+stdout: kernel time, the same for any server), and 2 % was Node's \`require\`: the bundle requires \`node:assert\`
+on first use, and undici calls it for every header of every response, each call resolving the module again.
+
+- **The TOON encoder** (plugins/toon/fast-encode.ts; byte for byte the library's, held to it by the tests, two
+  new ones for its tables) builds one string instead of an array of lines joined at the end, starts a field's
+  line with one cached piece (line break, indentation, key and \`: \`, kept across calls up to 4,096 keys), and
+  keeps a call's strings as written in a 1,024-slot table picked by length and four characters, so a page's
+  repeated URLs are not scanned for quoting again. In-process, old and new alternated (5 runs of 40-60 rounds,
+  medians): the workflow-runs page 3,798 to 2,463 us (0.60x), Jira 2 KB 0.79x, 100 KB 0.66x, 1 MiB 0.59x; the
+  workflow-runs page with every string made unique 0.83x (the table costs nothing when nothing repeats); young
+  collections over 1,000 encodes 77 to 51. Tried and dropped: quoting and escaping decided in one loop (5-20 %
+  slower: the native regular expression scans a URL faster than a JS loop), a Map of strings (13-27 % slower
+  on unique strings: it hashes and grows).
+- **Built-ins required on first use are kept once required** (rollup.config.mjs): \`node:assert\` went through
+  \`require\` 224 times over five circleci_get calls, now once (test/e2e/startup-modules.test.ts counts it).
+- **The depth walk** reads an object's members with \`Object.values\` and calls itself only for a container: a 1 MiB
+  Jira page 1,074 to 521 us, the workflow-runs page 302 to 101 us.
+- **The value's secret scrub** lets a string shorter than every form through without a call and handles leaves
+  in its loop: the workflow-runs page 445 to 325 us; and a long text is searched only for the forms that hold no
+  other (\`Basic <base64>\` holds the base64), one search fewer per rendering.
+- **Measured over HTTP, 16 clients, one process, interleaved with the build of 32d6e8e** (3 s windows, 8 rounds,
+  order rotated): with the encoder, 86.4 to 101 calls/s and 13.41 to 11.41 ms of server CPU a call (0.85x); with
+  everything, at a busier moment, 71.2 to 87.4 calls/s and 15.22 to 13.28 ms (0.87x).
+- **Looked at and left:** decoding the body's UTF-8 faster (an ASCII check then Latin-1: 472 against 481 us on the
+  workflow-runs page, no gain; Latin-1 plus a search for the non-ASCII runs decoded on their own: 1.3x slower on
+  a 1 MiB Jira page, whose 636 characters outside Latin-1 make V8 take its two-byte path, about 4.7 ms a MiB
+  whichever way); the decode-and-parse of the body and \`Response.json\` are the work itself. After these changes
+  the copy of the TOON text into one flat string is 8 % of a call and GC 10 %.
+
 How the before/after rows are made: \`git worktree add /tmp/base <commit>\` (or \`git archive <commit> | tar -x\`),
 link node_modules, \`npx rollup -c\` there, write the commit into \`/tmp/base/.bench-commit\`, then
 \`npm run bench -- --before /tmp/base\`.
