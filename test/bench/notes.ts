@@ -589,6 +589,27 @@ on first use, and undici calls it for every header of every response, each call 
   whichever way); the decode-and-parse of the body and \`Response.json\` are the work itself. After these changes
   the copy of the TOON text into one flat string is 8 % of a call and GC 10 %.
 
+### The run of record at a1b7712 (2026-12-01, night)
+
+The machine slower than for the last run of record: \`node -e 0\` 146 against 103 ms, the reference's start-up 596
+against 416 ms, the floor of a 100 KB call 5.31 against 4.36 ms (load average 1.8-2.5).
+
+- **Uncached workflow runs, 16 clients: 2 workers 136 against 46.5 calls/s = 2.92x, \`--workers auto\` (2) 126 =
+  2.70x: missed** (2.49x in the last run). The server's CPU a call 11.5-13.4 ms with workers and 12.8 ms in one
+  process, against 24.3 ms for the build before (13.7-14.7 ms in the last run): round seven's changes.
+- **2 workers against 1: 136 against 73.4 = 1.85x, met in this run** (1.40x in the last; 1.90x at 9830181): on two
+  cores shared with the load generator the ratio moves with what the machine leaves over, by more than the
+  code changed it.
+- **Start-up: 199 ms, missed in this run** (147 in the last, met). Ours / reference 0.334x (0.354x); our own part
+  above bare Node 53 ms (44). Not this round's code: right after the run, interleaved (30 starts each), the build
+  of 32d6e8e took 173.2 ms and this one 171.2, with \`node -e 0\` at 127.2.
+- **2 KB per call: 0.72-0.76x of the reference, missed**; above the floor +0.27 and +0.28 ms for JSON (within
+  0.3 ms), +0.60 and +0.63 for TOON, so **missed**.
+- **100 KB and above: worst 0.919x (5 MiB JSON with jq), missed**; TOON without jq 0.27-0.46x.
+- **Against the build before, call for call:** 0.67-0.70x at 2 KB, 0.69-0.87x at 100 KB, 0.68-0.86x at 1 MiB,
+  0.65-0.95x at 5 MiB. No row regresses.
+- **One 16 MiB value: +60.0 MiB = 3.75x, met; 64 clients +356 MiB, met.**
+
 How the before/after rows are made: \`git worktree add /tmp/base <commit>\` (or \`git archive <commit> | tar -x\`),
 link node_modules, \`npx rollup -c\` there, write the commit into \`/tmp/base/.bench-commit\`, then
 \`npm run bench -- --before /tmp/base\`.
