@@ -167,8 +167,13 @@ class Encoder {
  * What a key and an indentation are written as depends on nothing else, and a server renders the same
  * vendors' field names call after call: these are kept across calls (a small call would otherwise pay for
  * building them every time), and emptied when they grow past KEPT_KEYS (keys can be data, such as ids).
+ * Only short keys at shallow depths are kept, so what a hostile body can leave behind stays small (at most
+ * KEPT_KEYS keys of KEPT_KEY_LENGTH characters, each with a line start for KEPT_DEPTHS depths): field names
+ * are short and pages are shallow; a longer key or a deeper line is built on the spot, the same bytes.
  */
 const KEPT_KEYS = 4096;
+const KEPT_KEY_LENGTH = 64;
+const KEPT_DEPTHS = 16;
 const lineBreaks: string[] = [];
 const keys = new Map<string, string>();
 /** "key: " after its line break and indentation, per key and depth: most lines of a page start with one. */
@@ -180,15 +185,21 @@ function lineBreak(depth: number): string {
 }
 
 function encodedKey(key: string): string {
+  if (key.length > KEPT_KEY_LENGTH) return writtenKey(key);
   let encoded = keys.get(key);
   if (encoded === undefined) {
     if (keys.size === KEPT_KEYS) keys.clear();
-    keys.set(key, (encoded = UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`));
+    keys.set(key, (encoded = writtenKey(key)));
   }
   return encoded;
 }
 
+function writtenKey(key: string): string {
+  return UNQUOTED_KEY.test(key) ? key : `"${escape(key)}"`;
+}
+
 function field(depth: number, key: string): string {
+  if (depth >= KEPT_DEPTHS || key.length > KEPT_KEY_LENGTH) return `${lineBreak(depth)}${encodedKey(key)}: `;
   let byDepth = fields.get(key);
   if (byDepth === undefined) {
     if (fields.size === KEPT_KEYS) fields.clear();

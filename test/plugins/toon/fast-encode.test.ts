@@ -149,6 +149,13 @@ describe('the fast TOON encoder writes exactly what TOON 2.3.1 writes', () => {
     expect(encodeToon(value)).to.equal(library(value));
   });
 
+  it('writes long keys and deep lines, which it does not keep across calls, as the library does', () => {
+    const long = (i: number): string => `${i % 2 ? 'k:' : 'k"'}${'x'.repeat(80)}${i}`;
+    let value: Record<string, unknown> = { [long(0)]: 'leaf', plain: 1 };
+    for (let depth = 1; depth < 24; depth++) value = { [long(depth)]: depth, [`level${depth % 3}`]: 'v', nested: value, list: [{ a: 1 }, { a: 2 }] };
+    for (let round = 0; round < 2; round++) expect(encodeToon(value)).to.equal(library(value));
+  });
+
   it('leaves what is not plain JSON to the library, so the rendering does not change', () => {
     class Point {
       constructor(readonly x = 1) {}
