@@ -146,7 +146,8 @@ export class Kernel {
     this.container.register(TOKENS.Metrics, { useValue: metrics });
     const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
     if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
-    // The scrubber is rebuilt once plugins have named their derived secret forms: plugins get a stable front to it.
+    // The scrubber is rebuilt once plugins have named their derived secret forms: plugins and the core stages get
+    // one stable front to it.
     const scrub = liveScrub(() => this.scrub);
     this.container.register(TOKENS.Scrubber, { useValue: scrub });
 
@@ -188,7 +189,7 @@ export class Kernel {
           requestGate(ctx, readOnlyServer),
           ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
         ],
-        scrub: liveScrub(() => this.scrub),
+        scrub,
         maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
         readOnlyServer,
       }),

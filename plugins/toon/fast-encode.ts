@@ -46,7 +46,8 @@ class Encoder {
   private readonly seen: string[] = new Array<string>(STRING_SLOTS);
   private readonly written: string[] = new Array<string>(STRING_SLOTS);
 
-  primitive(value: Primitive): string {
+  /** A primitive as written, through the table for a string that may repeat. */
+  private asWritten(value: Primitive): string {
     if (typeof value !== 'string') return String(value);
     const n = value.length;
     if (n < 2 || n > CACHED_STRING_LENGTH) return primitive(value);
@@ -76,7 +77,7 @@ class Encoder {
 
   private inline(values: Json[], key?: string): string {
     const header = this.header(values.length, key);
-    return values.length === 0 ? header : `${header} ${values.map((v) => this.primitive(checked(v) as Primitive)).join(',')}`;
+    return values.length === 0 ? header : `${header} ${values.map((v) => this.asWritten(checked(v) as Primitive)).join(',')}`;
   }
 
   object(value: { [key: string]: Json }, depth: number, skipFirst = false): void {
@@ -84,7 +85,7 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.out += field(depth, key) + this.primitive(v);
+      if (isPrimitive(v)) this.out += field(depth, key) + this.asWritten(v);
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
         this.line(depth, `${encodedKey(key)}:`);
@@ -114,11 +115,11 @@ class Encoder {
   }
 
   private rows(rows: Array<{ [key: string]: Json }>, fields: string[], depth: number): void {
-    for (const row of rows) this.line(depth, fields.map((f) => this.primitive(checked(row[f]) as Primitive)).join(','));
+    for (const row of rows) this.line(depth, fields.map((f) => this.asWritten(checked(row[f]) as Primitive)).join(','));
   }
 
   private listItem(value: Json, depth: number): void {
-    if (isPrimitive(value)) this.line(depth, `- ${this.primitive(value)}`);
+    if (isPrimitive(value)) this.line(depth, `- ${this.asWritten(value)}`);
     else if (Array.isArray(value)) {
       if (value.every(isPrimitiveItem)) this.line(depth, `- ${this.inline(value)}`);
       else {
@@ -147,7 +148,7 @@ class Encoder {
       }
     }
     const key = encodedKey(first);
-    if (isPrimitive(v)) this.line(depth, `- ${key}: ${this.primitive(v)}`);
+    if (isPrimitive(v)) this.line(depth, `- ${key}: ${this.asWritten(v)}`);
     else if (Array.isArray(v)) {
       if (v.length === 0) this.line(depth, `- ${key}: []`);
       else if (v.every(isPrimitiveItem)) this.line(depth, `- ${key}${this.inline(v)}`);
