@@ -8,7 +8,7 @@
  * 219 against 186 TOON, interleaved, 16 calls each); parsed whole from 8 MiB, the same calls took 0.92-1.01x.
  * Below 8 MiB the whole text is at most 16 MiB, what the call's own parse makes anyway.
  */
-export const PARSE_IN_PIECES_BYTES = 8 * 1024 * 1024;
+export const PARSE_IN_PIECES_BYTES = 128 * 1024;
 
 /** Members larger than this (in bytes) are themselves parsed a member at a time; smaller ones by JSON.parse. */
 const MEMBER_BYTES = 32 * 1024;
@@ -37,24 +37,34 @@ export function parseJsonBytes(bytes: Buffer, from = 0): { value: unknown } | un
   try {
     const start = skipSpace(bytes, from);
     if (bytes[start] !== OPEN_OBJECT && bytes[start] !== OPEN_ARRAY) return undefined;
-    // Only whitespace may follow the value, so it ends at the last other byte (parseRange checks it closes there).
+    // Only whitespace may follow the value, so it must end at the last other byte.
     let end = bytes.length;
     while (end > start && isSpace(bytes[end - 1]!)) end--;
-    return { value: parseRange(bytes, start, end) };
+    const [value, valueEnd] = parseValue(bytes, start);
+    return valueEnd === end ? { value } : fail();
   } catch {
     // NotHandled, a SyntaxError of a member, a RangeError of a very deep nesting: the whole text decides.
     return undefined;
   }
 }
 
-function parseRange(bytes: Buffer, start: number, end: number): unknown {
-  const open = bytes[start];
-  if (end - start <= MEMBER_BYTES || (open !== OPEN_OBJECT && open !== OPEN_ARRAY)) return JSON.parse(bytes.toString('utf8', start, end));
-  const array = open === OPEN_ARRAY;
+/**
+ * The value starting at `at`, and just past its end. A container is first looked at for MEMBER_BYTES at most:
+ * one that closes within them is parsed whole by JSON.parse; a bigger one member by member, each member found
+ * once (scanning a big container to its end before taking it apart went over every byte twice).
+ */
+function parseValue(bytes: Buffer, at: number): [unknown, number] {
+  const open = bytes[at];
+  const end = open === OPEN_OBJECT || open === OPEN_ARRAY ? containerEnd(bytes, at, at + MEMBER_BYTES) : valueEnd(bytes, at);
+  return end === -1 ? parseContainer(bytes, at) : [JSON.parse(bytes.toString('utf8', at, end)), end];
+}
+
+function parseContainer(bytes: Buffer, start: number): [unknown, number] {
+  const array = bytes[start] === OPEN_ARRAY;
   const close = array ? CLOSE_ARRAY : CLOSE_OBJECT;
   const out: unknown[] | Record<string, unknown> = array ? [] : {};
   let at = skipSpace(bytes, start + 1);
-  if (bytes[at] === close) return at + 1 === end ? out : fail();
+  if (bytes[at] === close) return [out, at + 1];
   for (;;) {
     let key: string | undefined;
     if (!array) {
@@ -65,33 +75,37 @@ function parseRange(bytes: Buffer, start: number, end: number): unknown {
       if (bytes[at] !== COLON) fail();
       at = skipSpace(bytes, at + 1);
     }
-    const memberEnd = valueEnd(bytes, at);
-    const member = parseRange(bytes, at, memberEnd);
+    const [member, memberEnd] = parseValue(bytes, at);
     // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
     // first place and takes the last value, as there.
     if (array) (out as unknown[]).push(member);
     else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
     at = skipSpace(bytes, memberEnd);
     if (bytes[at] === COMMA) at = skipSpace(bytes, at + 1);
-    else if (bytes[at] === close && at + 1 === end) return out;
+    else if (bytes[at] === close) return [out, at + 1];
     else fail();
   }
 }
 
-/** Where the value starting at `at` ends: a string, a container (its brackets counted), or a bare word or number. */
-function valueEnd(bytes: Buffer, at: number): number {
-  const first = bytes[at];
-  if (first === QUOTE) return stringEnd(bytes, at);
-  if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
-    let depth = 0;
-    for (let i = at; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      if (b === QUOTE) i = stringEnd(bytes, i) - 1;
-      else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
-      else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
-    }
-    return fail();
+/**
+ * Just past the container starting at `at` (its brackets counted, strings skipped), or -1 when it does not
+ * close before `limit`. Only brackets are counted: JSON.parse of the container checks the rest.
+ */
+function containerEnd(bytes: Buffer, at: number, limit: number): number {
+  const stop = Math.min(bytes.length, limit);
+  let depth = 0;
+  for (let i = at; i < stop; i++) {
+    const b = bytes[i]!;
+    if (b === QUOTE) i = stringEnd(bytes, i) - 1;
+    else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+    else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
   }
+  return -1;
+}
+
+/** Where the string, number or bare word starting at `at` ends. */
+function valueEnd(bytes: Buffer, at: number): number {
+  if (bytes[at] === QUOTE) return stringEnd(bytes, at);
   let i = at;
   while (i < bytes.length && !isSpace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
   return i > at ? i : fail();

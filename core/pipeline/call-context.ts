@@ -33,9 +33,10 @@ export interface CallContext {
   value?: unknown;
   text?: string;
   /**
-   * The text of a big value (core/pipeline/big-value.ts), set by the render stage instead of `text`: the same
-   * text as consecutive pieces, made again on each call, so that no stage holds it whole. The truncate stage
-   * turns it into `text` (what the model is shown) and clears it.
+   * The text as consecutive pieces, set by the render stage instead of `text`: a big value's JSON
+   * (core/pipeline/big-value.ts), made again on each call so that no stage holds it whole, or a TOON rendering
+   * longer than one piece (an array, made once). The truncate stage turns it into `text` (what the model is
+   * shown) and clears it.
    */
   rendering?: () => Iterable<string>;
   structured?: Record<string, unknown>;

@@ -3,11 +3,13 @@
  * (what JSON.parse and the jq projection produce), several times faster. The library's encoder copies the
  * value first and then hands every line up through a chain of generators, one per level of nesting: on a
  * large response that was most of the time of a call (docs/benchmarks.md). This appends the same lines to
- * one string, which V8 copies into one flat string once at the end (an array of lines cost an intermediate
- * string per line, joined again). The library stays the reference: anything that is not plain JSON (a Date,
+ * a string, handed on as a piece whenever it reaches PIECE_CHARS (an array of lines cost an intermediate
+ * string per line, joined again; see toonPieces for why pieces). The library stays the reference: anything that is not plain JSON (a Date,
  * a Map, a class instance, a toJSON method) is left to it, and a test holds the two to the same bytes on
  * real payloads and on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
  */
+
+import { PIECE_CHARS } from '../../core/result/json-pieces.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -24,17 +26,30 @@ const STRING_SLOTS = 1024;
 
 /** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
 export function encodeToon(value: unknown): string {
+  return toonPieces(value).join('');
+}
+
+/**
+ * The TOON text of a plain JSON value as consecutive pieces of about PIECE_CHARS characters (the last may be
+ * shorter; a value that fits in one is one piece); throws NotPlainJson for anything else. A whole text of more
+ * than 128 KiB is a string of its own in V8's large-object space, which maps fresh memory for it on every call:
+ * for the 300 KB rendering of a workflow-runs page that cost more than writing it (the mapping's page faults).
+ * Pieces live in the young generation, whose memory is reused, and the truncate stage saves and cuts them as
+ * they are.
+ */
+export function toonPieces(value: unknown): string[] {
   const root = checked(value);
-  if (isPrimitive(root)) return primitive(root);
+  if (isPrimitive(root)) return [primitive(root)];
   const out = new Encoder();
   if (Array.isArray(root)) out.array(undefined, root, 0);
   else out.object(root, 0);
-  return out.text();
+  return out.finish();
 }
 
 class Encoder {
-  /** The output so far, every line after a line break (the first one is cut off at the end). */
+  /** The output since the last piece, every line after a line break (the first one is cut off at the end). */
   private out = '';
+  private readonly pieces: string[] = [];
 
   /**
    * Strings as written, for this call, in a direct-mapped table: a page repeats most of its strings (a
@@ -60,13 +75,24 @@ class Encoder {
     return written;
   }
 
-  /** Without the first line's line break; slicing also flattens the pieces into one string. */
-  text(): string {
-    return this.out.slice(1);
+  /** The pieces, without the first line's line break. */
+  finish(): string[] {
+    if (this.out !== '' || this.pieces.length === 0) this.pieces.push(this.out);
+    this.pieces[0] = this.pieces[0]!.slice(1);
+    return this.pieces;
+  }
+
+  /** Appends; a long enough output is handed on as a piece (checked per line: a line is never split). */
+  private append(text: string): void {
+    this.out += text;
+    if (this.out.length >= PIECE_CHARS) {
+      this.pieces.push(this.out);
+      this.out = '';
+    }
   }
 
   private line(depth: number, content: string): void {
-    this.out += lineBreak(depth) + content;
+    this.append(lineBreak(depth) + content);
   }
 
   private header(length: number, key: string | undefined, fields?: string[]): string {
@@ -85,7 +111,7 @@ class Encoder {
     for (let i = skipFirst ? 1 : 0; i < keys.length; i++) {
       const key = keys[i]!;
       const v = checked(value[key]);
-      if (isPrimitive(v)) this.out += field(depth, key) + this.asWritten(v);
+      if (isPrimitive(v)) this.append(field(depth, key) + this.asWritten(v));
       else if (Array.isArray(v)) this.array(key, v, depth);
       else {
         this.line(depth, `${encodedKey(key)}:`);

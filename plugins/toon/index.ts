@@ -4,7 +4,7 @@ import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import { isBigValue } from '../../core/pipeline/big-value.js';
 import { isPlainContainer, jsonPieces } from '../../core/result/json-pieces.js';
 import { renderedValue } from '../../core/result/tool-result.js';
-import { renderValue } from './render.js';
+import { renderPieces } from './render.js';
 
 /** The `render` stage: TOON (default) or JSON text from the projected value, per the `outputFormat` argument. */
 @Plugin({ name: 'toon', version: '1.0.0' })
@@ -20,7 +20,14 @@ export class ToonPlugin implements DevtoolsPlugin {
             // A big value's JSON is left for the truncate stage to write out in pieces: it is never whole.
             if (isPlainContainer(value)) ctx.rendering = () => jsonPieces(value, 2);
           }
-          if (ctx.rendering === undefined) ctx.text = ctx.output?.text ?? renderValue(renderedValue(ctx), ctx.args.outputFormat);
+          if (ctx.rendering === undefined && ctx.output?.text !== undefined) ctx.text = ctx.output.text;
+          else if (ctx.rendering === undefined) {
+            // A rendering of several pieces is never made one string here: the truncate stage cuts and saves it
+            // piece by piece (a whole text of a large page is the costly kind of string, fast-encode.ts).
+            const pieces = renderPieces(renderedValue(ctx), ctx.args.outputFormat);
+            if (pieces.length === 1) ctx.text = pieces[0];
+            else ctx.rendering = () => pieces;
+          }
           await next();
         },
       },

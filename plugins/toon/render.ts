@@ -1,5 +1,5 @@
 import { encode } from '@toon-format/toon';
-import { encodeToon } from './fast-encode.js';
+import { toonPieces } from './fast-encode.js';
 
 /**
  * The one renderer of every vendor: TOON 2.3.1 with `{indent: 2}` by default, pretty JSON on request. Neither
@@ -7,16 +7,24 @@ import { encodeToon } from './fast-encode.js';
  * Plain JSON goes through the fast encoder (the same bytes); anything else through the library itself.
  */
 export function renderValue(value: unknown, format: unknown): string {
+  return renderPieces(value, format).join('');
+}
+
+/**
+ * The same text, as consecutive pieces: the fast encoder's when it renders the value (toonPieces says why),
+ * else the whole text as one piece.
+ */
+export function renderPieces(value: unknown, format: unknown): string[] {
   const json = (): string => JSON.stringify(value, null, 2) ?? 'null';
-  if (format === 'json') return json();
+  if (format === 'json') return [json()];
   try {
-    return encodeToon(value);
+    return toonPieces(value);
   } catch {
     // not plain JSON, or nested too deep: the library decides, as it always did
   }
   try {
-    return encode(value, { indent: 2 });
+    return [encode(value, { indent: 2 })];
   } catch {
-    return json();
+    return [json()];
   }
 }

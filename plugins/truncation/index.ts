@@ -64,20 +64,23 @@ export class TruncationPlugin implements DevtoolsPlugin {
   }
 
   /**
-   * The cut text, the whole one saved first. A method of its own so that the whole text is no longer referenced
-   * once it returns: the later stages (structured output, spill) run without it in memory.
-   */
-  /**
-   * A big value's rendering, made in pieces: saved and cut as they are made (streamed-cut.ts). Only when a
-   * secret form shows in the pieces is it made whole, to be scrubbed and cut as any text is.
+   * A rendering in pieces: saved and cut as they are made (streamed-cut.ts). Only when a secret form shows in
+   * the pieces is it made whole, to be scrubbed and cut as any text is. Pieces already made (an array) tell
+   * their length, so a short enough text is written in this tick, as a whole one is.
    */
   private async cutPieces(rendering: () => Iterable<string>, save: boolean): Promise<string> {
-    const cut = await cutRendering(rendering(), this.scrub, save ? () => this.files.open() : undefined);
+    const pieces = rendering();
+    const chars = Array.isArray(pieces) ? (pieces as string[]).reduce((n, piece) => n + piece.length, 0) : undefined;
+    const cut = await cutRendering(pieces, this.scrub, save ? () => this.files.open(chars) : undefined);
     if ('text' in cut) return cut.text;
     const whole = [...rendering()].join('');
     return needsTruncation(whole) ? this.cut(whole, save) : whole;
   }
 
+  /**
+   * The cut text, the whole one saved first. A method of its own so that the whole text is no longer referenced
+   * once it returns: the later stages (structured output, spill) run without it in memory.
+   */
   private async cut(whole: string, save: boolean): Promise<string> {
     // Scrubbed before the file is written and before the cut, which could leave a secret's head.
     const text = this.scrub(whole);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,13 +59,14 @@ export class RawResponseFiles {
   /**
    * A new file to write a text into piece by piece (a rendering made as it is written); undefined (logged)
    * when it could not be made. A write that fails later is logged, the file removed, and `close` says undefined.
+   * A text known to be at most SYNC_WRITE_CHARS long (`chars`) is written in this tick, as `save` writes one.
    */
-  async open(): Promise<RawFileWriter | undefined> {
+  async open(chars?: number): Promise<RawFileWriter | undefined> {
     const path = this.newPath();
+    const warn = (error: unknown): void => this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
     try {
-      return new PieceWriter(await this.create(path), path, (error) =>
-        this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result'),
-      );
+      if (chars !== undefined && chars <= SYNC_WRITE_CHARS) return new PieceWriterNow(await newOwnerOnlyFileNow(path, () => this.ensureDir()), path, warn);
+      return new PieceWriter(await this.create(path), path, warn);
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
       return undefined;
@@ -165,8 +166,13 @@ function writeUtf8Now(fd: number, text: string): void {
     // encodeInto never splits a surrogate pair, and writes a lone surrogate as U+FFFD, as Buffer.from does.
     const done = ENCODER.encodeInto(read === 0 ? text : text.slice(read), SCRATCH);
     read += done.read;
-    for (let written = 0; written < done.written;) written += writeSync(fd, SCRATCH, written, done.written - written);
+    writeAll(fd, SCRATCH, done.written);
   }
+}
+
+/** The first `length` bytes of `buffer` to `fd`, in this tick, however many writes that takes. */
+function writeAll(fd: number, buffer: Buffer, length: number): void {
+  for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
 }
 
 /** Characters encoded and written at a time: the file's UTF-8 never exists whole beside the text. */
@@ -193,6 +199,89 @@ export interface RawFileWriter {
   close(): Promise<string | undefined>;
   /** Closes and removes the file: what was written must not be kept. */
   discard(): Promise<void>;
+}
+
+/**
+ * A text of moderate size written piece by piece in this tick (writeNow's way). The pieces are encoded into a
+ * buffer of this writer's own (a call's writes can interleave with another's between pieces) and written a
+ * buffer at a time: a system call per 16 KB piece made the writes half as costly again.
+ */
+class PieceWriterNow implements RawFileWriter {
+  /** A high surrogate that ended the last piece: encoded with the low one that starts the next. */
+  private carried = '';
+  private failed = false;
+  private closed = false;
+  private readonly buffer = Buffer.allocUnsafe(SCRATCH.length);
+  private filled = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly path: string,
+    private readonly warn: (error: unknown) => void,
+  ) {}
+
+  async write(piece: string): Promise<void> {
+    if (this.failed) return;
+    let text: string;
+    ({ text, carried: this.carried } = carryHighSurrogate(this.carried, piece));
+    this.put(text);
+  }
+
+  async close(): Promise<string | undefined> {
+    // A lone high surrogate at the very end: written as U+FFFD, as Buffer.from writes it.
+    if (!this.failed && this.carried !== '') this.put(this.carried);
+    this.carried = '';
+    if (this.failed) return undefined;
+    try {
+      writeAll(this.fd, this.buffer, this.filled);
+      this.closeNow();
+      return this.path;
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  async discard(): Promise<void> {
+    this.failed = true;
+    try {
+      this.closeNow();
+    } catch {
+      // already closed, or the disk is gone: the file is removed all the same
+    }
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // gone already
+    }
+  }
+
+  private put(text: string): void {
+    try {
+      for (let read = 0; ;) {
+        // encodeInto never splits a surrogate pair, and writes a lone surrogate as U+FFFD, as Buffer.from does.
+        const done = ENCODER.encodeInto(read === 0 ? text : text.slice(read), this.buffer.subarray(this.filled));
+        read += done.read;
+        this.filled += done.written;
+        if (read === text.length) return;
+        writeAll(this.fd, this.buffer, this.filled);
+        this.filled = 0;
+      }
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private closeNow(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private fail(error: unknown): void {
+    this.warn(error);
+    void this.discard();
+  }
 }
 
 /** Bytes gathered before they are written: few system calls, and never the whole text's UTF-8 at once. */

@@ -33,6 +33,17 @@ describe('parseJsonBytes: a big body parsed a member at a time', () => {
     expectSameAsJsonParse(`[${Array.from({ length: 5000 }, (_, i) => `{"n": 12345678901234567890${i}, "e": 1E+2, "f": -0.000${i}e-3}`).join(',')}]`);
   });
 
+  it('gives what JSON.parse gives for members of every size around the one it parses whole (32 KiB), nested', () => {
+    // Objects of 32,760 to 32,780 bytes (a member is parsed whole up to 32 KiB, taken apart above), in an array,
+    // as an object's members, and inside a member that is itself too big.
+    const sized = (bytes: number): Record<string, unknown> => ({ pad: 'p'.repeat(bytes - '{"pad":""}'.length) });
+    const members = Array.from({ length: 21 }, (_, i) => sized(32_760 + i));
+    expect(JSON.stringify(members[8])).to.have.length(32_768);
+    expectSameAsJsonParse(JSON.stringify(members));
+    expectSameAsJsonParse(JSON.stringify(Object.fromEntries(members.map((m, i) => [`k${i}`, m]))));
+    expectSameAsJsonParse(JSON.stringify({ outer: [{ inner: members.slice(5, 12) }, [members[8], [members[9]]]] }, null, 1));
+  });
+
   it('keeps "__proto__" a key and a repeated key where JSON.parse keeps it', () => {
     const filler = JSON.stringify(Array.from({ length: 2000 }, (_, i) => member(i)));
     const text = `{"__proto__": {"polluted": true}, "a": 1, "big": ${filler}, "a": 2, "b": {"__proto__": ${filler}}}`;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { encode } from '@toon-format/toon';
 import { expect } from 'chai';
 import { applyJq } from '../../../plugins/projection/apply-jq.js';
-import { encodeToon, NotPlainJson } from '../../../plugins/toon/fast-encode.js';
+import { PIECE_CHARS } from '../../../core/result/json-pieces.js';
+import { encodeToon, NotPlainJson, toonPieces } from '../../../plugins/toon/fast-encode.js';
 import { renderValue } from '../../../plugins/toon/render.js';
 import { random } from '../../bench/policy-rules.js';
 import { ARRAYS, NUMBERS, QUOTING } from '../../fixtures/atlassian/corpus-kit.js';
@@ -154,6 +155,28 @@ describe('the fast TOON encoder writes exactly what TOON 2.3.1 writes', () => {
     let value: Record<string, unknown> = { [long(0)]: 'leaf', plain: 1 };
     for (let depth = 1; depth < 24; depth++) value = { [long(depth)]: depth, [`level${depth % 3}`]: 'v', nested: value, list: [{ a: 1 }, { a: 2 }] };
     for (let round = 0; round < 2; round++) expect(encodeToon(value)).to.equal(library(value));
+  });
+
+  it('hands a long rendering on in pieces of about PIECE_CHARS characters that join to the library text, lines whole', () => {
+    const next = random(77);
+    const page = {
+      total: 400,
+      issues: Array.from({ length: 400 }, () => randomJson(next, 3)),
+      table: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `n${i}` })),
+    };
+    const pieces = toonPieces(page);
+    const whole = library(page);
+    expect(pieces.join('') === whole, 'joined').to.equal(true);
+    expect(pieces.length).to.be.greaterThan(whole.length / (2 * PIECE_CHARS));
+    const longestLine = Math.max(...whole.split('\n').map((line) => line.length));
+    pieces.forEach((piece, i) => {
+      // Every piece after the first starts a line; all but the last reach PIECE_CHARS, by less than one line.
+      if (i > 0) expect(piece[0], `piece ${i}`).to.equal('\n');
+      if (i < pieces.length - 1) expect(piece.length, `piece ${i}`).to.be.within(PIECE_CHARS - 1, PIECE_CHARS + longestLine + 1);
+    });
+    expect(toonPieces({ a: 1 })).to.deep.equal(['a: 1']);
+    expect(toonPieces({})).to.deep.equal(['']);
+    expect(toonPieces('text')).to.deep.equal(['text']);
   });
 
   it('leaves what is not plain JSON to the library, so the rendering does not change', () => {
