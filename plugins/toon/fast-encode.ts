@@ -10,6 +10,7 @@
  */
 
 import { PIECE_CHARS } from '../../core/result/json-pieces.js';
+import { flattened } from '../../core/text/flattened.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -86,7 +87,7 @@ class Encoder {
   private append(text: string): void {
     this.out += text;
     if (this.out.length >= PIECE_CHARS) {
-      this.pieces.push(this.out);
+      this.pieces.push(flattened(this.out));
       this.out = '';
     }
   }

@@ -1,7 +1,7 @@
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
-import { isBigValue } from '../../core/pipeline/big-value.js';
+import { hasLargeText, isBigValue } from '../../core/pipeline/big-value.js';
 import { isPlainContainer, jsonPieces } from '../../core/result/json-pieces.js';
 import { renderedValue } from '../../core/result/tool-result.js';
 import { renderPieces } from './render.js';
@@ -24,7 +24,7 @@ export class ToonPlugin implements DevtoolsPlugin {
           else if (ctx.rendering === undefined) {
             // A rendering of several pieces is never made one string here: the truncate stage cuts and saves it
             // piece by piece (a whole text of a large page is the costly kind of string, fast-encode.ts).
-            const pieces = renderPieces(renderedValue(ctx), ctx.args.outputFormat);
+            const pieces = renderPieces(renderedValue(ctx), ctx.args.outputFormat, hasLargeText(ctx));
             if (pieces.length === 1) ctx.text = pieces[0];
             else ctx.rendering = () => pieces;
           }

@@ -1,4 +1,6 @@
 import { encode } from '@toon-format/toon';
+import { isPlainContainer, jsonPieces } from '../../core/result/json-pieces.js';
+import { flattened } from '../../core/text/flattened.js';
 import { toonPieces } from './fast-encode.js';
 
 /**
@@ -12,11 +14,11 @@ export function renderValue(value: unknown, format: unknown): string {
 
 /**
  * The same text, as consecutive pieces: the fast encoder's when it renders the value (toonPieces says why),
- * else the whole text as one piece.
+ * JSON's when it is `large` (core/pipeline/big-value.ts, hasLargeText), else the whole text as one piece.
  */
-export function renderPieces(value: unknown, format: unknown): string[] {
+export function renderPieces(value: unknown, format: unknown, large = false): string[] {
   const json = (): string => JSON.stringify(value, null, 2) ?? 'null';
-  if (format === 'json') return [json()];
+  if (format === 'json') return large && isPlainContainer(value) ? Array.from(jsonPieces(value, 2), flattened) : [json()];
   try {
     return toonPieces(value);
   } catch {

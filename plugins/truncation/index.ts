@@ -65,13 +65,12 @@ export class TruncationPlugin implements DevtoolsPlugin {
 
   /**
    * A rendering in pieces: saved and cut as they are made (streamed-cut.ts). Only when a secret form shows in
-   * the pieces is it made whole, to be scrubbed and cut as any text is. Pieces already made (an array) tell
-   * their length, so a short enough text is written in this tick, as a whole one is.
+   * the pieces is it made whole, to be scrubbed and cut as any text is. Pieces already made (an array) are
+   * written in this tick (RawResponseFiles.open says why).
    */
   private async cutPieces(rendering: () => Iterable<string>, save: boolean): Promise<string> {
     const pieces = rendering();
-    const chars = Array.isArray(pieces) ? (pieces as string[]).reduce((n, piece) => n + piece.length, 0) : undefined;
-    const cut = await cutRendering(pieces, this.scrub, save ? () => this.files.open(chars) : undefined);
+    const cut = await cutRendering(pieces, this.scrub, save ? () => this.files.open(Array.isArray(pieces)) : undefined);
     if ('text' in cut) return cut.text;
     const whole = [...rendering()].join('');
     return needsTruncation(whole) ? this.cut(whole, save) : whole;

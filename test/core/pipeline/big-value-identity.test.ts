@@ -7,13 +7,15 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { renderValue } from '../../../plugins/toon/render.js';
 import { truncateForModel } from '../../../plugins/truncation/truncate-text.js';
 import { jiraSearchBody } from '../../bench/jira-bodies.js';
-import { BIG_VALUE_BYTES } from '../../../core/pipeline/big-value.js';
+import { BIG_VALUE_BYTES, LARGE_TEXT_BYTES } from '../../../core/pipeline/big-value.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
 const MiB = 1024 * 1024;
 /** Bodies past the size from which a value is handled in pieces, so that these tests take that path. */
 const BIG = BIG_VALUE_BYTES + MiB;
+/** Bodies past the size from which a body is parsed from its bytes and rendered in pieces, short of BIG. */
+const MID = Math.max(MiB, 2 * LARGE_TEXT_BYTES);
 const TOKEN = 'identity-api-token-7f3a';
 const PATH = '/rest/api/3/search/jql';
 
@@ -114,33 +116,43 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
     expect(observed.artifact!.equals(Buffer.from(serialized, 'utf8')), 'the artifact holds the whole structured value').to.equal(true);
   }
 
-  for (const outputFormat of ['json', 'toon'] as const) {
-    it(`a ${BIG / MiB} MiB Jira search page (${outputFormat})`, async () => {
-      const body = jiraSearchBody(BIG);
-      expectWhole(await call(body, outputFormat), JSON.parse(body.toString('utf8')), outputFormat);
+  // BIG takes the big-value path (JSON made as it is written); MID, past LARGE_TEXT_BYTES only, the one where
+  // the body is parsed from its bytes and the rendering made in pieces, all at once.
+  for (const bytes of [BIG, MID]) {
+    for (const outputFormat of ['json', 'toon'] as const) {
+      it(`a ${bytes / MiB} MiB Jira search page (${outputFormat})`, async () => {
+        const body = jiraSearchBody(bytes);
+        expectWhole(await call(body, outputFormat), JSON.parse(body.toString('utf8')), outputFormat);
+      });
+    }
+
+    it(`a ${bytes / MiB} MiB page full of edge cases, read without a Content-Length`, async () => {
+      const page = JSON.parse(jiraSearchBody(bytes).toString('utf8')) as { issues: Array<Record<string, unknown>> };
+      for (let i = 0; i < page.issues.length; i += 7) page.issues[i]!.edges = EDGES;
+      const body = JSON.stringify(page);
+      for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat, true), JSON.parse(body), outputFormat);
     });
   }
-
-  it(`a ${BIG / MiB} MiB page full of edge cases, read without a Content-Length`, async () => {
-    const page = JSON.parse(jiraSearchBody(BIG).toString('utf8')) as { issues: Array<Record<string, unknown>> };
-    for (let i = 0; i < page.issues.length; i += 7) page.issues[i]!.edges = EDGES;
-    const body = JSON.stringify(page);
-    for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat, true), JSON.parse(body), outputFormat);
-  });
 
   it('one huge string and one huge array of numbers', async () => {
     const body = JSON.stringify({ log: 'Ünïcödé line\n'.repeat(Math.ceil(BIG / 17)), samples: Array.from({ length: 150_000 }, (_, i) => i * 1.25) });
     for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat), JSON.parse(body), outputFormat);
   });
 
-  it('a secret the upstream echoes is redacted in the text, the file and the artifact alike', async () => {
-    const page = JSON.parse(jiraSearchBody(BIG).toString('utf8')) as { issues: Array<Record<string, unknown>> };
-    page.issues[0]!.echo = `token ${TOKEN} and again ${TOKEN}`;
-    page.issues.at(-1)!.echo = TOKEN;
-    const observed = await call(JSON.stringify(page), 'json');
-    page.issues[0]!.echo = 'token [REDACTED] and again [REDACTED]';
-    page.issues.at(-1)!.echo = '[REDACTED]';
-    expectWhole(observed, page, 'json');
-    expect(observed.text).to.include('[REDACTED]');
-  });
+  for (const [bytes, outputFormat] of [
+    [BIG, 'json'],
+    [MID, 'json'],
+    [MID, 'toon'],
+  ] as const) {
+    it(`a secret the upstream echoes is redacted in the text, the file and the artifact alike (${bytes / MiB} MiB, ${outputFormat})`, async () => {
+      const page = JSON.parse(jiraSearchBody(bytes).toString('utf8')) as { issues: Array<Record<string, unknown>> };
+      page.issues[0]!.echo = `token ${TOKEN} and again ${TOKEN}`;
+      page.issues.at(-1)!.echo = TOKEN;
+      const observed = await call(JSON.stringify(page), outputFormat);
+      page.issues[0]!.echo = 'token [REDACTED] and again [REDACTED]';
+      page.issues.at(-1)!.echo = '[REDACTED]';
+      expectWhole(observed, page, outputFormat);
+      expect(observed.text).to.include('[REDACTED]');
+    });
+  }
 });

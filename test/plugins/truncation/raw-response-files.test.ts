@@ -66,12 +66,12 @@ describe('the full text of truncated results on disk', () => {
     rmSync(dir, { recursive: true });
   });
 
-  // A rendering in pieces (a TOON page) is saved piece by piece: in this tick when its length is known to be
-  // moderate, through the thread pool otherwise. Pairs split between pieces, characters across the writer's
+  // A rendering in pieces (a TOON page) is saved piece by piece: in this tick when it is already made, through
+  // the thread pool when it is made as it is written. Pairs split between pieces, characters across the writer's
   // 64 KiB buffer and a lone high surrogate at the very end must come out as Buffer.from writes the whole text.
-  for (const [name, chars] of [
-    ['in this tick', (text: string) => text.length],
-    ['through the thread pool', () => undefined],
+  for (const [name, now] of [
+    ['in this tick', true],
+    ['through the thread pool', false],
   ] as const) {
     it(`writes a text given in pieces ${name} byte for byte, split pairs and buffer edges included`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'raw-files-'));
@@ -80,7 +80,7 @@ describe('the full text of truncated results on disk', () => {
       const unit = 'ab\u00e9\ud83d\ude00\u20ac\n';
       const text = `${unit.repeat(30_000)}\ud800 and \udfff, last \ud83d`;
       for (const size of [1_000, 16_384, 65_537]) {
-        const writer = (await files.open(chars(text)))!;
+        const writer = (await files.open(now))!;
         for (let at = 0; at < text.length; at += size) await writer.write(text.slice(at, at + size));
         const path = await writer.close();
         expect(readFileSync(path!).equals(Buffer.from(text, 'utf8')), `${size}`).to.equal(true);
@@ -95,8 +95,8 @@ describe('the full text of truncated results on disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'raw-files-'));
     const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
     await files.start();
-    for (const chars of [10, undefined]) {
-      const writer = (await files.open(chars))!;
+    for (const now of [true, false]) {
+      const writer = (await files.open(now))!;
       await writer.write('0123456789');
       await writer.discard();
     }
