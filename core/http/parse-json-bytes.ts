@@ -33,19 +33,35 @@ class NotHandled extends Error {}
  * not an object or array, or anything looks wrong: the caller then decodes and parses the whole text, so a
  * bad body fails exactly as it always did.
  */
-export function parseJsonBytes(bytes: Buffer, from = 0): { value: unknown } | undefined {
+export function parseJsonBytes(bytes: Buffer, from = 0): ParsedBytes | undefined {
   try {
     const start = skipSpace(bytes, from);
     if (bytes[start] !== OPEN_OBJECT && bytes[start] !== OPEN_ARRAY) return undefined;
     // Only whitespace may follow the value, so it must end at the last other byte.
     let end = bytes.length;
     while (end > start && isSpace(bytes[end - 1]!)) end--;
-    const [value, valueEnd] = parseValue(bytes, start);
-    return valueEnd === end ? { value } : fail();
+    const nesting = { deepest: 0 };
+    const [value, valueEnd] = parseValue(bytes, start, 0, nesting);
+    return valueEnd === end ? { value, nesting: nesting.deepest - 1 } : fail();
   } catch {
     // NotHandled, a SyntaxError of a member, a RangeError of a very deep nesting: the whole text decides.
     return undefined;
   }
+}
+
+export interface ParsedBytes {
+  value: unknown;
+  /**
+   * At most how deep a container sits in the value (the root at level 0, as nestsDeeperThan counts), from the
+   * brackets the scan counted on its way: an upper bound, as the earlier values of a repeated key count too.
+   * Within the limit, the value needs no walk to be found within it.
+   */
+  nesting: number;
+}
+
+/** The deepest bracket the scan has counted (the root's is 1). */
+interface Nesting {
+  deepest: number;
 }
 
 /**
@@ -53,13 +69,15 @@ export function parseJsonBytes(bytes: Buffer, from = 0): { value: unknown } | un
  * one that closes within them is parsed whole by JSON.parse; a bigger one member by member, each member found
  * once (scanning a big container to its end before taking it apart went over every byte twice).
  */
-function parseValue(bytes: Buffer, at: number): [unknown, number] {
+function parseValue(bytes: Buffer, at: number, level: number, nesting: Nesting): [unknown, number] {
   const open = bytes[at];
-  const end = open === OPEN_OBJECT || open === OPEN_ARRAY ? containerEnd(bytes, at, at + MEMBER_BYTES) : valueEnd(bytes, at);
-  return end === -1 ? parseContainer(bytes, at) : [JSON.parse(bytes.toString('utf8', at, end)), end];
+  const end = open === OPEN_OBJECT || open === OPEN_ARRAY ? containerEnd(bytes, at, at + MEMBER_BYTES, level, nesting) : valueEnd(bytes, at);
+  return end === -1 ? parseContainer(bytes, at, level + 1, nesting) : [JSON.parse(bytes.toString('utf8', at, end)), end];
 }
 
-function parseContainer(bytes: Buffer, start: number): [unknown, number] {
+/** A container too big to parse whole, member by member; `level` is the bracket depth of its members. */
+function parseContainer(bytes: Buffer, start: number, level: number, nesting: Nesting): [unknown, number] {
+  if (level > nesting.deepest) nesting.deepest = level;
   const array = bytes[start] === OPEN_ARRAY;
   const close = array ? CLOSE_ARRAY : CLOSE_OBJECT;
   const out: unknown[] | Record<string, unknown> = array ? [] : {};
@@ -75,7 +93,7 @@ function parseContainer(bytes: Buffer, start: number): [unknown, number] {
       if (bytes[at] !== COLON) fail();
       at = skipSpace(bytes, at + 1);
     }
-    const [member, memberEnd] = parseValue(bytes, at);
+    const [member, memberEnd] = parseValue(bytes, at, level, nesting);
     // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
     // first place and takes the last value, as there.
     if (array) (out as unknown[]).push(member);
@@ -89,16 +107,22 @@ function parseContainer(bytes: Buffer, start: number): [unknown, number] {
 
 /**
  * Just past the container starting at `at` (its brackets counted, strings skipped), or -1 when it does not
- * close before `limit`. Only brackets are counted: JSON.parse of the container checks the rest.
+ * close before `limit`. Only brackets are counted: JSON.parse of the container checks the rest. The deepest
+ * bracket of one that closes is noted in `nesting`, counted from `level` (the brackets around it).
  */
-function containerEnd(bytes: Buffer, at: number, limit: number): number {
+function containerEnd(bytes: Buffer, at: number, limit: number, level: number, nesting: Nesting): number {
   const stop = Math.min(bytes.length, limit);
   let depth = 0;
+  let deepest = 0;
   for (let i = at; i < stop; i++) {
     const b = bytes[i]!;
     if (b === QUOTE) i = stringEnd(bytes, i) - 1;
-    else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
-    else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      if (++depth > deepest) deepest = depth;
+    } else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) {
+      if (level + deepest > nesting.deepest) nesting.deepest = level + deepest;
+      return i + 1;
+    }
   }
   return -1;
 }

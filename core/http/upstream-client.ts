@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../pipeline/compose.js';
 import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
-import { parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
+import { MAX_BODY_DEPTH, parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
 import { PARSE_IN_PIECES_BYTES, parseJsonBytes } from './parse-json-bytes.js';
@@ -269,7 +269,8 @@ export class UpstreamClient implements UpstreamBinding {
     const big = response.big !== undefined && expect !== 'text' ? parseJsonBytes(response.big, bomLength(response.big)) : undefined;
     if (big !== undefined) {
       // Parsed from the bytes; the text is made only if something asks for it (the HTTP cache storing it).
-      refuseTooDeep(big.value, status, what);
+      // The scan counted the brackets: the value is walked only when they could go past the limit.
+      if (big.nesting > MAX_BODY_DEPTH) refuseTooDeep(big.value, status, what);
       return Object.defineProperty({ status, headers, body: big.value, kind: 'json' }, 'text', textOf(response)) as UpstreamResponse;
     }
     const { text } = response;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { HandledBodies } from '../../../core/http/handled-bodies.js';
-import { PARSE_IN_PIECES_BYTES } from '../../../core/http/parse-json-bytes.js';
+import { PARSE_IN_PIECES_BYTES, parseJsonBytes } from '../../../core/http/parse-json-bytes.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';
@@ -70,4 +70,56 @@ describe('big upstream bodies: the bytes are freed once the handler returns, not
     expect(slice.length).to.equal(PARSE_IN_PIECES_BYTES);
     expect(shared.every((b) => b === 2)).to.equal(true);
   });
+});
+
+describe('big upstream bodies nested too deep: refused as a small one is, without walking the ones that are not', () => {
+  let vendor: MockUpstream;
+  const filler = bigPage(PARSE_IN_PIECES_BYTES + 1024).text;
+  // 600 levels inside one member, in a page too big to parse whole: past MAX_BODY_DEPTH (512) however it is read.
+  const deep = `{"filler": ${filler}, "deep": ${'['.repeat(600)}${']'.repeat(600)}}`;
+  // Exactly at the limit: the innermost array sits at level 512 (the root at 0), which is allowed.
+  const atLimit = `{"filler": ${filler}, "deep": ${'['.repeat(512)}${']'.repeat(512)}}`;
+
+  before(async () => {
+    vendor = await MockUpstream.start();
+    vendor.on('GET', '/api/v2/deep', { body: deep, headers: { 'content-type': 'application/json' } });
+    vendor.on('GET', '/api/v2/at-limit', { body: atLimit, headers: { 'content-type': 'application/json' } });
+  });
+  after(() => vendor.close());
+
+  const send = (path: string): Promise<unknown> =>
+    ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(plainToolContext({}), {
+      method: 'GET',
+      path,
+    });
+
+  it('refuses a body with an array 600 levels deep', async () => {
+    const error = await send('/api/v2/deep').then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; message?: string },
+    );
+    expect(error?.code).to.equal('upstream_invalid_body');
+    expect(error?.message).to.match(/nested more than 512 levels deep/);
+  });
+
+  it('accepts one whose deepest array is at level 512', async () => {
+    const response = (await send('/api/v2/at-limit')) as { body: { deep: unknown } };
+    let depth = 0;
+    for (let node = response.body.deep; Array.isArray(node) && node.length > 0; node = node[0] as unknown) depth++;
+    expect(depth).to.equal(511);
+  });
+});
+
+describe('parseJsonBytes: how deep the value nests, from the brackets it counted', () => {
+  const big = bigPage(PARSE_IN_PIECES_BYTES + 1024).text;
+  for (const [name, text, nesting] of [
+    ['a flat page', big, 2],
+    ['a member nested deep', `{"a": ${big}, "b": [[[[{"c": [1]}]]]]}`, 6],
+    ['a big member nested deep', `[[${big}]]`, 4],
+    ['deep inside a string, which does not count', `{"a": ${big}, "s": "[[[[[[[[[[{{{{"}`, 3],
+  ] as const) {
+    it(`${name}: ${nesting}`, () => {
+      expect(parseJsonBytes(Buffer.from(text))?.nesting).to.equal(nesting);
+    });
+  }
 });
