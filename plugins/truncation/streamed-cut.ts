@@ -17,11 +17,14 @@ export async function cutRendering(pieces: Iterable<string>, scrub: Scrub, open:
   const longest = scrub.longestForm;
   if (longest === undefined) return { secretSeen: true };
   let carry = '';
+  const keep = longest - 1;
+  // A form within a piece is seen in the piece; one across pieces in the seam: the last `keep` characters before
+  // the piece and its first `keep`. (Checking the carry and the piece joined copied every piece once more.)
   const seen = (piece: string): boolean => {
     if (longest === 0) return false;
-    const window = carry + piece;
-    if (scrub(window) !== window) return true;
-    carry = window.slice(Math.max(0, window.length - (longest - 1)));
+    const seam = carry + piece.slice(0, keep);
+    if (scrub(seam) !== seam || scrub(piece) !== piece) return true;
+    carry = piece.length >= keep ? piece.slice(piece.length - keep) : seam.slice(Math.max(0, seam.length - keep));
     return false;
   };
   const iterator = pieces[Symbol.iterator]();

@@ -390,7 +390,7 @@ ${beforeAfter(r)}
 
 ## Per-call time: jira_get, ours against the reference
 
-\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page) before anything is measured: both keep getting faster for about two thousand calls while V8 compiles their hot code.
+\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering; it is sampled between the calls of each row, as the servers are. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page) before anything is measured: both keep getting faster for about two thousand calls while V8 compiles their hot code.
 
 ${perCall(r)}
 
