@@ -591,6 +591,49 @@ on first use, and undici calls it for every header of every response, each call 
   whichever way); the decode-and-parse of the body and \`Response.json\` are the work itself. After these changes
   the copy of the TOON text into one flat string is 8 % of a call and GC 10 %.
 
+### Issue 18, round eight: strings of more than 128 KiB, and where a call made them
+
+Profile of e390086 under 16 clients of uncached workflow runs (a 367 KB body, one process, sampled every 200
+us): the body's UTF-8 decode 15 % and the TOON text's flattening (\`Encoder.text\`) 21 % of the server's time.
+Neither is work on the characters: both make one string of more than 128 KiB, which V8 puts in its large-object
+space on memory mapped for it alone, and on this machine a fresh page is dear (mmap, touch and munmap of 367 KB:
+1.6 ms, about 17 us a page). Decoding a buffer runs at 5-7 GB/s up to 120 KB and at about 200 MB/s from 130 KB
+(626-669 against 23-25 us). Every change below keeps the call's bytes (text, file, structured value) as they were.
+
+- **Bodies of 128 KiB and more are parsed from their bytes** (PARSE_IN_PIECES_BYTES, was 8 MiB): the parser of
+  the 16 MiB work, which decodes and parses one member of at most 32 KiB at a time. In process, against decode +
+  \`JSON.parse\`: 0.85x on the workflow-runs page, 0.61-0.72x on Jira pages of 200 KB, 1 MiB and 5 MiB (the 5 MiB
+  measurement of round six, 1.5x slower, is not what this machine shows now). The parser no longer scans a big
+  container to its end before taking it apart (every byte was scanned twice): 0.80-0.89x of its old time.
+- **The bracket count of that scan bounds the depth**: the depth walk of the parsed value runs only when the
+  deepest bracket is past 512 levels (the walk was 5.5 % of a 5 MiB call with a jq).
+- **TOON is handed on in pieces of about 16K characters, flattened** (toonPieces, core/text/flattened.ts): the
+  truncate stage cuts and saves them as it does a big value's JSON. Round five dropped this because the pieces'
+  copies in scavenges ate the gain; what they copied was mostly the chains of short lines that \`+=\` builds,
+  about 9 bytes a character against 1 once flattened. Written through the thread pool, each piece a Buffer of
+  its own, a 1 MiB page's TOON took 1.15-1.31x the build before; written in this tick, a 64 KiB buffer at a
+  time, 0.71-0.85x.
+- **JSON of a body over 128 KiB is rendered in pieces too**, all at once (jsonPieces; a big value's is still made
+  as it is written). The cause showed in a 1 MiB JSON call: a third of it was the scrub of the whole text, in
+  fact the flattening of the chain of parts \`JSON.stringify\` returns, into 2.9 MB of fresh pages (7 ms). In
+  process with a search of each piece: 3.4-3.7 against 7.7-10.8 ms at 1 MiB. Below 128 KiB one
+  \`JSON.stringify\` stays (1.2-1.8x faster there).
+- **A rendering's pieces are checked for secrets one by one and at their seams**, not each joined to the
+  characters before it (a copy of every piece): about 2 % of an uncached call.
+
+Side by side (interleaved, medians): uncached workflow runs over HTTP, 16 clients, 5 windows of 6 s: 2 workers
+186.5 calls/s at 9.67 ms of server CPU a call, against 160.4 at 11.17 ms for e390086 with 2 workers and 65.1 at
+18.08 ms for the baseline build; one process 107.5 against 94.2 calls/s (11.41 against 12.47 ms). jira_get over
+stdio against e390086, 21 calls each: 200 KB 0.69-0.87x, 1 MiB TOON 0.71-0.85x and with a jq 0.77-0.92x, 1 MiB
+JSON 0.96-1.09x (no gain, no clear loss), 5 MiB 0.68-1.05x; 100 KB and 2 KB unchanged (no string there passes
+128 KiB). At 2 KB two blocks of the same rows back to back differed by up to 30 %, hence the floor now sampled
+within each row.
+
+Looked at and not kept: a byte-class table in the container scan (1.11-1.13x slower than the comparisons);
+\`v8.setFlagsFromString('--max-semi-space-size=...')\` at start-up (no effect once the heap exists: the new space
+stayed 32 MB); a 64 MiB semi-space for workers (9 % less GC in one process, but 8.12 against 8.10 ms a call with
+2 workers).
+
 ### The run of record at a1b7712 (2026-12-01, night)
 
 The machine slower than for the last run of record: \`node -e 0\` 146 against 103 ms, the reference's start-up 596
