@@ -31,7 +31,10 @@ process.once('exit', () => {
  */
 export class ArtifactFiles {
   private folder: string | undefined;
-  private readonly expiries = new Map<string, number>();
+  /** The folder being made: saves that start together wait for the one folder rather than each making one. */
+  private making: Promise<string> | undefined;
+  /** Each file's expiry and folder (a file stays where it was made when a vanished folder is made anew). */
+  private readonly expiries = new Map<string, { expiresAt: number; folder: string }>();
   /**
    * A full collection (throttled, collect-after-big-value.ts) every READ_BACK_COLLECTED_EVERY_BYTES read back.
    * A client reading a big artifact back makes one small call after another, hundreds for 16 MiB, and their
@@ -53,21 +56,23 @@ export class ArtifactFiles {
   /** A new owner-only file for an artifact that expires at `expiresAt`; the caller writes it and closes it. */
   async create(expiresAt: number): Promise<{ name: string; file: FileHandle }> {
     const name = `${randomBytes(16).toString('hex')}.bin`;
+    let folder = '';
     // A folder removed under us (a tmp cleaner) is forgotten, so that a new private one is made.
     const file = await newOwnerOnlyFile(
-      async () => join(await this.ensureFolder(), name),
+      async () => join((folder = await this.ensureFolder()), name),
       () => this.forgetFolder(),
     );
-    this.expiries.set(name, expiresAt);
+    this.expiries.set(name, { expiresAt, folder });
     return { name, file };
   }
 
   /** `length` bytes from `position` of a file; undefined when it is unknown or gone. */
   async read(name: string, position: number, length: number): Promise<Buffer | undefined> {
-    if (!NAME_PATTERN.test(name) || !this.expiries.has(name) || this.folder === undefined) return undefined;
+    const known = NAME_PATTERN.test(name) ? this.expiries.get(name) : undefined;
+    if (known === undefined) return undefined;
     let file: FileHandle;
     try {
-      file = await open(join(this.folder, name), 'r');
+      file = await open(join(known.folder, name), 'r');
     } catch {
       return undefined;
     }
@@ -82,14 +87,16 @@ export class ArtifactFiles {
   }
 
   async remove(name: string): Promise<void> {
-    if (!this.expiries.delete(name) || this.folder === undefined) return;
-    await unlink(join(this.folder, name)).catch(() => {});
+    const known = this.expiries.get(name);
+    if (known === undefined) return;
+    this.expiries.delete(name);
+    await unlink(join(known.folder, name)).catch(() => {});
   }
 
   /** Removes the files of expired artifacts; returns how many. */
   async sweep(): Promise<number> {
     const now = this.clock.now();
-    const expired = [...this.expiries].filter(([, expiresAt]) => expiresAt <= now).map(([name]) => name);
+    const expired = [...this.expiries].filter(([, { expiresAt }]) => expiresAt <= now).map(([name]) => name);
     for (const name of expired) await this.remove(name);
     return expired.length;
   }
@@ -108,16 +115,26 @@ export class ArtifactFiles {
     return this.folder;
   }
 
-  private async ensureFolder(): Promise<string> {
-    if (this.folder === undefined) {
-      this.folder = await mkdtemp(join(tmpdir(), 'mcp-devtools-artifacts-'));
-      liveFolders.add(this.folder);
+  private ensureFolder(): Promise<string> {
+    if (this.making === undefined) {
+      const making = mkdtemp(join(tmpdir(), 'mcp-devtools-artifacts-')).then((folder) => {
+        // Removed at exit whatever happens; the current folder unless forgotten meanwhile (closed, or gone).
+        liveFolders.add(folder);
+        if (this.making === making) this.folder = folder;
+        return folder;
+      });
+      // A failed mkdtemp is not kept: the next save tries again.
+      making.catch(() => {
+        if (this.making === making) this.making = undefined;
+      });
+      this.making = making;
     }
-    return this.folder;
+    return this.making;
   }
 
   private forgetFolder(): void {
     if (this.folder !== undefined) liveFolders.delete(this.folder);
     this.folder = undefined;
+    this.making = undefined;
   }
 }
