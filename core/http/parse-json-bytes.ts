@@ -1,12 +1,11 @@
 /**
  * Bodies at least this large are parsed from their bytes a member at a time (parseJsonBytes) rather than
- * decoded whole first: the whole text of a 16 MiB page with characters outside Latin-1 is 32 MiB of UTF-16,
- * garbage the moment it is parsed but held until the next full collection, at the peak of the call. 8 MiB, not
- * the 4 MiB of the stages after it (core/pipeline/big-value.ts): scanning the bytes in JavaScript makes the parse
- * about 1.5x JSON.parse of the whole text (5 MiB Jira page, 66-70 against 43-46 ms in isolation), and with it
- * jira_get of a 5 MiB page with a jq took 1.13-1.18x the build before these pieces (207 against 183 ms JSON,
- * 219 against 186 TOON, interleaved, 16 calls each); parsed whole from 8 MiB, the same calls took 0.92-1.01x.
- * Below 8 MiB the whole text is at most 16 MiB, what the call's own parse makes anyway.
+ * decoded whole first. The whole text of a body this size is a string of more than 128 KiB, which V8 keeps in
+ * its large-object space, on memory mapped afresh for each such string: on this machine decoding runs at 5-7
+ * GB/s up to 120 KB and at about 200 MB/s from 130 KB (the pages' faults), and a 16 MiB page with characters
+ * outside Latin-1 is 32 MiB of UTF-16 held to the next full collection. Parsed from the bytes, in process: 0.85x
+ * of decode + JSON.parse on a 367 KB workflow-runs page, 0.61-0.72x on Jira pages of 200 KB to 5 MiB
+ * (test/bench/notes.ts, round eight; in round six, on another machine, it was 1.5x slower at 5 MiB).
  */
 export const PARSE_IN_PIECES_BYTES = 128 * 1024;
 
@@ -54,7 +53,7 @@ export interface ParsedBytes {
   /**
    * At most how deep a container sits in the value (the root at level 0, as nestsDeeperThan counts), from the
    * brackets the scan counted on its way: an upper bound, as the earlier values of a repeated key count too.
-   * Within the limit, the value needs no walk to be found within it.
+   * A value whose bound is within a depth limit need not be walked to know that it is.
    */
   nesting: number;
 }

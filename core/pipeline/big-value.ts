@@ -2,11 +2,11 @@ import type { CallContext } from './call-context.js';
 
 /**
  * Upstream bytes a call must have read for its value to be handled as a big one: rendered and serialized in
- * pieces that are written out as they are made (core/result/json-pieces.ts) instead of whole strings. Below
- * it, the native one-shot JSON.stringify is faster and its garbage is small; above it, the whole strings are
- * what sets the peak memory of the call. Either way the bytes are the same. 4 MiB, not less: at 1 MiB the
- * pieces made a JSON call a third slower (jira_get of a 1 MiB page, 41.9 against 28.3 ms, interleaved) and
- * saved little memory, while from 5 MiB on they cost nothing measurable and the peak falls by more than half.
+ * pieces that are written out as they are made (core/result/json-pieces.ts) instead of held, all of them, until
+ * the truncate stage. Either way the bytes are the same. 4 MiB: from 5 MiB on, the peak memory of a call falls
+ * by more than half. (Below it, a JSON text of more than LARGE_TEXT_BYTES of body is made in pieces too, but all
+ * at once; when this was set, at 1 MiB the pieces made a JSON call a third slower, 41.9 against 28.3 ms, on a
+ * machine whose fresh pages were cheaper.)
  */
 export const BIG_VALUE_BYTES = 4 * 1024 * 1024;
 

@@ -4,9 +4,10 @@
  * value first and then hands every line up through a chain of generators, one per level of nesting: on a
  * large response that was most of the time of a call (docs/benchmarks.md). This appends the same lines to
  * a string, handed on as a piece whenever it reaches PIECE_CHARS (an array of lines cost an intermediate
- * string per line, joined again; see toonPieces for why pieces). The library stays the reference: anything that is not plain JSON (a Date,
- * a Map, a class instance, a toJSON method) is left to it, and a test holds the two to the same bytes on
- * real payloads and on generated values full of edge cases (test/plugins/toon/fast-encode.test.ts).
+ * string per line, joined again; toonPieces says why pieces). The library stays the reference: anything that
+ * is not plain JSON (a Date, a Map, a class instance, a toJSON method) is left to it, and a test holds the two
+ * to the same bytes on real payloads and on generated values full of edge cases
+ * (test/plugins/toon/fast-encode.test.ts).
  */
 
 import { PIECE_CHARS } from '../../core/result/json-pieces.js';
@@ -35,8 +36,8 @@ export function encodeToon(value: unknown): string {
  * shorter; a value that fits in one is one piece); throws NotPlainJson for anything else. A whole text of more
  * than 128 KiB is a string of its own in V8's large-object space, which maps fresh memory for it on every call:
  * for the 300 KB rendering of a workflow-runs page that cost more than writing it (the mapping's page faults).
- * Pieces live in the young generation, whose memory is reused, and the truncate stage saves and cuts them as
- * they are.
+ * Pieces, flattened as they are handed on, live in the young generation, whose memory is reused, and the
+ * truncate stage saves and cuts them as they are.
  */
 export function toonPieces(value: unknown): string[] {
   const root = checked(value);

@@ -205,7 +205,7 @@ export interface RawFileWriter {
 }
 
 /**
- * A text of moderate size written piece by piece in this tick (writeNow's way). The pieces are encoded into a
+ * A rendering already made, written piece by piece in this tick (writeNow's way). The pieces are encoded into a
  * buffer of this writer's own (a call's writes can interleave with another's between pieces) and written a
  * buffer at a time: a system call per 16 KB piece made the writes half as costly again.
  */
