@@ -205,14 +205,36 @@ export interface RawFileWriter {
 }
 
 /**
+ * A writer given a text in pieces: a high surrogate that ends one is held back and encoded with the low one that
+ * starts the next, so that a pair split between two pieces is written whole, not as two replacement characters.
+ */
+abstract class PairKeepingWriter {
+  private carried = '';
+  protected failed = false;
+
+  async write(piece: string): Promise<void> {
+    if (this.failed) return;
+    let text: string;
+    ({ text, carried: this.carried } = carryHighSurrogate(this.carried, piece));
+    await this.accept(text);
+  }
+
+  /** What was held back at the end: a lone high surrogate, written as U+FFFD, as Buffer.from writes it. */
+  protected takeCarried(): string {
+    const carried = this.carried;
+    this.carried = '';
+    return carried;
+  }
+
+  protected abstract accept(text: string): void | Promise<void>;
+}
+
+/**
  * A rendering already made, written piece by piece in this tick (writeNow's way). The pieces are encoded into a
  * buffer of this writer's own (a call's writes can interleave with another's between pieces) and written a
  * buffer at a time: a system call per 16 KB piece made the writes half as costly again.
  */
-class PieceWriterNow implements RawFileWriter {
-  /** A high surrogate that ended the last piece: encoded with the low one that starts the next. */
-  private carried = '';
-  private failed = false;
+class PieceWriterNow extends PairKeepingWriter implements RawFileWriter {
   private closed = false;
   private readonly buffer = Buffer.allocUnsafe(SCRATCH.length);
   private filled = 0;
@@ -221,19 +243,17 @@ class PieceWriterNow implements RawFileWriter {
     private readonly fd: number,
     private readonly path: string,
     private readonly warn: (error: unknown) => void,
-  ) {}
+  ) {
+    super();
+  }
 
-  async write(piece: string): Promise<void> {
-    if (this.failed) return;
-    let text: string;
-    ({ text, carried: this.carried } = carryHighSurrogate(this.carried, piece));
+  protected accept(text: string): void {
     this.put(text);
   }
 
   async close(): Promise<string | undefined> {
-    // A lone high surrogate at the very end: written as U+FFFD, as Buffer.from writes it.
-    if (!this.failed && this.carried !== '') this.put(this.carried);
-    this.carried = '';
+    const last = this.takeCarried();
+    if (!this.failed && last !== '') this.put(last);
     if (this.failed) return undefined;
     try {
       writeAll(this.fd, this.buffer, this.filled);
@@ -290,23 +310,19 @@ class PieceWriterNow implements RawFileWriter {
 /** Bytes gathered before they are written: few system calls, and never the whole text's UTF-8 at once. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
-class PieceWriter implements RawFileWriter {
+class PieceWriter extends PairKeepingWriter implements RawFileWriter {
   private batch: Buffer[] = [];
   private batched = 0;
-  /** A high surrogate that ended the last piece: encoded with the low one that starts the next. */
-  private carried = '';
-  private failed = false;
 
   constructor(
     private readonly file: FileHandle,
     private readonly path: string,
     private readonly warn: (error: unknown) => void,
-  ) {}
+  ) {
+    super();
+  }
 
-  async write(piece: string): Promise<void> {
-    if (this.failed) return;
-    let text: string;
-    ({ text, carried: this.carried } = carryHighSurrogate(this.carried, piece));
+  protected async accept(text: string): Promise<void> {
     const bytes = Buffer.from(text, 'utf8');
     this.batch.push(bytes);
     this.batched += bytes.length;
@@ -314,8 +330,8 @@ class PieceWriter implements RawFileWriter {
   }
 
   async close(): Promise<string | undefined> {
-    if (this.carried !== '') this.batch.push(Buffer.from(this.carried, 'utf8'));
-    this.carried = '';
+    const last = this.takeCarried();
+    if (last !== '') this.batch.push(Buffer.from(last, 'utf8'));
     await this.flush();
     if (this.failed) return undefined;
     try {
