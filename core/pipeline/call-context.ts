@@ -34,9 +34,9 @@ export interface CallContext {
   text?: string;
   /**
    * The text as consecutive pieces, set by the render stage instead of `text`: a big value's JSON
-   * (core/pipeline/big-value.ts), made again on each call so that no stage holds it whole, or a TOON rendering
-   * longer than one piece (an array, made once). The truncate stage turns it into `text` (what the model is
-   * shown) and clears it.
+   * (core/pipeline/big-value.ts), made again on each call so that no stage holds it whole, or a rendering of
+   * several pieces made at once (an array: TOON, or the JSON of a body over LARGE_TEXT_BYTES). The truncate stage
+   * turns it into `text` (what the model is shown) and clears it.
    */
   rendering?: () => Iterable<string>;
   structured?: Record<string, unknown>;

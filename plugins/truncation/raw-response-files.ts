@@ -165,17 +165,37 @@ const ENCODER = new TextEncoder();
 
 /** `text` as UTF-8 to `fd`, in this tick, the same bytes as Buffer.from(text, 'utf8'), a buffer's worth at a time. */
 function writeUtf8Now(fd: number, text: string): void {
-  for (let read = 0; read < text.length;) {
-    // encodeInto never splits a surrogate pair, and writes a lone surrogate as U+FFFD, as Buffer.from does.
-    const done = ENCODER.encodeInto(read === 0 ? text : text.slice(read), SCRATCH);
-    read += done.read;
-    writeAll(fd, SCRATCH, done.written);
-  }
+  const out = new Utf8WritesNow(fd, SCRATCH);
+  out.add(text);
+  out.flush();
 }
 
-/** The first `length` bytes of `buffer` to `fd`, in this tick, however many writes that takes. */
-function writeAll(fd: number, buffer: Buffer, length: number): void {
-  for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
+/** The UTF-8 of texts gathered in `buffer`, each from where the last stopped, and written to `fd` in this tick. */
+class Utf8WritesNow {
+  private filled = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly buffer: Buffer,
+  ) {}
+
+  /** Adds `text`, writing the buffer whenever it is full. */
+  add(text: string): void {
+    for (let read = 0; ;) {
+      // encodeInto never splits a surrogate pair, and writes a lone surrogate as U+FFFD, as Buffer.from does.
+      const done = ENCODER.encodeInto(read === 0 ? text : text.slice(read), this.buffer.subarray(this.filled));
+      read += done.read;
+      this.filled += done.written;
+      if (read === text.length) return;
+      this.flush();
+    }
+  }
+
+  /** Writes what is gathered, however many writes that takes. */
+  flush(): void {
+    for (let written = 0; written < this.filled;) written += writeSync(this.fd, this.buffer, written, this.filled - written);
+    this.filled = 0;
+  }
 }
 
 /** Characters encoded and written at a time: the file's UTF-8 never exists whole beside the text. */
@@ -236,8 +256,7 @@ abstract class PairKeepingWriter {
  */
 class PieceWriterNow extends PairKeepingWriter implements RawFileWriter {
   private closed = false;
-  private readonly buffer = Buffer.allocUnsafe(SCRATCH.length);
-  private filled = 0;
+  private readonly out: Utf8WritesNow;
 
   constructor(
     private readonly fd: number,
@@ -245,6 +264,7 @@ class PieceWriterNow extends PairKeepingWriter implements RawFileWriter {
     private readonly warn: (error: unknown) => void,
   ) {
     super();
+    this.out = new Utf8WritesNow(fd, Buffer.allocUnsafe(SCRATCH.length));
   }
 
   protected accept(text: string): void {
@@ -256,7 +276,7 @@ class PieceWriterNow extends PairKeepingWriter implements RawFileWriter {
     if (!this.failed && last !== '') this.put(last);
     if (this.failed) return undefined;
     try {
-      writeAll(this.fd, this.buffer, this.filled);
+      this.out.flush();
       this.closeNow();
       return this.path;
     } catch (error) {
@@ -281,15 +301,7 @@ class PieceWriterNow extends PairKeepingWriter implements RawFileWriter {
 
   private put(text: string): void {
     try {
-      for (let read = 0; ;) {
-        // encodeInto never splits a surrogate pair, and writes a lone surrogate as U+FFFD, as Buffer.from does.
-        const done = ENCODER.encodeInto(read === 0 ? text : text.slice(read), this.buffer.subarray(this.filled));
-        read += done.read;
-        this.filled += done.written;
-        if (read === text.length) return;
-        writeAll(this.fd, this.buffer, this.filled);
-        this.filled = 0;
-      }
+      this.out.add(text);
     } catch (error) {
       this.fail(error);
     }
