@@ -1,13 +1,21 @@
+import { LARGE_STRING_BYTES } from '../text/large-string.js';
+
 /**
- * Bodies at least this large are parsed from their bytes a member at a time (parseJsonBytes) rather than
- * decoded whole first. The whole text of a body this size is a string of more than 128 KiB, which V8 keeps in
- * its large-object space, on memory mapped afresh for each such string: on this machine decoding runs at 5-7
- * GB/s up to 120 KB and at about 200 MB/s from 130 KB (the pages' faults), and a 16 MiB page with characters
- * outside Latin-1 is 32 MiB of UTF-16 held to the next full collection. Parsed from the bytes, in process: 0.85x
- * of decode + JSON.parse on a 367 KB workflow-runs page, 0.61-0.72x on Jira pages of 200 KB to 5 MiB
- * (test/bench/notes.ts, round eight; in round six, on another machine, it was 1.5x slower at 5 MiB).
+ * Whether a body whose text takes `textBytes` (decodedTextBytes) is parsed from its bytes a member at a time
+ * (parseJsonBytes) rather than decoded whole first: when its whole text would be a large string
+ * (core/text/large-string.ts), which is 128 KiB of ASCII or 64 KiB of anything else. Decoding such a text is the dear part of its parse (the pages' faults), and a 16 MiB page
+ * with characters outside Latin-1 is 32 MiB of UTF-16 held to the next full collection. Parsed from the bytes,
+ * in process: 0.85x of decode + JSON.parse on a 367 KB workflow-runs page, 0.61-0.72x on Jira pages of 200 KB
+ * to 5 MiB (test/bench/notes.ts, round eight), 0.37-0.44x on Jira pages of 64-100 KB with curly quotes in them
+ * (round nine). Below the size, decode + JSON.parse stays: 1.7-2.5x faster there (a 40 KB page, or 100 KB of
+ * ASCII).
  */
-export const PARSE_IN_PIECES_BYTES = 128 * 1024;
+export function parsesInPieces(textBytes: number): boolean {
+  return textBytes > LARGE_STRING_BYTES;
+}
+
+/** The smallest ASCII body that parsesInPieces (for tests): one of any other text needs half as many bytes. */
+export const PARSE_IN_PIECES_BYTES = LARGE_STRING_BYTES + 1;
 
 /** Members larger than this (in bytes) are themselves parsed a member at a time; smaller ones by JSON.parse. */
 const MEMBER_BYTES = 32 * 1024;

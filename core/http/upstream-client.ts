@@ -5,7 +5,8 @@ import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js'
 import { MAX_BODY_DEPTH, parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
-import { PARSE_IN_PIECES_BYTES, parseJsonBytes } from './parse-json-bytes.js';
+import { parseJsonBytes, parsesInPieces } from './parse-json-bytes.js';
+import { decodedTextBytes } from '../text/large-string.js';
 import { bomLength, decodeBody, discardBody, readBodyCapped, readBytesCapped } from './read-body.js';
 import { RequestDeadline } from './request-deadline.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
@@ -203,7 +204,9 @@ export class UpstreamClient implements UpstreamBinding {
         }
         if (response.status < 300 && response.status !== 204) {
           const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
-          return rawResponse({ status: response.status, statusText: response.statusText, headers: response.headers }, bytes);
+          const textBytes = decodedTextBytes(bytes);
+          if (ctx.bodyLease !== undefined) ctx.bodyLease.textBytes += textBytes;
+          return rawResponse({ status: response.status, statusText: response.statusText, headers: response.headers }, bytes, textBytes);
         }
         if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
           const text = await readBodyCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
@@ -320,13 +323,13 @@ interface RawResponse {
   text: string;
   /** The body of a `binary` request. */
   bytes?: Buffer;
-  /** A successful body of PARSE_IN_PIECES_BYTES or more: parsed from these bytes, `text` decoded only when read. */
+  /** A successful body that parsesInPieces: parsed from these bytes, `text` decoded only when read. */
   big?: Buffer;
 }
 
 /** A successful answer: a big body keeps its bytes and decodes its text only when asked; a small one is decoded now. */
-function rawResponse(head: Pick<RawResponse, 'status' | 'statusText' | 'headers'>, bytes: Buffer): RawResponse {
-  if (bytes.length < PARSE_IN_PIECES_BYTES) return { ...head, text: decodeBody(bytes) };
+function rawResponse(head: Pick<RawResponse, 'status' | 'statusText' | 'headers'>, bytes: Buffer, textBytes: number): RawResponse {
+  if (!parsesInPieces(textBytes)) return { ...head, text: decodeBody(bytes) };
   return Object.defineProperty({ ...head, big: bytes }, 'text', textOf({ big: bytes })) as RawResponse;
 }
 

@@ -85,6 +85,11 @@ export interface WaitObserver {
 export interface BodyLease {
   /** Bytes of upstream bodies this call has read so far (what the stages after the handler will carry). */
   readonly held: number;
+  /**
+   * At most how many bytes the text of the bodies read whole so far takes as strings (core/text/large-string.ts,
+   * decodedTextBytes): twice `held` when they have characters past ASCII. The reader adds each body it reads.
+   */
+  textBytes: number;
   /** Waits until `bytes` more fit (or the call is the oldest in flight); rejects if `signal` aborts. */
   take(bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void>;
   release(): void;
@@ -92,6 +97,7 @@ export interface BodyLease {
 
 class Lease implements BodyLease {
   held = 0;
+  textBytes = 0;
   constructor(private readonly budget: BodyBudget) {}
   take(bytes: number, signal: AbortSignal, waiting?: WaitObserver): Promise<void> {
     return this.budget.take(this, bytes, signal, waiting);

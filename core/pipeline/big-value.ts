@@ -1,10 +1,11 @@
+import { LARGE_STRING_BYTES } from '../text/large-string.js';
 import type { CallContext } from './call-context.js';
 
 /**
  * Upstream bytes a call must have read for its value to be handled as a big one: rendered and serialized in
  * pieces that are written out as they are made (core/result/json-pieces.ts) instead of held, all of them, until
  * the truncate stage. Either way the bytes are the same. 4 MiB: from 5 MiB on, the peak memory of a call falls
- * by more than half. (Below it, a JSON text of more than LARGE_TEXT_BYTES of body is made in pieces too, but all
+ * by more than half. (Below it, a JSON text that hasLargeText is made in pieces too, but all
  * at once; when this was set, at 1 MiB the pieces made a JSON call a third slower, 41.9 against 28.3 ms, on a
  * machine whose fresh pages were cheaper.)
  */
@@ -19,15 +20,19 @@ export function isBigValue(ctx: CallContext): boolean {
 }
 
 /**
- * Upstream bytes from which a call's JSON text is rendered in pieces too (made at once, not as they are
- * consumed): its whole text would be a string of more than 128 KiB, which V8 keeps in its large-object space on
- * memory mapped afresh for each string. JSON.stringify builds its text as a chain of parts, flattened into one
- * such string by the first search or write of it; on this machine that costs about 17 us a page of 4 KiB (the
- * 1.4 M characters of a 1 MiB Jira page's JSON: 7 ms, most of the scrub of the text, of a 37 ms call).
+ * How much longer JSON pretty-printed with an indent of 2 is than the body it came from: 1.36x for a Jira search
+ * page, 1.2x for a workflow-runs page. The lower end, so that a text judged small is small.
  */
-export const LARGE_TEXT_BYTES = 128 * 1024;
+const PRETTY_JSON_GROWTH = 1.2;
 
-/** Whether this call's body is large enough that its JSON text should never be made one string. */
+/**
+ * Whether this call's JSON text should be rendered in pieces (made at once, not as they are consumed) rather
+ * than one string: when that string would be a large one (core/text/large-string.ts), judged from the text the
+ * body took (a 100 KB Jira page with curly quotes: 139K characters of UTF-16). JSON.stringify builds its text as
+ * a chain of parts, flattened into one such string by the first search or write of it (the 1.4 M characters of
+ * a 1 MiB Jira page's JSON: 7 ms, most of the scrub of the text, of a 37 ms call; a 100 KB page's: 0.4-0.7 ms in
+ * pieces against 1.6-2.3 ms whole). Below, one JSON.stringify is 1.5x faster.
+ */
 export function hasLargeText(ctx: CallContext): boolean {
-  return (ctx.bodyLease?.held ?? 0) > LARGE_TEXT_BYTES;
+  return (ctx.bodyLease?.textBytes ?? 0) * PRETTY_JSON_GROWTH > LARGE_STRING_BYTES;
 }

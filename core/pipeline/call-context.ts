@@ -35,7 +35,7 @@ export interface CallContext {
   /**
    * The text as consecutive pieces, set by the render stage instead of `text`: a big value's JSON
    * (core/pipeline/big-value.ts), made again on each call so that no stage holds it whole, or a rendering of
-   * several pieces made at once (an array: TOON, or the JSON of a body over LARGE_TEXT_BYTES). The truncate stage
+   * several pieces made at once (an array: TOON, or the JSON of a body that hasLargeText). The truncate stage
    * turns it into `text` (what the model is shown) and clears it.
    */
   rendering?: () => Iterable<string>;

@@ -23,6 +23,12 @@ export function holdingYoungGenerationWhenBig(lease: BodyLease): BodyLease {
     get held() {
       return lease.held;
     },
+    get textBytes() {
+      return lease.textBytes;
+    },
+    set textBytes(bytes) {
+      lease.textBytes = bytes;
+    },
     async take(bytes, signal, waiting) {
       await lease.take(bytes, signal, waiting);
       if (holding || lease.held <= BIG_VALUE_BYTES) return;

@@ -72,6 +72,39 @@ describe('big upstream bodies: the bytes are freed once the handler returns, not
   });
 });
 
+describe('which bodies are parsed from their bytes: those whose whole text would be a large string', () => {
+  let vendor: MockUpstream;
+  // 70 KB either way: as UTF-16 (a curly quote or a CJK character makes the whole text so) that is 140 KB.
+  const wide = bigPage(70 * 1024);
+  const ascii = { text: wide.text.replace(/[^ -~]/g, '?') };
+
+  before(async () => {
+    vendor = await MockUpstream.start();
+    vendor.on('GET', '/api/v2/wide', { body: wide.text, headers: { 'content-type': 'application/json' } });
+    vendor.on('GET', '/api/v2/ascii', { body: ascii.text, headers: { 'content-type': 'application/json' } });
+  });
+  after(() => vendor.close());
+
+  const send = (path: string) =>
+    ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(plainToolContext({}), {
+      method: 'GET',
+      path,
+    });
+
+  it('parses 70 KB with characters past Latin-1 from its bytes, and gives the value and text JSON.parse would', async () => {
+    const response = await send('/api/v2/wide');
+    expect(Object.getOwnPropertyDescriptor(response, 'text')?.get, 'the text is decoded only when read').to.be.a('function');
+    expect(response.body).to.deep.equal(wide.value);
+    expect(response.text).to.equal(wide.text);
+  });
+
+  it('decodes 70 KB of ASCII whole, as a small body', async () => {
+    const response = await send('/api/v2/ascii');
+    expect(Object.getOwnPropertyDescriptor(response, 'text')?.value).to.equal(ascii.text);
+    expect(response.body).to.deep.equal(JSON.parse(ascii.text));
+  });
+});
+
 describe('big upstream bodies nested too deep: refused as a small one is, without walking the ones that are not', () => {
   let vendor: MockUpstream;
   const filler = bigPage(PARSE_IN_PIECES_BYTES + 1024).text;

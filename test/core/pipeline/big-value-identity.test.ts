@@ -7,7 +7,8 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { renderValue } from '../../../plugins/toon/render.js';
 import { truncateForModel } from '../../../plugins/truncation/truncate-text.js';
 import { jiraSearchBody } from '../../bench/jira-bodies.js';
-import { BIG_VALUE_BYTES, LARGE_TEXT_BYTES } from '../../../core/pipeline/big-value.js';
+import { BIG_VALUE_BYTES } from '../../../core/pipeline/big-value.js';
+import { LARGE_STRING_BYTES } from '../../../core/text/large-string.js';
 import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
@@ -15,8 +16,15 @@ const MiB = 1024 * 1024;
 /** Bodies past the size from which a value is handled in pieces, so that these tests take that path. */
 const BIG = BIG_VALUE_BYTES + MiB;
 /** Bodies past the size from which a body is parsed from its bytes and rendered in pieces, short of BIG. */
-const MID = Math.max(MiB, 2 * LARGE_TEXT_BYTES);
+const MID = Math.max(MiB, 2 * LARGE_STRING_BYTES);
+/**
+ * Bodies short of a large string as bytes, past one as text: a Jira page has curly quotes, so its text is UTF-16,
+ * and its JSON pretty-printed is longer still. Parsed from its bytes and rendered in pieces as MID is.
+ */
+const WIDE = Math.round(0.75 * LARGE_STRING_BYTES);
 const TOKEN = 'identity-api-token-7f3a';
+/** The structured value's size from which it spills to an artifact (the default of MCP_MAX_STRUCTURED_BYTES). */
+const STRUCTURED_LIMIT_BYTES = 262_144;
 const PATH = '/rest/api/3/search/jql';
 
 /**
@@ -104,29 +112,35 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
     expect(observed.text === truncateForModel(rendering, observed.savedFile), 'the model text').to.equal(true);
     // UTF-8 bytes compared: a lone surrogate is written as a replacement character, as it always was.
     expect(readFileSync(observed.savedFile!).equals(Buffer.from(rendering, 'utf8')), 'the saved file holds the whole rendering').to.equal(true);
+    if (Buffer.byteLength(serialized) <= STRUCTURED_LIMIT_BYTES) {
+      // Small enough to be inline: the structured content serializes to the same bytes.
+      expect(JSON.stringify(observed.structured) === serialized, 'the structured value, inline').to.equal(true);
+      return;
+    }
     expect(observed.structured).to.deep.equal({
       data: null,
       incomplete: {
         reason: 'size',
         bytes: Buffer.byteLength(serialized),
-        limitBytes: 262_144,
+        limitBytes: STRUCTURED_LIMIT_BYTES,
         artifactId: (observed.structured.incomplete as { artifactId: string }).artifactId,
       },
     });
     expect(observed.artifact!.equals(Buffer.from(serialized, 'utf8')), 'the artifact holds the whole structured value').to.equal(true);
   }
 
-  // BIG takes the big-value path (JSON made as it is written); MID, past LARGE_TEXT_BYTES only, the one where
-  // the body is parsed from its bytes and the rendering made in pieces, all at once.
-  for (const bytes of [BIG, MID]) {
+  // BIG takes the big-value path (JSON made as it is written); MID and WIDE, past a large string only, the one
+  // where the body is parsed from its bytes and the rendering made in pieces, all at once.
+  const size = (bytes: number): string => (bytes >= MiB ? `${bytes / MiB} MiB` : `${Math.round(bytes / 1024)} KiB`);
+  for (const bytes of [BIG, MID, WIDE]) {
     for (const outputFormat of ['json', 'toon'] as const) {
-      it(`a ${bytes / MiB} MiB Jira search page (${outputFormat})`, async () => {
+      it(`a ${size(bytes)} Jira search page (${outputFormat})`, async () => {
         const body = jiraSearchBody(bytes);
         expectWhole(await call(body, outputFormat), JSON.parse(body.toString('utf8')), outputFormat);
       });
     }
 
-    it(`a ${bytes / MiB} MiB page full of edge cases, read without a Content-Length`, async () => {
+    it(`a ${size(bytes)} page full of edge cases, read without a Content-Length`, async () => {
       const page = JSON.parse(jiraSearchBody(bytes).toString('utf8')) as { issues: Array<Record<string, unknown>> };
       for (let i = 0; i < page.issues.length; i += 7) page.issues[i]!.edges = EDGES;
       const body = JSON.stringify(page);
@@ -143,8 +157,9 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
     [BIG, 'json'],
     [MID, 'json'],
     [MID, 'toon'],
+    [WIDE, 'json'],
   ] as const) {
-    it(`a secret the upstream echoes is redacted in the text, the file and the artifact alike (${bytes / MiB} MiB, ${outputFormat})`, async () => {
+    it(`a secret the upstream echoes is redacted in the text, the file and the artifact alike (${size(bytes)}, ${outputFormat})`, async () => {
       const page = JSON.parse(jiraSearchBody(bytes).toString('utf8')) as { issues: Array<Record<string, unknown>> };
       page.issues[0]!.echo = `token ${TOKEN} and again ${TOKEN}`;
       page.issues.at(-1)!.echo = TOKEN;
