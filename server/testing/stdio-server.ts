@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ScratchDirs } from './scratch-dirs.js';
 import { kitClient, type VersionNegotiation } from './sdk-client.js';
 
 export interface StdioServerOptions {
@@ -12,7 +13,7 @@ export interface StdioServerOptions {
   env?: Record<string, string>;
   /** Command-line arguments, e.g. `['--config', '/path/to/mcp-devtools.config.json']`. */
   args?: string[];
-  /** Working directory (a fresh temporary one by default). */
+  /** Working directory (by default a fresh temporary one, removed when the session closes). */
   cwd?: string;
   /**
    * How the client negotiates the revision (default: 2026-07-28, which over stdio the SDK client probes on a
@@ -30,22 +31,28 @@ export interface StdioSession {
    * logged during a call may arrive after the call's result. Rejects after `timeoutMs`, showing what came.
    */
   waitForStderr(text: string, timeoutMs?: number): Promise<string>;
+  /** Stops the server, then removes the folders made for it (a `cwd` the caller gave is left as it is). */
   close(): Promise<void>;
 }
 
-/** A clean environment for a child server: PATH and a private HOME, nothing from the developer's shell. */
-export function isolatedEnv(env: Record<string, string> = {}, cwd?: string): Record<string, string> {
-  const home = mkdtempSync(join(tmpdir(), 'mcp-devtools-home-'));
+/**
+ * A clean environment for a child server: PATH and a private HOME (unless `env` names one), nothing from the
+ * developer's shell. A HOME made here is one of `scratch`'s folders when given, removed with them.
+ */
+export function isolatedEnv(env: Record<string, string> = {}, cwd?: string, scratch?: ScratchDirs): Record<string, string> {
+  const home = env.HOME ?? (scratch !== undefined ? scratch.make('mcp-devtools-home-') : mkdtempSync(join(tmpdir(), 'mcp-devtools-home-')));
   return { PATH: process.env.PATH ?? '', HOME: home, MCP_RAW_RESPONSE_DIR: join(cwd ?? home, 'raw'), ...env };
 }
 
 /** The official SDK client (v2), talking over stdio to the mcp-devtools CLI started as a child process. */
 export async function connectStdio(options: StdioServerOptions): Promise<StdioSession> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
+  // The folders made here (not a `cwd` the caller gave) are removed when the session closes.
+  const scratch = new ScratchDirs();
+  const cwd = options.cwd ?? scratch.make('mcp-devtools-cwd-');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [options.cliPath, ...(options.args ?? [])],
-    env: isolatedEnv(options.env, cwd),
+    env: isolatedEnv(options.env, cwd, scratch),
     cwd,
     stderr: 'pipe',
   });
@@ -61,6 +68,8 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
   try {
     await client.connect(transport);
   } catch (error) {
+    await client.close().catch(() => undefined);
+    scratch.remove();
     // A server that fails start-up says why on stderr: put it in the error rather than "connection closed".
     throw new Error(`the server did not start: ${(error as Error).message}\n${stderr.join('\n')}`, { cause: error });
   }
@@ -71,5 +80,12 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
       if (Date.now() > deadline) throw new Error(`no stderr line contains ${JSON.stringify(text)} after ${timeoutMs} ms:\n${stderr.join('\n')}`);
     }
   };
-  return { client, stderr, waitForStderr, close: () => client.close() };
+  const close = async (): Promise<void> => {
+    try {
+      await client.close();
+    } finally {
+      scratch.remove();
+    }
+  };
+  return { client, stderr, waitForStderr, close };
 }

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { ScratchDirs } from '../../server/testing/scratch-dirs.js';
 import { CLI_PATH } from './paths.js';
 import { isolatedEnv } from './sdk-client.js';
 
@@ -13,8 +11,10 @@ export interface CliRun {
 
 /** Runs `dist/cli.js` with arguments, an isolated environment plus `env`, and optional stdin. */
 export function runCli(args: readonly string[], options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {}): Promise<CliRun> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cli-'));
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env: isolatedEnv(options.env, cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+  const scratch = new ScratchDirs();
+  const cwd = options.cwd ?? scratch.make('mcp-devtools-cli-');
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env: isolatedEnv(options.env, cwd, scratch), stdio: ['pipe', 'pipe', 'pipe'] });
+  child.once('close', () => scratch.remove());
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => out.push(c));

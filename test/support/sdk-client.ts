@@ -1,12 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { StreamableHTTPClientTransport, type CallToolResult, type Client, type Tool } from '@modelcontextprotocol/client';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Sdk1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { kitClient, type VersionNegotiation } from '../../server/testing/sdk-client.js';
+import { ScratchDirs } from '../../server/testing/scratch-dirs.js';
 import { connectStdio as connectStdioServer, isolatedEnv, type StdioSession } from '../../server/testing/stdio-server.js';
 import { CLI_PATH } from './paths.js';
 
@@ -67,18 +65,29 @@ export async function connectStdioAs(kind: ClientKind, options: ProcessOptions =
     const session = await connectStdio({ ...options, versionNegotiation: NEGOTIATION[kind] });
     return { kind, client: asAny(session.client), revision: session.client.getNegotiatedProtocolVersion(), stderr: session.stderr, close: session.close };
   }
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
+  const scratch = new ScratchDirs();
+  const cwd = options.cwd ?? scratch.make('mcp-devtools-cwd-');
   const transport = new Sdk1StdioTransport({
     command: process.execPath,
     args: [CLI_PATH, ...(options.args ?? [])],
-    env: isolatedEnv(options.env, cwd),
+    env: isolatedEnv(options.env, cwd, scratch),
     cwd,
     stderr: 'pipe',
   });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const { client, revision } = await connectSdk1(transport);
-  return { kind, client: client as unknown as AnyClient, revision: revision(), stderr, close: () => client.close() };
+  const { client, revision } = await connectSdk1(transport).catch((error: unknown) => {
+    scratch.remove();
+    throw error;
+  });
+  const close = async (): Promise<void> => {
+    try {
+      await client.close();
+    } finally {
+      scratch.remove();
+    }
+  };
+  return { kind, client: client as unknown as AnyClient, revision: revision(), stderr, close };
 }
 
 /** A client of the given kind over Streamable HTTP, with an optional bearer token. */
@@ -117,14 +126,21 @@ export interface HttpServerProcess {
 
 /** Starts `dist/cli.js --transport http --port 0` and waits for the URL it listens on. */
 export async function startHttpServer(options: ProcessOptions = {}): Promise<HttpServerProcess> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'mcp-devtools-cwd-'));
+  // The folders made here (not a `cwd` the caller gave) are removed once the process has exited.
+  const scratch = new ScratchDirs();
+  const cwd = options.cwd ?? scratch.make('mcp-devtools-cwd-');
   const child = spawn(process.execPath, [options.cliPath ?? CLI_PATH, '--transport', 'http', '--port', '0', ...(options.args ?? [])], {
     cwd,
-    env: isolatedEnv(options.env, cwd),
+    env: isolatedEnv(options.env, cwd, scratch),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      scratch.remove();
+      resolve(code);
+    }),
+  );
   const url = await listeningUrl(child, stderr, exited);
   return {
     url,
