@@ -5,9 +5,9 @@ import type { CallContext } from './call-context.js';
  * Upstream bytes a call must have read for its value to be handled as a big one: rendered and serialized in
  * pieces that are written out as they are made (core/result/json-pieces.ts) instead of held, all of them, until
  * the truncate stage. Either way the bytes are the same. 4 MiB: from 5 MiB on, the peak memory of a call falls
- * by more than half. (Below it, a JSON text that hasLargeText is made in pieces too, but all
- * at once; when this was set, at 1 MiB the pieces made a JSON call a third slower, 41.9 against 28.3 ms, on a
- * machine whose fresh pages were cheaper.)
+ * by more than half. (Below it, a JSON text that hasLargeText is made in pieces too, but all at once; when this
+ * was set, at 1 MiB the pieces made a JSON call a third slower, 41.9 against 28.3 ms, on a machine whose fresh
+ * pages were cheaper.)
  */
 export const BIG_VALUE_BYTES = 4 * 1024 * 1024;
 
@@ -21,7 +21,8 @@ export function isBigValue(ctx: CallContext): boolean {
 
 /**
  * How much longer JSON pretty-printed with an indent of 2 is than the body it came from: 1.36x for a Jira search
- * page, 1.2x for a workflow-runs page. The lower end, so that a text judged small is small.
+ * page, 1.2x for a workflow-runs page. The lower end: a text is rendered in pieces only when it surely is large
+ * (below the line, pieces cost 1.5x what one JSON.stringify does).
  */
 const PRETTY_JSON_GROWTH = 1.2;
 
