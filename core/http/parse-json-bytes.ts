@@ -90,20 +90,7 @@ function parseContainer(bytes: Buffer, start: number, level: number, nesting: Ne
   const out: unknown[] | Record<string, unknown> = array ? [] : {};
   let at = skipSpace(bytes, start + 1);
   if (bytes[at] === close) return [out, at + 1];
-  // Set from the array's first object, cleared when a batch fails: what ends one object and begins the next.
-  let separator: Buffer | undefined;
-  for (let index = 0; ; index++) {
-    if (array && index === 1) separator = objectSeparator(bytes, start);
-    if (separator !== undefined) {
-      const batchEnd = parseBatch(bytes, at, separator, level, nesting, out as unknown[]);
-      if (batchEnd !== -1) {
-        at = skipSpace(bytes, batchEnd);
-        if (bytes[at] === COMMA) at = skipSpace(bytes, at + 1);
-        else fail();
-        continue;
-      }
-      separator = undefined;
-    }
+  for (;;) {
     let key: string | undefined;
     if (!array) {
       if (bytes[at] !== QUOTE) fail();
@@ -123,60 +110,6 @@ function parseContainer(bytes: Buffer, start: number, level: number, nesting: Ne
     else if (bytes[at] === close) return [out, at + 1];
     else fail();
   }
-}
-
-/**
- * What separates two objects of the array opening at `start` in compact JSON, if its first member is an object:
- * `},` and the first object's opening up to its first key's colon (`},{"id":`). An API's array holds objects of
- * one kind, written alike; a nested array of objects rarely starts with the same key.
- */
-function objectSeparator(bytes: Buffer, start: number): Buffer | undefined {
-  const first = skipSpace(bytes, start + 1);
-  if (bytes[first] !== OPEN_OBJECT || bytes[first + 1] !== QUOTE) return undefined;
-  const keyEnd = stringEnd(bytes, first + 1);
-  if (bytes[keyEnd] !== COLON) return undefined;
-  return Buffer.concat([Buffer.from('},'), bytes.subarray(first, keyEnd + 1)]);
-}
-
-/**
- * Array members from `at` on, as many objects as end within MEMBER_BYTES, parsed by one JSON.parse without
- * scanning them: the last `separator` before the limit is taken as where they end, and the parse checks it. If
- * the bytes up to its `}` parse as a list of values, that `}` is where an object of this array ends: an object
- * ends where its brackets balance, which the bytes before it decide, and a separator inside a string or a nested
- * array leaves a string or a bracket open, so the parse fails. The values are appended to `out` and their depth
- * noted; returns the index just past them (the comma), or -1 when nothing was taken.
- */
-function parseBatch(bytes: Buffer, at: number, separator: Buffer, level: number, nesting: Nesting, out: unknown[]): number {
-  const end = bytes.lastIndexOf(separator, at + MEMBER_BYTES);
-  if (end <= at) return -1;
-  let values: unknown[];
-  try {
-    values = JSON.parse(`[${bytes.toString('utf8', at, end + 1)}]`) as unknown[];
-  } catch {
-    return -1;
-  }
-  const deepest = level + depthOf(values) - 1;
-  if (deepest > nesting.deepest) nesting.deepest = deepest;
-  for (let i = 0; i < values.length; i++) out.push(values[i]);
-  return end + 1;
-}
-
-/** How many levels of containers `value` holds (a scalar 0, an empty array 1). */
-function depthOf(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let deepest = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const d = depthOf(value[i]);
-      if (d > deepest) deepest = d;
-    }
-  } else {
-    for (const key in value) {
-      const d = depthOf((value as Record<string, unknown>)[key]);
-      if (d > deepest) deepest = d;
-    }
-  }
-  return deepest + 1;
 }
 
 /**
