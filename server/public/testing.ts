@@ -21,6 +21,7 @@ export {
 } from '../testing/structured-conformance.js';
 export { standardCorpus, STANDARD_PROJECTIONS, type ConformanceCase, type Projection } from '../testing/conformance-corpus.js';
 export { isolatedEnv, type StdioServerOptions, type StdioSession } from '../testing/stdio-server.js';
+export { ScratchDirs } from '../testing/scratch-dirs.js';
 export { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
 export type { PluginClass } from '../../core/plugin/metadata.js';
 export type { ToolDefinition } from '../../core/plugin/contract.js';
