@@ -33,9 +33,10 @@ export function encodeToon(value: unknown): string {
 
 /**
  * The TOON text of a plain JSON value as consecutive pieces of about PIECE_CHARS characters (the last may be
- * shorter; a value that fits in one is one piece); throws NotPlainJson for anything else. A whole text of more
- * than 128 KiB is a string of its own in V8's large-object space, which maps fresh memory for it on every call:
- * for the 300 KB rendering of a workflow-runs page that cost more than writing it (the mapping's page faults).
+ * shorter; a value that fits in one is one piece); throws NotPlainJson for anything else. A whole text past
+ * LARGE_STRING_BYTES (core/text/large-string.ts, counted in bytes: two a character for UTF-16) is a string of its
+ * own in V8's large-object space, which maps fresh memory for it on every call: for the 300 KB rendering of a
+ * workflow-runs page that cost more than writing it (the mapping's page faults).
  * Pieces, flattened as they are handed on, live in the young generation, whose memory is reused, and the
  * truncate stage saves and cuts them as they are.
  */

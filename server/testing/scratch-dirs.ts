@@ -17,6 +17,15 @@ export class ScratchDirs {
     return dir;
   }
 
+  /** Removes them all once `stopping` (the stop of the process that used them) has settled, however it did. */
+  async removeAfter(stopping: Promise<unknown>): Promise<void> {
+    try {
+      await stopping;
+    } finally {
+      this.remove();
+    }
+  }
+
   /** Removes them all, once the process that used them has exited. */
   remove(): void {
     for (const dir of this.dirs.splice(0)) {

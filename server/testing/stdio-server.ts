@@ -68,8 +68,7 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
   try {
     await client.connect(transport);
   } catch (error) {
-    await client.close().catch(() => undefined);
-    scratch.remove();
+    await scratch.removeAfter(client.close()).catch(() => undefined);
     // A server that fails start-up says why on stderr: put it in the error rather than "connection closed".
     throw new Error(`the server did not start: ${(error as Error).message}\n${stderr.join('\n')}`, { cause: error });
   }
@@ -80,12 +79,5 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
       if (Date.now() > deadline) throw new Error(`no stderr line contains ${JSON.stringify(text)} after ${timeoutMs} ms:\n${stderr.join('\n')}`);
     }
   };
-  const close = async (): Promise<void> => {
-    try {
-      await client.close();
-    } finally {
-      scratch.remove();
-    }
-  };
-  return { client, stderr, waitForStderr, close };
+  return { client, stderr, waitForStderr, close: () => scratch.removeAfter(client.close()) };
 }

@@ -80,14 +80,7 @@ export async function connectStdioAs(kind: ClientKind, options: ProcessOptions =
     scratch.remove();
     throw error;
   });
-  const close = async (): Promise<void> => {
-    try {
-      await client.close();
-    } finally {
-      scratch.remove();
-    }
-  };
-  return { kind, client: client as unknown as AnyClient, revision: revision(), stderr, close };
+  return { kind, client: client as unknown as AnyClient, revision: revision(), stderr, close: () => scratch.removeAfter(client.close()) };
 }
 
 /** A client of the given kind over Streamable HTTP, with an optional bearer token. */

@@ -18,6 +18,11 @@ function bigPage(bytes: number): { text: string; value: unknown } {
   return { text: JSON.stringify(value), value };
 }
 
+/** A GET of `path` from `vendor` through the upstream client, with room for a few big pages. */
+function getFrom(vendor: MockUpstream, path: string, ctx = plainToolContext({})) {
+  return ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(ctx, { method: 'GET', path });
+}
+
 describe('big upstream bodies: the bytes are freed once the handler returns, not held beside the value', () => {
   let vendor: MockUpstream;
   const page = bigPage(PARSE_IN_PIECES_BYTES + 1024);
@@ -31,10 +36,7 @@ describe('big upstream bodies: the bytes are freed once the handler returns, not
   it('keeps the parsed value whole and the text readable until the handler returns, then empties the bytes', async () => {
     const handledBodies = new HandledBodies();
     const ctx = plainToolContext({ handledBodies });
-    const response = await ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(ctx, {
-      method: 'GET',
-      path: '/api/v2/big',
-    });
+    const response = await getFrom(vendor, '/api/v2/big', ctx);
     expect(response.body).to.deep.equal(page.value);
     const descriptor = Object.getOwnPropertyDescriptor(response, 'text');
     expect(descriptor?.get, 'a big body decodes its text lazily').to.be.a('function');
@@ -46,13 +48,7 @@ describe('big upstream bodies: the bytes are freed once the handler returns, not
 
   it('leaves the text a handler read before returning as it was', async () => {
     const handledBodies = new HandledBodies();
-    const response = await ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(
-      plainToolContext({ handledBodies }),
-      {
-        method: 'GET',
-        path: '/api/v2/big',
-      },
-    );
+    const response = await getFrom(vendor, '/api/v2/big', plainToolContext({ handledBodies }));
     expect(response.text).to.equal(page.text);
     handledBodies.release();
     expect(response.text).to.equal(page.text);
@@ -85,21 +81,15 @@ describe('which bodies are parsed from their bytes: those whose whole text would
   });
   after(() => vendor.close());
 
-  const send = (path: string) =>
-    ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(plainToolContext({}), {
-      method: 'GET',
-      path,
-    });
-
   it('parses 70 KB with characters past Latin-1 from its bytes, and gives the value and text JSON.parse would', async () => {
-    const response = await send('/api/v2/wide');
+    const response = await getFrom(vendor, '/api/v2/wide');
     expect(Object.getOwnPropertyDescriptor(response, 'text')?.get, 'the text is decoded only when read').to.be.a('function');
     expect(response.body).to.deep.equal(wide.value);
     expect(response.text).to.equal(wide.text);
   });
 
   it('decodes 70 KB of ASCII whole, as a small body', async () => {
-    const response = await send('/api/v2/ascii');
+    const response = await getFrom(vendor, '/api/v2/ascii');
     expect(Object.getOwnPropertyDescriptor(response, 'text')?.value).to.equal(ascii.text);
     expect(response.body).to.deep.equal(JSON.parse(ascii.text));
   });
@@ -120,14 +110,8 @@ describe('big upstream bodies nested too deep: refused as a small one is, withou
   });
   after(() => vendor.close());
 
-  const send = (path: string): Promise<unknown> =>
-    ciClient(vendor.url, { auth: () => ({ 'circle-token': 'CCIPAT_x' }), maxBytes: 16 * PARSE_IN_PIECES_BYTES }).send(plainToolContext({}), {
-      method: 'GET',
-      path,
-    });
-
   it('refuses a body with an array 600 levels deep', async () => {
-    const error = await send('/api/v2/deep').then(
+    const error = await getFrom(vendor, '/api/v2/deep').then(
       () => undefined,
       (e: unknown) => e as { code?: string; message?: string },
     );
@@ -136,7 +120,7 @@ describe('big upstream bodies nested too deep: refused as a small one is, withou
   });
 
   it('accepts one whose deepest array is at level 512', async () => {
-    const response = (await send('/api/v2/at-limit')) as { body: { deep: unknown } };
+    const response = (await getFrom(vendor, '/api/v2/at-limit')) as { body: { deep: unknown } };
     let depth = 0;
     for (let node = response.body.deep; Array.isArray(node) && node.length > 0; node = node[0] as unknown) depth++;
     expect(depth).to.equal(511);
