@@ -16,7 +16,10 @@ export const MALLOC_KEPT_BLOCK_BYTES = 8 * 1024 * 1024;
  *
  * Node.js has no mallopt, so the threshold is raised the way glibc raises it: an ArrayBuffer of this size is
  * mapped on its own (calloc, not touched, so it costs no memory) and unmapped when the first young collection
- * finds it dead, early in start-up. Elsewhere than glibc this is one short-lived allocation that does nothing.
+ * finds it dead, early in start-up. Elsewhere than glibc this is one short-lived allocation that does nothing; an
+ * operator who sets MALLOC_TRIM_THRESHOLD_ or MALLOC_MMAP_THRESHOLD_ turns glibc's adjustment, and so this, off.
+ * The cost: up to 16 MiB of freed heap kept, and a few MiB more at the peak of a 16 MiB spilled value, whose
+ * smaller allocations now come from the heap rather than mappings of their own (docs/benchmarks.md, round ten).
  */
 export function keepMallocHeapOfBigCalls(): number {
   // Garbage at once: run once at start-up, never optimized away.
