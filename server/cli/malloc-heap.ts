@@ -1,7 +1,7 @@
 /**
  * Bytes of the block freed at start-up: glibc then keeps up to twice this of freed heap before it gives memory
- * back to the system. Below MCP's 16 MiB-class bodies on purpose, so that these are still mapped on their own
- * and unmapped when freed (which is what keeps a 16 MiB spill's peak where docs/benchmarks.md has it).
+ * back to the system. Half the biggest structured value (16 MiB) on purpose: the buffers of such a body are still
+ * mapped on their own and unmapped when freed, which keeps a 16 MiB spill's peak near where it was.
  */
 export const MALLOC_KEPT_BLOCK_BYTES = 8 * 1024 * 1024;
 
@@ -9,8 +9,8 @@ export const MALLOC_KEPT_BLOCK_BYTES = 8 * 1024 * 1024;
  * Lets the process keep the malloc heap a big call grew, rather than hand it back and fault it in again on the
  * next one. glibc gives the top of its heap back to the system once more than its trim threshold is free
  * there; that threshold starts at 128 KiB and is raised to twice the largest block it has unmapped (mallopt(3),
- * "dynamic mmap threshold"). A 5 MiB Jira page grows the heap by about 12.6 MiB (the network chunks, the
- * blocks they are gathered in, the joined body), so with the threshold that its own 5 MiB body sets (10 MiB),
+ * "dynamic mmap threshold"). A 5 MiB Jira page grows the heap by about 12.6 MiB (the network chunks and
+ * buffers up to the body's size), so with the threshold that its own 5 MiB body sets (10 MiB),
  * every such call gave the 12.6 MiB back at its end and took it again: 3,200 fresh pages a call. A fresh page
  * costs 15-17 us on a virtual machine whose host takes back freed memory (this one): 50 ms of a 140 ms call.
  *

@@ -74,9 +74,7 @@ function targets(r: BenchResults): string {
     r.throughput.find((t) => t.tool === UNCACHED && (t.server ?? 'ours') === server && t.clients === clients);
   const clients = 16;
   const before = uncached('before', clients);
-  const best = r.throughput
-    .filter((t) => t.tool === UNCACHED && t.clients === clients && (t.server ?? 'ours') !== 'before')
-    .reduce<ThroughputRow | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
+  const best = bestConfiguration(r.throughput.filter((t) => t.tool === UNCACHED && t.clients === clients && (t.server ?? 'ours') !== 'before'));
   const one = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 1,/.test(t.server ?? ''));
   const two = r.throughput.find((t) => t.tool === UNCACHED && t.clients === clients && /--workers 2,/.test(t.server ?? ''));
   const rows = [
@@ -97,7 +95,7 @@ function targets(r: BenchResults): string {
       'uncached github_list_workflow_runs over HTTP, 16 clients: calls/s against the baseline build',
       '>= 3x',
       before && best
-        ? `${fmt(best.callsPerSecond)} (${best.server}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}${cpuAgainst(best, before)}`
+        ? `${fmt(best.callsPerSecond)} (${best.server}${best.measured.length > 1 ? `: the mean of ${best.measured.map(fmt).join(' and ')}` : ''}) against ${fmt(before.callsPerSecond)} = ${ratio(best.callsPerSecond, before.callsPerSecond)}${cpuAgainst(best, before)}`
         : 'n/a (run with --before)',
       verdict(before !== undefined && best !== undefined && best.callsPerSecond >= 3 * before.callsPerSecond),
     ],
@@ -239,6 +237,37 @@ function stages(r: BenchResults): string {
  * The servers' CPU a call beside a calls/s ratio, when measured: what tells a change in our code from a busier
  * shared machine (a window's calls/s moves far more than a call's CPU).
  */
+/** One configuration of ours, with the calls/s of each row that measured it. */
+export interface Configuration extends ThroughputRow {
+  measured: number[];
+}
+
+/**
+ * The configuration of ours that served the most calls. Rows of one configuration are pooled first: on a
+ * 2-core machine `--workers auto (2)` is `--workers 2` measured a second time, and taking the better of two
+ * samples of the same thing would judge the target on the luck of the windows (140 against 175 calls/s in one
+ * run). Pooled rows count as their mean.
+ */
+export function bestConfiguration(rows: ThroughputRow[]): Configuration | undefined {
+  const pooled = new Map<string, ThroughputRow[]>();
+  for (const row of rows) {
+    const configuration = (row.server ?? 'ours').replace(/--workers auto \((\d+)\)/, '--workers $1');
+    pooled.set(configuration, [...(pooled.get(configuration) ?? []), row]);
+  }
+  const mean = (values: number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const configurations = [...pooled].map(([server, same]): Configuration => {
+    const cpu = same.flatMap((row) => (row.cpuMsPerCall === undefined ? [] : [row.cpuMsPerCall]));
+    return {
+      ...same[0]!,
+      server,
+      callsPerSecond: mean(same.map((row) => row.callsPerSecond)),
+      ...(cpu.length === same.length ? { cpuMsPerCall: mean(cpu) } : {}),
+      measured: same.map((row) => row.callsPerSecond),
+    };
+  });
+  return configurations.reduce<Configuration | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
+}
+
 function cpuAgainst(ours: ThroughputRow, other: ThroughputRow): string {
   if (ours.cpuMsPerCall === undefined || other.cpuMsPerCall === undefined) return '';
   return `; server CPU a call ${ours.cpuMsPerCall.toFixed(1)} against ${other.cpuMsPerCall.toFixed(1)} ms`;
