@@ -233,10 +233,6 @@ function stages(r: BenchResults): string {
   return table(['stage (us, median)', ...r.stages.map((c) => bytesCell(Number(c.label.split(' ')[0])) + (c.label.includes('+jq') ? ' +jq' : ''))], rows);
 }
 
-/**
- * The servers' CPU a call beside a calls/s ratio, when measured: what tells a change in our code from a busier
- * shared machine (a window's calls/s moves far more than a call's CPU).
- */
 /** One configuration of ours, with the calls/s of each row that measured it. */
 export interface Configuration extends ThroughputRow {
   measured: number[];
@@ -268,6 +264,10 @@ export function bestConfiguration(rows: ThroughputRow[]): Configuration | undefi
   return configurations.reduce<Configuration | undefined>((a, b) => (a === undefined || b.callsPerSecond > a.callsPerSecond ? b : a), undefined);
 }
 
+/**
+ * The servers' CPU a call beside a calls/s ratio, when measured: what tells a change in our code from a busier
+ * shared machine (a window's calls/s moves far more than a call's CPU).
+ */
 function cpuAgainst(ours: ThroughputRow, other: ThroughputRow): string {
   if (ours.cpuMsPerCall === undefined || other.cpuMsPerCall === undefined) return '';
   return `; server CPU a call ${ours.cpuMsPerCall.toFixed(1)} against ${other.cpuMsPerCall.toFixed(1)} ms`;
