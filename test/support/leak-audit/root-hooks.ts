@@ -1,10 +1,12 @@
 import { tapEveryKernel } from './kernel-taps.js';
 import { leakAudit } from './leak-audit.js';
+import { RUN_TEMP, removeRunTemp } from '../run-temp.js';
 
 /**
  * Mocha root hooks (loaded with `--require`, see package.json): before any test, every kernel the process will
  * start is tapped; after the last test, the collected results, logs, store writes and transcripts, and every
- * watched file, must hold none of the secrets the suite used. A leak fails the run, naming where it was.
+ * watched file, must hold none of the secrets the suite used. A leak fails the run, naming where it was. Then the
+ * run's temporary folder is removed (run-temp.ts), unless it holds a leak.
  */
 export const mochaHooks = {
   beforeAll(): void {
@@ -17,12 +19,16 @@ export const mochaHooks = {
       `${figures.storeWrites} store writes, ${figures.transcripts} child-process transcripts, ${figures.files} files (${figures.fileBytes} bytes); ` +
       `leaks found: ${leaks.length}`;
     process.stdout.write(`\n  ${summary}\n`);
-    if (leaks.length > 0) {
+    // Once read, the run's temporary folder goes, unless it holds a leak to be looked at.
+    if (leaks.length === 0) removeRunTemp();
+    else {
       const shown = leaks
         .slice(0, 20)
         .map((l) => `  - ${l.canary} in ${l.where}`)
         .join('\n');
-      throw new Error(`${summary}\n${shown}${leaks.length > 20 ? `\n  ... and ${leaks.length - 20} more` : ''}`);
+      throw new Error(
+        `${summary}\n${shown}${leaks.length > 20 ? `\n  ... and ${leaks.length - 20} more` : ''}\n  (the run's temporary files are kept in ${RUN_TEMP})`,
+      );
     }
   },
 };
