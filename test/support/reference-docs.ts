@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { sep } from 'node:path';
 import type { TObject, TSchema } from 'typebox';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { isSecret } from '../../core/config/setting-kinds.js';
@@ -33,11 +35,22 @@ function typeOf(schema: TSchema): string {
   return s.type ?? 'any';
 }
 
+/**
+ * A default as the docs show it: one under this process's temporary folder (MCP_RAW_RESPONSE_DIR's) is shown
+ * under /tmp, its value where TMPDIR is not set, so that the docs do not depend on who generated them (a test
+ * run sets TMPDIR to a folder of its own, test/support/run-temp.ts).
+ */
+function documentedDefault(value: unknown): string {
+  const text = String(value);
+  const temp = tmpdir();
+  return text.startsWith(temp + sep) ? `/tmp${text.slice(temp.length)}` : text;
+}
+
 export async function renderSettingsReference(): Promise<string> {
   const lines = ['| Setting | Type | Default | Declared by | Meaning |', '| --- | --- | --- | --- | --- |'];
   for (const { key, owner, schema } of await allSettings()) {
     const s = schema as { default?: unknown; description?: string };
-    const shown = s.default === undefined || s.default === '' ? '' : `\`${String(s.default)}\``;
+    const shown = s.default === undefined || s.default === '' ? '' : `\`${documentedDefault(s.default)}\``;
     const secret = isSecret(schema) ? ' (secret: masked, redacted from logs)' : '';
     lines.push(`| \`${key}\` | ${typeOf(schema)} | ${shown} | ${owner} | ${(s.description ?? '').replace(/\|/g, '\\|')}${secret} |`);
   }
