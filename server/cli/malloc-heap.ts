@@ -12,7 +12,7 @@ export const MALLOC_KEPT_BLOCK_BYTES = 8 * 1024 * 1024;
  * "dynamic mmap threshold"). A 5 MiB Jira page grows the heap by about 12.6 MiB (the network chunks and
  * buffers up to the body's size), so with the threshold that its own 5 MiB body sets (10 MiB),
  * every such call gave the 12.6 MiB back at its end and took it again: 3,200 fresh pages a call. A fresh page
- * costs 15-17 us on a virtual machine whose host takes back freed memory (this one): 50 ms of a 140 ms call.
+ * costs 15-18 us on a virtual machine whose host takes back freed memory (this one): 50 ms of a 140 ms call.
  *
  * Node.js has no mallopt, so the threshold is raised the way glibc raises it: an ArrayBuffer of this size is
  * mapped on its own (calloc, not touched, so it costs no memory) and unmapped when the first young collection

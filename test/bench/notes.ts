@@ -721,7 +721,7 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
 
 ### Issue 18, round ten: fresh pages, and the benchmark's own process
 
-- **A fresh page costs 15-17 us on this machine.** Touching 100 MiB of new memory took 390-465 ms (a virtual
+- **A fresh page costs 15-18 us on this machine.** Touching 100 MiB of new memory took 390-465 ms (a virtual
   machine whose host takes freed memory back: a page the guest frees and touches again is a fault on the host).
   So memory a process gives back and takes again is dear here, and a 5 MiB \`jira_get\` took 3,100-3,300 fresh
   pages a call (\`minflt\` of the server, calls 300 ms apart): 12.5 MiB, about 50 ms of a 140 ms call.
