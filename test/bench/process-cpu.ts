@@ -30,13 +30,22 @@ function hasProc(): boolean {
 /** CPU time one process has used, in clock ticks (utime + stime of /proc/<pid>/stat); 0 once it has gone. */
 export function cpuTicksOf(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name, which is in parentheses and may itself hold spaces or parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return 0;
   }
+}
+
+/** Minor page faults of one process so far: pages it touched for the first time (minflt of /proc/<pid>/stat). */
+export function minorFaultsOf(pid: number): number {
+  return Number(statFields(pid)[7]);
+}
+
+/** The fields of /proc/<pid>/stat after the command name, which is in parentheses and may itself hold spaces or parentheses. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 function descendantsAndSelf(pid: number): number[] {

@@ -1,14 +1,9 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from '../bench/jira-bodies.js';
+import { minorFaultsOf } from '../bench/process-cpu.js';
+import { median } from '../bench/stats.js';
 import { connectHttpAs, startHttpServer, type Connected, type HttpServerProcess } from '../support/sdk-client.js';
-
-/** Minor page faults of a process so far: pages it touched for the first time (field 10 of /proc/<pid>/stat). */
-function minorFaults(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[7]);
-}
 
 const glibc =
   process.platform === 'linux' && Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
@@ -51,12 +46,11 @@ const PAGE = 4096;
       // As an agent calls: a moment apart, so that the call before has been collected (back to back, the next
       // call's memory is taken while the last one's is still held, and that is a peak, not a reuse).
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const before = minorFaults(server.process.pid!);
+      const before = minorFaultsOf(server.process.pid!);
       await call();
-      faults.push(minorFaults(server.process.pid!) - before);
+      faults.push(minorFaultsOf(server.process.pid!) - before);
     }
-    const median = [...faults].sort((a, b) => a - b)[2]!;
     const bodyPages = Math.ceil(body.length / PAGE);
-    expect(median, `fresh pages a call (${faults.join(', ')}) against the body's ${bodyPages}`).to.be.below(bodyPages / 4);
+    expect(median(faults), `fresh pages a call (${faults.join(', ')}) against the body's ${bodyPages}`).to.be.below(bodyPages / 4);
   });
 });
