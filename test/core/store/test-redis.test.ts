@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -22,7 +23,8 @@ describe('The Redis the tests use (test/support/redis.ts)', () => {
 
   it('starts a real redis-server on a free loopback port when no URL is given', async () => {
     const script = `import(${JSON.stringify(HELPER)}).then((m) => m.sharedRedisUrl()).then((url) => { console.log(url); process.exit(0); })`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '' } });
+    // No MCP_TEST_REDIS_URL; the run's TMPDIR, so the server's data folder goes with the run's (run-temp.ts).
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() } });
     expect(stdout.trim()).to.match(/^redis:\/\/127\.0\.0\.1:\d+\/0$/);
   });
 });
