@@ -1,4 +1,5 @@
 import { LARGE_STRING_BYTES } from '../text/large-string.js';
+import { ObjectArrayBatches, bracketDepth } from './json-array-batches.js';
 
 /**
  * Whether a body whose text takes `textBytes` (decodedTextBytes) is parsed from its bytes a member at a time
@@ -16,6 +17,12 @@ export function parsesInPieces(textBytes: number): boolean {
 
 /** The smallest ASCII body that parsesInPieces (for tests): one of any other text needs half as many bytes. */
 export const PARSE_IN_PIECES_BYTES = LARGE_STRING_BYTES + 1;
+
+/**
+ * Levels below an array that the depth of its batches is counted to: past the deepest any caller allows
+ * (MAX_BODY_DEPTH, 512), and few enough for the walk's own stack.
+ */
+const DEPTH_COUNTED = 1024;
 
 /** Members larger than this (in bytes) are themselves parsed a member at a time; smaller ones by JSON.parse. */
 const MEMBER_BYTES = 32 * 1024;
@@ -36,7 +43,8 @@ class NotHandled extends Error {}
  * The value of a JSON object or array body, exactly as `JSON.parse(bytes.toString('utf8', from))` gives it,
  * made from small decoded slices: the structure is scanned in the bytes (UTF-8 never puts a byte below 0x80
  * inside a multi-byte character, so brackets, quotes and commas are found byte by byte), each member is
- * decoded and parsed on its own, and big members are taken apart the same way. Undefined when the body is
+ * decoded and parsed on its own, and big members are taken apart the same way (a big array of objects a batch
+ * of elements at a time, json-array-batches.ts). Undefined when the body is
  * not an object or array, or anything looks wrong: the caller then decodes and parses the whole text, so a
  * bad body fails exactly as it always did.
  */
@@ -90,22 +98,34 @@ function parseContainer(bytes: Buffer, start: number, level: number, nesting: Ne
   const out: unknown[] | Record<string, unknown> = array ? [] : {};
   let at = skipSpace(bytes, start + 1);
   if (bytes[at] === close) return [out, at + 1];
+  const batches = array && bytes[at] === OPEN_OBJECT ? new ObjectArrayBatches(bytes) : undefined;
   for (;;) {
-    let key: string | undefined;
-    if (!array) {
-      if (bytes[at] !== QUOTE) fail();
-      const keyEnd = stringEnd(bytes, at);
-      key = JSON.parse(bytes.toString('utf8', at, keyEnd)) as string;
-      at = skipSpace(bytes, keyEnd);
-      if (bytes[at] !== COLON) fail();
-      at = skipSpace(bytes, at + 1);
+    const batch = batches?.take(at);
+    if (batch !== undefined) {
+      for (const element of batch.elements) (out as unknown[]).push(element);
+      // Their brackets were not counted: walked instead, to no more than DEPTH_COUNTED levels below the array.
+      const deepest = level + bracketDepth(batch.elements, DEPTH_COUNTED) - 1;
+      if (deepest > nesting.deepest) nesting.deepest = deepest;
+      at = batch.end;
+    } else {
+      let key: string | undefined;
+      if (!array) {
+        if (bytes[at] !== QUOTE) fail();
+        const keyEnd = stringEnd(bytes, at);
+        key = JSON.parse(bytes.toString('utf8', at, keyEnd)) as string;
+        at = skipSpace(bytes, keyEnd);
+        if (bytes[at] !== COLON) fail();
+        at = skipSpace(bytes, at + 1);
+      }
+      const [member, memberEnd] = parseValue(bytes, at, level, nesting);
+      // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
+      // first place and takes the last value, as there.
+      if (array) (out as unknown[]).push(member);
+      else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
+      batches?.read(at, memberEnd);
+      at = memberEnd;
     }
-    const [member, memberEnd] = parseValue(bytes, at, level, nesting);
-    // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
-    // first place and takes the last value, as there.
-    if (array) (out as unknown[]).push(member);
-    else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
-    at = skipSpace(bytes, memberEnd);
+    at = skipSpace(bytes, at);
     if (bytes[at] === COMMA) at = skipSpace(bytes, at + 1);
     else if (bytes[at] === close) return [out, at + 1];
     else fail();

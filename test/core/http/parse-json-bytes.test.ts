@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { BATCH_BYTES } from '../../../core/http/json-array-batches.js';
 import { parseJsonBytes } from '../../../core/http/parse-json-bytes.js';
 
 /** The value JSON.parse gives, compared by its JSON text (key order included) and its own keys' prototypes. */
@@ -42,6 +43,35 @@ describe('parseJsonBytes: a big body parsed a member at a time', () => {
     expectSameAsJsonParse(JSON.stringify(members));
     expectSameAsJsonParse(JSON.stringify(Object.fromEntries(members.map((m, i) => [`k${i}`, m]))));
     expectSameAsJsonParse(JSON.stringify({ outer: [{ inner: members.slice(5, 12) }, [members[8], [members[9]]]] }, null, 1));
+  });
+
+  it('gives what JSON.parse gives where elements are read in batches: seams in nested arrays, big elements, any layout', () => {
+    // The first key of every element is "id"; nested arrays of objects starting with "id" too put the seam
+    // (`},{"id":`) inside elements, where a batch must not end.
+    const element = (i: number): Record<string, unknown> => ({
+      id: i,
+      children: i % 7 === 0 ? [{ id: i * 10 }, { id: i * 10 + 1, note: '},{"id":' }] : [],
+      text: i % 50 === 0 ? 'y'.repeat(BATCH_BYTES + 100) : `item ${i} ]}[{`,
+    });
+    const elements = Array.from({ length: 4000 }, (_, i) => element(i));
+    expectSameAsJsonParse(JSON.stringify({ total: elements.length, items: elements }));
+    expectSameAsJsonParse(JSON.stringify(elements, null, 2));
+    expectSameAsJsonParse(JSON.stringify(elements.map((e, i) => (i === 2 ? { other: 1, ...e } : e))));
+    // Elements each bigger than a batch, and a seam that only ever falls inside one.
+    const big = Array.from({ length: 6 }, (_, i) => ({ id: i, rows: Array.from({ length: 3000 }, (_, j) => ({ id: j })) }));
+    expectSameAsJsonParse(JSON.stringify(big));
+  });
+
+  it('counts the brackets of elements read in batches: a deep one is seen wherever it is', () => {
+    const elements = Array.from({ length: 3000 }, (_, i) => ({ id: i, note: `element ${i}` }));
+    const flat = parseJsonBytes(Buffer.from(JSON.stringify({ items: elements })))!;
+    expect(flat.nesting).to.equal(2);
+    const deep = `{"items": ${JSON.stringify(elements).replace('{"id":2000,', `{"id":2000,"deep":${'['.repeat(600)}${']'.repeat(600)},`)}}`;
+    const parsed = parseJsonBytes(Buffer.from(deep))!;
+    expect(JSON.stringify(parsed.value)).to.equal(JSON.stringify(JSON.parse(deep)));
+    expect(parsed.nesting).to.equal(602);
+    const deeper = deep.replace(`${'['.repeat(600)}${']'.repeat(600)}`, `${'['.repeat(5000)}${']'.repeat(5000)}`);
+    expect(parseJsonBytes(Buffer.from(deeper))!.nesting).to.be.greaterThan(512);
   });
 
   it('keeps "__proto__" a key and a repeated key where JSON.parse keeps it', () => {

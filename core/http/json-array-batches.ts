@@ -1,0 +1,83 @@
+import { LARGE_STRING_BYTES } from '../text/large-string.js';
+
+/**
+ * Bytes of elements read by one JSON.parse: their text stays a regular string even as UTF-16 (two bytes a
+ * character, and a UTF-8 byte is at most one character), under LARGE_STRING_BYTES with room for two brackets.
+ */
+export const BATCH_BYTES = (LARGE_STRING_BYTES * 3) / 8;
+
+/** How far into the second element its first key's colon is looked for, to make the seam. */
+const FIRST_KEY_BYTES = 64;
+
+const OPEN_OBJECT = 0x7b;
+const COLON = 0x3a;
+
+/**
+ * The elements of a big array of objects, read a batch at a time. Element by element, the parser's scan went
+ * over every byte in JavaScript to find where each element ends, and JSON.parse then read the same bytes
+ * again: on a 367 KB workflow-runs page, half of the parse. Here the end of a batch is guessed natively: the
+ * bytes between the first two elements, the first one's closing brace to the second one's first key (`},{"id":`,
+ * whitespace included), are searched for backwards from BATCH_BYTES on, and JSON.parse of the bytes up to that
+ * brace, in brackets, checks the guess. It succeeds only when they are whole elements, and they are then the
+ * elements JSON.parse of the whole body gives: the batch starts where an element starts, and JSON is read from
+ * the left. A guess that falls inside an element (an array nested in it whose objects start with the same key)
+ * fails, and the array is read element by element from there, as it was before batches.
+ *
+ * Measured in process on that page: 0.70 against 0.95-1.00 ms (the bracket walk of the batches included);
+ * 16 clients over HTTP, 2 workers: 8.7 against 9.4 ms of server CPU a call. Jira pages, whose 1.6 KB issues
+ * JSON.parse reads slower than the scan, parse in the same time (1 MiB: 4.5 against 4.4 ms).
+ */
+export class ObjectArrayBatches {
+  /** Searched for between elements: undefined until two elements have been read, null when not to batch. */
+  private seam: Buffer | null | undefined;
+  private lastEnd = -1;
+
+  constructor(private readonly bytes: Buffer) {}
+
+  /** Notes an element read on its own, from `start` to just past its end. */
+  read(start: number, end: number): void {
+    if (this.seam === undefined && this.lastEnd !== -1) this.seam = seamBetween(this.bytes, this.lastEnd, start);
+    this.lastEnd = end;
+  }
+
+  /** The elements from `at` (where one starts) to the last seam within BATCH_BYTES, and just past them; or undefined. */
+  take(at: number): { elements: unknown[]; end: number } | undefined {
+    if (!this.seam) return undefined;
+    const brace = this.bytes.lastIndexOf(this.seam, at + BATCH_BYTES);
+    if (brace <= at) return undefined; // the element at `at` is bigger than a batch
+    try {
+      return { elements: JSON.parse(`[${this.bytes.toString('utf8', at, brace + 1)}]`) as unknown[], end: brace + 1 };
+    } catch {
+      // The seam was inside an element: it would be again; and a body that is not JSON fails where it is read anyway.
+      this.seam = null;
+      return undefined;
+    }
+  }
+}
+
+/** The bytes from the brace closing one element (just before `end`) to the colon after the next one's first key. */
+function seamBetween(bytes: Buffer, end: number, next: number): Buffer | null {
+  if (bytes[next] !== OPEN_OBJECT) return null;
+  const colon = bytes.indexOf(COLON, next);
+  return colon === -1 || colon - next > FIRST_KEY_BYTES ? null : bytes.subarray(end - 1, colon + 1);
+}
+
+/**
+ * How many brackets deep `value` goes (0 for a primitive, 1 for a flat object), counted to `limit` at most:
+ * anything deeper is reported as `limit` + 1, and the walk never goes further down than that.
+ */
+export function bracketDepth(value: unknown, limit: number): number {
+  if (value === null || typeof value !== 'object') return 0;
+  if (limit <= 0) return 1;
+  const members: unknown[] = Array.isArray(value) ? value : Object.values(value);
+  let deepest = 0;
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i];
+    if (member !== null && typeof member === 'object') {
+      const depth = bracketDepth(member, limit - 1);
+      if (depth > deepest) deepest = depth;
+      if (deepest >= limit) break;
+    }
+  }
+  return deepest + 1;
+}
