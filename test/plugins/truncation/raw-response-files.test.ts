@@ -19,6 +19,20 @@ describe('the full text of truncated results on disk', () => {
     expect(statSync(dir).mode & 0o777).to.equal(0o700);
   });
 
+  it('names every file apart, also for two servers sharing the folder in the same millisecond, and sweeps them all', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
+    let now = Date.now();
+    const workers = [0, 1].map(() => new RawResponseFiles(dir, 60_000, logger, () => now));
+    for (const files of workers) await files.start();
+    const paths = await Promise.all(Array.from({ length: 200 }, (_, i) => workers[i % 2]!.save(`text ${i}`)));
+    expect(new Set(paths).size).to.equal(200);
+    paths.forEach((path, i) => expect(readFileSync(path!, 'utf8')).to.equal(`text ${i}`));
+    now += 120_000;
+    expect(await workers[0]!.sweep()).to.equal(200);
+    for (const files of workers) files.stop();
+    expect(readdirSync(dir)).to.deep.equal([]);
+  });
+
   it('makes the folder again, owner-only, when it was removed while the server ran', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'raw-files-')), 'raw');
     const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
