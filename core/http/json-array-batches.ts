@@ -31,20 +31,20 @@ const COLON = 0x3a;
  * first batch is not ASCII is read element by element, as before.
  */
 export class ObjectArrayBatches {
-  /** Searched for between elements: undefined until two elements have been read, null when not to batch. */
+  /** Searched for between elements: undefined until the first element has been read, null when not to batch. */
   private seam: Buffer | null | undefined;
   private lastEnd = -1;
 
   constructor(private readonly bytes: Buffer) {}
 
-  /** Notes an element read on its own, from `start` to just past its end. */
-  read(start: number, end: number): void {
-    if (this.seam === undefined && this.lastEnd !== -1) this.seam = seamBetween(this.bytes, this.lastEnd, start);
+  /** Notes an element read on its own, ending just before `end`. */
+  read(end: number): void {
     this.lastEnd = end;
   }
 
   /** The elements from `at` (where one starts) to the last seam within BATCH_BYTES, and just past them; or undefined. */
   take(at: number): { elements: unknown[]; end: number } | undefined {
+    if (this.seam === undefined && this.lastEnd !== -1) this.seam = seamBetween(this.bytes, this.lastEnd, at);
     if (!this.seam) return undefined;
     const brace = this.bytes.lastIndexOf(this.seam, at + BATCH_BYTES);
     if (brace <= at) return undefined; // the element at `at` is bigger than a batch

@@ -122,7 +122,7 @@ function parseContainer(bytes: Buffer, start: number, level: number, nesting: Ne
       // first place and takes the last value, as there.
       if (array) (out as unknown[]).push(member);
       else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
-      batches?.read(at, memberEnd);
+      batches?.read(memberEnd);
       at = memberEnd;
     }
     at = skipSpace(bytes, at);
