@@ -765,6 +765,35 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   run of record below they served 140 and 175 calls/s: the better one read 3.15x, "met". Rows of one
   configuration are now pooled (their mean) before the best is taken (test/bench/report.test.ts).
 
+### Issue 18, round eleven: batches again, for ASCII text; a counter for file names
+
+- **Objects of a big array parsed a batch at a time, again, for ASCII text only** (core/http/json-array-batches.ts).
+  A profile of 16 clients of uncached workflow runs had the parse at 20 % of the server's CPU, 8.5 % of it the
+  scan for where each member ends. Round nine's batches (reverted) are back with two differences: a batch is
+  taken only when its bytes are ASCII, and its depth is walked so the nesting limit holds for it. On the 1 MiB
+  Jira page of the per-call rows (curly quotes here and there) a batch is UTF-16: ungated, its parse took the
+  same time (4.5 against 4.4 ms in process) while its JSON calls took 1,000-1,070 fresh pages against 740 and
+  were 10 % slower over stdio (TOON fewer: 150-230 against 630), which is likely what round nine saw; gated, that
+  page is read element by element as before (740 and 632 fresh pages, the same as before). In process, the
+  workflow-runs page (ASCII) parses in 0.70-0.75 against 0.95-1.00 ms. One server over stdio, one call at a
+  time, against c4561c0: workflow runs as JSON 8.77/9.64 against 9.87/9.89 ms, as TOON 7.90/9.40 against
+  8.80/9.55 (two blocks of 60); the 1 MiB Jira page made ASCII, JSON 23.0/24.1 against 26.2/24.9 ms, TOON
+  18.1/19.5 against 21.2/22.0 (two blocks of 25). 16 clients over HTTP, interleaved 3 s windows, new over old:
+  2 workers 1.07, 1.04, 0.92 and 1.02 in four runs of 10-12 windows; one process 1.16 and 1.01. Noisy, and
+  the in-process figure says about 3 % of a call's CPU. In a profile under load, the parse fell from 20 % to
+  11 % of the server's CPU.
+- **The full text's file is named by a counter from a random start** (plugins/truncation/raw-response-files.ts):
+  \`randomBytes(8)\` took 8 us a call here, 0.8 % of the server's CPU under load.
+- **Looked at and not kept.** The 1 MiB JSON call's fresh pages (730 a call): through the kernel in process,
+  every call had an idle-task scavenge as it began, copying 3.8 MB that survived, and the young collection that
+  follows reading a chunked body then promoted them (3.7 MB, 14-18 ms). With a jq the same call takes 68 fresh
+  pages. A full collection right after a call leaves nothing of it, so what survives is garbage that old objects
+  still point at. Clearing the call context's value, text and rendering when the call ends, and skipping that
+  young collection below 4 MiB, left 2.2 MB promoted a call (the heap still grew) and the times as noisy as
+  before (JSON 32-40 against 39-44 ms with 650 against 745 fresh pages); a young collection once the server is
+  idle after such a call: 1,000 fresh pages. Neither kept. An MCP \`ping\` over stdio: the write to the pipe is
+  39 % of the server's busy time (\`writeUtf8String\`); nothing of ours to cut there.
+
 ### The run of record at e0ea9f8 (2026-12-02, 04:55 UTC)
 
 \`node -e 0\` took 118 ms; load average 1.9-2.5 through the run.
