@@ -56,7 +56,7 @@ export class ObjectArrayBatches {
     try {
       return { elements: JSON.parse(`[${this.bytes.toString('utf8', at, brace + 1)}]`) as unknown[], end: brace + 1 };
     } catch {
-      // The seam was inside an element: it would be again; and a body that is not JSON fails where it is read anyway.
+      // The seam fell inside an element, and would again; a body that is not JSON fails element by element too.
       this.seam = null;
       return undefined;
     }
