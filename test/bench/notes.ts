@@ -784,6 +784,16 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   11 % of the server's CPU.
 - **The full text's file is named by a counter from a random start** (plugins/truncation/raw-response-files.ts):
   \`randomBytes(8)\` took 8 us a call here, 0.8 % of the server's CPU under load.
+- **The young generation is held while a big artifact is read back** (core/pipeline/young-generation-hold.ts,
+  from the artifact store's reads of artifacts over 1 MiB, until 2 s after the last). The server's heap spaces
+  sampled every 200 ms through one 16 MiB spill: during the read-back (683 small calls) V8's new space grew
+  from 8 to 29.5 MiB, since V8 grows it once enough has survived since it last grew, however little each time;
+  the call's own peak was +54-60 MiB of anonymous memory over idle, the read-back's +56-65. Held: the new space
+  stays at 8 MiB, the read-back's peak +35-52 MiB (4 runs) against +56-75 for c4561c0. **The benchmark's figure
+  did not move** (7 alternating runs: median +72.4 against +71.1 MiB of VmHWM over idle): the call's own peak
+  is as high, and VmHWM also counts the pages of the node binary the big call touches for the first time. So
+  the spill target stays missed; the call's peak (the 16 MiB body and its parsed value, about 20 MiB, at once)
+  is what is left, and parsing while the body streams in is what would lower it.
 - **Looked at and not kept.** The 1 MiB JSON call's fresh pages (730 a call): through the kernel in process,
   every call had an idle-task scavenge as it began, copying 3.8 MB that survived, and the young collection that
   follows reading a chunked body then promoted them (3.7 MB, 14-18 ms). With a jq the same call takes 68 fresh

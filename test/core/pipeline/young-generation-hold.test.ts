@@ -27,6 +27,46 @@ function youngGenerationAfterSurvivors(big: 'in flight' | 'ended' | 'none'): str
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
 }
 
+/**
+ * The same after `setup` (module code run first, with `hold` the read-back hold and `artifacts` a memory store's
+ * artifacts) and then `pause` ms: what a server does between reading a big artifact back and its next calls.
+ */
+function youngGenerationAfterReadBack(setup: string, pause = 0): number {
+  const module = (path: string): string => JSON.stringify(new URL(path, import.meta.url).href);
+  const script = `
+    import v8 from 'node:v8';
+    import { holdYoungGenerationForReadBack as hold } from ${module('../../../core/pipeline/young-generation-hold.js')};
+    import { openStore } from ${module('../../../core/store/open-store.js')};
+    import { ArtifactFiles } from ${module('../../../plugins/artifacts/artifact-files.js')};
+    import { ChunkedArtifactStore } from ${module('../../../plugins/artifacts/chunked-artifact-store.js')};
+    const clock = { now: () => Date.now() };
+    const files = new ArtifactFiles(clock);
+    const artifacts = new ChunkedArtifactStore(await openStore('memory://'), clock, 60_000, files);
+    const owner = { via: 'stdio', subject: 'local' };
+    ${setup}
+    await new Promise((resolve) => setTimeout(resolve, ${pause}));
+    const kept = [];
+    for (let i = 0; i < 2e6; i++) kept.push({ i, s: 'y' + i });
+    const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    process.stdout.write(String(space.space_size / 1048576));
+    await files.close();`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+}
+
+describe('the young generation while a big artifact is read back', () => {
+  it('does not grow while a big artifact is read back, and grows again once the reads have stopped', function () {
+    this.timeout(60_000); // fresh processes
+    const grown = youngGenerationAfterReadBack('');
+    const readBack = (bytes: number): string =>
+      `const { artifactId } = await artifacts.save(owner, 'application/json', Buffer.alloc(${bytes}, 120));
+       await artifacts.read(owner, artifactId, 0, 1024);`;
+    expect(youngGenerationAfterReadBack(readBack(2 * 1024 * 1024)), 'a 2 MiB artifact read').to.be.lessThan(grown);
+    expect(youngGenerationAfterReadBack(readBack(64 * 1024)), 'a small artifact read').to.equal(grown);
+    expect(youngGenerationAfterReadBack('hold(100);'), 'held').to.be.lessThan(grown);
+    expect(youngGenerationAfterReadBack('hold(100);', 400), 'after the hold').to.equal(grown);
+  });
+});
+
 describe('the young generation while a big body is in flight', () => {
   it('keeps the budget accounting of the lease it wraps', async () => {
     const budget = new BodyBudget(0);
