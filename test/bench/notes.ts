@@ -804,6 +804,27 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   idle after such a call: 1,000 fresh pages. Neither kept. An MCP \`ping\` over stdio: the write to the pipe is
   39 % of the server's busy time (\`writeUtf8String\`); nothing of ours to cut there.
 
+### The run of record at 02fe2fd (2026-12-02, 07:47 UTC)
+
+\`node -e 0\` took 121 ms; load average 1.9-2.7 through the run. Against the baseline build every figure is
+0.16-0.78x per call and 1.68-2.71x in calls/s: nothing regresses. Against the targets it reads worse than the
+last run of record, mostly where the reference or the windows moved:
+
+- **100 KB and above: worst 0.684x (1 MiB JSON without a jq), missed.** Ours 29.5 ms (33.0 in the last run), the
+  reference 43.1 (64.1 in the last). The 100 KB JSON row 0.582x: ours 4.74 ms (4.86), the reference 8.15 (9.77).
+  Against the baseline build those two rows are 0.780x and 0.560x (0.798x and 0.582x in the last run).
+- **Uncached workflow runs, 16 clients: 2.49x, missed.** 2 workers served 152 and 127 calls/s (the mean 139)
+  against 56.0; one plain process 114 (104 in the last run). Right after the run, this build against c4561c0,
+  interleaved 3 s windows: 2 workers 173 against 182 calls/s (16 windows each), one process 128 against 140
+  (12). With the windows of round eleven above, the batches' effect under load is within the noise
+  (0.91-1.16x): not measured, either way.
+- **2 workers against 1: 1.61x, missed** (1.48x in the last).
+- **2 KB: 0.724-0.770x, missed; above the floor +0.48 to +0.61 ms, missed.** An MCP ping 0.238 ms against the
+  reference's 0.173.
+- **One 16 MiB value: +70.1 MiB = 4.38x, missed** (peaks 149-159 MiB, idle 84-85); 4.09x in the last run. The
+  read-back hold of round eleven did not move this figure (see there). 64 clients: +362 MiB, met.
+- **Start-up: 228 ms, missed** (reference 553 ms).
+
 ### The run of record at e0ea9f8 (2026-12-02, 04:55 UTC)
 
 \`node -e 0\` took 118 ms; load average 1.9-2.5 through the run.
