@@ -18,7 +18,8 @@ const MAX_SEQUENCE = 2n ** 64n - 1n;
  */
 export class RawResponseFiles {
   private timer: NodeJS.Timeout | undefined;
-  private sequence = randomBytes(8).readBigUInt64BE();
+  /** Drawn at the first file, not at start-up: node:crypto is loaded on first use (test/e2e/startup-modules). */
+  private sequence: bigint | undefined;
 
   constructor(
     private dir: string,
@@ -85,7 +86,7 @@ export class RawResponseFiles {
    * file took 8 us here, about 1 % of the server's CPU for a workflow-runs call.
    */
   private newPath(): string {
-    this.sequence = (this.sequence + 1n) & MAX_SEQUENCE;
+    this.sequence = ((this.sequence ?? randomBytes(8).readBigUInt64BE()) + 1n) & MAX_SEQUENCE;
     return join(this.dir, `raw-${this.now()}-${this.sequence.toString(16).padStart(16, '0')}.txt`);
   }
 
