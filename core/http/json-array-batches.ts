@@ -70,23 +70,3 @@ function seamBetween(bytes: Buffer, end: number, next: number): Buffer | null {
   const colon = bytes.indexOf(COLON, next);
   return colon === -1 || colon - next > FIRST_KEY_BYTES ? null : bytes.subarray(end - 1, colon + 1);
 }
-
-/**
- * How many brackets deep `value` goes (0 for a primitive, 1 for a flat object), counted to `limit` at most:
- * anything deeper is reported as `limit` + 1, and the walk never goes further down than that.
- */
-export function bracketDepth(value: unknown, limit: number): number {
-  if (value === null || typeof value !== 'object') return 0;
-  if (limit <= 0) return 1;
-  const members: unknown[] = Array.isArray(value) ? value : Object.values(value);
-  let deepest = 0;
-  for (let i = 0; i < members.length; i++) {
-    const member = members[i];
-    if (member !== null && typeof member === 'object') {
-      const depth = bracketDepth(member, limit - 1);
-      if (depth > deepest) deepest = depth;
-      if (deepest >= limit) break;
-    }
-  }
-  return deepest + 1;
-}

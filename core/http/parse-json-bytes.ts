@@ -1,5 +1,6 @@
 import { LARGE_STRING_BYTES } from '../text/large-string.js';
-import { ObjectArrayBatches, bracketDepth } from './json-array-batches.js';
+import { bracketDepth } from '../schema/argument-depth.js';
+import { ObjectArrayBatches } from './json-array-batches.js';
 
 /**
  * Whether a body whose text takes `textBytes` (decodedTextBytes) is parsed from its bytes a member at a time
