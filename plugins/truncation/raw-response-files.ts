@@ -8,7 +8,6 @@ import { newOwnerOnlyFile, newOwnerOnlyFileNow } from '../../core/files/new-owne
 import type { Logger } from '../../core/logging/logger.js';
 
 const FILE_PATTERN = /^raw-\d+-[0-9a-f]{16}\.txt$/;
-const MAX_SEQUENCE = 2n ** 64n - 1n;
 
 /**
  * Full renderings of truncated results, kept on disk for the retention period only: owner-only files in an
@@ -86,7 +85,7 @@ export class RawResponseFiles {
    * file took 8 us here, about 1 % of the server's CPU for a workflow-runs call.
    */
   private newPath(): string {
-    this.sequence = ((this.sequence ?? randomBytes(8).readBigUInt64BE()) + 1n) & MAX_SEQUENCE;
+    this.sequence = BigInt.asUintN(64, (this.sequence ?? randomBytes(8).readBigUInt64BE()) + 1n);
     return join(this.dir, `raw-${this.now()}-${this.sequence.toString(16).padStart(16, '0')}.txt`);
   }
 
