@@ -81,8 +81,8 @@ describe('the full text of truncated results on disk', () => {
   });
 
   // A rendering in pieces (a TOON page) is saved piece by piece: in this tick when it is already made, through
-  // the thread pool when it is made as it is written. Pairs split between pieces, characters across the writer's
-  // 64 KiB buffer and a lone high surrogate at the very end must come out as Buffer.from writes the whole text.
+  // the thread pool when it is made as it is written. Pairs split between pieces, characters across the writers'
+  // buffers (64 KiB in this tick, 1 MiB through the pool) and a lone high surrogate at the very end must come out as Buffer.from writes the whole text.
   for (const [name, now] of [
     ['in this tick', true],
     ['through the thread pool', false],
@@ -92,7 +92,8 @@ describe('the full text of truncated results on disk', () => {
       const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
       await files.start();
       const unit = 'ab\u00e9\ud83d\ude00\u20ac\n';
-      const text = `${unit.repeat(30_000)}\ud800 and \udfff, last \ud83d`;
+      // Over 1 MiB of UTF-8, and shifted by a character, so that the thread pool's 1 MiB buffer ends within one.
+      const text = `x${unit.repeat(100_000)}\ud800 and \udfff, last \ud83d`;
       for (const size of [1_000, 16_384, 65_537]) {
         const writer = (await files.open(now))!;
         for (let at = 0; at < text.length; at += size) await writer.write(text.slice(at, at + size));
@@ -104,6 +105,29 @@ describe('the full text of truncated results on disk', () => {
       rmSync(dir, { recursive: true });
     });
   }
+
+  // A big value's rendering is written as it is made, over seconds: were each piece encoded into a buffer of its
+  // own, those buffers (outside the heap, freed only by a collection) would pile up beside the value. Seen on a
+  // 16 MiB value spilled over HTTP: 24 MiB of them.
+  it('writes a 16 MiB text given in pieces through the thread pool holding at most a few MiB of its bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raw-files-'));
+    const files = new RawResponseFiles(dir, 60_000, logger, () => Date.now());
+    await files.start();
+    const piece = 'x'.repeat(16 * 1024 - 1) + '\u00e9'; // one string for every piece: they allocate nothing of their own
+    const writer = (await files.open(false))!;
+    const before = process.memoryUsage().arrayBuffers;
+    let most = 0;
+    for (let i = 0; i < 1024; i++) {
+      await writer.write(piece);
+      most = Math.max(most, process.memoryUsage().arrayBuffers - before);
+    }
+    const path = await writer.close();
+    expect(statSync(path!).size).to.equal(1024 * 16 * 1024 + 1024);
+    expect(readFileSync(path!).subarray(-3).toString('utf8')).to.equal('x\u00e9');
+    expect(most).to.be.below(4 * 1024 * 1024);
+    files.stop();
+    rmSync(dir, { recursive: true });
+  });
 
   it('removes a file given in pieces that is discarded, written in this tick or not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'raw-files-'));
