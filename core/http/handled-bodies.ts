@@ -1,3 +1,5 @@
+import { startsMappedBytes } from './mapped-bytes.js';
+
 /**
  * The bytes of the big bodies a handler's requests read (parsed from their bytes, core/http/parse-json-bytes.ts),
  * handed back to the allocator as soon as the handler has returned its value. Nothing after the handler reads
@@ -23,7 +25,8 @@ export class HandledBodies {
 
 /**
  * Hands a Buffer's memory back now (its ArrayBuffer detached: the Buffer is then empty), when the Buffer owns the
- * whole of it; a Buffer that shares its memory with other views is left to the collector.
+ * whole of it, or starts the room mappedBytes made for a body; a Buffer that shares its memory with other views
+ * is left to the collector.
  */
 export function freeBytes(bytes: Buffer): void {
   if (!ownsItsMemory(bytes)) return;
@@ -35,5 +38,6 @@ export function freeBytes(bytes: Buffer): void {
 }
 
 function ownsItsMemory(bytes: Buffer): boolean {
+  if (startsMappedBytes(bytes)) return true;
   return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength && !(bytes.buffer instanceof SharedArrayBuffer);
 }

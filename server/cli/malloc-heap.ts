@@ -1,9 +1,11 @@
+import { MAPPED_FROM_BYTES } from '../../core/http/mapped-bytes.js';
+
 /**
  * Bytes of the block freed at start-up: glibc then keeps up to twice this of freed heap before it gives memory
- * back to the system. Half the biggest structured value (16 MiB) on purpose: the buffers of such a body are still
- * mapped on their own and unmapped when freed, which keeps a 16 MiB spill's peak near where it was.
+ * back to the system, room for the blocks and the whole of a body up to this size. A body larger than this is
+ * read into a mapping of its own instead (core/http/mapped-bytes.ts), which goes back to the system when freed.
  */
-export const MALLOC_KEPT_BLOCK_BYTES = 8 * 1024 * 1024;
+export const MALLOC_KEPT_BLOCK_BYTES = MAPPED_FROM_BYTES;
 
 /**
  * Lets the process keep the malloc heap a big call grew, rather than hand it back and fault it in again on the
