@@ -804,6 +804,38 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   idle after such a call: 1,000 fresh pages. Neither kept. An MCP \`ping\` over stdio: the write to the pipe is
   39 % of the server's busy time (\`writeUtf8String\`); nothing of ours to cut there.
 
+### Issue 18, round twelve: the malloc heap under a big chunked body
+
+- **Where the 16 MiB spill's peak was set.** The server's VmHWM logged at points of the call: +35-37 MiB over
+  idle before the parse began, +52-56 once it ended, and nothing after it (render, spill and the read-back
+  raised it by about 1 MiB). The read alone, of a 16 MiB body, took twice its size. The vendor mock sends big
+  pages chunked (no Content-Length), so the body was gathered in 1 MiB blocks and copied into one whole at the
+  end. glibc serves such blocks from its heap (the server raises its threshold to 8 MiB at start-up, so that
+  calls up to that size reuse the heap rather than fault fresh pages, round ten) and kept their memory once they
+  were copied and freed: the blocks' 16 MiB stayed resident beside the whole and the parsed value.
+- **Built: a body past 8 MiB moves into one mapping of its own** (core/http/mapped-bytes.ts). An allocation
+  over 32 MiB is always a mapping in glibc, whatever its threshold, and only the pages written are resident;
+  the body is copied there as it comes (no second copy at the end), and freeing it unmaps it. Up to 8 MiB
+  nothing changed. One 16 MiB value spilled and read back, 6 alternating runs: VmHWM over idle, median
+  +44.9 against +53.4 MiB (ranges 42.3-47.8 against 37.4-63.7). 64 clients: +351 against +359 MiB (one run
+  each). A fresh process reading a 28 MiB chunked body: VmHWM grew 1.56x the body against 2.28x.
+- **Built: the rendering of a big value is written to the full-text file through one reused buffer**
+  (plugins/truncation/raw-response-files.ts). A Buffer for each piece left up to 24 MiB of them (counted in
+  \`process.memoryUsage().arrayBuffers\`) beside the value until the collection after the call. Now at most
+  about 4 MiB. The resident peak did not move with it (5 alternating runs: +52.4 to +55.6 against +52.0 to
+  +55.4 MiB): the allocator had been reusing that memory. 5 MiB calls: 0.94-1.03x.
+- **Looked at and not kept: glibc's thresholds set in the environment.** With
+  \`MALLOC_MMAP_THRESHOLD_=4194304 MALLOC_TRIM_THRESHOLD_=2097152\` the 16 MiB spill peaked at +40.4 against
+  +54.3 MiB (medians of 5 alternating runs, before the mapping above), but the heap given back is faulted in
+  again: \`jira_get\` over stdio took 1.17x as long on 100 KB JSON and 1.22-1.28x on 1 MiB JSON (two
+  interleaved runs). \`MALLOC_MMAP_THRESHOLD_=131072\` alone (which fixes the trim threshold at 128 KiB): +40-43
+  MiB, and 16 clients of workflow runs 4-11 % fewer calls a second. A trim threshold of 16 MiB kept the speed
+  and lost the memory (+57-63). Node.js cannot call mallopt, and the README starts the server with \`node\`, so
+  there is nowhere to set them but the environment: docs/deployment.md now gives these figures to operators who
+  would trade speed for memory.
+- **Not the node binary.** Over the whole spill the server's file-backed resident memory grew by 0.6 MiB:
+  VmHWM's growth is anonymous memory (round eleven guessed otherwise).
+
 ### The run of record at 02fe2fd (2026-12-02, 07:47 UTC)
 
 \`node -e 0\` took 121 ms; load average 1.9-2.7 through the run. Against the baseline build every figure is
