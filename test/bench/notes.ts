@@ -836,6 +836,26 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
 - **Not the node binary.** Over the whole spill the server's file-backed resident memory grew by 0.6 MiB:
   VmHWM's growth is anonymous memory (round eleven guessed otherwise).
 
+### The run of record at 2f409ba (2026-12-02, 10:23 UTC)
+
+Load average 1.9-2.7 through the run. Against the baseline build every figure is 0.28-0.81x per call and
+1.93-3.30x in calls/s: nothing regresses. Against the targets:
+
+- **One 16 MiB value: +61.2 MiB = 3.83x, met** (+70.1 = 4.38x in the last run). The five fresh servers peaked at
+  142-157 MiB over idles of 83-86 MiB, about +57 to +72 each: single runs fall on both sides of the 64 MiB line,
+  and the median is under it. This is round twelve's mapping for big bodies (above; 6 alternating runs before
+  the bench: median +44.9 against +53.4 MiB of VmHWM over idle). 16 clients +264 MiB, 64 clients +380 MiB, met.
+- **Uncached workflow runs, 16 clients: 3.00x printed, 2.998x measured, missed by a hair.** 2 workers (the two
+  configurations that are the same on this 2-core machine) served 153 and 187 calls/s: the mean 170 against
+  56.7. The two samples of one configuration differ by a fifth; the target sits inside that spread.
+- **2 workers against 1: 1.28x, missed** (1.61x in the last run): 153 against 119 calls/s.
+- **100 KB and above: worst 0.529x (1 MiB JSON without a jq), missed** (0.684x in the last run). Ours 32.5 ms
+  (29.5 in the last run), the reference 61.4 (43.1): the reference's time moves more than ours from run to
+  run. 100 KB JSON without a jq: 0.519x, also just over the line.
+- **2 KB: 0.680-0.742x, missed; above the floor +0.60 to +0.81 ms, missed** (+0.48 to +0.61 in the last run).
+  An MCP ping 0.271 against the reference's 0.240 ms.
+- **Start-up: 228 ms, missed** (reference 501 ms).
+
 ### The run of record at 02fe2fd (2026-12-02, 07:47 UTC)
 
 \`node -e 0\` took 121 ms; load average 1.9-2.7 through the run. Against the baseline build every figure is
