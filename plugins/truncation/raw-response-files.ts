@@ -3,7 +3,7 @@ import { closeSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { carryHighSurrogate, sliceEnd } from '../../core/artifacts/utf8-chunks.js';
+import { carryHighSurrogate } from '../../core/artifacts/utf8-chunks.js';
 import { newOwnerOnlyFile, newOwnerOnlyFileNow } from '../../core/files/new-owner-only-file.js';
 import type { Logger } from '../../core/logging/logger.js';
 
@@ -47,10 +47,15 @@ export class RawResponseFiles {
 
   /** Saves the text; returns its path, or undefined (logged) when it could not be written. */
   async save(text: string): Promise<string | undefined> {
+    if (text.length > SYNC_WRITE_CHARS) {
+      // Through the thread pool a buffer at a time, as a rendering made as it is written is.
+      const writer = await this.open();
+      await writer?.write(text);
+      return writer?.close();
+    }
     const path = this.newPath();
     try {
-      if (text.length <= SYNC_WRITE_CHARS) await this.writeNow(path, text);
-      else await writeText(await this.create(path), text);
+      await this.writeNow(path, text);
       return path;
     } catch (error) {
       this.logger.warn({ err: error, dir: this.dir }, 'could not save the full text of a truncated result');
@@ -159,7 +164,7 @@ export class RawResponseFiles {
 
 /**
  * Texts up to this many characters (at most 1.5 MiB of UTF-8) are written synchronously; longer ones through
- * the thread pool a slice at a time, so the event loop is never held by a big write.
+ * the thread pool a buffer at a time (PieceWriter), so the event loop is never held by a big write.
  */
 export const SYNC_WRITE_CHARS = 512 * 1024;
 
@@ -215,23 +220,6 @@ class Utf8WritesNow extends Utf8Gathered {
   flush(): void {
     for (let written = 0; written < this.filled;) written += writeSync(this.fd, this.buffer, written, this.filled - written);
     this.filled = 0;
-  }
-}
-
-/** Characters encoded and written at a time: the file's UTF-8 never exists whole beside the text. */
-const WRITE_SLICE_CHARS = 1024 * 1024;
-
-/** Writes `text` as UTF-8 to `file`, a slice at a time, and closes it. */
-async function writeText(file: FileHandle, text: string): Promise<void> {
-  try {
-    for (let at = 0; at < text.length;) {
-      // Never between the halves of a surrogate pair: each would be written as a replacement character.
-      const end = sliceEnd(text, at, WRITE_SLICE_CHARS);
-      await file.write(text.slice(at, end), null, 'utf8');
-      at = end;
-    }
-  } finally {
-    await file.close();
   }
 }
 
