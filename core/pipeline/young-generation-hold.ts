@@ -55,7 +55,7 @@ export function holdingYoungGenerationWhenBig(lease: BodyLease): BodyLease {
  * such read. A client reads a 16 MiB artifact back in hundreds of small calls, and V8 grows the young generation
  * once enough has survived its collections since it last grew, however little each time: over the read-back of
  * one 16 MiB value it went from 8 to 29.5 MiB, and the read-back set the server's peak (+56-65 MiB over idle,
- * against +54-60 for the call itself). Held, it stayed at 8 MiB and the read-back's peak was +46-52 MiB.
+ * against +54-60 for the call itself). Held, it stayed at 8 MiB and the read-back's peak was +35-52 MiB (4 runs).
  */
 export function holdYoungGenerationForReadBack(ms = READ_BACK_HOLD_MS): void {
   readBackUntil = performance.now() + ms;
