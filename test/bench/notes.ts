@@ -836,6 +836,30 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
 - **Not the node binary.** Over the whole spill the server's file-backed resident memory grew by 0.6 MiB:
   VmHWM's growth is anonymous memory (round eleven guessed otherwise).
 
+### Issue 18, round thirteen: the file every cut call makes
+
+- **The profile.** 16 clients of uncached workflow runs, one process, CPU profile of the server: \`open\` 6.0 %
+  and \`writeBuffer\` 5.0 % of its samples, both for the file that keeps the whole text of each cut call (440 KB
+  of TOON a call, opened with \`wx\` and written in the call's tick).
+- **What a file costs here.** Making an empty owner-only file in a new folder, 2,000 times: 12-14 us in folders
+  under /work, /root or a new top-level folder; 130-350 us under this machine's /tmp, almost all of it system
+  time (275-300 us of it a file). ext4 puts a new folder near its parent and its files next to the folder, and
+  the likely cause is that /tmp's part of this long-used disk is crowded by what earlier runs wrote and deleted
+  (not checked further: the file system's own tools need the device). Which figure a server gets
+  depends on where its folder lands: every test server's folder is a new one under the temporary folder. The
+  benchmark now prints what it measured in its own (the machine line above).
+- **What it costs the throughput.** With the whole-text folder on a tmpfs (\`MCP_RAW_RESPONSE_DIR=/dev/shm/...\`,
+  same build, interleaved windows): one process 136.2 against 145.5 calls/s, server CPU 8.43 against 7.19 ms a
+  call; 2 workers 167.8 against 201.0 calls/s, 10.23 against 8.56 ms. That is the spread of the target's two
+  samples in the last run of record (153 and 187), and the baseline build pays it too (the same file a call).
+  The file is the Atlassian contract's (the path in the truncation notice), so it stays on disk.
+- **Looked at and not kept: the next file made ahead through the thread pool**, taken with a link and an unlink
+  (about 25 us) instead of an open on the event loop. In one slow folder (285 us a file) shared by both builds:
+  2 workers 167.4 against 166.4 calls/s, one process 118.0 against 116.9: the work only moves to another thread
+  of a machine whose two cores are busy already. Per call over stdio, in a fast folder: 100 KB 1.01-1.11x,
+  1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave 191 against 168 calls/s the
+  other way round: the folders, not the builds.
+
 ### The run of record at 2f409ba (2026-12-02, 10:23 UTC)
 
 Load average 1.9-2.7 through the run. Against the baseline build every figure is 0.28-0.81x per call and

@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { expect } from 'chai';
+import { describeMachine } from './machine.js';
 import { bestConfiguration } from './report.js';
 import type { ThroughputRow } from './throughput.js';
 
@@ -34,5 +37,14 @@ describe('the throughput target: which configuration of ours it is judged on', (
     expect(best?.callsPerSecond).to.equal(300);
     expect(best?.measured).to.deep.equal([300]);
     expect(bestConfiguration([])).to.equal(undefined);
+  });
+});
+
+describe('the machine a run is measured on', () => {
+  it('states what making a file costs where the servers keep cut texts, and leaves no folder behind', () => {
+    const before = readdirSync(tmpdir()).filter((name) => name.startsWith('mcp-devtools-file-cost-'));
+    const machine = describeMachine();
+    expect(machine.fileCreateMicros).to.be.a('number').and.greaterThan(0);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith('mcp-devtools-file-cost-'))).to.deep.equal(before);
   });
 });

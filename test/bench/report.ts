@@ -405,7 +405,7 @@ export function renderReport(r: BenchResults, notes: string): string {
   return `# Benchmarks
 
 Written by \`${r.command}\` (${r.mode} run, ${fmt(r.minutes)} minutes) on ${r.date}, at commit ${m.commit}.
-Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average (1, 5, 15 min) ${m.loadAtStart.join(', ')} at the start and ${r.loadAtEnd.join(', ')} at the end: other work on the machine slows every figure, which is why each comparison is a ratio of figures measured in the same run, calls interleaved.
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. Load average (1, 5, 15 min) ${m.loadAtStart.join(', ')} at the start and ${r.loadAtEnd.join(', ')} at the end: other work on the machine slows every figure, which is why each comparison is a ratio of figures measured in the same run, calls interleaved.${m.fileCreateMicros === undefined ? '' : ` Making an empty file in a folder made as a server's folder for the whole text of cut calls took ${fmt(m.fileCreateMicros)} us (median of 300): every call whose text is cut pays it, and on this machine it has ranged from 12 to 350 us by where the file system puts the folder.`}
 
 Every time is a median over repeated calls (p99 and the interquartile range where shown); "calls" says how many. Servers are measured as shipped (\`dist/cli.js\`), against loopback mocks of the vendor APIs that serve the same bytes to every server. Regenerate with \`npm run bench\` (\`npm run bench -- --quick\` for a CI-sized run).
 
