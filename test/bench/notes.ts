@@ -860,6 +860,15 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave 191 against 168 calls/s the
   other way round: the folders, not the builds.
 
+- **Where the throughput's gap lies: a call costs twice the CPU with 16 in flight.** In the run of record below,
+  one process served 172 calls/s at 5.74 ms of CPU a call with 1 client, and 106 at 11.0 ms with 16. V8's
+  \`--trace-gc-nvp\` on the server, 6 s of load each: a call allocates about 2.9 MB either way, but 445 KB of it
+  is promoted to the old generation with 1 client and 823 KB with 16, and the scavenges take 0.84-1.25 against
+  1.71-2.12 ms a call. Through the kernel alone (no transport, calls one after another) it is 395 KB promoted of
+  2,653 KB allocated, with about 2 MB promoted at every scavenge (each 9-13 ms) and 2.1 MB left in the young
+  generation; and a full collection right after the calls finds nothing of them kept. So a call's data outlives
+  a scavenge although nothing holds it once the call is done: not found yet, and the next place to look.
+
 ### The run of record at 1fd18e4 (2026-12-02, 11:56 UTC)
 
 Load average 1.7-1.9 at the start and 2.3-2.8 at the end: the stage breakdown, measured last, is a third slower
