@@ -6,6 +6,7 @@ import type { UpstreamObservation } from '../kernel/upstream-observer.js';
 import type { ToolDefinition } from '../plugin/tool-definition.js';
 import type { Principal } from './principal.js';
 import type { FurtherRequest, ToolOutput } from './tool-context.js';
+import type { Rendering } from '../result/rendering.js';
 
 export type { ArgsOf, EnvelopeMeta, FurtherRequest, HandlerContext, RequestGate, ToolContext, ToolOutput } from './tool-context.js';
 
@@ -36,9 +37,9 @@ export interface CallContext {
    * The text as consecutive pieces, set by the render stage instead of `text`: a big value's JSON
    * (core/pipeline/big-value.ts), made again on each call so that no stage holds it whole, or a rendering of
    * several pieces made at once (an array: TOON, or the JSON of a body that hasLargeText). The truncate stage
-   * turns it into `text` (what the model is shown) and clears it.
+   * turns it into `text` (what the model is shown) and clears it. Data, not a closure (rendering.ts says why).
    */
-  rendering?: () => Iterable<string>;
+  rendering?: Rendering;
   structured?: Record<string, unknown>;
   /**
    * The UTF-8 bytes of a structured value's JSON, when the stage that bounds its size has counted them: the

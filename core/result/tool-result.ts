@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors/tool-error.js';
 import type { CallContext } from '../pipeline/call-context.js';
 import type { Scrub } from './secret-scrubber.js';
+import { renderingPieces, type Rendering } from './rendering.js';
 
 /**
  * How a call becomes an MCP result, in one place: a success (text first, structured value beside it, the
@@ -36,7 +37,7 @@ export function successResult(ctx: CallContext): CallToolResult {
 }
 
 /** A rendering in pieces no truncate stage turned into text (none is loaded): shown whole. */
-const joined = (rendering: (() => Iterable<string>) | undefined): string | undefined => (rendering === undefined ? undefined : [...rendering()].join(''));
+const joined = (rendering: Rendering | undefined): string | undefined => (rendering === undefined ? undefined : [...renderingPieces(rendering)].join(''));
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 

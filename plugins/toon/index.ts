@@ -2,7 +2,7 @@ import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/pipeline/stages.js';
 import { hasLargeText, isBigValue } from '../../core/pipeline/big-value.js';
-import { isPlainContainer, jsonPieces } from '../../core/result/json-pieces.js';
+import { isPlainContainer } from '../../core/result/json-pieces.js';
 import { renderedValue } from '../../core/result/tool-result.js';
 import { renderPieces } from './render.js';
 
@@ -18,7 +18,7 @@ export class ToonPlugin implements DevtoolsPlugin {
           if (ctx.output?.text === undefined && ctx.args.outputFormat === 'json' && isBigValue(ctx)) {
             const value = renderedValue(ctx);
             // A big value's JSON is left for the truncate stage to write out in pieces: it is never whole.
-            if (isPlainContainer(value)) ctx.rendering = () => jsonPieces(value, 2);
+            if (isPlainContainer(value)) ctx.rendering = { prettyJsonOf: value };
           }
           if (ctx.rendering === undefined && ctx.output?.text !== undefined) ctx.text = ctx.output.text;
           else if (ctx.rendering === undefined) {
@@ -26,7 +26,7 @@ export class ToonPlugin implements DevtoolsPlugin {
             // piece by piece (a whole text of a large page is the costly kind of string, fast-encode.ts).
             const pieces = renderPieces(renderedValue(ctx), ctx.args.outputFormat, hasLargeText(ctx));
             if (pieces.length === 1) ctx.text = pieces[0];
-            else ctx.rendering = () => pieces;
+            else ctx.rendering = pieces;
           }
           await next();
         },

@@ -13,6 +13,7 @@ import { TOKENS } from '../../core/tokens.js';
 import { RawResponseFiles } from './raw-response-files.js';
 import { cutRendering } from './streamed-cut.js';
 import { needsTruncation, truncateForModel } from './truncate-text.js';
+import { isMadePieces, renderingPieces, type Rendering } from '../../core/result/rendering.js';
 
 const TruncationSettings = Type.Object({
   MCP_RAW_RESPONSE_DIR: Type.String({
@@ -68,11 +69,10 @@ export class TruncationPlugin implements DevtoolsPlugin {
    * the pieces is it made whole, to be scrubbed and cut as any text is. Pieces already made (an array) are
    * written in this tick (RawResponseFiles.open says why).
    */
-  private async cutPieces(rendering: () => Iterable<string>, save: boolean): Promise<string> {
-    const pieces = rendering();
-    const cut = await cutRendering(pieces, this.scrub, save ? () => this.files.open(Array.isArray(pieces)) : undefined);
+  private async cutPieces(rendering: Rendering, save: boolean): Promise<string> {
+    const cut = await cutRendering(renderingPieces(rendering), this.scrub, save ? () => this.files.open(isMadePieces(rendering)) : undefined);
     if ('text' in cut) return cut.text;
-    const whole = [...rendering()].join('');
+    const whole = [...renderingPieces(rendering)].join('');
     return needsTruncation(whole) ? this.cut(whole, save) : whole;
   }
 

@@ -1,14 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
+import { exposedGc } from '../../support/exposed-gc.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
-
-/** `gc()`, as `node --expose-gc` gives it, without needing the flag on mocha's command line. */
-function exposedGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 /** The call's result, or a failure once `ms` have passed with no answer. */
 async function within<T>(ms: number, call: Promise<T>, what: string): Promise<T> {

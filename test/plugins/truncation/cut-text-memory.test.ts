@@ -1,13 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
+import { exposedGc } from '../../support/exposed-gc.js';
 import { MAX_TEXT_CHARS, truncateForModel } from '../../../plugins/truncation/truncate-text.js';
-
-/** `gc()`, as `node --expose-gc` gives it, without needing the flag on mocha's command line. */
-function exposedGc(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
 
 const MiB = 1024 * 1024;
 

@@ -1,0 +1,23 @@
+import { jsonPieces } from './json-pieces.js';
+
+/**
+ * A rendering left in pieces for the truncate stage: pieces already made (TOON, or the JSON of a body that
+ * hasLargeText), or a big value whose pretty JSON is made in pieces each time it is read, so that it is never
+ * whole (core/pipeline/big-value.ts).
+ *
+ * Data, not a closure. The render stage used to leave a function made for the call (`() => pieces`), and its
+ * context outlived the call through V8's young collections: a 30-run workflow-runs page's 400 KB of TOON was
+ * promoted to the old generation on every call, and the young collections took 2.3 against 0.16 ms a call
+ * (docs/benchmarks.md, issue 18 round thirteen). An array or a plain object left here is not kept.
+ */
+export type Rendering = readonly string[] | { readonly prettyJsonOf: unknown };
+
+/** The pieces of a rendering: the ones made, or the value's pretty JSON made anew. */
+export function renderingPieces(rendering: Rendering): Iterable<string> {
+  return isMadePieces(rendering) ? rendering : jsonPieces(rendering.prettyJsonOf, 2);
+}
+
+/** Whether the pieces are made already (written in the tick; RawResponseFiles.open says why). */
+export function isMadePieces(rendering: Rendering): rendering is readonly string[] {
+  return Array.isArray(rendering);
+}
