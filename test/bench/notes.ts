@@ -836,7 +836,7 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
 - **Not the node binary.** Over the whole spill the server's file-backed resident memory grew by 0.6 MiB:
   VmHWM's growth is anonymous memory (round eleven guessed otherwise).
 
-### Issue 18, round thirteen: the file every cut call makes
+### Issue 18, round thirteen: the file every cut call makes, and a closure that outlived its call
 
 - **The profile.** 16 clients of uncached workflow runs, one process, CPU profile of the server: \`open\` 6.0 %
   and \`writeBuffer\` 5.0 % of its samples, both for the file that keeps the whole text of each cut call (440 KB
@@ -860,17 +860,50 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave 191 against 168 calls/s the
   other way round: the folders, not the builds.
 
-- **Where the throughput's gap lies: a call costs twice the CPU with 16 in flight.** In the run of record below,
-  one process served 172 calls/s at 5.74 ms of CPU a call with 1 client, and 106 at 11.0 ms with 16. V8's
-  \`--trace-gc-nvp\` on the server, 6 s of load each: a call allocates about 2.9 MB either way, but 445 KB of it
-  is promoted to the old generation with 1 client and 823 KB with 16, and the scavenges take 0.84-1.25 against
-  1.71-2.12 ms a call. Through the kernel alone (no transport, calls one after another) it is 395 KB promoted of
-  2,653 KB allocated, with about 2 MB promoted at every scavenge (each 9-13 ms) and 2.1 MB left in the young
-  generation; V8's \`promotion_rate\` is 99 % (what one scavenge copied is still alive at the next, and is
-  promoted), with 5 workflow runs a page 70 of 592 KB, so it scales with the body. A full collection right after
-  the calls finds nothing of them kept, and neither \`--no-page-promotion\`, a fixed 16 MiB semi-space nor a
-  growth factor of 2 changes the figure. So a call's data outlives scavenges although nothing holds it once the
-  call is done: what holds it is not found yet, and it is the next place to look.
+- **Where the throughput's gap lay: a call cost twice the CPU with 16 in flight.** In the run of record at
+  1fd18e4 below, one process served 172 calls/s at 5.74 ms of CPU a call with 1 client, and 106 at 11.0 ms with
+  16. V8's \`--trace-gc-nvp\` on the server, 6 s of load each: a call allocated about 2.9 MB either way, but 445 KB
+  of it was promoted to the old generation with 1 client and 823 KB with 16, and the scavenges took 0.84-1.25
+  against 1.71-2.12 ms a call. Through the kernel alone (no transport, calls one after another): 395 KB promoted
+  of 2,653 KB allocated, about 2 MB at every scavenge (each 9-13 ms), with 5 runs a page 70 of 592 KB: it
+  scaled with the rendering. A full collection right after the calls found nothing of them kept, and
+  \`--no-page-promotion\`, a fixed 16 MiB semi-space or a growth factor of 2 changed nothing.
+- **Found with V8's sampling heap profiler** (\`HeapProfiler.startSampling\` keeping what major collections
+  free and dropping what minor ones do): the survivors were the rendering's pieces (\`flattened\`, 400 KB a call)
+  and, over HTTP with 16 in flight, also parts of the parsed value. Taking stages out one at a time: without
+  the file, without the secret check of the pieces, even with the truncate stage ignoring the pieces, 395 KB a
+  call stayed; with the pieces made but not left in the call context, 3 KB. The render stage left them as a
+  closure made for the call (\`ctx.rendering = () => pieces\`), and that closure, with the pieces it closed over,
+  outlived the call through the young collections. A full collection let it go and a young one did not: what in
+  V8 kept it is not pinned down.
+- **Built: the rendering is left as data** (core/result/rendering.ts: the array of pieces, or
+  \`{ prettyJsonOf: value }\` for a big value's JSON, made in pieces when it is read). Through the kernel: 3 KB
+  promoted a call against 395, scavenges 0.36 against 2.3 ms a call (TOON; JSON 3 against 392 KB). Over HTTP,
+  builds interleaved, one raw-text folder for all: 2 workers 236.0 against 198.7 calls/s, 7.20 against 8.79 ms
+  of CPU a call; one process 124.3 against 114.7. Over stdio, interleaved: 1 MiB pages 0.57x (JSON) and 0.62x
+  (TOON) of the time; 100 KB 0.99-1.03x (one call at a time rarely meets a scavenge). The test
+  (test/core/pipeline/rendering-lifetime.test.ts) makes 20 calls with a young collection after each and reads
+  what reached the old generation: 8.0-8.6 MiB before, 0.2-0.5 MiB now.
+
+### The run of record at fd88eb2 (2026-12-02, 12:56 UTC)
+
+Load average 2.1-3.0. Making a file in this run's folder took 18.6 us, a fast folder. This is the first run with
+round thirteen's rendering left as data (above). Against the baseline build every figure is 0.31-0.70x per call
+and 2.03-4.88x in calls/s: nothing regresses. Against the targets:
+
+- **Uncached workflow runs, 16 clients: 3.19x, met** (2.80x in the last run). 2 workers 184 and 181 calls/s,
+  each alone over the line (171.6): the mean 183 against 57.2. Server CPU 9.1 against 20.2 ms a call. One
+  process: 134 calls/s at 8.29 ms a call with 16 clients (106 at 11.0 in the last run), 153 at 6.34 ms with 1.
+- **2 workers against 1: 1.58x, missed** (1.48x in the last run): 184 against 116 calls/s.
+- **100 KB and above: worst 0.563x (100 KB JSON without a jq), missed** (0.537x in the last run). 1 MiB pages
+  took 17.4 (TOON) and 22.2 ms (JSON) without a jq, against 29.0 and 31.2 in the last run; 1 MiB JSON without
+  a jq 0.501x, just over the line. The 100 KB rows, where one call at a time rarely meets a young collection,
+  did not move: 0.429-0.563x.
+- **2 KB: 0.693-0.746x, missed; above the floor +0.39 to +0.61 ms, missed.** An MCP ping 0.179 against the
+  reference's 0.159 ms.
+- **One 16 MiB value: +60.4 MiB = 3.78x, met** (five servers +59 to +71). 16 clients +303 MiB, 64 clients
+  +357 MiB, met.
+- **Start-up: 215 ms, missed** (reference 442 ms).
 
 ### The run of record at 1fd18e4 (2026-12-02, 11:56 UTC)
 
