@@ -7,8 +7,9 @@ import { jsonPieces } from './json-pieces.js';
  *
  * Data, not a closure. The render stage used to leave a function made for the call (`() => pieces`), and its
  * context outlived the call through V8's young collections: a 30-run workflow-runs page's 400 KB of TOON was
- * promoted to the old generation on every call, and the young collections took 2.3 against 0.16 ms a call
- * (docs/benchmarks.md, issue 18 round thirteen). An array or a plain object left here is not kept.
+ * promoted to the old generation on every call, and the young collections took 2.3 ms a call against 0.2-0.4 with
+ * the array left here (docs/benchmarks.md, issue 18 round thirteen). A big value's JSON is left the same way, as a
+ * plain object naming the value (that path was not measured apart).
  */
 export type Rendering = readonly string[] | { readonly prettyJsonOf: unknown };
 
