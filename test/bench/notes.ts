@@ -859,7 +859,6 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   of a machine whose two cores are busy already. Per call over stdio, in a fast folder: 100 KB 1.01-1.11x,
   1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave 191 against 168 calls/s the
   other way round: the folders, not the builds.
-
 - **Where the throughput's gap lay: a call cost twice the CPU with 16 in flight.** In the run of record at
   1fd18e4 below, one process served 172 calls/s at 5.74 ms of CPU a call with 1 client, and 106 at 11.0 ms with
   16. V8's \`--trace-gc-nvp\` on the server, 6 s of load each: a call allocated about 2.9 MB either way, but 445 KB
@@ -867,7 +866,8 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   against 1.71-2.12 ms a call. Through the kernel alone (no transport, calls one after another): 395 KB promoted
   of 2,653 KB allocated, about 2 MB at every scavenge (each 9-13 ms), with 5 runs a page 70 of 592 KB: it
   scaled with the rendering. A full collection right after the calls found nothing of them kept, and
-  \`--no-page-promotion\`, a fixed 16 MiB semi-space or a growth factor of 2 changed nothing.
+  \`--no-page-promotion\`, a fixed 16 MiB semi-space, a growth factor of 2 or
+  \`--no-allocation-site-pretenuring\` changed nothing.
 - **Found with V8's sampling heap profiler** (\`HeapProfiler.startSampling\` keeping what major collections
   free and dropping what minor ones do): the survivors were the rendering's pieces (\`flattened\`, 400 KB a call)
   and, over HTTP with 16 in flight, also parts of the parsed value. Taking stages out one at a time: without
