@@ -848,17 +848,17 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   (not checked further: the file system's own tools need the device). Which figure a server gets
   depends on where its folder lands: every test server's folder is a new one under the temporary folder. The
   benchmark now prints what it measured in its own (the machine line above).
-- **What it costs the throughput.** With the whole-text folder on a tmpfs (\`MCP_RAW_RESPONSE_DIR=/dev/shm/...\`,
-  same build, interleaved windows): one process 136.2 against 145.5 calls/s, server CPU 8.43 against 7.19 ms a
-  call; 2 workers 167.8 against 201.0 calls/s, 10.23 against 8.56 ms. That is the spread of the target's two
+- **What it costs the throughput.** The default folder against one on a tmpfs (\`MCP_RAW_RESPONSE_DIR=/dev/shm/...\`,
+  same build, interleaved windows): one process 136.2 calls/s on the default, 145.5 on the tmpfs, server CPU
+  8.43 and 7.19 ms a call; 2 workers 167.8 and 201.0 calls/s, 10.23 and 8.56 ms. That is the spread of the target's two
   samples in the last run of record (153 and 187), and the baseline build pays it too (the same file a call).
   The file is the Atlassian contract's (the path in the truncation notice), so it stays on disk.
 - **Looked at and not kept: the next file made ahead through the thread pool**, taken with a link and an unlink
-  (about 25 us) instead of an open on the event loop. In one slow folder (285 us a file) shared by both builds:
-  2 workers 167.4 against 166.4 calls/s, one process 118.0 against 116.9: the work only moves to another thread
-  of a machine whose two cores are busy already. Per call over stdio, in a fast folder: 100 KB 1.01-1.11x,
-  1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave 191 against 168 calls/s the
-  other way round: the folders, not the builds.
+  (about 25 us) instead of an open on the event loop. In one slow folder (285 us a file) shared by both builds, with
+  it against without: 2 workers 166.4 against 167.4 calls/s, one process 116.9 against 118.0: the work only moves
+  to another thread of a machine whose two cores are busy already. Per call over stdio, in a fast folder: 100 KB 1.01-1.11x,
+  1 MiB 0.97-1.02x. A first comparison with each server in a folder of its own gave the build without it 191
+  calls/s and the one with it 168: the folders, not the builds.
 - **Where the throughput's gap lay: a call cost twice the CPU with 16 in flight.** In the run of record at
   1fd18e4 below, one process served 172 calls/s at 5.74 ms of CPU a call with 1 client, and 106 at 11.0 ms with
   16. V8's \`--trace-gc-nvp\` on the server, 6 s of load each: a call allocated about 2.9 MB either way, but 445 KB
