@@ -27,7 +27,7 @@ export function collectAfterBigValue(): void {
  */
 export function collectYoungGeneration(): void {
   // An options object: a young collection in every V8 (older ones read any truthy argument as `minor`).
-  (collector() as ((options?: { type: 'minor' }) => void) | null)?.({ type: 'minor' });
+  v8Collector()?.({ type: 'minor' });
 }
 
 /** Requests coalesced (one pending at a time) and spaced out; one per process, a fresh one in tests. */
@@ -37,7 +37,7 @@ export class ThrottledCollector {
 
   request(): void {
     if (this.pending || performance.now() < this.notBefore) return;
-    const gc = collector();
+    const gc = v8Collector();
     if (gc === null) return;
     this.pending = true;
     // Once the call's answer is on its way: its last locals are then unreachable.
@@ -54,14 +54,18 @@ export class ThrottledCollector {
 }
 
 const processCollector = new ThrottledCollector();
-let gcFunction: (() => void) | null | undefined;
+let gcFunction: V8Gc | null | undefined;
 
-function collector(): (() => void) | null {
+/** V8's `gc`, as `node --expose-gc` gives it: a full collection, or a young one with `{ type: 'minor' }`. */
+export type V8Gc = (options?: { type: 'minor' | 'major' }) => void;
+
+/** V8's `gc` without the flag on the command line (see collectAfterBigValue), or null when none can be had. */
+export function v8Collector(): V8Gc | null {
   if (gcFunction === undefined) {
     try {
       setFlagsFromString('--expose-gc');
       const gc: unknown = runInNewContext('typeof gc === "function" ? gc : null');
-      gcFunction = typeof gc === 'function' ? (gc as () => void) : null;
+      gcFunction = typeof gc === 'function' ? (gc as V8Gc) : null;
     } catch {
       gcFunction = null;
     }

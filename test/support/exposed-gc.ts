@@ -1,11 +1,8 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { v8Collector, type V8Gc } from '../../core/pipeline/collect-after-big-value.js';
 
-/** V8's `gc`, as `node --expose-gc` gives it: a full collection, or a young one with `{ type: 'minor' }`. */
-export type ExposedGc = (options?: { type: 'minor' | 'major' }) => void;
-
-/** `gc()`, as `node --expose-gc` gives it, without needing the flag on mocha's command line. */
-export function exposedGc(): ExposedGc {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as ExposedGc;
+/** V8's `gc()`, as the server obtains it (no flag on mocha's command line); a test that needs it fails without it. */
+export function exposedGc(): V8Gc {
+  const gc = v8Collector();
+  if (gc === null) throw new Error('V8 gave no gc() in this process: the test measures collections and needs it');
+  return gc;
 }
