@@ -82,7 +82,8 @@ describe('the full text of truncated results on disk', () => {
 
   // A rendering in pieces (a TOON page) is saved piece by piece: in this tick when it is already made, through
   // the thread pool when it is made as it is written. Pairs split between pieces, characters across the writers'
-  // buffers (64 KiB in this tick, 1 MiB through the pool) and a lone high surrogate at the very end must come out as Buffer.from writes the whole text.
+  // buffers (64 KiB in this tick, 1 MiB through the pool) and a lone high surrogate at the very end must come out
+  // as Buffer.from writes the whole text.
   for (const [name, now] of [
     ['in this tick', true],
     ['through the thread pool', false],
