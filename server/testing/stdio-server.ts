@@ -31,6 +31,8 @@ export interface StdioSession {
    * logged during a call may arrive after the call's result. Rejects after `timeoutMs`, showing what came.
    */
   waitForStderr(text: string, timeoutMs?: number): Promise<string>;
+  /** The server process's id (the benchmark reads its CPU time); undefined once it has gone. */
+  readonly pid: number | undefined;
   /** Stops the server, then removes the folders made for it (a `cwd` the caller gave is left as it is). */
   close(): Promise<void>;
 }
@@ -79,5 +81,13 @@ export async function connectStdio(options: StdioServerOptions): Promise<StdioSe
       if (Date.now() > deadline) throw new Error(`no stderr line contains ${JSON.stringify(text)} after ${timeoutMs} ms:\n${stderr.join('\n')}`);
     }
   };
-  return { client, stderr, waitForStderr, close: () => scratch.removeAfter(client.close()) };
+  return {
+    client,
+    stderr,
+    waitForStderr,
+    get pid() {
+      return transport.pid ?? undefined;
+    },
+    close: () => scratch.removeAfter(client.close()),
+  };
 }

@@ -1,5 +1,5 @@
 import type { MachineInfo } from './machine.js';
-import type { PerCallResult } from './per-call.js';
+import type { PerCallResult, PerCallRow } from './per-call.js';
 import type { PolicyBenchResult } from './policy-decision.js';
 import type { SpillMemoryRow } from './spill-memory.js';
 import { BREAKDOWN_ROWS, type BreakdownColumn } from './stage-breakdown.js';
@@ -189,6 +189,7 @@ function perCall(r: BenchResults): string {
     ms(row.reference.median),
     ms(row.reference.p99),
     ratio(row.ours.median, row.reference.median),
+    serverCpuCell(row),
     ms(row.floor.median),
     signedMs(row.ours.median - row.floor.median),
     `${spread(row.ours)} / ${spread(row.reference)}`,
@@ -206,6 +207,7 @@ function perCall(r: BenchResults): string {
     ratio(ping.ours.median, ping.reference.median),
     '',
     '',
+    '',
     `${spread(ping.ours)} / ${spread(ping.reference)}`,
     String(ping.ours.n),
   ]);
@@ -219,6 +221,7 @@ function perCall(r: BenchResults): string {
       'reference median',
       'reference p99',
       'ours / reference',
+      'server CPU a call (ours / ref)',
       'floor',
       'ours above floor',
       'IQR ms (ours / ref)',
@@ -226,6 +229,13 @@ function perCall(r: BenchResults): string {
     ],
     rows,
   );
+}
+
+/** Each server's CPU a call over a per-call row, and ours as a share of the reference's: "1.50 / 2.50 ms = 0.600x". */
+export function serverCpuCell(row: Pick<PerCallRow, 'cpuMsPerCall'>): string {
+  const cpu = row.cpuMsPerCall;
+  if (cpu === undefined) return '';
+  return `${fmt(cpu.ours)} / ${ms(cpu.reference)} = ${ratio(cpu.ours, cpu.reference)}`;
 }
 
 function stages(r: BenchResults): string {
@@ -419,7 +429,7 @@ ${beforeAfter(r)}
 
 ## Per-call time: jira_get, ours against the reference
 
-\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering; it is sampled between the calls of each row, as the servers are. The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page) before anything is measured: both keep getting faster for about two thousand calls while V8 compiles their hot code.
+\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering; it is sampled between the calls of each row, as the servers are. "Server CPU a call" is each server's user + system time, every thread, over the row's measured calls, divided by their number: its own work, where a median also holds what the two sides share (the mock, the client, the wake-ups between processes). The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page) before anything is measured: both keep getting faster for about two thousand calls while V8 compiles their hot code.
 
 ${perCall(r)}
 

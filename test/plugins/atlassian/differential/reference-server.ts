@@ -13,6 +13,8 @@ export interface ReferenceServer {
   /** Where its raw-response files went (its hard-coded /tmp/mcp, redirected by the preload). */
   rawDir: string;
   stderr: string[];
+  /** Its process's id (the benchmark reads its CPU time); undefined once it has gone. */
+  readonly pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -51,5 +53,13 @@ export async function startReferenceServer(product: ReferencePackage, upstream: 
   // The reference servers are built on the 1.x SDK: they speak 2025-era revisions only.
   const client = kitClient('mcp-devtools-differential', { mode: 'legacy' });
   await client.connect(transport);
-  return { client, rawDir, stderr, close: () => client.close() };
+  return {
+    client,
+    rawDir,
+    stderr,
+    get pid() {
+      return transport.pid ?? undefined;
+    },
+    close: () => client.close(),
+  };
 }

@@ -1,0 +1,22 @@
+import { expect } from 'chai';
+import { benchPerCall } from './per-call.js';
+import { serverCpuCell } from './report.js';
+
+describe("the per-call benchmark: each server's own CPU beside the times", function () {
+  this.timeout(60_000);
+
+  it("reads ours and the reference's CPU over each row's measured calls, from their processes", async () => {
+    const result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+    expect(result.rows).to.have.length(4);
+    for (const row of result.rows) {
+      // 40 calls of a few hundred microseconds to a few milliseconds each: more than nothing, less than a second a call.
+      expect(row.cpuMsPerCall?.ours, `${row.format} ${row.jq}`).to.be.greaterThan(0).and.lessThan(1000);
+      expect(row.cpuMsPerCall?.reference, `${row.format} ${row.jq}`).to.be.greaterThan(0).and.lessThan(1000);
+    }
+  });
+
+  it("shows both and ours as a share of the reference's, and nothing when they were not read", () => {
+    expect(serverCpuCell({ cpuMsPerCall: { ours: 1.5, reference: 2.5 } })).to.equal('1.50 / 2.50 ms = 0.600x');
+    expect(serverCpuCell({})).to.equal('');
+  });
+});
