@@ -18,6 +18,10 @@ const FREED_EVERY_BYTES = 4 * 1024 * 1024;
  * the whole is made from the blocks one at a time, each block freed once copied (detached, see handled-bodies.ts).
  * A body that grows past MAPPED_FROM_BYTES moves into one mapping of its own (mapped-bytes.ts) and the rest of
  * it is copied there as it comes: no blocks, no second copy at the end, and its memory leaves with it.
+ *
+ * A body that declared its length (Content-Length) is copied as it comes into one buffer of that length, its
+ * only block, or straight into a mapping when it is big: held once, never concatenated. Should it send more
+ * than it declared, what came so far becomes the first pending chunk and the rest is gathered as above.
  */
 export class BodyBlocks {
   private readonly blocks: Buffer[] = [];
@@ -25,12 +29,34 @@ export class BodyBlocks {
   private pendingBytes = 0;
   /** Where the body goes once it is big; its first `total` bytes are the body so far. */
   private mapped: Buffer | undefined;
+  /** The buffer of a declared length, while the body fits in it; its first `total` bytes are the body so far. */
+  private declared: Buffer | undefined;
   total = 0;
 
-  /** `capacity`: the most the body may take (the read's cap), the room a mapping is made with. */
-  constructor(private readonly capacity = MAPPED_FROM_BYTES) {}
+  /**
+   * `capacity`: the most the body may take (the read's cap), the room a mapping is made with. `declaredBytes`:
+   * the length the body declared, when it did.
+   */
+  constructor(
+    private readonly capacity = MAPPED_FROM_BYTES,
+    declaredBytes?: number,
+  ) {
+    if (declaredBytes === undefined || declaredBytes <= 0) return;
+    if (declaredBytes > MAPPED_FROM_BYTES) this.mapped = mappedBytes(declaredBytes);
+    else this.declared = Buffer.allocUnsafe(declaredBytes);
+  }
 
   add(chunk: Buffer): void {
+    if (this.declared !== undefined) {
+      if (this.total + chunk.byteLength <= this.declared.length) {
+        chunk.copy(this.declared, this.total);
+        this.total += chunk.byteLength;
+        return;
+      }
+      this.pending.push(this.declared.subarray(0, this.total));
+      this.pendingBytes = this.total;
+      this.declared = undefined;
+    }
     if (this.mapped !== undefined) {
       chunk.copy(this.roomFor(chunk.byteLength), this.total);
       this.total += chunk.byteLength;
@@ -45,6 +71,7 @@ export class BodyBlocks {
 
   /** The body in one Buffer; the blocks are freed as they are copied into it. */
   whole(): Buffer {
+    if (this.declared !== undefined) return this.total === this.declared.length ? this.declared : this.declared.subarray(0, this.total);
     if (this.mapped !== undefined) return this.mapped.subarray(0, this.total);
     if (this.blocks.length === 0) return this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.seal();

@@ -4,7 +4,6 @@ import type { BodyLease } from '../kernel/body-budget.js';
 import type { RequestDeadline } from './request-deadline.js';
 import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
 import { BodyBlocks } from './body-blocks.js';
-import { MAPPED_FROM_BYTES, mappedBytes } from './mapped-bytes.js';
 import { EveryBytes } from '../pipeline/every-bytes.js';
 
 /** Bytes of a big body read between two young collections that free the chunks already copied (see there). */
@@ -47,34 +46,22 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
     discardBody(response);
     throw tooLarge(what, maxBytes, declared);
   }
-  // With a declared length the chunks are copied into one buffer of that size as they come, rather than
-  // kept and concatenated at the end: a large body is then held once, not twice. Without one (or past it), they
-  // are gathered in blocks (body-blocks.ts).
-  const whole = Number.isFinite(declared) && declared > 0 ? bodyOfLength(declared) : undefined;
-  const rest = new BodyBlocks(maxBytes);
-  let total = 0;
+  // Copied as they come, into one buffer when the length is declared, in blocks when not (body-blocks.ts): a
+  // large body is held once, not kept in chunks and concatenated at the end.
+  const body = new BodyBlocks(maxBytes, Number.isFinite(declared) ? declared : undefined);
   const collecting = new EveryBytes(CHUNKS_COLLECTED_EVERY_BYTES, collectYoungGeneration);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
+      if (body.total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
-      if (whole !== undefined && total + chunk.byteLength <= whole.length) chunk.copy(whole, total);
-      else rest.add(chunk);
-      total += chunk.byteLength;
+      body.add(chunk);
       collecting.count(chunk.byteLength);
     }
   } catch (error) {
     discardBody(response);
     throw error;
   }
-  if (whole === undefined) return rest.whole();
-  if (rest.total === 0) return whole.subarray(0, total);
-  return Buffer.concat([whole.subarray(0, total - rest.total), rest.whole()], total);
-}
-
-/** Room for a body of a declared length: a big one in a mapping of its own (mapped-bytes.ts). */
-function bodyOfLength(declared: number): Buffer {
-  return declared > MAPPED_FROM_BYTES ? mappedBytes(declared).subarray(0, declared) : Buffer.allocUnsafe(declared);
+  return body.whole();
 }
 
 /** Drops a body not read (or not read to its end): the stream is destroyed, the connection not reused. */

@@ -51,6 +51,32 @@ describe('bodies of unknown length, gathered in blocks as they come', () => {
     expect(new BodyBlocks().whole().length).to.equal(0);
   });
 
+  it('gathers a body of a declared length in one buffer: as long, shorter or longer than it said, byte for byte', () => {
+    const sent = mixedBytes(BLOCK_BYTES + 4_321);
+    for (const declared of [sent.length, sent.length + 1_000, 70_000, 1]) {
+      const body = new BodyBlocks(16 * BLOCK_BYTES, declared);
+      for (const chunk of chunksOf(sent, [65_536, 3, 10_007])) body.add(chunk);
+      expect(body.whole().equals(sent), `declared ${declared}`).to.equal(true);
+      expect(body.total).to.equal(sent.length);
+    }
+    // A body as long as it declared is that one buffer, its own memory: freed whole once handled.
+    const exact = new BodyBlocks(16 * BLOCK_BYTES, sent.length);
+    for (const chunk of chunksOf(sent, [65_536])) exact.add(chunk);
+    const whole = exact.whole();
+    freeBytes(whole);
+    expect(whole.length).to.equal(0);
+  });
+
+  it('gathers a big declared body into a mapping, and one longer than it declared past that mapping', () => {
+    const sent = mixedBytes(ALWAYS_MAPPED_BYTES + BLOCK_BYTES + 5);
+    const body = new BodyBlocks(2 * ALWAYS_MAPPED_BYTES, MAPPED_FROM_BYTES + 1);
+    for (const chunk of chunksOf(sent, [1_048_573, 65_536])) body.add(chunk);
+    const whole = body.whole();
+    expect(whole.equals(sent)).to.equal(true);
+    freeBytes(whole);
+    expect(whole.length, 'freed: the mapping goes with it').to.equal(0);
+  });
+
   it('reads a chunked body without a Content-Length byte for byte, and one longer than it declared', async () => {
     const sent = mixedBytes(2 * BLOCK_BYTES + 999);
     const chunked = await readBytesCapped(
