@@ -887,6 +887,48 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   pieces as it is written) is now left as \`{ prettyJsonOf: value }\` rather than a closure too; a 12 MiB page
   promoted 15.4 MB a call through the kernel with either, as its value lives through the call's own collections.
 
+### Issue 18, round fourteen: each server's CPU, and what a small call costs after another process ran
+
+- **Built: the per-call rows read each server's CPU a call** (the column "server CPU a call": user + system time
+  of every thread of the server's process, from /proc, over a row's measured calls). A median holds what both
+  sides share (the benchmark's client and mock, the wake-ups between processes); the CPU is the server's own
+  work. In a trial of 200 calls a row: 2 KB 0.56-0.65x of the reference's CPU where the medians were
+  0.69-0.72x; 100 KB 0.37-0.56x where they were 0.41-0.52x.
+- **A 2 KB call costs what ran before it.** 2 KB JSON, 3 blocks of 500 calls after 3,000 calls of warm-up, wall
+  and CPU a call:
+  - each server alone, calls back to back: ours 1.08-1.37 ms (0.80-0.98 ms CPU), the reference 2.03-2.64 ms
+    (1.82-2.20): about 0.52x;
+  - each alone, 3 ms idle between calls: ours 1.42-1.82 ms (1.08-1.20), the reference 3.11-3.76 (2.50-2.90):
+    about 0.46x;
+  - interleaved as the benchmark runs them (the floor's fetch, ours, the reference): ours 1.89-2.16 ms
+    (1.42-1.64), the reference 2.51-2.88 (2.36-2.64): 0.72-0.75x;
+  - interleaved with 3 ms idle after each call: 0.69-0.71x. So it is not the reference's work after its answer
+    (its debug log) that slows ours.
+  - A CPU-only job (10 JSON parses and stringifies of a small text) run after 1-10 ms idle took 5-18 % longer
+    than back to back. Our server's 2 KB call took 1.45-2.05x the CPU once the reference ran between two of its
+    calls, the reference's 1.07-1.45x, from a base twice as large. This machine has no performance counters
+    (\`perf stat\`: not supported), so cache misses cannot be counted. The likely cause: what runs between two
+    calls displaces the server's code and data from the caches, and a call pays to bring them back.
+  - So the target's method (calls interleaved, which it needs to share the machine's noise fairly) puts about
+    0.5-0.8 ms a call on ours that neither server alone shows. An agent's calls come seconds apart, with other
+    work between: the interleaved figure is the nearer one to real use, and it is the one the target is judged
+    on.
+- **Looked at and not kept** (builds interleaved call for call):
+  - \`--max-semi-space-size=1\`, a young generation small enough to stay in the caches: 2 KB 0.96-1.14x, 100 KB
+    1.57-1.59x the time;
+  - \`--single-threaded-gc\`: 2 KB 0.91-1.10x, 100 KB 1.00-1.02x, no gain;
+  - \`--use-largepages=on\` (node's code in huge pages, fewer TLB misses): 1.03-1.35x, slower.
+- **The 100 KB JSON row without a jq, where a call's memory goes** (V8's sampling heap profiler, garbage
+  included, through the kernel): 1.6 MB a call for a 100 KB page. JSON.stringify making the pretty text's pieces
+  667 KB (139,000 characters, 60 of them outside Latin-1: a piece holding one is two bytes a character), flattening
+  the pieces 227 KB,
+  decoding the body's members 215 KB, the parsed objects 128 KB, the head of the cut 80 KB. Alone, back to back:
+  the main thread 3.3 ms a call, V8's four helper threads 0.6 ms more. Each of these is a few per cent of the
+  call; none is the 10 % the target still needs.
+- **Tidy-up: one way to read a body.** A body that declares its length is now gathered by \`BodyBlocks\` too
+  (core/http/body-blocks.ts), into one buffer of that length or a mapping when it is big, as before, so
+  \`readBytesCapped\` has one path instead of two and a concatenation for a body longer than it said.
+
 ### The run of record at fd88eb2 (2026-12-02, 12:56 UTC)
 
 Load average 2.1-3.0. Making a file in this run's folder took 18.6 us, a fast folder. This is the first run with
