@@ -929,6 +929,25 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   (core/http/body-blocks.ts), into one buffer of that length or a mapping when it is big, as before, so
   \`readBytesCapped\` has one path instead of two and a concatenation for a body longer than it said.
 
+### The run of record at 8ad1042 (2026-12-02, 15:04 UTC)
+
+Load average 1.8 at the start and 2.0-2.4 at the end, a slower machine than in the last run: the floor of the
+100 KB rows 3.59-5.07 ms (3.02-3.38 in the last), start-up 242 ms (215). Making a file in this run's folder took
+14.9 us. This run adds each server's CPU a call to the per-call rows (round fourteen). Against the baseline build
+every figure is 0.30-0.71x per call and 1.98-3.45x in calls/s: nothing regresses. Against the targets:
+
+- **Uncached workflow runs, 16 clients: 3.02x, met, narrowly** (3.19x in the last run). 2 workers 171 and
+  \`--workers auto\` (2) 150 calls/s, the mean 161 against 53.2; the second alone would be 2.82x. Server CPU 9.3
+  against 22.2 ms a call. One process: 123 calls/s at 9.01 ms a call with 16 clients, 137 at 6.76 ms with 1.
+- **2 workers against 1: 1.62x, missed** (1.58x in the last run): 171 against 106 calls/s.
+- **100 KB and above: worst 0.591x (100 KB JSON without a jq), missed** (0.563x in the last run). The servers'
+  CPU for that row 6.75 against 10.8 ms a call (0.628x); the 100 KB rows 0.427-0.591x in time, 0.443-0.628x in
+  CPU. 1 MiB 0.164-0.405x, 5 MiB 0.172-0.421x.
+- **2 KB: 0.684-0.728x, missed; above the floor +0.59 to +0.65 ms, missed.** In CPU 0.539-0.632x of the
+  reference. An MCP ping 0.203 against the reference's 0.196 ms.
+- **One 16 MiB value: +55.6 MiB = 3.47x, met.** 16 clients +273 MiB, 64 clients +327 MiB, met.
+- **Start-up: 242 ms, missed** (reference 508 ms).
+
 ### The run of record at fd88eb2 (2026-12-02, 12:56 UTC)
 
 Load average 2.1-3.0. Making a file in this run's folder took 18.6 us, a fast folder. This is the first run with
