@@ -918,6 +918,10 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
     1.57-1.59x the time;
   - \`--single-threaded-gc\`: 2 KB 0.91-1.10x, 100 KB 1.00-1.02x, no gain;
   - \`--use-largepages=on\` (node's code in huge pages, fewer TLB misses): 1.03-1.35x, slower.
+  - A run of array elements handed on as a piece of its own (a slice of JSON.stringify's text) instead of
+    appended to the piece before it, which the pieces' flattening then copied: 1.61 to 1.35 MB allocated a call
+    for a 100 KB JSON page (the 227 KB of flattening gone), but no time gained beyond the noise: 100 KB
+    0.93-1.07x, 1 MiB 0.69-1.01x in four comparisons of 25-40 calls, 5 MiB 0.98-1.09x. Reverted.
 - **The 100 KB JSON row without a jq, where a call's memory goes** (V8's sampling heap profiler, garbage
   included, through the kernel): 1.6 MB a call for a 100 KB page. JSON.stringify making the pretty text's pieces
   667 KB (139,000 characters, 60 of them outside Latin-1: a piece holding one is two bytes a character), flattening
