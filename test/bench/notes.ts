@@ -918,23 +918,22 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
     1.57-1.59x the time;
   - \`--single-threaded-gc\`: 2 KB 0.91-1.10x, 100 KB 1.00-1.02x, no gain;
   - \`--use-largepages=on\` (node's code in huge pages, fewer TLB misses): 1.03-1.35x, slower;
-  - \`--no-turbo-inlining\` (less optimized code to bring back into the caches): 2 KB 1.06-1.39x, slower.
-- **Scaling, measured alone.** One server at a time over HTTP, 16 clients, 8 s after 2 s of warm-up (the
-  benchmark interleaves 2 s windows of five servers): 2 workers against 1 came to 1.91x, 1.67x and 1.43x in three
-  pairs (261 against 137, 214 against 128, 188 against 131 calls/s). The two workers used 6.6 ms of CPU a call
-  between them where one process used 8.5-9.2. On this machine the figure moves with the noise by more than the
-  gap to the target; more cores are what it needs.
-  - A run of array elements handed on as a piece of its own (a slice of JSON.stringify's text) instead of
+  - \`--no-turbo-inlining\` (less optimized code to bring back into the caches): 2 KB 1.06-1.39x, slower;
+  - a run of array elements handed on as a piece of its own (a slice of JSON.stringify's text) instead of
     appended to the piece before it, which the pieces' flattening then copied: 1.61 to 1.35 MB allocated a call
     for a 100 KB JSON page (the 227 KB of flattening gone), but no time gained beyond the noise: 100 KB
     0.93-1.07x, 1 MiB 0.69-1.01x in four comparisons of 25-40 calls, 5 MiB 0.98-1.09x. Reverted.
+- **Scaling, measured alone.** One server at a time over HTTP, 16 clients, 8 s after 2 s of warm-up (the
+  benchmark interleaves 2 s windows of five servers): 2 workers against 1 came to 1.91x, 1.67x and 1.43x in three
+  pairs (261 against 137, 214 against 128, 188 against 131 calls/s). In the first, the two workers used 6.6 ms of
+  CPU a call between them where one process used 8.5-9.2. On this machine the figure moves with the noise by more
+  than the gap to the target; more cores are what it needs.
 - **The 100 KB JSON row without a jq, where a call's memory goes** (V8's sampling heap profiler, garbage
   included, through the kernel): 1.6 MB a call for a 100 KB page. JSON.stringify making the pretty text's pieces
   667 KB (139,000 characters, 60 of them outside Latin-1: a piece holding one is two bytes a character), flattening
-  the pieces 227 KB,
-  decoding the body's members 215 KB, the parsed objects 128 KB, the head of the cut 80 KB. Alone, back to back:
-  the main thread 3.3 ms a call, V8's four helper threads 0.6 ms more. Each of these is a few per cent of the
-  call; none is the 10 % the target still needs.
+  the pieces 227 KB, decoding the body's members 215 KB, the parsed objects 128 KB, the head of the cut 80 KB.
+  Alone, back to back: the main thread 3.3 ms a call, V8's four helper threads 0.6 ms more. Each of these is a few
+  per cent of the call; none is the 10 % the target still needs.
 - **Tidy-up: one way to read a body.** A body that declares its length is now gathered by \`BodyBlocks\` too
   (core/http/body-blocks.ts), into one buffer of that length or a mapping when it is big, as before, so
   \`readBytesCapped\` has one path instead of two and a concatenation for a body longer than it said.
