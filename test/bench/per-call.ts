@@ -4,7 +4,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startReferenceServer } from '../plugins/atlassian/differential/reference-server.js';
 import { connectStdio } from '../support/sdk-client.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
-import { treeCpuMs } from './process-cpu.js';
+import { CpuSpan } from './process-cpu.js';
 import { since, summarize, type Summary } from './stats.js';
 
 export interface PerCallRow {
@@ -83,7 +83,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
           const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[], floor: [] as number[] };
           for (let i = 0; i < 3; i++)
             await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
-          const cpu = new RowCpu(ours.pid, reference.pid);
+          const cpu = { ours: new CpuSpan(ours.pid), reference: new CpuSpan(reference.pid) };
           // The floor is sampled between the calls of each row, as the servers are: measured once before a size's
           // rows, it was ahead of the first rows in time, and whatever the machine did meanwhile fell on one side.
           for (let i = 0; i < n; i++) {
@@ -100,7 +100,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
             reference: summarize(samples.reference),
             floor: summarize(samples.floor),
             ...(before ? { before: summarize(samples.before) } : {}),
-            ...cpu.perCall(n),
+            ...cpuOfRow(cpu.ours.perCall(n), cpu.reference.perCall(n)),
           });
           process.stderr.write(
             `  per-call ${body.length} B ${format}${jq ? ' +jq' : ''}: ours ${rows.at(-1)!.ours.median.toFixed(2)} ms, reference ${rows.at(-1)!.reference.median.toFixed(2)} ms\n`,
@@ -116,30 +116,11 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
 }
 
 /**
- * The two servers' CPU time from the start of a row's measured calls. Between two readings each server answers
- * only its own calls (the floor runs in this process), so its CPU over the row is its CPU for those calls.
+ * The two servers' CPU a call over a row, when both could be read. Between the readings each server answers only
+ * its own calls (the floor runs in this process), so its CPU over the row is its CPU for those calls.
  */
-class RowCpu {
-  private readonly start: { ours: number | undefined; reference: number | undefined };
-
-  constructor(
-    private readonly oursPid: number | undefined,
-    private readonly referencePid: number | undefined,
-  ) {
-    this.start = { ours: cpuOf(oursPid), reference: cpuOf(referencePid) };
-  }
-
-  /** Milliseconds of CPU a call, when both servers' could be read at both ends. */
-  perCall(calls: number): Pick<PerCallRow, 'cpuMsPerCall'> {
-    const ours = cpuOf(this.oursPid);
-    const reference = cpuOf(this.referencePid);
-    if (ours === undefined || reference === undefined || this.start.ours === undefined || this.start.reference === undefined) return {};
-    return { cpuMsPerCall: { ours: (ours - this.start.ours) / calls, reference: (reference - this.start.reference) / calls } };
-  }
-}
-
-function cpuOf(pid: number | undefined): number | undefined {
-  return pid === undefined ? undefined : treeCpuMs(pid);
+function cpuOfRow(ours: number | undefined, reference: number | undefined): Pick<PerCallRow, 'cpuMsPerCall'> {
+  return ours === undefined || reference === undefined ? {} : { cpuMsPerCall: { ours, reference } };
 }
 
 async function pingOnce(client: Client): Promise<number> {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
-import { treeCpuMs } from './process-cpu.js';
+import { CpuSpan, treeCpuMs } from './process-cpu.js';
 
 /**
  * A child that burns `cpuMs` of its own CPU time (counted by itself, so however busy the machine is), then says
@@ -40,5 +40,27 @@ describe('the benchmark reads the CPU of a server with its workers', () => {
     child.stdin!.end();
     await once(child, 'exit');
     expect(treeCpuMs(child.pid!)).to.equal(0);
+  });
+
+  it('divides the CPU used since a span began among the calls it served, and gives nothing it cannot know', async () => {
+    // A child that burns 200 ms of its own CPU once told to, so that the span begins before it does.
+    const script = `process.stdin.once('data', () => { for (;;) { const u = process.cpuUsage(); if (u.user + u.system >= 400000) break; }
+process.stdout.write('done\\n'); process.stdin.on('end', () => process.exit(0)); });`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its start-up, before the span
+      const span = new CpuSpan(child.pid);
+      const before = treeCpuMs(child.pid!)!;
+      child.stdin!.write('go\n');
+      await once(child.stdout!, 'data');
+      // The child stops at 400 ms of CPU in all: the span saw what it used after its start-up, over 4 calls (give or
+      // take the 10 ms tick /proc rounds to, and writing "done").
+      expect(span.perCall(4)).to.be.within((400 - before - 20) / 4, (400 - before + 40) / 4);
+      expect(span.perCall(0)).to.equal(undefined);
+    } finally {
+      child.stdin!.end();
+      await once(child, 'exit');
+    }
+    expect(new CpuSpan(undefined).perCall(4)).to.equal(undefined);
   });
 });

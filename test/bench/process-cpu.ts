@@ -18,6 +18,25 @@ export function treeCpuMs(pid: number): number | undefined {
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
+/**
+ * The CPU a server (its processes, workers included) uses from now on, read at both ends of some calls: a
+ * throughput window, or a per-call row.
+ */
+export class CpuSpan {
+  private readonly start: number | undefined;
+
+  constructor(private readonly pid: number | undefined) {
+    this.start = pid === undefined ? undefined : treeCpuMs(pid);
+  }
+
+  /** Milliseconds of CPU a call since the span began; undefined when /proc could not be read, or no calls. */
+  perCall(calls: number): number | undefined {
+    const end = this.pid === undefined ? undefined : treeCpuMs(this.pid);
+    if (this.start === undefined || end === undefined || calls <= 0) return undefined;
+    return (end - this.start) / calls;
+  }
+}
+
 function hasProc(): boolean {
   try {
     readFileSync('/proc/self/stat');

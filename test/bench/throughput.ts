@@ -3,7 +3,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { pagedListReply, workflowRuns } from '../fixtures/github/github-api.js';
 import { startHttpServer } from '../support/sdk-client.js';
-import { treeCpuMs } from './process-cpu.js';
+import { CpuSpan } from './process-cpu.js';
 import { median } from './stats.js';
 
 export interface ThroughputRow {
@@ -62,8 +62,8 @@ export interface ThroughputServer {
 interface Running {
   url: string;
   upstream: () => number;
-  /** CPU the server's processes have used so far, in ms (undefined without /proc). */
-  cpuMs: () => number | undefined;
+  /** The server's process (its workers are its children), for the CPU it uses. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -106,7 +106,7 @@ async function startServer(options: ThroughputServer): Promise<Running> {
   return {
     url: server.url,
     upstream: () => upstream,
-    cpuMs: () => (server.process.pid === undefined ? undefined : treeCpuMs(server.process.pid)),
+    pid: server.process.pid,
     stop: async () => {
       await server.stop();
       await mock.close();
@@ -184,13 +184,12 @@ export async function benchThroughputInterleaved(servers: InterleavedServer[], w
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < measured.length; k++) {
           const at = (k + round) % measured.length;
-          const cpuBefore = measured[at]!.run.cpuMs();
+          const cpu = new CpuSpan(measured[at]!.run.pid);
           const result = await load(measured[at]!.run.url, body, clients, windowSeconds);
-          const cpuAfter = measured[at]!.run.cpuMs();
+          const perCall = cpu.perCall(result.requests.total);
           check(result, c.tool);
           windows[at]!.push(result);
-          if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
-            cpuPerCall[at]!.push((cpuAfter - cpuBefore) / result.requests.total);
+          if (perCall !== undefined) cpuPerCall[at]!.push(perCall);
         }
       }
       measured.forEach(({ server, run }, i) => {
