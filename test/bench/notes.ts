@@ -938,6 +938,53 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   (core/http/body-blocks.ts), into one buffer of that length or a mapping when it is big, as before, so
   \`readBytesCapped\` has one path instead of two and a concatenation for a body longer than it said.
 
+### Issue 18, round fifteen: a 100 KB page parsed as a one-byte text, and what keeps a result's text alive
+
+- **Built: a page that is big only because it is UTF-16 is parsed whole, its characters past ASCII written as
+  escapes** (core/http/ascii-escaped-json.ts). A 100 KB Jira page with 60 curly quotes decodes to UTF-16, two
+  bytes a character: past the large-string size, on pages mapped afresh (1.1-1.2 ms to decode it here, where
+  JSON.parse of the text takes 0.2 ms), which is why such a page was taken apart member by member
+  (parseJsonBytes, 0.47-0.52 ms). Read as Latin-1 (one byte a character) with each run of bytes past ASCII
+  replaced by the \`\\u\` escapes of what it decodes to, the text stays one byte a character and below that size,
+  and JSON.parse of it gives the same value: bytes past ASCII can stand only inside a string, where an escape of
+  a character is that character, and the decoder starts afresh at every ASCII byte, so decoding each run alone
+  gives what decoding the whole text gives (a broken sequence is the same U+FFFD). A run right after a backslash
+  (\`"\\é"\`, an error, would read as an escaped backslash) is left to the old path; so is a page whose escapes
+  would take it past the size (30,000 CJK characters). In process: 0.36-0.38 ms against 0.47-0.52 for the page,
+  its depth counted by a walk (bracketDepth) since no brackets were scanned. Below 64 KB nothing changes: decode
+  and JSON.parse cost the same as escapes and JSON.parse (2-60 KB pages, within 10 %).
+- **Its figures, builds interleaved call for call over stdio** (150-200 calls a row, two runs in each order):
+  100 KB JSON 0.93-0.98x the time of the build before, JSON with a jq 0.78-1.00x (the parse is a larger share of
+  a call whose rendering is small), TOON 0.91-1.02x, TOON with a jq 0.86-0.90x. A 70 KB page: 0.79-1.07x, noise.
+  In the server's CPU profile of the 100 KB JSON row the parse went from 0.70 to 0.51 ms a call.
+- **Found, not ours to change: the SDK's check of every tools/call result keeps its text alive through young
+  collections.** \`--trace-gc-nvp\` on the server over stdio (a proxy passing the JSON-RPC lines on and keeping the
+  GC lines), 100 KB JSON: a scavenge every 7 calls, 3.3-3.7 ms each, promoting about 590 KB: the cut text of
+  every call since the last one (80 KB each, two bytes a character). V8's sampling heap profiler, keeping what
+  major collections free and dropping what minor ones do, names the same: 75 KB a call surviving young
+  collections, all of it the result's text. Handing the SDK a result with a one-character text (an experiment):
+  promoted 45 KB a scavenge, 1.5 ms each. Taking out only the SDK's result check (\`codec.validateResult\` for
+  tools/call, in the built bundle, an experiment): 41 KB, 1.3 ms. Checking and then sending our own object
+  instead of the checked copy: 587 KB, so it is the check, not what is sent. A heap snapshot (which collects
+  everything first) finds no text held, so the texts are garbage that the young collections cannot see as
+  garbage until a full one runs. Not reproduced outside the server: the same schema checking the same results in
+  a loop promoted nothing, and zod's memoizer of recursive schemas switched off changed nothing. About 2 ms a
+  scavenge, 0.3 ms a 100 KB call, would come back; the check is the SDK's protocol safety net and has no
+  switch, so it stays, and the mechanism is not pinned down.
+- **Looked at and not kept:**
+  - the pretty JSON of a value up to 256K characters made whole by one JSON.stringify instead of in pieces
+    (the pieces cost 1.5x one stringify in process): 1.21-1.41x the time over stdio at 100 and 200 KB, because
+    the whole text is a large string, on fresh pages;
+  - the cut text made flat where it is made instead of at the envelope's last scrub: the same text promoted,
+    from the new place; no change.
+- **Where a 2 KB call's time goes, alone** (CPU profile, 5,000 calls): of 1.6 ms a call sampled on the main
+  thread (the profiler's own cost included), 0.16 ms is the write of the answer to stdout and 0.16 ms the write
+  of the request to the upstream: system calls that wake another process, charged to the writer on this
+  machine. No function of our own takes more than 0.04 ms.
+- **Making a file here** costs 220-400 us in this machine's /tmp folders when they are slow (almost all system
+  time: 338 us of 346 in one run), 10 us on a tmpfs; opening an existing file, renaming or linking one 7-15 us.
+  The run of record's folder was a fast one (14.9 us), so the file of a cut call does not weigh on its rows.
+
 ### The run of record at 8ad1042 (2026-12-02, 15:04 UTC)
 
 Load average 1.8 at the start and 2.0-2.4 at the end, a slower machine than in the last run: the floor of the
