@@ -967,10 +967,19 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   tools/call, in the built bundle, an experiment): 41 KB, 1.3 ms. Checking and then sending our own object
   instead of the checked copy: 587 KB, so it is the check, not what is sent. A heap snapshot (which collects
   everything first) finds no text held, so the texts are garbage that the young collections cannot see as
-  garbage until a full one runs. Not reproduced outside the server: the same schema checking the same results in
-  a loop promoted nothing, and zod's memoizer of recursive schemas switched off changed nothing. About 2 ms a
-  scavenge, 0.3 ms a 100 KB call, would come back; the check is the SDK's protocol safety net and has no
-  switch, so it stays, and the mechanism is not pinned down.
+  garbage until a full one runs.
+- **Narrowed, in the built bundle** (the check patched, one thing at a time, 300 calls each): the 2025-11-25
+  result schema is \`z.unknown()\`, then a transform (the SDK's \`normalizeContentlessToolResult\`), piped into
+  the result's object schema. The object schema alone on the result: 37 KB promoted a scavenge, nothing kept.
+  The text field's own \`z.string()\` on the text: 37 KB. The pipe's \`z.unknown()\` alone: 573-580 KB, whether
+  given the result, a fresh object holding the same text, or the text alone. V8 without its optimizing
+  compilers (\`--no-opt\`, \`--no-turbofan\`, \`--no-maglev\`) or without allocation-site pretenuring: still
+  kept. In a process of its own, with the SDK's package (not our bundle) answering through a bare transport,
+  80 KB texts were kept the same way (2.9 MB a scavenge, 10 ms pauses), and there switching off zod's cycle
+  memo (4.5 on) removed it (110-124 KB); in our bundle, with the memo switched off through zod's \`config\`
+  before the SDK built a schema, they were still kept (574 KB), so that change was not kept. What in the
+  \`z.unknown()\` step holds a string it was handed is not pinned down. About 2 ms a scavenge, 0.3 ms a
+  100 KB call, would come back; the check is the SDK's protocol safety net, with no switch, so it stays.
 - **Looked at and not kept:**
   - the pretty JSON of a value up to 256K characters made whole by one JSON.stringify instead of in pieces
     (the pieces cost 1.5x one stringify in process): 1.21-1.41x the time over stdio at 100 and 200 KB, because
