@@ -968,18 +968,23 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   instead of the checked copy: 587 KB, so it is the check, not what is sent. A heap snapshot (which collects
   everything first) finds no text held, so the texts are garbage that the young collections cannot see as
   garbage until a full one runs.
-- **Narrowed, in the built bundle** (the check patched, one thing at a time, 300 calls each): the 2025-11-25
-  result schema is \`z.unknown()\`, then a transform (the SDK's \`normalizeContentlessToolResult\`), piped into
-  the result's object schema. The object schema alone on the result: 37 KB promoted a scavenge, nothing kept.
-  The text field's own \`z.string()\` on the text: 37 KB. The pipe's \`z.unknown()\` alone: 573-580 KB, whether
-  given the result, a fresh object holding the same text, or the text alone. V8 without its optimizing
-  compilers (\`--no-opt\`, \`--no-turbofan\`, \`--no-maglev\`) or without allocation-site pretenuring: still
-  kept. In a process of its own, with the SDK's package (not our bundle) answering through a bare transport,
-  80 KB texts were kept the same way (2.9 MB a scavenge, 10 ms pauses), and there switching off zod's cycle
-  memo (4.5 on) removed it (110-124 KB); in our bundle, with the memo switched off through zod's \`config\`
-  before the SDK built a schema, they were still kept (574 KB), so that change was not kept. What in the
-  \`z.unknown()\` step holds a string it was handed is not pinned down. About 2 ms a scavenge, 0.3 ms a
-  100 KB call, would come back; the check is the SDK's protocol safety net, with no switch, so it stays.
+- **Narrowed to a behaviour of V8 (Node 20), reproduced without the SDK.** The 2025-11-25 result schema begins
+  with \`z.unknown().superRefine(...)\` (the SDK's check that a result without \`content\` is not another result
+  family), then a transform and the result's object schema. Patched into the built bundle one step at a time
+  (300 calls each): the object schema alone on the result promoted 37 KB a scavenge, the text's own
+  \`z.string()\` 37 KB, the refined \`z.unknown()\` alone 573-580 KB, whether given the result, a fresh object
+  holding the same text, or the text alone. In a loop of its own, 80 KB texts: \`z.unknown().safeParse(text)\`
+  promoted nothing, \`z.unknown().superRefine(fn).safeParse(text)\` 3.0 MB a scavenge (15 ms pauses), with
+  zod's cycle memo switched off too. zod's superRefine gives each parse's payload object an \`addIssue\`
+  closure over that payload, and that alone does it, in plain JavaScript: an object made as \`{ value, issues }\`
+  and then given \`o.addIssue = () => o\` stayed alive through young collections (2.6-4.0 MB promoted a
+  scavenge); the same object made with the property in its literal, given a closure over nothing, given a
+  number, or given the closure and then \`undefined\` or a \`delete\`: nothing kept. \`--no-opt\`,
+  \`--no-turbofan\`, \`--no-maglev\` and \`--no-allocation-site-pretenuring\` change nothing. The payload is
+  zod's and its \`value\` is the result, so nothing the server does can break the chain; about 2 ms a
+  scavenge, 0.3 ms a 100 KB call, would come back with a V8, zod or SDK that does not keep it. (In process
+  with the SDK's package, switching off zod's cycle memo also removed a retention there; through zod's
+  \`config\` in our bundle it changed nothing, so it was not kept.)
 - **Looked at and not kept:**
   - the pretty JSON of a value up to 256K characters made whole by one JSON.stringify instead of in pieces
     (the pieces cost 1.5x one stringify in process): 1.21-1.41x the time over stdio at 100 and 200 KB, because
