@@ -999,6 +999,29 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   time: 338 us of 346 in one run), 10 us on a tmpfs; opening an existing file, renaming or linking one 7-15 us.
   The run of record's folder was a fast one (14.9 us), so the file of a cut call does not weigh on its rows.
 
+### The run of record at 83024c6 (2026-12-02, 17:36 UTC)
+
+Load average 2.3 at the start and 2.0-2.4 at the end. Making a file in this run's folder took 17.2 us, a fast
+folder. The baseline build served 43.8 calls/s (53.2 in the last run) and both servers' 2 KB rows were slower
+than in the last run: the machine, not a build. This run has the escaped parse of round fifteen. Against the
+baseline build every figure is 0.38-0.72x per call and 1.91-4.75x in calls/s: nothing regresses. Against the
+targets:
+
+- **Uncached workflow runs, 16 clients: 3.35x, met** (3.02x in the last run). 2 workers 157 and \`--workers
+  auto\` (2) 137 calls/s, the mean 147 against 43.8. Server CPU 10.4 against 24.0 ms a call.
+- **2 workers against 1: 1.87x, met in this run** (1.62x in the last): 157 against 83.7 calls/s, 9.6 against
+  12.3 ms of CPU a call. Measured alone in round fourteen it ranged from 1.43x to 1.91x: the figure moves with
+  the machine by more than the margin, so one run that meets it does not settle it.
+- **100 KB and above: worst 0.512x (1 MiB TOON with a jq), missed by that row.** Every 100 KB row is below 0.5
+  for the first time: 0.409-0.483x (0.427-0.591x in the last run), the JSON row without a jq 0.483x (0.591x), in
+  the servers' CPU 0.336-0.513x. The 1 MiB TOON row with a jq: ours 19.9 ms (19.7 in the last run), the
+  reference 38.8 ms (48.7), below the floor measured beside it (22.2 ms): the reference was the faster one this
+  time. 1 MiB otherwise 0.136-0.295x, 5 MiB 0.166-0.363x.
+- **2 KB: 0.710-0.739x, missed; above the floor +0.71 to +0.90 ms, missed.** In CPU 0.594-0.670x of the
+  reference. An MCP ping 0.151 against the reference's 0.127 ms.
+- **One 16 MiB value: +57.3 MiB = 3.58x, met.** 64 clients +356 MiB, met.
+- **Start-up: 270 ms, missed** (reference 638 ms): a slower machine than the last run (242 and 508 ms).
+
 ### The run of record at 8ad1042 (2026-12-02, 15:04 UTC)
 
 Load average 1.8 at the start and 2.0-2.4 at the end, a slower machine than in the last run: the floor of the
