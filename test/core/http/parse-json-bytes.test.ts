@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { BATCH_BYTES } from '../../../core/http/json-array-batches.js';
 import { parseJsonBytes } from '../../../core/http/parse-json-bytes.js';
+import { LARGE_STRING_BYTES } from '../../../core/text/large-string.js';
 
 /** The value JSON.parse gives, compared by its JSON text (key order included) and its own keys' prototypes. */
 function expectSameAsJsonParse(text: string, from = 0): void {
@@ -63,8 +64,11 @@ describe('parseJsonBytes: a big body parsed a member at a time', () => {
   });
 
   it('counts the brackets of elements read in batches: a deep one is seen wherever it is', () => {
-    const elements = Array.from({ length: 3000 }, (_, i) => ({ id: i, note: `element ${i}` }));
-    const flat = parseJsonBytes(Buffer.from(JSON.stringify({ items: elements })))!;
+    // Past the large-string size, so the elements are read in batches (a smaller ASCII page is parsed whole).
+    const elements = Array.from({ length: 6000 }, (_, i) => ({ id: i, note: `element ${i}` }));
+    const page = Buffer.from(JSON.stringify({ items: elements }));
+    expect(page.length).to.be.greaterThan(LARGE_STRING_BYTES);
+    const flat = parseJsonBytes(page)!;
     expect(flat.nesting).to.equal(2);
     const deep = `{"items": ${JSON.stringify(elements).replace('{"id":2000,', `{"id":2000,"deep":${'['.repeat(600)}${']'.repeat(600)},`)}}`;
     const parsed = parseJsonBytes(Buffer.from(deep))!;
