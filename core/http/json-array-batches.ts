@@ -1,9 +1,10 @@
-import { isAscii } from 'node:buffer';
 import { LARGE_STRING_BYTES } from '../text/large-string.js';
+import { asciiEscapedJson } from './ascii-escaped-json.js';
 
 /**
- * Bytes of elements read by one JSON.parse: their text stays a regular string even as UTF-16 (two bytes a
- * character, and a UTF-8 byte is at most one character), under LARGE_STRING_BYTES with room for two brackets.
+ * Bytes of elements read by one JSON.parse: under LARGE_STRING_BYTES with room for two brackets and for the
+ * escapes of some characters past ASCII (a batch that they make a large string is read element by element).
+ * Twice as many (a few large batches instead of many) made no difference on the bench's 1 MiB page.
  */
 export const BATCH_BYTES = (LARGE_STRING_BYTES * 3) / 8;
 
@@ -26,10 +27,14 @@ const COLON = 0x3a;
  *
  * Measured in process on that page: 0.70 against 0.95-1.00 ms (the bracket walk of the batches included);
  * under load (16 clients over HTTP) the parse's share of the server's CPU fell from 20 to 11 %, but calls/s
- * moved within the windows' noise (0.91-1.16x). Batches are for ASCII text only:
- * on the bench's 1 MiB Jira page (curly quotes here and there) a batch is UTF-16, and batches parsed it in the
- * same time (4.5 against 4.4 ms) while its JSON calls took 1,000-1,070 fresh pages against 740. An array whose
- * first batch is not ASCII is read element by element, as before.
+ * moved within the windows' noise (0.91-1.16x).
+ *
+ * A batch with characters past ASCII is read with each of them written as a `\u` escape (asciiEscapedJson), so
+ * its text stays one byte a character. Decoded as it is, such a batch was UTF-16, which JSON.parse reads slower:
+ * on the bench's 1 MiB Jira page (curly quotes here and there) no faster than element by element (4.5 against
+ * 4.4 ms) while its JSON calls took 1,000-1,070 fresh pages against 740. Escaped, in process: 3.8-3.9 against
+ * 4.4-4.5 ms. A batch whose escapes cannot stand for its text (one follows a backslash) or would make it a large
+ * string ends the batches: the array is read element by element from there, as before.
  */
 export class ObjectArrayBatches {
   /** Searched for between elements: undefined until the first element has been read, null when not to batch. */
@@ -49,13 +54,14 @@ export class ObjectArrayBatches {
     if (!this.seam) return undefined;
     const brace = this.bytes.lastIndexOf(this.seam, at + BATCH_BYTES);
     if (brace <= at) return undefined; // the element at `at` is bigger than a batch
-    if (!isAscii(this.bytes.subarray(at, brace + 1))) {
-      // Decoded as UTF-16, twice the bytes, which JSON.parse reads slower: no faster than one at a time (see above).
+    // One byte a character, its characters past ASCII (if any) written as escapes.
+    const text = asciiEscapedJson(this.bytes, at, brace + 1);
+    if (text === undefined) {
       this.seam = null;
       return undefined;
     }
     try {
-      return { elements: JSON.parse(`[${this.bytes.toString('utf8', at, brace + 1)}]`) as unknown[], end: brace + 1 };
+      return { elements: JSON.parse(`[${text}]`) as unknown[], end: brace + 1 };
     } catch {
       // The seam fell inside an element, and would again; a body that is not JSON fails element by element too.
       this.seam = null;
