@@ -2,6 +2,7 @@ import { LARGE_STRING_BYTES } from '../text/large-string.js';
 import { bracketDepth } from '../schema/argument-depth.js';
 import { asciiEscapedJson } from './ascii-escaped-json.js';
 import { ObjectArrayBatches } from './json-array-batches.js';
+import { setDataMember } from '../result/data-member.js';
 
 /**
  * Whether a body whose text takes `textBytes` (decodedTextBytes) is parsed from its bytes a member at a time
@@ -128,10 +129,10 @@ function parseContainer(bytes: Buffer, start: number, level: number, nesting: Ne
         at = skipSpace(bytes, at + 1);
       }
       const [member, memberEnd] = parseValue(bytes, at, level, nesting);
-      // Defined, never assigned: a "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its
-      // first place and takes the last value, as there.
+      // A "__proto__" key stays a key, as JSON.parse makes it; a repeated key keeps its first place and takes the
+      // last value, as there.
       if (array) (out as unknown[]).push(member);
-      else Object.defineProperty(out, key!, { value: member, enumerable: true, writable: true, configurable: true });
+      else setDataMember(out as Record<string, unknown>, key!, member);
       batches?.read(memberEnd);
       at = memberEnd;
     }

@@ -1,3 +1,5 @@
+import { setDataMember } from './data-member.js';
+
 /**
  * Replaces every configured secret value in a piece of text. `longestForm`, when known, is the length of the
  * longest form it finds: text checked in consecutive windows that overlap by one less than that is checked
@@ -146,9 +148,9 @@ function scrubContainer(value: object, scrub: Scrub, shortest: number, walk: Wal
     const scrubbed = scrubMember(item, scrub, shortest, walk);
     if (out === undefined && (key !== k || scrubbed !== item)) {
       out = {};
-      for (const earlier of keys.slice(0, i)) define(out, earlier, source[earlier]);
+      for (const earlier of keys.slice(0, i)) setDataMember(out, earlier, source[earlier]);
     }
-    if (out !== undefined) define(out, key, scrubbed);
+    if (out !== undefined) setDataMember(out, key, scrubbed);
   }
   return out ?? source;
 }
@@ -158,8 +160,4 @@ function scrubMember(item: unknown, scrub: Scrub, shortest: number, walk: WalkBu
   if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
   if (item !== null && typeof item === 'object') return scrubContainer(item, scrub, shortest, walk);
   return typeof item === 'string' && item.length >= shortest ? scrub(item) : item;
-}
-
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setDataMember } from '../../core/result/data-member.js';
 
 /**
  * JSON with object keys sorted at every level, so equal values always serialize (and hash) the same:
@@ -14,8 +15,8 @@ function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const v = (value as Record<string, unknown>)[key];
-    // Defined, never assigned: a "__proto__" argument is data the request sends, and must be bound and shown.
-    if (v !== undefined) Object.defineProperty(out, key, { value: sortKeys(v), enumerable: true, writable: true, configurable: true });
+    // A data member, never the prototype: a "__proto__" argument is data the request sends, and must be bound and shown.
+    if (v !== undefined) setDataMember(out, key, sortKeys(v));
   }
   return out;
 }

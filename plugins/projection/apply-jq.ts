@@ -1,6 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import { boundedSearch } from './bounded-jmespath.js';
 import { ProjectionTooLarge } from './projection-budget.js';
+import { setDataMember } from '../../core/result/data-member.js';
 
 /** The longest `jq` expression accepted: far above any real projection, far below what parsing can choke on. */
 export const MAX_JQ_CHARS = 2000;
@@ -52,8 +53,8 @@ export function toPlainJson(value: unknown, mode: PlainJsonMode = 'json'): unkno
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (!isJsonable(v) && mode === 'json') continue;
-      // defineProperty, not assignment: a "__proto__" key of the upstream body is data and must stay a key.
-      Object.defineProperty(out, k, { value: isJsonable(v) ? toPlainJson(v, mode) : null, enumerable: true, writable: true, configurable: true });
+      // A data member, never the prototype: a "__proto__" key of the upstream body is data and must stay a key.
+      setDataMember(out, k, isJsonable(v) ? toPlainJson(v, mode) : null);
     }
     return out;
   }

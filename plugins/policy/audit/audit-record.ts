@@ -1,6 +1,7 @@
 import type { Decision } from '../engine/policy-engine.js';
 import type { PublicIdentity } from '../engine/call-facts.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { setDataMember } from '../../../core/result/data-member.js';
 
 /** One line of the audit log. `prev` chains it to the line before; `hash` seals it. */
 export interface AuditRecord {
@@ -42,13 +43,8 @@ export function shapeOf(value: unknown, depth = 0): Shape {
   const out: Record<string, Shape> = {};
   const keys = Object.keys(value).sort();
   for (const key of keys.slice(0, MAX_KEYS)) {
-    // Defined, never assigned: a "__proto__" argument is recorded like any other key.
-    Object.defineProperty(out, key, {
-      value: shapeOf((value as Record<string, unknown>)[key], depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    // A data member, never the prototype: a "__proto__" argument is recorded like any other key.
+    setDataMember(out, key, shapeOf((value as Record<string, unknown>)[key], depth + 1));
   }
   if (keys.length > MAX_KEYS) out['...'] = `${keys.length - MAX_KEYS} more keys`;
   return out;
