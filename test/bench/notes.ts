@@ -1039,6 +1039,48 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
     whose bytes hold no secret would need to know that the handler's value is that body, unchanged; a security
     check is not where to save 2 ms on a guess.
 
+### Issue 18, round seventeen: measured again, nothing kept
+
+- **A 2 KB call, hot and after other work** (TOON, each server alone, 2,000 calls of warm-up, 1,000 measured,
+  three rounds of each): back to back, ours 0.54-0.60 ms (CPU 0.46-0.53 ms a call) against the reference's
+  0.99-1.16 (1.03-1.20): 0.46-0.60x. With 3 ms of work between calls that walks 32 MiB of memory in the
+  benchmark's process (caches displaced, as the reference's turn does in the run): ours 1.00-1.02 ms (CPU
+  0.75-0.82), the reference 1.34-1.77 (1.36-1.71): 0.57-0.75x, the range the runs of record show. Round
+  fourteen's finding holds: the target's interleaving puts a cost on each call that neither server shows back to
+  back, and ours grows by more of its own time (CPU 1.6x) than the reference's (1.1-1.5x).
+- **A sampling profile overstates short native calls.** At a 50 us interval, \`serializeMessage\` (the SDK's
+  JSON.stringify of an answer) showed 50 us a 2 KB call; timed inside the server over 8,000 calls it is
+  11.2-11.5 us, and JSON.stringify of the same result in a loop 4 us. The profiles of this round were read for
+  where the time goes, not for how much.
+- **The file of a cut call costs what the file system's state makes it.** Timed inside the server on 100 KB
+  JSON calls, creating the file took 47-63 us a call in one run and 700-860 us in another a few minutes later,
+  when each 64 KB write took 160-200 us; an empty file in a fresh folder, back to back, 18-20 us. The
+  reference writes a file of every call's raw response (writeFileSync, before it answers); we write one only
+  when the text is cut. Not changed: a file opened ahead of the call would save the create only, and leave an
+  open file to account for in sweeps and at exit.
+- The 100 KB JSON row without a jq, back to back: 2.8-3.2 ms a call (CPU 3.0-3.6); its parts in the profile
+  (parse 14 %, the JSON rendering 12 %, the cut and its file 17 %, the answer's write 11 %) are each a few
+  tenths of a millisecond, where the target needs 0.2 ms off the whole.
+
+### The run of record at 206ec77 (2026-12-02, 20:24 UTC)
+
+Load average 1.9 at the start and 2.1-2.4 at the end; an MCP ping 0.155 ms on our side against 0.132 for the
+reference; making a file in this run's folder took 13.3 us. The code is that of the run at 5a3ce5e, below, with
+the property test of the big-body parser and a comment since. Against the baseline build every figure is
+0.301-0.710x per call and 1.95-3.90x in calls/s: nothing regresses. Against the targets:
+
+- **Uncached workflow runs, 16 clients: 3.12x, met.** 2 workers 206 and \`--workers auto\` (2) 204 calls/s, the
+  mean 205 against 65.7. Server CPU 8.2 against 18.5 ms a call.
+- **2 workers against 1: 1.61x, missed** (1.40x in the last run): 206 against 128 calls/s, server CPU a call
+  8.1 against 9.1 ms.
+- **100 KB and above: worst 0.527x (100 KB JSON without a jq), missed** (0.555x in the last run). The other
+  100 KB rows 0.362-0.402x; 1 MiB 0.131-0.290x; 5 MiB 0.186-0.365x.
+- **2 KB: 0.665-0.780x, missed; above the floor +0.297 to +0.570 ms, missed** (one row, JSON with a jq, is
+  within 0.3 ms). In CPU 0.574-0.672x of the reference.
+- **One 16 MiB value: +56.9 MiB = 3.56x, met** (4.20x in the last run, 3.58x in the one before). 64 clients
+  +364 MiB, met.
+- **Start-up: 217 ms, missed** (reference 660 ms; \`node -e 0\` 138 ms).
+
 ### The run of record at 5a3ce5e (2026-12-02, 19:38 UTC)
 
 A busier machine than the last run: load average 2.2 at the start and 2.1-2.6 at the end, an MCP ping 0.316 ms
