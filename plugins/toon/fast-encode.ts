@@ -25,6 +25,12 @@ const UNQUOTED_KEY = /^[A-Z_][\w.]*$/i;
 /** Longer strings (descriptions, comments) rarely repeat: a slot would hold them for nothing. */
 const CACHED_STRING_LENGTH = 256;
 const STRING_SLOTS = 1024;
+/**
+ * Strings written before the table is made: the two tables are 16 KB, which a small page (a 2 KB Jira page
+ * writes about 40 strings) would allocate and fill with holes on every call for almost no hits, and that was
+ * the largest allocation of such a call.
+ */
+const STRINGS_BEFORE_TABLE = 128;
 
 /** The TOON text of a plain JSON value; throws NotPlainJson for anything else. */
 export function encodeToon(value: unknown): string {
@@ -61,21 +67,26 @@ class Encoder {
    * from the length and a few characters, not a hash of the whole string (a Map hashes and grows, which
    * made a page of all-distinct strings 15-25% slower); a miss just overwrites the slot.
    */
-  private readonly seen: string[] = new Array<string>(STRING_SLOTS);
-  private readonly written: string[] = new Array<string>(STRING_SLOTS);
+  private table: { seen: string[]; written: string[] } | undefined;
+  private untabled = 0;
 
-  /** A primitive as written, through the table for a string that may repeat. */
+  /** A primitive as written, through the table for a string that may repeat (once the value has proved big enough). */
   private asWritten(value: Primitive): string {
     if (typeof value !== 'string') return String(value);
     const n = value.length;
     if (n < 2 || n > CACHED_STRING_LENGTH) return primitive(value);
+    if (this.table === undefined) {
+      if (++this.untabled <= STRINGS_BEFORE_TABLE) return primitive(value);
+      this.table = { seen: new Array<string>(STRING_SLOTS), written: new Array<string>(STRING_SLOTS) };
+    }
+    const { seen, written } = this.table;
     const slot =
       (n * 31 + value.charCodeAt(n - 1) * 7 + value.charCodeAt(n - 2) * 131 + value.charCodeAt(n >> 1) * 17 + value.charCodeAt(n >> 2)) & (STRING_SLOTS - 1);
-    if (this.seen[slot] === value) return this.written[slot]!;
-    const written = primitive(value);
-    this.seen[slot] = value;
-    this.written[slot] = written;
-    return written;
+    if (seen[slot] === value) return written[slot]!;
+    const text = primitive(value);
+    seen[slot] = value;
+    written[slot] = text;
+    return text;
   }
 
   /** The pieces, without the first line's line break. */

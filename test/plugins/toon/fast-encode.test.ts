@@ -140,7 +140,9 @@ describe('the fast TOON encoder writes exactly what TOON 2.3.1 writes', () => {
     // index 7 differs, so every one of them lands in the same slot. Quoted (":"), escaped ('"') and plain.
     const alike = (c: string): string[] => [`id:0123${c}56789abcdefg`, `id"0123${c}56789abcdefg`, `id-0123${c}56789abcdefg`];
     const strings = [...'abcabcxyz'].flatMap(alike);
-    const value = { list: strings, table: strings.map((name) => ({ name })), nested: strings.map((s) => ({ s, again: { s } })) };
+    // The table is made only once a value has written 128 strings: these come first, so that it is in use.
+    const before = Array.from({ length: 200 }, (_, i) => `first-${i}`);
+    const value = { before, list: strings, table: strings.map((name) => ({ name })), nested: strings.map((s) => ({ s, again: { s } })) };
     expect(encodeToon(value)).to.equal(library(value));
   });
 
