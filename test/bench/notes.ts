@@ -1039,7 +1039,7 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
     whose bytes hold no secret would need to know that the handler's value is that body, unchanged; a security
     check is not where to save 2 ms on a guess.
 
-### Issue 18, round seventeen: measured again, nothing kept
+### Issue 18, round seventeen: what a small call allocates; the file of a cut call, measured again
 
 - **A 2 KB call, hot and after other work** (TOON, each server alone, 2,000 calls of warm-up, 1,000 measured,
   three rounds of each): back to back, ours 0.54-0.60 ms (CPU 0.46-0.53 ms a call) against the reference's
@@ -1048,16 +1048,28 @@ byte-by-byte stretch before the scan searches natively for a string's end (24 by
   0.75-0.82), the reference 1.34-1.77 (1.36-1.71): 0.57-0.75x, the range the runs of record show. Round
   fourteen's finding holds: the target's interleaving puts a cost on each call that neither server shows back to
   back, and ours grows by more of its own time (CPU 1.6x) than the reference's (1.1-1.5x).
+- **What a 2 KB call allocates** (V8's sampling heap profiler in the server, every 512 bytes, garbage included,
+  4,000 calls): 131 KB a call, spread over the SDK's handling of the message, our stages and undici. The largest
+  single allocation was the TOON encoder's table of strings already written, two arrays of 1,024 slots (16 KB)
+  made for every value, where a 2 KB Jira page writes about 40 strings. **Built:** the table is made once a value
+  has written 128 strings (plugins/toon/fast-encode.ts); 114 KB a call now. Time, builds interleaved call for
+  call: 0.95-1.01x back to back, 0.99-1.01x with 2 ms of other work between calls: fewer bytes, no time to see.
+  A test that writes 200 strings before the ones that share a slot keeps the table under test (it fails when a
+  slot is trusted without comparing its string).
 - **A sampling profile overstates short native calls.** At a 50 us interval, \`serializeMessage\` (the SDK's
   JSON.stringify of an answer) showed 50 us a 2 KB call; timed inside the server over 8,000 calls it is
   11.2-11.5 us, and JSON.stringify of the same result in a loop 4 us. The profiles of this round were read for
   where the time goes, not for how much.
 - **The file of a cut call costs what the file system's state makes it.** Timed inside the server on 100 KB
-  JSON calls, creating the file took 47-63 us a call in one run and 700-860 us in another a few minutes later,
-  when each 64 KB write took 160-200 us; an empty file in a fresh folder, back to back, 18-20 us. The
-  reference writes a file of every call's raw response (writeFileSync, before it answers); we write one only
-  when the text is cut. Not changed: a file opened ahead of the call would save the create only, and leave an
-  open file to account for in sweeps and at exit.
+  JSON calls, creating the file took 47-63 us a call in one run and 700-860 us in another a few minutes later.
+  Back to back in a new folder: 350-1,300 us under this machine's /tmp at one time, 18-27 us under /var/tmp,
+  /work or /root (one ext4) at the same time; a link and an unlink in the slow folder 20 us. The reference writes
+  a file of every call's raw response (writeFileSync, before it answers); we write one only when the text is cut.
+- **Looked at again and not kept: the next file made ahead** (round thirteen measured it in a fast folder and on
+  throughput). Made through the thread pool, hidden, and taken with a link and an unlink: in a slow folder
+  (about 1 ms a file) 100 KB JSON 0.88-1.04x the time, TOON 0.91-0.92x, but the server's CPU 1.07-1.12x; in a
+  fast folder 0.97-1.02x the time and 1.05-1.12x the CPU. A call waits less only where making a file is slow,
+  and every cut call spends more CPU, which is what the throughput target is made of.
 - The 100 KB JSON row without a jq, back to back: 2.8-3.2 ms a call (CPU 3.0-3.6); its parts in the profile
   (parse 14 %, the JSON rendering 12 %, the cut and its file 17 %, the answer's write 11 %) are each a few
   tenths of a millisecond, where the target needs 0.2 ms off the whole.
