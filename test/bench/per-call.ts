@@ -64,8 +64,10 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
       : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const rows: PerCallRow[] = [];
   const pings = { ours: [] as number[], reference: [] as number[] };
+  // Whatever page the mock serves at the time: the warm-up's, then each size's.
+  const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
   try {
-    await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])], options.warmUpCalls ?? 40);
+    await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])], floorUrl, options.warmUpCalls ?? 40);
     for (let i = 0; i < options.iterations(0); i++) {
       pings.ours.push(await pingOnce(ours.client));
       pings.reference.push(await pingOnce(reference.client));
@@ -74,7 +76,6 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
       const body = jiraSearchBody(bytes);
       serveJiraSearch(mock, body);
       const n = options.iterations(bytes);
-      const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
       for (let i = 0; i < 3; i++) await floorOnce(floorUrl);
       for (const format of ['toon', 'json'] as const) {
         for (const jq of [false, true]) {
@@ -136,9 +137,8 @@ async function pingOnce(client: Client): Promise<number> {
  * first 300 calls and 0.59 in the fifth 300 (0.47 to 0.40 after 2,000), so the first rows' floor stood high and
  * what a server spends above it looked smaller than it was.
  */
-async function warmUp(mock: MockUpstream, clients: Client[], calls: number): Promise<void> {
+async function warmUp(mock: MockUpstream, clients: Client[], floorUrl: string, calls: number): Promise<void> {
   serveJiraSearch(mock, jiraSearchBody(20 * 1024));
-  const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
   for (let i = 0; i < calls; i++) {
     for (const client of clients) {
       await callOnce(client, { path: SEARCH_PATH, outputFormat: i % 2 === 0 ? 'toon' : 'json', ...(i % 4 < 2 ? {} : { jq: TYPICAL_JIRA_JQ }) });
