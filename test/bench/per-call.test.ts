@@ -15,6 +15,17 @@ describe("the per-call benchmark: each server's own CPU beside the times", funct
     }
   });
 
+  it('takes the floor as issue 18 names it: the fetch and JSON.parse, then one stdio round trip, each part shown', async () => {
+    const result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+    for (const row of result.rows) {
+      const where = `${row.format} ${row.jq}`;
+      expect(row.fetchAndParse.median, where).to.be.greaterThan(0);
+      // The round trip is an MCP ping of the reference: the floor stands above its fetch and parse by about a ping.
+      expect(row.floor.median, where).to.be.greaterThan(row.fetchAndParse.median);
+      expect(row.floor.median - row.fetchAndParse.median, where).to.be.lessThan(20 * result.ping.reference.median);
+    }
+  });
+
   it("shows both and ours as a share of the reference's, and nothing when they were not read", () => {
     expect(serverCpuCell({ cpuMsPerCall: { ours: 1.5, reference: 2.5 } })).to.equal('1.50 / 2.50 ms = 0.600x');
     expect(serverCpuCell({})).to.equal('');

@@ -13,8 +13,14 @@ export interface PerCallRow {
   jq: boolean;
   ours: Summary;
   reference: Summary;
-  /** A direct fetch of the mock plus JSON.parse, in this process: the physical minimum. */
+  /**
+   * The floor as issue 18 names it: what any server of this kind must do for a call. A direct fetch of the mock
+   * and JSON.parse of its text in this process, then one stdio round trip (an MCP ping of the reference server),
+   * timed as one.
+   */
   floor: Summary;
+  /** The fetch and JSON.parse of the same samples alone: the floor without its round trip. */
+  fetchAndParse: Summary;
   /** The baseline commit's build, interleaved with the others (only with --before). */
   before?: Summary;
   /**
@@ -67,7 +73,8 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
   // Whatever page the mock serves at the time: the warm-up's, then each size's.
   const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
   try {
-    await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])], floorUrl, options.warmUpCalls ?? 40);
+    const floor = (): Promise<FloorSample> => floorOnce(floorUrl, reference.client);
+    await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])], floor, options.warmUpCalls ?? 40);
     for (let i = 0; i < options.iterations(0); i++) {
       pings.ours.push(await pingOnce(ours.client));
       pings.reference.push(await pingOnce(reference.client));
@@ -76,19 +83,21 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
       const body = jiraSearchBody(bytes);
       serveJiraSearch(mock, body);
       const n = options.iterations(bytes);
-      for (let i = 0; i < 3; i++) await floorOnce(floorUrl);
+      for (let i = 0; i < 3; i++) await floor();
       for (const format of ['toon', 'json'] as const) {
         for (const jq of [false, true]) {
           const args: Record<string, unknown> = { path: SEARCH_PATH, queryParams: { maxResults: '50' }, outputFormat: format };
           if (jq) args.jq = TYPICAL_JIRA_JQ;
-          const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[], floor: [] as number[] };
+          const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[], floor: [] as number[], fetchAndParse: [] as number[] };
           for (let i = 0; i < 3; i++)
             await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
           const cpu = { ours: new CpuSpan(ours.pid), reference: new CpuSpan(reference.pid) };
           // The floor is sampled between the calls of each row, as the servers are: measured once before a size's
           // rows, it was ahead of the first rows in time, and whatever the machine did meanwhile fell on one side.
           for (let i = 0; i < n; i++) {
-            samples.floor.push(await floorOnce(floorUrl));
+            const sample = await floor();
+            samples.floor.push(sample.whole);
+            samples.fetchAndParse.push(sample.fetchAndParse);
             samples.ours.push(await callOnce(ours.client, args));
             samples.reference.push(await callOnce(reference.client, args));
             if (before) samples.before.push(await callOnce(before.client, args));
@@ -100,6 +109,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
             ours: summarize(samples.ours),
             reference: summarize(samples.reference),
             floor: summarize(samples.floor),
+            fetchAndParse: summarize(samples.fetchAndParse),
             ...(before ? { before: summarize(samples.before) } : {}),
             ...cpuOfRow(cpu.ours.perCall(n), cpu.reference.perCall(n)),
           });
@@ -137,13 +147,13 @@ async function pingOnce(client: Client): Promise<number> {
  * first 300 calls and 0.59 in the fifth 300 (0.47 to 0.40 after 2,000), so the first rows' floor stood high and
  * what a server spends above it looked smaller than it was.
  */
-async function warmUp(mock: MockUpstream, clients: Client[], floorUrl: string, calls: number): Promise<void> {
+async function warmUp(mock: MockUpstream, clients: Client[], floor: () => Promise<FloorSample>, calls: number): Promise<void> {
   serveJiraSearch(mock, jiraSearchBody(20 * 1024));
   for (let i = 0; i < calls; i++) {
     for (const client of clients) {
       await callOnce(client, { path: SEARCH_PATH, outputFormat: i % 2 === 0 ? 'toon' : 'json', ...(i % 4 < 2 ? {} : { jq: TYPICAL_JIRA_JQ }) });
     }
-    await floorOnce(floorUrl);
+    await floor();
   }
 }
 
@@ -156,12 +166,25 @@ async function callOnce(client: Client, args: Record<string, unknown>): Promise<
   return took;
 }
 
-/** Milliseconds of the floor once: a direct fetch of the mock and JSON.parse of its text, in this process. */
-async function floorOnce(url: string): Promise<number> {
+interface FloorSample {
+  /** Milliseconds of the fetch and JSON.parse. */
+  fetchAndParse: number;
+  /** Milliseconds of the fetch, the parse and the round trip after them. */
+  whole: number;
+}
+
+/**
+ * The floor once: a direct fetch of the mock and JSON.parse of its text in this process, then one stdio round
+ * trip. The round trip is a ping of the reference server, the cheapest MCP exchange there is; pinging ours would
+ * wake it just before its own call and flatter it.
+ */
+async function floorOnce(url: string, roundTrip: Client): Promise<FloorSample> {
   const started = performance.now();
   const response = await fetch(url);
   const value = JSON.parse(await response.text()) as { issues: unknown[] };
-  const took = since(started);
+  const fetchAndParse = since(started);
+  await roundTrip.ping();
+  const whole = since(started);
   if (value.issues.length === 0) throw new Error('the mock served no issues');
-  return took;
+  return { fetchAndParse, whole };
 }

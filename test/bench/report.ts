@@ -45,7 +45,7 @@ const table = (head: string[], rows: string[][]): string =>
   [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
 const ms = (v: number): string => `${fmt(v)} ms`;
-/** A difference from the floor: +0.95 ms, or -0.27 ms where ours beat the floor's fetch and parse. */
+/** A difference from the floor: +0.95 ms, or -0.27 ms where ours beat it. */
 const signedMs = (v: number): string => `${v < 0 ? '-' : '+'}${fmt(Math.abs(v))} ms`;
 /** autocannon measures latency in whole milliseconds. */
 const wholeMs = (v: number): string => (v < 1 ? '<1 ms' : `${fmt(v)} ms`);
@@ -64,6 +64,7 @@ function targets(r: BenchResults): string {
   const worstSmall = worstOf(small);
   const worstLarge = worstOf(large);
   const overFloor = Math.max(...small.map((row) => row.ours.median - row.floor.median));
+  const overFetchAndParse = Math.max(...small.map((row) => row.ours.median - row.fetchAndParse.median));
   const spillOf = (clients: number) => r.spill.find((s) => s.clients === clients && (s.server ?? 'ours') === 'ours');
   const single = spillOf(1);
   const growth = single ? single.peakRssBytes - single.idleRssBytes : Number.NaN;
@@ -90,7 +91,12 @@ function targets(r: BenchResults): string {
       `worst ${ratio(worstLarge.ours.median, worstLarge.reference.median)} (${where(worstLarge)})`,
       verdict(worstLarge.ours.median <= 0.5 * worstLarge.reference.median),
     ],
-    ['per call, 2 KB: ours above the floor', '<= 0.3 ms', `worst ${signedMs(overFloor)}`, verdict(overFloor <= 0.3)],
+    [
+      'per call, 2 KB: ours above the floor (fetch + JSON.parse + one stdio round trip)',
+      '<= 0.3 ms',
+      `worst ${signedMs(overFloor)} (above the fetch and parse alone: worst ${signedMs(overFetchAndParse)})`,
+      verdict(overFloor <= 0.3),
+    ],
     [
       'uncached github_list_workflow_runs over HTTP, 16 clients: calls/s against the baseline build',
       '>= 3x',
@@ -192,6 +198,7 @@ function perCall(r: BenchResults): string {
     serverCpuCell(row),
     ms(row.floor.median),
     signedMs(row.ours.median - row.floor.median),
+    signedMs(row.ours.median - row.fetchAndParse.median),
     `${spread(row.ours)} / ${spread(row.reference)}`,
     String(row.ours.n),
   ]);
@@ -205,6 +212,7 @@ function perCall(r: BenchResults): string {
     ms(ping.reference.median),
     ms(ping.reference.p99),
     ratio(ping.ours.median, ping.reference.median),
+    '',
     '',
     '',
     '',
@@ -224,6 +232,7 @@ function perCall(r: BenchResults): string {
       'server CPU a call (ours / ref)',
       'floor',
       'ours above floor',
+      'ours above fetch + parse',
       'IQR ms (ours / ref)',
       'calls',
     ],
@@ -429,7 +438,7 @@ ${beforeAfter(r)}
 
 ## Per-call time: jira_get, ours against the reference
 
-\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process: no MCP, no rendering; it is sampled between the calls of each row, as the servers are. "Server CPU a call" is each server's user + system time, every thread, over the row's measured calls, divided by their number: its own work, where a median also holds what the two sides share (the mock, the client, the wake-ups between processes). The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page), and the floor is taken as often, before anything is measured: all three keep getting faster for about two thousand calls while V8 compiles their hot code.
+\`jira_get\` of a Jira search page over stdio with the official SDK client, mcp-devtools against @aashari/mcp-server-atlassian-jira@3.3.0, both pointed at one loopback mock. The last row is an MCP \`ping\` over the same sessions: what the transport and the SDK cost a call on each side before any tool runs. The floor is what issue 18 names as the floor of any such server: a direct \`fetch\` of the mock plus \`JSON.parse\` in the benchmark process, then one stdio round trip (an MCP ping of the reference, the cheapest MCP exchange), timed as one; no tool, no rendering. It is sampled between the calls of each row, as the servers are. "Ours above fetch + parse" leaves the round trip out, as the runs of record up to 0eeab8e took the floor. "Server CPU a call" is each server's user + system time, every thread, over the row's measured calls, divided by their number: its own work, where a median also holds what the two sides share (the mock, the client, the wake-ups between processes). The jq is \`issues[*].{key: key, summary: fields.summary, status: fields.status.name}\`. Each server first answers ${r.perCall.warmUpCalls} calls (every configuration, a 20 KB page), and the floor is taken as often, before anything is measured: all three keep getting faster for about two thousand calls while V8 compiles their hot code.
 
 ${perCall(r)}
 
