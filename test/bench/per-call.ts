@@ -15,8 +15,8 @@ export interface PerCallRow {
   reference: Summary;
   /**
    * The floor as issue 18 names it: what any server of this kind must do for a call. A direct fetch of the mock
-   * and JSON.parse of its text in this process, then one stdio round trip (an MCP ping of the reference server),
-   * timed as one.
+   * and JSON.parse of its text in this process, then one stdio round trip (an MCP ping of a reference server
+   * process started for the floor alone), timed as one.
    */
   floor: Summary;
   /** The fetch and JSON.parse of the same samples alone: the floor without its round trip. */
@@ -37,6 +37,8 @@ export interface PerCallResult {
   ping: { ours: Summary; reference: Summary };
   /** Calls each server answered before the measured ones. */
   warmUpCalls: number;
+  /** The processes measured, and the one the floor's round trip goes to. */
+  pids: { ours: number | undefined; reference: number | undefined; floorRoundTrip: number | undefined };
 }
 
 export interface PerCallOptions {
@@ -64,16 +66,21 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
   // with the same (v2) client, so the rows compare the servers and the ping row is the same exchange.
   const ours = await connectStdio({ env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' }, versionNegotiation: { mode: 'legacy' } });
   const reference = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
+  // The floor's round trip: the cheapest MCP exchange, with a server of the reference's kind. A process of its own,
+  // for a measured server pinged would do that work inside its row's CPU reading and be woken just before a call.
+  const roundTrip = await startReferenceServer('jira', mock.url, JIRA_CREDENTIALS);
+  // Whatever page the mock serves at the time: the warm-up's, then each size's.
+  const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
+  const floor = (): Promise<FloorSample> => floorOnce(floorUrl, roundTrip.client);
+  // Read while they run: a closed process has no pid.
+  const pids = { ours: ours.pid, reference: reference.pid, floorRoundTrip: roundTrip.pid };
   const before =
     options.beforeCli === undefined
       ? undefined
       : await connectStdio({ cliPath: options.beforeCli, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' } });
   const rows: PerCallRow[] = [];
   const pings = { ours: [] as number[], reference: [] as number[] };
-  // Whatever page the mock serves at the time: the warm-up's, then each size's.
-  const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
   try {
-    const floor = (): Promise<FloorSample> => floorOnce(floorUrl, reference.client);
     await warmUp(mock, [ours.client, reference.client, ...(before ? [before.client] : [])], floor, options.warmUpCalls ?? 40);
     for (let i = 0; i < options.iterations(0); i++) {
       pings.ours.push(await pingOnce(ours.client));
@@ -120,10 +127,15 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
       }
     }
   } finally {
-    await Promise.allSettled([ours.close(), reference.close(), before?.close()]);
+    await Promise.allSettled([ours.close(), reference.close(), roundTrip.close(), before?.close()]);
     await mock.close();
   }
-  return { rows, ping: { ours: summarize(pings.ours), reference: summarize(pings.reference) }, warmUpCalls: options.warmUpCalls ?? 40 };
+  return {
+    rows,
+    ping: { ours: summarize(pings.ours), reference: summarize(pings.reference) },
+    warmUpCalls: options.warmUpCalls ?? 40,
+    pids,
+  };
 }
 
 /**
@@ -173,11 +185,7 @@ interface FloorSample {
   whole: number;
 }
 
-/**
- * The floor once: a direct fetch of the mock and JSON.parse of its text in this process, then one stdio round
- * trip. The round trip is a ping of the reference server, the cheapest MCP exchange there is; pinging ours would
- * wake it just before its own call and flatter it.
- */
+/** The floor once: a direct fetch of the mock and JSON.parse of its text in this process, then one stdio round trip. */
 async function floorOnce(url: string, roundTrip: Client): Promise<FloorSample> {
   const started = performance.now();
   const response = await fetch(url);
