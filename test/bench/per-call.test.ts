@@ -1,12 +1,16 @@
 import { expect } from 'chai';
-import { benchPerCall } from './per-call.js';
+import { benchPerCall, type PerCallResult } from './per-call.js';
 import { serverCpuCell } from './report.js';
 
 describe("the per-call benchmark: each server's own CPU beside the times", function () {
   this.timeout(60_000);
+  // One small run, read by the tests below: each of them ran its own (two seconds of servers) for the same figures.
+  let result: PerCallResult;
+  before(async () => {
+    result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+  });
 
-  it("reads ours and the reference's CPU over each row's measured calls, from their processes", async () => {
-    const result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+  it("reads ours and the reference's CPU over each row's measured calls, from their processes", () => {
     expect(result.rows).to.have.length(4);
     for (const row of result.rows) {
       // 40 calls of a few hundred microseconds to a few milliseconds each: more than nothing, less than a second a call.
@@ -15,12 +19,11 @@ describe("the per-call benchmark: each server's own CPU beside the times", funct
     }
   });
 
-  it('takes the floor as issue 18 names it: the fetch and JSON.parse, then one stdio round trip to neither measured server', async () => {
-    const result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+  it('takes the floor as issue 18 names it: the fetch and JSON.parse, then one stdio round trip to neither measured server', () => {
     for (const row of result.rows) {
       const where = `${row.format} ${row.jq}`;
       expect(row.fetchAndParse.median, where).to.be.greaterThan(0);
-      // The round trip is an MCP ping of the reference: the floor stands above its fetch and parse by about a ping.
+      // The round trip is an MCP ping of a reference server: the floor stands above its fetch and parse by about a ping.
       expect(row.floor.median, where).to.be.greaterThan(row.fetchAndParse.median);
       expect(row.floor.median - row.fetchAndParse.median, where).to.be.lessThan(20 * result.ping.reference.median);
     }
