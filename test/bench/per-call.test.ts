@@ -1,17 +1,24 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { expect } from 'chai';
+import { CONTRACT_FOLDER_PREFIX } from './contract-work.js';
 import { benchPerCall, type PerCallResult } from './per-call.js';
-import { serverCpuCell } from './report.js';
+import { contractShareCell, serverCpuCell } from './report.js';
 
 describe("the per-call benchmark: each server's own CPU beside the times", function () {
   this.timeout(60_000);
   // One small run, read by the tests below: each of them ran its own (two seconds of servers) for the same figures.
   let result: PerCallResult;
+  let contractFoldersBefore: string[];
+  const contractFolders = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith(CONTRACT_FOLDER_PREFIX));
   before(async () => {
-    result = await benchPerCall({ sizes: [2048], iterations: () => 40, warmUpCalls: 5 });
+    contractFoldersBefore = contractFolders();
+    // 2 KB renders under the cut; 48 KB of page renders as JSON over 40,000 characters, so its text is cut.
+    result = await benchPerCall({ sizes: [2048, 48 * 1024], iterations: (bytes) => (bytes > 4096 ? 10 : 40), warmUpCalls: 5 });
   });
 
   it("reads ours and the reference's CPU over each row's measured calls, from their processes", () => {
-    expect(result.rows).to.have.length(4);
+    expect(result.rows).to.have.length(8);
     for (const row of result.rows) {
       // 40 calls of a few hundred microseconds to a few milliseconds each: more than nothing, less than a second a call.
       expect(row.cpuMsPerCall?.ours, `${row.format} ${row.jq}`).to.be.greaterThan(0).and.lessThan(1000);
@@ -32,6 +39,33 @@ describe("the per-call benchmark: each server's own CPU beside the times", funct
     const { ours, reference, floorRoundTrip } = result.pids;
     expect(floorRoundTrip).to.be.a('number');
     expect([ours, reference]).to.not.include(floorRoundTrip);
+  });
+
+  it('times what the contract itself asks of JSON without a jq: its text, and its file only when that text is cut', () => {
+    for (const row of result.rows) {
+      const where = `${row.bodyBytes} ${row.format} ${row.jq}`;
+      if (row.format !== 'json' || row.jq) {
+        expect(row.contract, where).to.equal(undefined);
+        continue;
+      }
+      expect(row.contract, where).to.not.equal(undefined);
+      const { render, file, floorAndWork } = row.contract!;
+      expect(render.median, where).to.be.greaterThan(0);
+      if (row.bodyBytes < 4096) expect(file.median, `${where}: under the cut, no file is required`).to.equal(0);
+      else expect(file.median, `${where}: a cut text's file`).to.be.greaterThan(0);
+      // Each sample is the floor's and the work's own, added: never less than the floor alone.
+      expect(floorAndWork.median, where).to.be.at.least(row.floor.median);
+      expect(floorAndWork.n, where).to.equal(row.floor.n);
+    }
+    // The files written for it are the benchmark's, not kept.
+    expect(contractFolders()).to.deep.equal(contractFoldersBefore);
+  });
+
+  it("shows the contract's share of the reference where it was timed, and nothing elsewhere", () => {
+    const summary = (median: number) => ({ median, p99: median, p25: median, p75: median, n: 1 });
+    const row = { reference: summary(4), contract: { render: summary(0.5), file: summary(0.3), floorAndWork: summary(2.6) } };
+    expect(contractShareCell(row)).to.equal('2.60 ms = 0.650x');
+    expect(contractShareCell({ reference: summary(4) })).to.equal('');
   });
 
   it("shows both and ours as a share of the reference's, and nothing when they were not read", () => {

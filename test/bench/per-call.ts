@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startReferenceServer } from '../plugins/atlassian/differential/reference-server.js';
 import { connectStdio } from '../support/sdk-client.js';
+import { ContractWork } from './contract-work.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, TYPICAL_JIRA_JQ, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
 import { CpuSpan } from './process-cpu.js';
 import { since, summarize, type Summary } from './stats.js';
@@ -21,6 +22,13 @@ export interface PerCallRow {
   floor: Summary;
   /** The fetch and JSON.parse of the same samples alone: the floor without its round trip. */
   fetchAndParse: Summary;
+  /**
+   * JSON without a jq only: what the contract itself asks of any server on top of the floor (contract-work.ts),
+   * timed in this process after each floor sample: the text, its file (0 when the text is not cut), and each
+   * floor sample with both added. The last against the reference's median is as near 0.5x as any server keeping
+   * the contract can come on this machine.
+   */
+  contract?: { render: Summary; file: Summary; floorAndWork: Summary };
   /** The baseline commit's build, interleaved with the others (only with --before). */
   before?: Summary;
   /**
@@ -72,6 +80,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
   // Whatever page the mock serves at the time: the warm-up's, then each size's.
   const floorUrl = `${mock.url}${SEARCH_PATH}?maxResults=50`;
   const floor = (): Promise<FloorSample> => floorOnce(floorUrl, roundTrip.client);
+  const contractWork = new ContractWork();
   // Read while they run: a closed process has no pid.
   const pids = { ours: ours.pid, reference: reference.pid, floorRoundTrip: roundTrip.pid };
   const before =
@@ -96,6 +105,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
           const args: Record<string, unknown> = { path: SEARCH_PATH, queryParams: { maxResults: '50' }, outputFormat: format };
           if (jq) args.jq = TYPICAL_JIRA_JQ;
           const samples = { ours: [] as number[], reference: [] as number[], before: [] as number[], floor: [] as number[], fetchAndParse: [] as number[] };
+          const contract = format === 'json' && !jq ? { render: [] as number[], file: [] as number[], floorAndWork: [] as number[] } : undefined;
           for (let i = 0; i < 3; i++)
             await Promise.all([callOnce(ours.client, args), callOnce(reference.client, args), before && callOnce(before.client, args)]);
           const cpu = { ours: new CpuSpan(ours.pid), reference: new CpuSpan(reference.pid) };
@@ -105,6 +115,12 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
             const sample = await floor();
             samples.floor.push(sample.whole);
             samples.fetchAndParse.push(sample.fetchAndParse);
+            if (contract) {
+              const work = contractWork.once(sample.value);
+              contract.render.push(work.render);
+              contract.file.push(work.file);
+              contract.floorAndWork.push(sample.whole + work.render + work.file);
+            }
             samples.ours.push(await callOnce(ours.client, args));
             samples.reference.push(await callOnce(reference.client, args));
             if (before) samples.before.push(await callOnce(before.client, args));
@@ -117,6 +133,9 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
             reference: summarize(samples.reference),
             floor: summarize(samples.floor),
             fetchAndParse: summarize(samples.fetchAndParse),
+            ...(contract
+              ? { contract: { render: summarize(contract.render), file: summarize(contract.file), floorAndWork: summarize(contract.floorAndWork) } }
+              : {}),
             ...(before ? { before: summarize(samples.before) } : {}),
             ...cpuOfRow(cpu.ours.perCall(n), cpu.reference.perCall(n)),
           });
@@ -128,6 +147,7 @@ export async function benchPerCall(options: PerCallOptions): Promise<PerCallResu
     }
   } finally {
     await Promise.allSettled([ours.close(), reference.close(), roundTrip.close(), before?.close()]);
+    contractWork.close();
     await mock.close();
   }
   return {
@@ -183,6 +203,8 @@ interface FloorSample {
   fetchAndParse: number;
   /** Milliseconds of the fetch, the parse and the round trip after them. */
   whole: number;
+  /** The page parsed: what the contract's own work renders (contract-work.ts). */
+  value: unknown;
 }
 
 /** The floor once: a direct fetch of the mock and JSON.parse of its text in this process, then one stdio round trip. */
@@ -194,5 +216,5 @@ async function floorOnce(url: string, roundTrip: Client): Promise<FloorSample> {
   await roundTrip.ping();
   const whole = since(started);
   if (value.issues.length === 0) throw new Error('the mock served no issues');
-  return { fetchAndParse, whole };
+  return { fetchAndParse, whole, value };
 }
