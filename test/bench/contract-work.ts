@@ -22,8 +22,9 @@ export interface ContractSample {
  * truncation notice names it. Timed here in the benchmark's process with V8's own stringify and the file written
  * the cheapest way found here (ours: UTF-8 encoded into one reused 64 KB buffer, written as it fills; one
  * Buffer.from and one write took 3-4x as long, 0.42 against 0.11 ms for a 100 KB page), in a folder on the file
- * system the servers' files go to by default. That is a lower bound for every server that keeps the contract,
- * ours included: it leaves out everything else a call does (the cut, the answer's larger message, scrubbing).
+ * system the servers' files go to by default. The floor with the longer of the two added is a lower bound for
+ * every server that keeps the contract, ours included (per-call.ts): it leaves out everything else a call does
+ * (the cut, the answer's larger message, scrubbing).
  * The files stay until `close`, as a server's stay for their retention period: a file removed at once may never
  * reach the disk, which would make the write look cheaper than it is.
  */
