@@ -44,14 +44,15 @@ export class ContractWork {
     const render = since(started);
     if (text.length <= MAX_TEXT_CHARS) return { render, file: 0 };
     const writing = performance.now();
-    const fd = openSync(join(this.dir, `raw-${++this.files}.txt`), 'wx', 0o600);
+    const path = join(this.dir, `raw-${++this.files}.txt`);
+    const fd = openSync(path, 'wx', 0o600);
     try {
       writeUtf8Now(fd, text);
     } finally {
       closeSync(fd);
     }
     const file = since(writing);
-    unlinkSync(join(this.dir, `raw-${this.files}.txt`));
+    unlinkSync(path);
     return { render, file };
   }
 

@@ -251,7 +251,6 @@ function perCall(r: BenchResults): string {
   );
 }
 
-/** Each server's CPU a call over a per-call row, and ours as a share of the reference's: "1.50 / 2.50 ms = 0.600x". */
 /**
  * The least a call of a server keeping the contract can take in a row (contract-work.ts): the row's floor and the
  * longer of the contract's text and file. Undefined where that was not timed (TOON, or with a jq).
@@ -293,6 +292,7 @@ function contractWork(r: BenchResults): string {
   );
 }
 
+/** Each server's CPU a call over a per-call row, and ours as a share of the reference's: "1.50 / 2.50 ms = 0.600x". */
 export function serverCpuCell(row: Pick<PerCallRow, 'cpuMsPerCall'>): string {
   const cpu = row.cpuMsPerCall;
   if (cpu === undefined) return '';
