@@ -27,6 +27,11 @@ export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undef
    * The policy stage decides on it before anything is sent, and `policy explain` shows it.
    */
   route?: (args: Static<I>) => UpstreamRequest;
+  /**
+   * The toolset this tool belongs to, named `<plugin>.<group>` (`github.actions`): `--toolsets` selects it by that
+   * name, and the plugin's own name selects every toolset of the plugin. Omitted: the plugin's name.
+   */
+  toolset?: string;
   /** Serve this tool's upstream GETs through the HTTP cache (cache plugin). */
   cache?: boolean;
   /**

@@ -2,8 +2,8 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/pipeline/call-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
-import { cleanTerminalOutput, collapseRepeatedLines } from '../log-text/clean-log.js';
-import { logResultText } from '../log-text/log-result.js';
+import { cleanTerminalOutput, collapseRepeatedLines } from '../../core/vendor/clean-log.js';
+import { logResultText } from '../../core/vendor/log-result.js';
 import { actionHeading, chooseActions, type SelectedAction, type V1JobDetail } from './job-steps.js';
 import type { StepOutputReader } from './step-output.js';
 

@@ -1,8 +1,8 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/pipeline/call-context.js';
-import { TAIL_BUDGET_CHARS } from '../log-text/log-result.js';
-import { artifactSentence, saveForCaller } from '../log-text/saved-artifact.js';
+import { TAIL_BUDGET_CHARS } from '../../core/vendor/log-result.js';
+import { artifactSentence, saveForCaller } from '../../core/vendor/saved-artifact.js';
 
 /** What the contents API answers for one path: a file, a symlink or a submodule (a directory is a list of these). */
 export interface ContentEntry {

@@ -12,7 +12,7 @@ import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 import { createGithubClient, DIFF_MEDIA_TYPE, GithubSettings, RAW_MEDIA_TYPE } from './github-client.js';
-import { logResultText } from '../log-text/log-result.js';
+import { logResultText } from '../../core/vendor/log-result.js';
 import { nextPageFromLink } from '../../core/http/link-header.js';
 import { contentBytes, fileText, listingText, pointerText, type ContentEntry } from './file-contents.js';
 import { diffText } from './pull-request-diff.js';

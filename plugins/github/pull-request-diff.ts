@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { ToolContext } from '../../core/pipeline/call-context.js';
-import { TAIL_BUDGET_CHARS } from '../log-text/log-result.js';
-import { artifactSentence, saveForCaller } from '../log-text/saved-artifact.js';
+import { TAIL_BUDGET_CHARS } from '../../core/vendor/log-result.js';
+import { artifactSentence, saveForCaller } from '../../core/vendor/saved-artifact.js';
 
 /** Files named when a diff is cut: enough to know what is missing, few enough to stay short. */
 const FILES_LISTED = 40;

@@ -8,7 +8,7 @@ import ts from 'typescript';
 // `import('...')` type counts, type-only ones included.
 //   core     imports nothing from plugins/ or server/ (core is what plugins build on);
 //   plugins  import core, their own files and the shared libraries under plugins/ (folders without a @Plugin
-//            class, such as atlassian/ and log-text/); never another plugin, and a shared library no plugin;
+//            class, such as atlassian/); never another plugin, and a shared library no plugin;
 //   nothing  imports in a cycle.
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { tailOfLog } from '../../../plugins/log-text/log-tail.js';
+import { tailOfLog } from '../../../core/vendor/log-tail.js';
 
 describe('tailOfLog (the end of a job log, within a character budget)', () => {
   it('keeps the last lines, ignoring the final newline', () => {

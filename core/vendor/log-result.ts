@@ -1,6 +1,6 @@
-import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
-import type { ToolContext } from '../../core/pipeline/call-context.js';
-import { MAX_TEXT_CHARS } from '../../core/result/text-limit.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ToolContext } from '../pipeline/call-context.js';
+import { MAX_TEXT_CHARS } from '../result/text-limit.js';
 import { tailOfLog } from './log-tail.js';
 import { artifactSentence, saveForCaller } from './saved-artifact.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cleanTerminalOutput, collapseRepeatedLines } from '../../../plugins/log-text/clean-log.js';
+import { cleanTerminalOutput, collapseRepeatedLines } from '../../../core/vendor/clean-log.js';
 
 describe('cleanTerminalOutput (terminal output as it was left on screen)', () => {
   it('removes colour, cursor and title escapes, and keeps the text between them', () => {
