@@ -2,12 +2,6 @@ import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
 import type { BodyLease } from '../kernel/body-budget.js';
 import type { RequestDeadline } from './request-deadline.js';
-import { collectYoungGeneration } from '../pipeline/collect-after-big-value.js';
-import { BodyBlocks } from './body-blocks.js';
-import { EveryBytes } from '../pipeline/every-bytes.js';
-
-/** Bytes of a big body read between two young collections that free the chunks already copied (see there). */
-export const CHUNKS_COLLECTED_EVERY_BYTES = 4 * 1024 * 1024;
 
 /** A response body as the pooled client hands it over: its headers and a byte stream. */
 export interface BodySource {
@@ -46,22 +40,20 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
     discardBody(response);
     throw tooLarge(what, maxBytes, declared);
   }
-  // Copied as they come, into one buffer when the length is declared, in blocks when not (body-blocks.ts): a
-  // large body is held once, not kept in chunks and concatenated at the end.
-  const body = new BodyBlocks(maxBytes, Number.isFinite(declared) ? declared : undefined);
-  const collecting = new EveryBytes(CHUNKS_COLLECTED_EVERY_BYTES, collectYoungGeneration);
+  const chunks: Buffer[] = [];
+  let total = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      if (body.total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
+      if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
-      body.add(chunk);
-      collecting.count(chunk.byteLength);
+      chunks.push(chunk);
+      total += chunk.byteLength;
     }
   } catch (error) {
     discardBody(response);
     throw error;
   }
-  return body.whole();
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }
 
 /** Drops a body not read (or not read to its end): the stream is destroyed, the connection not reused. */

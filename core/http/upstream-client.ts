@@ -160,10 +160,7 @@ export class UpstreamClient implements UpstreamBinding {
             await sleep(backoffMs(attempt), ctx.signal);
             continue;
           }
-          const accepted = this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
-          // Parsed from its bytes: they are freed once the handler returns, not held beside the value to the end.
-          if (response.big !== undefined) ctx.handledBodies?.add(response.big);
-          return accepted;
+          return this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
         } catch (error) {
           if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
             ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream GET');
@@ -336,14 +333,8 @@ function rawResponse(head: Pick<RawResponse, 'status' | 'statusText' | 'headers'
 /** An enumerable `text` that decodes a big body once, when first read (a spread copy reads it). */
 function textOf(response: { big?: Buffer }): PropertyDescriptor {
   const bytes = response.big!;
-  const length = bytes.length;
   let text: string | undefined;
-  const decoded = (): string => {
-    // Freed once the handler returned (handled-bodies.ts): an empty text then would be a wrong answer, not a lazy one.
-    if (bytes.length !== length) throw new Error('the text of a big upstream body was read after its handler returned; read it in the handler');
-    return decodeBody(bytes);
-  };
-  return { enumerable: true, configurable: true, get: () => (text ??= decoded()) };
+  return { enumerable: true, configurable: true, get: () => (text ??= decodeBody(bytes)) };
 }
 
 /**

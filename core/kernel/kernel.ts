@@ -25,9 +25,6 @@ import { ToolSelection } from './tool-selection.js';
 import { observedInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
-import { isBigValue } from '../pipeline/big-value.js';
-import { collectAfterBigValue } from '../pipeline/collect-after-big-value.js';
-import { holdingYoungGenerationWhenBig } from '../pipeline/young-generation-hold.js';
 
 export interface KernelOptions {
   plugins: readonly PluginClass[];
@@ -290,13 +287,12 @@ export class Kernel {
         args: args ?? {},
         meta: {},
         timings: {},
-        bodyLease: holdingYoungGenerationWhenBig(this.bodies.lease()),
+        bodyLease: this.bodies.lease(),
       };
       const started = performance.now();
       try {
         await tool.chain.run(ctx);
       } finally {
-        if (isBigValue(ctx)) collectAfterBigValue();
         ctx.bodyLease!.release();
         reportCall(ctx, performance.now() - started, this.reporting);
       }

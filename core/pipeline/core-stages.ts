@@ -9,7 +9,6 @@ import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
 import { furtherRequestGate } from './request-gate.js';
-import { HandledBodies } from '../http/handled-bodies.js';
 import type { Contribution } from './stage-chain.js';
 
 export interface CoreStageDeps {
@@ -68,7 +67,6 @@ async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreS
 }
 
 async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const handledBodies = new HandledBodies();
   const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
     toolName: ctx.tool.spec.name,
     args: ctx.args,
@@ -79,18 +77,12 @@ async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: Co
     prepared: ctx.prepared,
     interceptors: deps.interceptorsFor(ctx),
     bodyLease: ctx.bodyLease,
-    handledBodies,
     gate: furtherRequestGate(ctx, deps.readOnlyServer),
     time: (step, micros) => {
       ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
     },
   };
-  let output: ToolOutput;
-  try {
-    output = await ctx.tool.handler(toolCtx);
-  } finally {
-    handledBodies.release();
-  }
+  const output: ToolOutput = await ctx.tool.handler(toolCtx);
   if (output === null || typeof output !== 'object') {
     // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
     throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);

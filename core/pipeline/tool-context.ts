@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
 import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
 import type { BodyLease } from '../kernel/body-budget.js';
-import type { HandledBodies } from '../http/handled-bodies.js';
 import type { ToolSpec } from '../plugin/tool-spec.js';
 import type { Principal } from './principal.js';
 
@@ -77,8 +76,6 @@ export interface HandlerContext<A, R extends UpstreamRequest | undefined = Upstr
   time(step: string, micros: number): void;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
-  /** Big body bytes the upstream client parsed, freed once the handler has returned (handled-bodies.ts). */
-  readonly handledBodies?: HandledBodies;
   /**
    * The request gate (request-gate.ts): every request the pipeline did not prepare passes it before it is sent,
    * a handler's further request (the gate interceptor asks) and each same-origin redirect hop (the upstream

@@ -6,13 +6,8 @@ import { join } from 'node:path';
 import { newOwnerOnlyFile } from '../../core/files/new-owner-only-file.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { SWEEP_INTERVAL_MS } from '../../core/store/store-options.js';
-import { collectAfterBigValue } from '../../core/pipeline/collect-after-big-value.js';
-import { EveryBytes } from '../../core/pipeline/every-bytes.js';
 
 const NAME_PATTERN = /^[0-9a-f]{32}\.bin$/;
-
-/** Bytes of artifact files read back between two full collections asked for (see ArtifactFiles.readBack). */
-export const READ_BACK_COLLECTED_EVERY_BYTES = 4 * 1024 * 1024;
 
 /** Folders of every ArtifactFiles of this process, removed when it exits (one listener for all of them). */
 const liveFolders = new Set<string>();
@@ -35,14 +30,6 @@ export class ArtifactFiles {
   private making: Promise<string> | undefined;
   /** Each file's expiry and folder (a file stays where it was made when a vanished folder is made anew). */
   private readonly expiries = new Map<string, { expiresAt: number; folder: string }>();
-  /**
-   * A full collection (throttled, collect-after-big-value.ts) every READ_BACK_COLLECTED_EVERY_BYTES read back.
-   * A client reading a big artifact back makes one small call after another, hundreds for 16 MiB, and their
-   * garbage piles up in the old generation until it reaches a limit V8 set from its size after the big call:
-   * measured on a 16 MiB value read back whole, the resident set grew by 20-40 MiB during the read-back, as much
-   * as the call itself had taken, and the read-back set the peak.
-   */
-  private readonly readBack = new EveryBytes(READ_BACK_COLLECTED_EVERY_BYTES, collectAfterBigValue);
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -79,7 +66,6 @@ export class ArtifactFiles {
     try {
       const data = Buffer.alloc(length);
       const { bytesRead } = await file.read(data, 0, length, position);
-      this.readBack.count(bytesRead);
       return bytesRead === length ? data : undefined;
     } finally {
       await file.close();

@@ -5,7 +5,6 @@ import type { Principal } from '../../core/pipeline/principal.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
 import { bufferChunks, utf8Chunks } from '../../core/artifacts/utf8-chunks.js';
-import { holdYoungGenerationForReadBack } from '../../core/pipeline/young-generation-hold.js';
 import type { ArtifactFiles } from './artifact-files.js';
 
 /**
@@ -121,8 +120,6 @@ export class ChunkedArtifactStore implements ArtifactStore {
         `offset must be an integer from 0 to ${meta.bytes} (the artifact's size in bytes); pass the nextOffset of the previous read.`,
       );
     }
-    // A big artifact is read back in many small calls: the young generation is kept at its size meanwhile.
-    if (meta.bytes > ARTIFACT_FILE_THRESHOLD_BYTES) holdYoungGenerationForReadBack();
     const index = Math.floor(offset / ARTIFACT_CHUNK_BYTES);
     const chunkStart = index * ARTIFACT_CHUNK_BYTES;
     const end = Math.min(meta.bytes, chunkStart + ARTIFACT_CHUNK_BYTES, offset + Math.max(1, maxBytes));

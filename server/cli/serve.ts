@@ -15,7 +15,6 @@ import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import { workerCount } from './worker-count.js';
-import { keepMallocHeapOfBigCalls } from './malloc-heap.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
@@ -29,7 +28,6 @@ export interface ServeOptions extends ConfigOptions, ToolOptions {
  * failure to start is reported as the log stream's last line (startup-failure.ts).
  */
 export async function serve(options: ServeOptions): Promise<void> {
-  keepMallocHeapOfBigCalls();
   await startServing(options).catch(reportStartupFailure);
 }
 

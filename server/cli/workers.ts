@@ -10,21 +10,6 @@ interface ListeningMessage {
   url: string;
 }
 
-/**
- * V8's young generation of each worker, in MiB per semi-space (Node's default is 16). A worker serving many
- * calls at once keeps every call's parsed body and rendering alive across scavenges, so the default new space
- * fills every few calls and most of it is copied, then promoted: on 16 clients of uncached workflow runs
- * (440 KB renderings) scavenges took about 1.3 ms a call, about half that with 32 (docs/benchmarks.md).
- * It costs up to three times this much resident memory per worker.
- */
-export const WORKER_SEMI_SPACE_MIB = 32;
-
-/** The command-line flags of a worker: the primary's own, led by the young generation size unless the operator set one. */
-export function workerExecArgv(execArgv: readonly string[], nodeOptions = ''): string[] {
-  const chosen = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size\b/.test(flag));
-  return chosen ? [...execArgv] : [`--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`, ...execArgv];
-}
-
 /** Worker deaths the primary replaces within a minute before it concludes they will keep dying. */
 const MAX_RESTARTS_PER_MINUTE = 5;
 
@@ -83,7 +68,6 @@ class ClusterPrimary {
       if (message?.mcpDevtools === 'listening' && typeof message.url === 'string') this.onListening(worker, message.url);
     });
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
-    cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env.NODE_OPTIONS) });
     for (let i = 0; i < this.count; i++) this.fork();
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void this.stop(signal));
   }

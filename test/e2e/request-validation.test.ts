@@ -5,9 +5,8 @@ import { expect } from 'chai';
 import { RawStdioServer } from '../support/raw-stdio.js';
 
 /**
- * The SDK validates every request against its era's wire schemas, which the bundle builds one at a time, when
- * first used (rollup/lazy-sdk-schemas.mjs). Whichever schema a start builds first, or never, a malformed request
- * is still refused with invalid params and a well-formed one still served, in both eras.
+ * The SDK validates every request against its era's wire schemas: a malformed request is refused with invalid
+ * params and a well-formed one served, in both eras.
  */
 const MODERN = '2026-07-28';
 const envelope = {

@@ -13,11 +13,8 @@ import { connectStdioAs, type ClientKind, type Connected } from '../support/sdk-
 const PRELOAD = join(REPO_ROOT, 'test/support/module-log.cjs');
 const CHUNKS = join(REPO_ROOT, 'dist/chunks');
 
-/**
- * The chunks a start-up needs: the polyfill's, the start-up chunk, and the loader that runs the start-up chunk's
- * code through its code cache (the code itself, startup-*.code.js, is read as a file, not imported).
- */
-const isStartupChunk = (file: string): boolean => /^(startup|reflect-metadata)-[\w-]+\.js$/.test(file) || file === 'code-cache.js';
+/** The chunks a start-up needs: the prelude (compile cache, runtime notice), the polyfill's and the start-up chunk. */
+const isStartupChunk = (file: string): boolean => /^(prelude|startup|reflect-metadata)-[\w-]+\.js$/.test(file);
 /**
  * Packages required on first use, never at start-up. keyv is bundled into the start-up chunk; the installed copy
  * is loaded only by the Redis adapter.
@@ -71,42 +68,16 @@ describe('what a server loads to answer its first tools/list (dist/cli.js over s
         const loaded = started.loaded();
         // The log sees both kinds of module: the bundle's ES chunks and the CommonJS polyfill.
         expect(loaded.some((module) => /\/dist\/chunks\/startup-[\w-]+\.js$/.test(module))).to.equal(true);
-        expect(loaded.some((module) => module.endsWith('/dist/chunks/code-cache.js'))).to.equal(true);
         expect(loaded.some((module) => module.includes('/node_modules/reflect-metadata/'))).to.equal(true);
         expect(lazyChunksIn(loaded)).to.deep.equal([]);
         expect(firstUsePackagesIn(loaded)).to.deep.equal([]);
-        // node:crypto and node:assert too: hashes (the fingerprint that keys shared state) and the log writer's
-        // checks are for calls, not for start-up; node:worker_threads is for pino's transports, which a
-        // synchronous log writer never starts.
-        const laterBuiltins = ['node:http', 'node:https', 'node:http2', 'node:cluster', 'node:crypto', 'node:assert', 'node:worker_threads'];
+        const laterBuiltins = ['node:http', 'node:https', 'node:http2', 'node:cluster'];
         expect(loaded.filter((module) => laterBuiltins.includes(module))).to.deep.equal([]);
       } finally {
         await started.server.close();
       }
     });
   }
-
-  it('requires a built-in loaded on first use once, not on every upstream answer', async () => {
-    // undici checks every header of every response with node:assert, which the bundle requires on first use:
-    // each check used to go through Node's require (path resolution and cache lookup) again.
-    const circleci = await MockUpstream.start();
-    circleci.on('GET', '/api/v2/project/*', (request) => ({
-      headers: { 'x-request-id': `r-${request.path}`, 'x-ratelimit-remaining': '4999', 'cache-control': 'no-store' },
-      body: { id: request.path, state: 'created' },
-    }));
-    const started = await start('v2-auto', { CIRCLECI_BASE_URL: circleci.url, CIRCLECI_TOKEN: 'circleci-token' });
-    try {
-      for (let i = 0; i < 5; i++) {
-        const result = await started.server.client.callTool({ name: 'circleci_get', arguments: { path: `/project/gh/acme/app/${i}` } });
-        expect(result.isError ?? false).to.equal(false);
-      }
-      expect(circleci.requests).to.have.length(5);
-      expect(started.loaded().filter((module) => module === 'node:assert')).to.have.length(1);
-    } finally {
-      await started.server.close();
-      await circleci.close();
-    }
-  });
 
   it('loads JMESPath with the first call that asks for a jq, not before', async () => {
     const circleci = await MockUpstream.start();

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { workerCount } from '../../server/cli/worker-count.js';
-import { WORKER_SEMI_SPACE_MIB } from '../../server/cli/workers.js';
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from '../bench/jira-bodies.js';
 import { cpuTicksOf } from '../bench/process-cpu.js';
 import { runCli } from '../support/run-cli.js';
@@ -135,25 +134,6 @@ describe('--workers N: node:cluster workers behind one HTTP port (dist/cli.js)',
     expect(answer.result!.content[0]!.text).to.include('Bench');
     expect(await code).to.equal(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid} still running`).to.equal(false);
-  });
-
-  it('starts each worker with a larger young generation, unless the operator chose one in NODE_OPTIONS', async () => {
-    const flagsOf = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    const server = await startHttpServer({ args: ['--workers', '2'], env: env(`sqlite://${join(storeDir, 'young.db')}`) });
-    try {
-      for (const pid of workerPids(server)) expect(flagsOf(pid)).to.include(`--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`);
-    } finally {
-      expect(await server.stop('SIGTERM')).to.equal(0);
-    }
-    const chosen = await startHttpServer({
-      args: ['--workers', '2'],
-      env: { ...env(`sqlite://${join(storeDir, 'young-chosen.db')}`), NODE_OPTIONS: '--max-semi-space-size=8' },
-    });
-    try {
-      for (const pid of workerPids(chosen)) expect(flagsOf(pid).filter((f) => f.includes('semi-space'))).to.deep.equal([]);
-    } finally {
-      expect(await chosen.stop('SIGTERM')).to.equal(0);
-    }
   });
 
   it('replaces a worker that dies, and keeps serving', async () => {

@@ -1,8 +1,6 @@
-import { v8Collector, type V8Gc } from '../../core/pipeline/collect-after-big-value.js';
-
-/** V8's `gc()`, as the server obtains it (no flag on mocha's command line); a test that needs it fails without it. */
-export function exposedGc(): V8Gc {
-  const gc = v8Collector();
-  if (gc === null) throw new Error('V8 gave no gc() in this process: the test measures collections and needs it');
+/** V8's `gc()`: mocha runs with `--expose-gc` (package.json), so a test can collect; one that needs it fails without it. */
+export function exposedGc(): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function') throw new Error('V8 gave no gc() in this process: run mocha with --expose-gc (package.json does)');
   return gc;
 }
