@@ -1,4 +1,4 @@
-import type { Principal } from '../pipeline/principal.js';
+import type { Principal } from '../identity/principal.js';
 
 /** One chunk of an artifact, as `artifact_read` returns it (data base64-encoded). */
 export interface ArtifactChunk {

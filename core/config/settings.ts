@@ -6,7 +6,7 @@ import { didYouMean } from '../text/nearest-names.js';
 import { coerceSetting } from './coerce.js';
 import { isLenient, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
-import { urlPasswords } from './url-credentials.js';
+import { urlPasswords } from '../text/url-credentials.js';
 
 /** Someone who declares settings: the core, or a plugin (with its `~/.mcp/configs.json` sections). */
 export interface SettingOwner {

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors/tool-error.js';
 import { nestsDeeperThan } from '../schema/argument-depth.js';
-import type { BodyKind } from './types.js';
+import type { BodyKind } from '../plugin/upstream-types.js';
 
 /**
  * How deeply a response body may nest. No API answers with hundreds of levels; a body that does would overflow

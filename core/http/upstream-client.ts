@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
-import { compose, type Layer } from '../pipeline/compose.js';
-import type { InterceptContext, ToolContext } from '../pipeline/tool-context.js';
+import { compose, type Layer } from '../flow/compose.js';
+import type { InterceptContext, ToolContext } from '../plugin/tool-context.js';
 import { MAX_BODY_DEPTH, parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
@@ -13,7 +13,7 @@ import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-
 import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
-import type { PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './types.js';
+import type { PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
 
 export interface UpstreamClientOptions {
   /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */

@@ -3,12 +3,12 @@ import { injectable, container as rootContainer, type DependencyContainer } from
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import { callLineLogger, reportCall, type CallReporting } from '../logging/call-log.js';
+import { callLineLogger, reportCall, type CallReporting } from './call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
-import type { CallContext } from '../pipeline/call-context.js';
+import type { CallContext } from '../plugin/call-context.js';
 import { coreStages } from '../pipeline/core-stages.js';
-import type { Principal } from '../pipeline/principal.js';
+import type { Principal } from '../identity/principal.js';
 import { requestGate } from '../pipeline/request-gate.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
@@ -17,7 +17,7 @@ import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber
 import { didYouMean } from '../text/nearest-names.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
-import { BodyBudget } from './body-budget.js';
+import { BodyBudget } from '../http/body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-registry.js';

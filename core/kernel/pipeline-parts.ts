@@ -1,8 +1,8 @@
 import { StartupError } from '../errors/tool-error.js';
-import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { byListedOrder, LISTED_INTERCEPTORS, qualifiedName, type Placed } from '../pipeline/pipeline.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
-import type { StageMiddleware } from '../pipeline/stages.js';
+import type { StageMiddleware } from '../plugin/stages.js';
 import type { ToolSpec } from '../plugin/contract.js';
 import { routeMethod } from './route-method.js';
 

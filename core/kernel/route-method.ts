@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../http/types.js';
+import type { HttpMethod } from '../plugin/upstream-types.js';
 import type { ToolSpec } from '../plugin/contract.js';
 
 /**

@@ -1,10 +1,10 @@
 import { Compile, type Validator } from 'typebox/compile';
 import { StartupError } from '../errors/tool-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { CallContext } from '../pipeline/call-context.js';
-import type { Onion } from '../pipeline/compose.js';
+import type { CallContext } from '../plugin/call-context.js';
+import type { Onion } from '../flow/compose.js';
 import { chainForTool, type Contribution } from '../pipeline/stage-chain.js';
-import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { readToolSpecs, type PluginClass } from '../plugin/metadata.js';
 import { schemaProblems } from '../schema/schema-check.js';

@@ -1,6 +1,6 @@
 import { isToolError } from '../errors/tool-error.js';
-import type { PreparedRequest, UpstreamResponse } from '../http/types.js';
-import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { PreparedRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 /** A call's last upstream exchange as its tool saw it (through the HTTP cache): for the call's log line. */

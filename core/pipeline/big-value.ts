@@ -1,5 +1,5 @@
 import { LARGE_STRING_BYTES } from '../text/large-string.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from '../plugin/call-context.js';
 
 /**
  * Upstream bytes a call must have read for its value to be handled as a big one: rendered and serialized in

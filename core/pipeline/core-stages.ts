@@ -1,11 +1,11 @@
 import type { Validator } from 'typebox/compile';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { TSchema } from 'typebox';
-import type { UpstreamRequest } from '../http/types.js';
-import type { UpstreamInterceptor } from './tool-context.js';
+import type { UpstreamRequest } from '../plugin/upstream-types.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult, successResult } from '../result/tool-result.js';
-import type { CallContext, ToolContext, ToolOutput } from './call-context.js';
+import type { CallContext, ToolContext, ToolOutput } from '../plugin/call-context.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
 import { furtherRequestGate } from './request-gate.js';

@@ -1,7 +1,7 @@
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
 import { safeApiPath } from '../http/path-guards.js';
-import type { PreparedRequest, UpstreamRequest } from '../http/types.js';
+import type { PreparedRequest, UpstreamRequest } from '../plugin/upstream-types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { declaresDefaults } from '../schema/declares-defaults.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';

@@ -1,9 +1,9 @@
 import { ToolError } from '../errors/tool-error.js';
 import { safeApiPath } from '../http/path-guards.js';
-import type { PreparedRequest } from '../http/types.js';
-import type { RequestGate, UpstreamInterceptor } from './tool-context.js';
+import type { PreparedRequest } from '../plugin/upstream-types.js';
+import type { RequestGate, UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { ToolDefinition } from '../plugin/contract.js';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from '../plugin/call-context.js';
 
 /**
  * The outermost upstream interceptor of every call: what is sent is held to what was decided. The request the

@@ -1,8 +1,8 @@
 import type { ToolSpec } from '../plugin/contract.js';
-import type { CallContext } from './call-context.js';
-import { compose, type Layer, type Onion } from './compose.js';
+import type { CallContext } from '../plugin/call-context.js';
+import { compose, type Layer, type Onion } from '../flow/compose.js';
 import { byListedOrder, listedContributors, qualifiedName, STAGES } from './pipeline.js';
-import type { StageMiddleware } from './stages.js';
+import type { StageMiddleware } from '../plugin/stages.js';
 
 /** A stage middleware with the plugin that contributed it (`kernel` for the kernel's own). */
 export interface Contribution extends StageMiddleware {

@@ -1,7 +1,7 @@
 import type { TObject } from 'typebox';
-import type { UpstreamBinding } from '../http/types.js';
-import type { StageMiddleware } from '../pipeline/stages.js';
-import type { UpstreamInterceptor } from '../pipeline/tool-context.js';
+import type { UpstreamBinding } from './upstream-types.js';
+import type { StageMiddleware } from './stages.js';
+import type { UpstreamInterceptor } from './tool-context.js';
 import type { ToolSpec } from './tool-spec.js';
 
 export type { ToolDefinition } from './tool-definition.js';

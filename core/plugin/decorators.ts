@@ -1,8 +1,8 @@
 import type {} from 'reflect-metadata'; // types only: the entry point loads the polyfill once
 import { injectable } from 'tsyringe';
 import type { Static, TSchema } from 'typebox';
-import type { UpstreamRequest } from '../http/types.js';
-import type { ToolContext, ToolOutput } from '../pipeline/call-context.js';
+import type { UpstreamRequest } from './upstream-types.js';
+import type { ToolContext, ToolOutput } from './call-context.js';
 import type { PluginSpec, ToolSpec } from './contract.js';
 
 // String keys shared through the global Reflect registry: a third-party plugin that imports its own copy of

@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox';
-import type { UpstreamBinding, UpstreamRequest } from '../http/types.js';
-import type { ToolContext, ToolOutput } from '../pipeline/tool-context.js';
+import type { UpstreamBinding, UpstreamRequest } from './upstream-types.js';
+import type { ToolContext, ToolOutput } from './tool-context.js';
 import type { ToolSpec } from './tool-spec.js';
 
 /** A tool as the kernel holds it after reading the decorators. */

@@ -1,5 +1,5 @@
 import type { Static, TSchema } from 'typebox';
-import type { UpstreamRequest } from '../http/types.js';
+import type { UpstreamRequest } from './upstream-types.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

@@ -24,8 +24,8 @@ export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js'
 export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { EnvelopeMeta, ToolContext, ToolOutput } from '../pipeline/call-context.js';
-export type { Principal } from '../pipeline/principal.js';
+export type { EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/call-context.js';
+export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
 export type { Clock, KeyValueStore } from '../store/key-value-store.js';
@@ -36,7 +36,7 @@ export { lenient, secret } from '../config/setting-kinds.js';
 // Calling the vendor's API.
 export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '../http/upstream-client.js';
 export type { BodyExpectation } from '../http/parse-body.js';
-export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
+export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
 export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 

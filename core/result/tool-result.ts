@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors/tool-error.js';
-import type { CallContext } from '../pipeline/call-context.js';
+import type { CallContext } from '../plugin/call-context.js';
 import type { Scrub } from './secret-scrubber.js';
 import { renderingPieces, type Rendering } from './rendering.js';
 

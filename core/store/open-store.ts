@@ -1,4 +1,4 @@
-import { redactUrl } from '../config/url-credentials.js';
+import { redactUrl } from '../text/url-credentials.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { KeyValueStore } from './key-value-store.js';
 import { ExpiringMemoryAdapter, openMemoryStore } from './memory-store.js';
@@ -6,7 +6,7 @@ import { openRedisStore } from './redis-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { DEFAULT_STORE_OPTIONS, STORE_NAMESPACE_PATTERN, type StoreOptions } from './store-options.js';
 
-export { redactUrl } from '../config/url-credentials.js';
+export { redactUrl } from '../text/url-credentials.js';
 
 const SCHEMES = 'Use memory://, sqlite:///absolute/path.db or redis://host:port/db (rediss:// for TLS).';
 const NAMESPACE = new RegExp(STORE_NAMESPACE_PATTERN);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../../core/artifacts/artifact-store.js';
 import { bufferChunks, utf8Chunks } from '../../core/artifacts/utf8-chunks.js';

@@ -2,7 +2,7 @@ import { inject } from 'tsyringe';
 import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ARTIFACT_CHUNK_BYTES } from './chunked-artifact-store.js';
-import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { readTextChunk } from './text-chunk.js';

@@ -1,6 +1,6 @@
 import type { ArtifactChunk, ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 
 /**
  * Most characters the JSON-escaped text of one utf8 read may take: the size of a base64 chunk, so an answer

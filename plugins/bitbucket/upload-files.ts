@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import type { UploadArgs } from './upload-spec.js';
 
 export interface UploadLimits {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BodyKind, UpstreamIdentity, UpstreamResponse } from '../../core/http/types.js';
+import type { BodyKind, UpstreamIdentity, UpstreamResponse } from '../../core/plugin/upstream-types.js';
 
 /** Response headers kept with an entry: what tools and revalidation read. Never cookies or rate-limit counters. */
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'cache-control', 'link', 'date'] as const;

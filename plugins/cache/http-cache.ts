@@ -1,5 +1,5 @@
-import type { PreparedRequest, UpstreamResponse } from '../../core/http/types.js';
-import type { InterceptContext, UpstreamInterceptor } from '../../core/pipeline/tool-context.js';
+import type { PreparedRequest, UpstreamResponse } from '../../core/plugin/upstream-types.js';
+import type { InterceptContext, UpstreamInterceptor } from '../../core/plugin/tool-context.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
 import type { ToolSpec } from '../../core/plugin/contract.js';

@@ -1,7 +1,7 @@
 import { inject } from 'tsyringe';
 import Type from 'typebox';
 import type { Settings } from '../../core/config/settings.js';
-import type { UpstreamInterceptor } from '../../core/pipeline/tool-context.js';
+import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';

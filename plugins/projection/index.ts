@@ -1,7 +1,7 @@
 import { inject } from 'tsyringe';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { DevtoolsPlugin, ToolSpec } from '../../core/plugin/contract.js';
-import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { StageMiddleware } from '../../core/plugin/stages.js';
 import { scrubJsonValue, type Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
 

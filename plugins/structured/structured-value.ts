@@ -1,4 +1,4 @@
-import type { CallContext } from '../../core/pipeline/call-context.js';
+import type { CallContext } from '../../core/plugin/call-context.js';
 
 /** Why `data` is not the whole result. */
 export interface Incomplete {

@@ -1,6 +1,6 @@
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
-import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { StageMiddleware } from '../../core/plugin/stages.js';
 import { hasLargeText, isBigValue } from '../../core/pipeline/big-value.js';
 import { isPlainContainer } from '../../core/result/json-pieces.js';
 import { renderedValue } from '../../core/result/tool-result.js';

@@ -6,7 +6,7 @@ import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
-import type { StageMiddleware } from '../../core/pipeline/stages.js';
+import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';

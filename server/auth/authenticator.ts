@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
 
 /** Why a request was not authenticated. Answered with `status` (401 by default), never a tool result. */
 export interface AuthFailure {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { WatchedFile } from '../../core/config/watched-file.js';
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
 import { bearerToken, type AuthOutcome, type Authenticator } from './authenticator.js';
 import { hashToken } from './token-hash.js';

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { InvalidDocumentError, readYamlDocument, type DocumentProblem } from '../../core/schema/yaml-document.js';
 
 const TokensFileSchema = Type.Object(

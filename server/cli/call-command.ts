@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { UnknownToolError } from '../../core/kernel/kernel.js';
-import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../core/identity/principal.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
 import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
 import { unknownToolMessage } from './unknown-tool.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { redactUrl } from '../../core/config/url-credentials.js';
+import { redactUrl } from '../../core/text/url-credentials.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 
 export interface ConsoleSession {

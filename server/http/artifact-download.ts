@@ -3,7 +3,7 @@ import type { ArtifactChunk, ArtifactStore } from '../../core/artifacts/artifact
 import { isToolError } from '../../core/errors/tool-error.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { TOKENS } from '../../core/tokens.js';
 import { noAuthentication, type Authenticator } from '../auth/authenticator.js';
 import { originAllowed } from '../transports/origin-check.js';

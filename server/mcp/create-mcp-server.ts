@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
-import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';

@@ -22,7 +22,7 @@ export {
 export { standardCorpus, STANDARD_PROJECTIONS, type ConformanceCase, type Projection } from '../testing/conformance-corpus.js';
 export { isolatedEnv, type StdioServerOptions, type StdioSession } from '../testing/stdio-server.js';
 export { ScratchDirs } from '../testing/scratch-dirs.js';
-export { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+export { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
 export type { PluginClass } from '../../core/plugin/metadata.js';
 export type { ToolDefinition } from '../../core/plugin/contract.js';
 export type { Kernel } from '../../core/kernel/kernel.js';

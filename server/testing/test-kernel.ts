@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import { LOCAL_PRINCIPAL, type Principal } from '../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
 import type { PluginClass } from '../../core/plugin/metadata.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { startKernel, type Started } from '../bootstrap/start-kernel.js';

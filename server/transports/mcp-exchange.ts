@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, createMcpHandler, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../core/identity/principal.js';
 import { STAGES } from '../../core/pipeline/pipeline.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel } from '../support/test-kernel.js';

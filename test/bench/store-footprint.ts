@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { createClient } from '@keyv/redis';
 import { ChunkedArtifactStore } from '../../plugins/artifacts/chunked-artifact-store.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { systemClock, type KeyValueStore } from '../../core/store/key-value-store.js';
 import { openStore } from '../../core/store/open-store.js';
 import { sqliteFile } from '../support/store-backends.js';

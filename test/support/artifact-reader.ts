@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ArtifactChunk } from '../../core/artifacts/artifact-store.js';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { textOf, type TestKernel } from './test-kernel.js';
 
 /** The one text every refused `artifact_read` gets: another principal's, an unknown and an expired id alike. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Principal } from '../../core/pipeline/principal.js';
+import type { Principal } from '../../core/identity/principal.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from './auth-fixture.js';

@@ -1,6 +1,6 @@
 import { createLogger } from '../../core/logging/logger.js';
-import type { ToolContext } from '../../core/pipeline/call-context.js';
-import { LOCAL_PRINCIPAL } from '../../core/pipeline/principal.js';
+import type { ToolContext } from '../../core/plugin/call-context.js';
+import { LOCAL_PRINCIPAL } from '../../core/identity/principal.js';
 
 /** The context a handler gets, for calling an UpstreamClient directly: no interceptors, a silent logger. */
 export function plainToolContext(extra: Partial<ToolContext> = {}): ToolContext {

@@ -1,5 +1,5 @@
 import { renderingArgs } from '../../../core/schema/common-args.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 
 /** What an approval is for: one caller, one tool, one set of arguments, under one policy version. */

@@ -1,7 +1,7 @@
 import { servedPath } from '../../../core/http/path-guards.js';
-import type { UpstreamIdentity } from '../../../core/http/types.js';
-import type { CallContext } from '../../../core/pipeline/call-context.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
+import type { CallContext } from '../../../core/plugin/call-context.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
 
 /** The upstream identity as callers may see it: everything but the secret's fingerprint. */

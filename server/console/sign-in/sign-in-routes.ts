@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../../core/logging/logger.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import type { Authenticator, AuthOutcome } from '../../auth/authenticator.js';
 import type { ConsoleAccess } from '../access.js';
 import { readForm, redirect, sendHtml } from '../http-kit.js';

@@ -12,7 +12,7 @@ import {
   ChunkedArtifactStore,
 } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ToolError } from '../../../core/errors/tool-error.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { openStore } from '../../../core/store/open-store.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { utf8Chunks } from '../../../core/artifacts/utf8-chunks.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import { systemClock } from '../../../core/store/key-value-store.js';
 import { openMemoryStore } from '../../../core/store/memory-store.js';
 import { CountingStore } from '../../support/counting-store.js';

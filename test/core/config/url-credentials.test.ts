@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redactUrl, urlPasswords } from '../../../core/config/url-credentials.js';
+import { redactUrl, urlPasswords } from '../../../core/text/url-credentials.js';
 import { startRedisServer } from '../../support/redis.js';
 import { startTestKernel } from '../../support/test-kernel.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { isToolError } from '../../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../../core/http/upstream-client.js';
-import { BodyBudget } from '../../../core/kernel/body-budget.js';
+import { BodyBudget } from '../../../core/http/body-budget.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';

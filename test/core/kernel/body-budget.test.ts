@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BodyBudget } from '../../../core/kernel/body-budget.js';
+import { BodyBudget } from '../../../core/http/body-budget.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { fixtureConfig } from '../../support/fixture-plugin.js';
 import { startTestKernel, textOf } from '../../support/test-kernel.js';

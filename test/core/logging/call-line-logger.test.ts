@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { callLineLogger } from '../../../core/logging/call-log.js';
+import { callLineLogger } from '../../../core/kernel/call-log.js';
 import { createLogger } from '../../../core/logging/logger.js';
 
 describe('callLineLogger: the logger of the per-call lines', () => {

@@ -9,7 +9,7 @@ import { truncateForModel } from '../../../plugins/truncation/truncate-text.js';
 import { jiraSearchBody } from '../../bench/jira-bodies.js';
 import { BIG_VALUE_BYTES } from '../../../core/pipeline/big-value.js';
 import { LARGE_STRING_BYTES } from '../../../core/text/large-string.js';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
 const MiB = 1024 * 1024;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CallContext } from '../../../core/pipeline/call-context.js';
+import type { CallContext } from '../../../core/plugin/call-context.js';
 import { successResult } from '../../../core/result/tool-result.js';
 
 /** The parts of a call's state that successResult reads. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { ARTIFACT_CHUNK_BYTES, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ToolError } from '../../../core/errors/tool-error.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import { systemClock } from '../../../core/store/key-value-store.js';
 import { CountingStore } from '../../support/counting-store.js';
 import { BACKENDS, openTestStore } from '../../support/store-backends.js';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { ARTIFACT_CHUNK_BYTES, ARTIFACT_CHUNK_NAMESPACE, artifactKey, ChunkedArtifactStore } from '../../../plugins/artifacts/chunked-artifact-store.js';
 import { ArtifactFiles } from '../../../plugins/artifacts/artifact-files.js';
 import type { ToolError } from '../../../core/errors/tool-error.js';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { openStore } from '../../../core/store/open-store.js';
 

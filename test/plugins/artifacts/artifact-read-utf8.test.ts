@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ArtifactChunk, ArtifactStore } from '../../../core/artifacts/artifact-store.js';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { TOKENS } from '../../../core/tokens.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { structuredFixtureConfig } from '../structured/structured-fixtures.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { Kernel } from '../../../core/kernel/kernel.js';
 import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { createLogger } from '../../../core/logging/logger.js';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { openStore } from '../../../core/store/open-store.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Principal } from '../../../core/pipeline/principal.js';
+import type { Principal } from '../../../core/identity/principal.js';
 import type { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { FAILED_TEST_OUTPUT, jobDetailV1, serveJobLogs } from '../../fixtures/circleci/circleci-v1.js';
 import { readTextArtifact } from '../../support/artifact-reader.js';

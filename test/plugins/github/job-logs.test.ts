@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ArtifactStore } from '../../../core/artifacts/artifact-store.js';
-import { LOCAL_PRINCIPAL, type Principal } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../../core/identity/principal.js';
 import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { TOKENS } from '../../../core/tokens.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import sqlite3 from 'sqlite3';
-import { LOCAL_PRINCIPAL, type Principal } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../../core/identity/principal.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { githubFixture, githubLink, structuredFixtureConfig } from './structured-fixtures.js';

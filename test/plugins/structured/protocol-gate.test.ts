@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Type from 'typebox';
-import { LOCAL_PRINCIPAL } from '../../../core/pipeline/principal.js';
+import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { PagedEnvelope, ReadEnvelope } from '../../../core/schema/envelopes.js';
 import { clientAccepts, FIRST_REVISION_WITH_ANY_ROOT, isObjectRooted } from '../../../plugins/structured/protocol-gate.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
-import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../http/types.js';
-import type { BodyLease } from '../kernel/body-budget.js';
-import type { ToolSpec } from '../plugin/tool-spec.js';
-import type { Principal } from './principal.js';
+import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
+import type { BodyLease } from '../http/body-budget.js';
+import type { ToolSpec } from './tool-spec.js';
+import type { Principal } from '../identity/principal.js';
 
 // What a tool handler sees and returns, and the interceptors around its upstream requests (which see the
 // handler's context): one file, since each refers to the other.

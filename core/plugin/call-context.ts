@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from '../http/types.js';
-import type { BodyLease } from '../kernel/body-budget.js';
+import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from './upstream-types.js';
+import type { BodyLease } from '../http/body-budget.js';
 import type { UpstreamObservation } from '../kernel/upstream-observer.js';
-import type { ToolDefinition } from '../plugin/tool-definition.js';
-import type { Principal } from './principal.js';
+import type { ToolDefinition } from './tool-definition.js';
+import type { Principal } from '../identity/principal.js';
 import type { FurtherRequest, ToolOutput } from './tool-context.js';
 import type { Rendering } from '../result/rendering.js';
 

@@ -1,6 +1,6 @@
-import type { ToolSpec } from '../plugin/tool-spec.js';
+import type { ToolSpec } from './tool-spec.js';
 import type { CallContext } from './call-context.js';
-import type { STAGES } from './pipeline.js';
+import type { STAGES } from '../pipeline/pipeline.js';
 
 /** The fixed, named stages of every tool call (core/pipeline/pipeline.ts lists them, and their contributors, in order). */
 export type StageName = (typeof STAGES)[number];

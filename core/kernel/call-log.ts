@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Metrics } from '../metrics/metrics.js';
-import type { CallContext } from '../pipeline/call-context.js';
-import type { Logger } from './logger.js';
+import type { CallContext } from '../plugin/call-context.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface CallReporting {
   logger: Logger;
