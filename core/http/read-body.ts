@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
-import type { BodyLease } from './body-budget.js';
+import type { BodyLease } from '../plugin/body-lease.js';
 import type { RequestDeadline } from './request-deadline.js';
 
 /** A response body as the pooled client hands it over: its headers and a byte stream. */

@@ -1,7 +1,24 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Metrics } from '../metrics/metrics.js';
-import type { CallContext } from '../plugin/call-context.js';
 import type { Logger } from '../logging/logger.js';
+import type { Answer } from '../plugin/call.js';
+import type { ToolDefinition } from '../plugin/tool-definition.js';
+import type { PreparedRequest } from '../plugin/upstream-types.js';
+import type { Principal } from '../identity/principal.js';
+import type { UpstreamObservation } from './upstream-observer.js';
+
+/** What the kernel learns of one call as it runs: the facts its log line and metrics are made of. */
+export interface CallReport {
+  readonly tool: ToolDefinition;
+  readonly principal: Principal;
+  /** The request the call prepared (after validation), when it got that far. */
+  prepared?: PreparedRequest;
+  /** The call's last upstream exchange as its tool saw it. */
+  observed?: UpstreamObservation;
+  /** How it ended; absent only when the chain itself failed (a kernel bug). */
+  answer?: Answer;
+  /** Microseconds spent per stage and sub-step, for the stage breakdown. */
+  readonly timings: Record<string, number>;
+}
 
 export interface CallReporting {
   logger: Logger;
@@ -24,9 +41,9 @@ export function callLineLogger(logger: Logger): Logger {
  * one sent without its query: query values (JQL, search terms) may hold what must not be logged, so only
  * their names are. Configured secrets are scrubbed from every line by the logger itself.
  */
-export function reportCall(ctx: CallContext, durationMs: number, { logger, metrics }: CallReporting): void {
+export function reportCall(ctx: CallReport, durationMs: number, { logger, metrics }: CallReporting): void {
   const tool = ctx.tool.spec.name;
-  const outcome = ctx.errorCode ?? (ctx.result === undefined ? 'tool_failed' : 'ok');
+  const outcome = ctx.answer === undefined ? 'tool_failed' : (ctx.answer.errorCode ?? 'ok');
   metrics.toolCall(tool, outcome, durationMs / 1000);
   if (!logger.isLevelEnabled('info')) return;
   const request = ctx.observed?.request ?? ctx.prepared;
@@ -43,7 +60,7 @@ export function reportCall(ctx: CallContext, durationMs: number, { logger, metri
       durationMs: round(durationMs),
       principal: ctx.principal.subject,
       cacheHit: ctx.observed?.cacheHit ?? null,
-      resultBytes: resultBytes(ctx.result, ctx.structuredBytes),
+      resultBytes: resultBytes(ctx.answer),
     },
     'tool call',
   );
@@ -58,13 +75,12 @@ export function reportCall(ctx: CallContext, durationMs: number, { logger, metri
  * once by the stage that bounds its size when it was (serializing a value of up to MCP_STRUCTURED_MAX_BYTES
  * again only to count it cost as much as that stage's own check).
  */
-function resultBytes(result: CallToolResult | undefined, counted: CallContext['structuredBytes']): number {
-  if (result === undefined) return 0;
+function resultBytes(answer: Answer | undefined): number {
+  if (answer === undefined) return 0;
   let bytes = 0;
-  for (const block of result.content) if (block.type === 'text') bytes += Buffer.byteLength(block.text, 'utf8');
-  const structured = result.structuredContent;
-  if (structured !== undefined)
-    bytes += counted !== undefined && counted.of === structured ? counted.bytes : Buffer.byteLength(JSON.stringify(structured), 'utf8');
+  for (const block of answer.result.content) if (block.type === 'text') bytes += Buffer.byteLength(block.text, 'utf8');
+  const structured = answer.result.structuredContent;
+  if (structured !== undefined) bytes += answer.structuredBytes ?? Buffer.byteLength(JSON.stringify(structured), 'utf8');
   return bytes;
 }
 

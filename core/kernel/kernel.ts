@@ -3,14 +3,16 @@ import { injectable, container as rootContainer, type DependencyContainer } from
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import { callLineLogger, reportCall, type CallReporting } from './call-log.js';
+import { callLineLogger, reportCall, type CallReport, type CallReporting } from './call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
-import type { CallContext } from '../plugin/call-context.js';
-import { coreStages } from '../pipeline/core-stages.js';
+import type { Call } from '../plugin/call.js';
+import { successAnswer } from '../pipeline/answer.js';
+import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
 import type { Principal } from '../identity/principal.js';
 import { requestGate } from '../pipeline/request-gate.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
+import { qualifiedName } from '../pipeline/pipeline.js';
 import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
 import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber.js';
@@ -22,8 +24,8 @@ import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
-import { observedInterceptors } from './upstream-observer.js';
-import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
+import { observingInterceptors } from './upstream-observer.js';
+import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
 
 export interface KernelOptions {
@@ -84,6 +86,8 @@ export class Kernel {
   private scrub: Scrub;
   private readonly reporting: CallReporting;
   private selection: ToolSelection | undefined;
+  /** What the kernel learns of each call in flight, by its scope (Call.scope). */
+  private readonly reports = new WeakMap<object, CallReport>();
   private closed = false;
 
   private constructor(private readonly options: KernelOptions) {
@@ -179,20 +183,24 @@ export class Kernel {
     );
     const core = settings.of(CoreSettings);
     const readOnlyServer = core.MCP_READ_ONLY;
-    const all = [
-      ...coreStages({
-        validatorFor: (tool) => this.tools.get(tool)!.validator(),
-        interceptorsFor: (ctx) => [
-          requestGate(ctx, readOnlyServer),
-          ...observedInterceptors(this.tools.get(ctx.tool.spec.name)!.interceptors, (seen) => (ctx.observed = seen), metrics),
-        ],
-        scrub,
-        maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
-        readOnlyServer,
-      }),
-      ...contributions,
-    ];
-    for (const plugin of this.booted) this.tools.register(plugin, all, interceptors);
+    const deps: CoreStageDeps = {
+      validatorFor: (tool) => this.tools.get(tool)!.validator(),
+      validated: (call) => {
+        const report = this.reports.get(call.scope);
+        if (report !== undefined) report.prepared = call.prepared;
+      },
+      interceptorsFor: (call) => {
+        const report = this.reports.get(call.scope);
+        const own = { 'request-gate': requestGate(call, readOnlyServer), ...observingInterceptors((seen) => report && (report.observed = seen), metrics) };
+        return interceptorsOfCall(this.tools.get(call.tool.spec.name)!.interceptors, own);
+      },
+      scrub,
+      maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
+      readOnlyServer,
+    };
+    const all = [...coreStages(deps), ...contributions];
+    const handler = handlerStage(deps);
+    for (const plugin of this.booted) this.tools.register(plugin, all, interceptors, handler, successAnswer);
     const tools = [...this.tools.values()];
     const marks = new Set(tools.filter((t) => t.definition.spec.savesArtifacts !== undefined).map((t) => t.definition.plugin));
     const injects = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
@@ -244,7 +252,7 @@ export class Kernel {
   pipelineOf(tool: string): { stages: readonly string[]; interceptors: readonly string[] } | undefined {
     const registered = this.tools.get(tool);
     if (registered === undefined) return undefined;
-    return { stages: registered.chain.names, interceptors: registered.interceptorNames };
+    return { stages: registered.chain.names, interceptors: registered.interceptors.map(qualifiedName) };
   }
 
   /** The tool definitions, for the CLI and the test kit. */
@@ -278,7 +286,12 @@ export class Kernel {
     const hidden = this.hiddenBy(name);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {
-      const ctx: CallContext = {
+      const report: CallReport = { tool: tool.definition, principal, timings: {} };
+      const scope = {};
+      this.reports.set(scope, report);
+      const bodyLease = this.bodies.lease();
+      const call: Call = {
+        scope,
         tool: tool.definition,
         principal,
         signal,
@@ -286,17 +299,19 @@ export class Kernel {
         protocolVersion: options.protocolVersion,
         args: args ?? {},
         meta: {},
-        timings: {},
-        bodyLease: this.bodies.lease(),
+        bodyLease,
+        time: (step, micros) => {
+          report.timings[step] = (report.timings[step] ?? 0) + micros;
+        },
       };
       const started = performance.now();
       try {
-        await tool.chain.run(ctx);
+        report.answer = await tool.chain.run(call);
       } finally {
-        ctx.bodyLease!.release();
-        reportCall(ctx, performance.now() - started, this.reporting);
+        bodyLease.release();
+        reportCall(report, performance.now() - started, this.reporting);
       }
-      return { result: ctx.result!, timings: ctx.timings };
+      return { result: report.answer.result, timings: report.timings };
     });
   }
 

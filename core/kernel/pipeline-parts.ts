@@ -1,8 +1,8 @@
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../plugin/tool-context.js';
-import { byListedOrder, LISTED_INTERCEPTORS, qualifiedName, type Placed } from '../pipeline/pipeline.js';
+import { byListedOrder, LISTED_INTERCEPTORS, type Placed } from '../pipeline/pipeline.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
-import type { StageMiddleware } from '../plugin/stages.js';
+import { isAround, type StageMiddleware } from '../plugin/stages.js';
 import type { ToolSpec } from '../plugin/contract.js';
 import { routeMethod } from './route-method.js';
 
@@ -14,25 +14,40 @@ export interface PlacedInterceptor extends Placed {
 /** A plugin's middleware, each named with the plugin, for its place in the pipeline (pipeline.ts). */
 export function contributionsOf(plugin: string, middleware: readonly StageMiddleware[]): Contribution[] {
   // Bound, not spread: a contribution may be a class instance whose methods live on its prototype.
-  return middleware.map((m) => ({ plugin, stage: m.stage, name: m.name, run: m.run.bind(m), ...(m.appliesTo ? { appliesTo: m.appliesTo.bind(m) } : {}) }));
+  return middleware.map((m): Contribution => {
+    const appliesTo = m.appliesTo ? { appliesTo: m.appliesTo.bind(m) } : {};
+    return isAround(m)
+      ? { plugin, stage: m.stage, name: m.name, run: m.run.bind(m), ...appliesTo }
+      : { plugin, stage: m.stage, name: m.name, transform: m.transform.bind(m), ...appliesTo };
+  });
 }
 
 export function interceptorsOf(plugin: string, interceptors: readonly UpstreamInterceptor[]): PlacedInterceptor[] {
   return interceptors.map((interceptor) => ({ plugin, name: interceptor.name, interceptor }));
 }
 
-/** The interceptors of one tool, in the order pipeline.ts lists them for the upstream slot. */
-export function interceptorsForTool(all: readonly PlacedInterceptor[], spec: ToolSpec): PlacedInterceptor[] {
-  return byListedOrder(
-    all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true),
-    LISTED_INTERCEPTORS,
-  );
+/** A place in a tool's interceptor chain: a plugin's interceptor, or one the kernel makes for each call. */
+export type InterceptorSlot = PlacedInterceptor | (Placed & { readonly interceptor?: undefined });
+
+/** The interceptors the kernel makes for each call, by name (`request-gate`, `call-observer`, `request-counter`). */
+export type KernelInterceptors = Readonly<Record<string, UpstreamInterceptor>>;
+
+/**
+ * The interceptor chain of one tool, in the order pipeline.ts lists the upstream slot: the kernel's own (made per
+ * call) and the plugins' that apply to the tool, unlisted ones after the listed, by name.
+ */
+export function interceptorSlots(all: readonly PlacedInterceptor[], spec: ToolSpec): InterceptorSlot[] {
+  const kernel = LISTED_INTERCEPTORS.filter((name) => name.startsWith('kernel/')).map((name) => ({ plugin: 'kernel', name: name.slice('kernel/'.length) }));
+  return byListedOrder<InterceptorSlot>([...kernel, ...all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true)], LISTED_INTERCEPTORS);
 }
 
-/** The names of a tool's whole interceptor chain: the kernel's own (added per call) around the tool's. */
-export function interceptorChainNames(own: readonly PlacedInterceptor[]): string[] {
-  const names = own.map(qualifiedName);
-  return ['kernel/request-gate', 'kernel/call-observer', ...names, 'kernel/request-counter'];
+/** One call's interceptors: each slot filled with the plugin's interceptor or the kernel's own for this call. */
+export function interceptorsOfCall(slots: readonly InterceptorSlot[], kernel: KernelInterceptors): UpstreamInterceptor[] {
+  return slots.map((slot) => {
+    const interceptor = slot.interceptor ?? kernel[slot.name];
+    if (interceptor === undefined) throw new Error(`the kernel makes no interceptor named ${slot.name}`);
+    return interceptor;
+  });
 }
 
 /**

@@ -1,14 +1,11 @@
 import { Compile, type Validator } from 'typebox/compile';
 import { StartupError } from '../errors/tool-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { CallContext } from '../plugin/call-context.js';
-import type { Onion } from '../flow/compose.js';
-import { chainForTool, type Contribution } from '../pipeline/stage-chain.js';
-import type { UpstreamInterceptor } from '../plugin/tool-context.js';
+import { chainForTool, type Contribution, type Finish, type HandlerStage, type ToolChain } from '../pipeline/stage-chain.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { readToolSpecs, type PluginClass } from '../plugin/metadata.js';
 import { schemaProblems } from '../schema/schema-check.js';
-import { checkedRouteMethod, interceptorChainNames, interceptorsForTool, type PlacedInterceptor } from './pipeline-parts.js';
+import { checkedRouteMethod, interceptorSlots, type InterceptorSlot, type PlacedInterceptor } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
 
 /** A plugin the kernel has constructed and booted. */
@@ -22,10 +19,9 @@ export interface RegisteredTool {
   definition: ToolDefinition;
   /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
   validator: () => Validator;
-  interceptors: UpstreamInterceptor[];
-  /** The names of the whole interceptor chain of a call, kernel's own included (`plugin/name`). */
-  interceptorNames: string[];
-  chain: Onion<CallContext, void>;
+  /** Its interceptor chain, the kernel's own slots included (filled for each call). */
+  interceptors: InterceptorSlot[];
+  chain: ToolChain;
   descriptor: ToolDescriptor;
   /** The method its route sends, when start-up could compute it (MCP_READ_ONLY decides by it). */
   method: string | undefined;
@@ -72,7 +68,7 @@ export class ToolRegistry {
   }
 
   /** Registers every `@Tool` of a booted plugin, with the chain of the stages and interceptors that apply to it. */
-  register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[]): void {
+  register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[], handler: HandlerStage, finish: Finish): void {
     const instance = plugin.instance!;
     for (const { spec, method } of readToolSpecs(plugin.cls)) {
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
@@ -86,7 +82,6 @@ export class ToolRegistry {
       if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
       const usable = this.checkEnvelope(spec, where, checked);
       const routeMethod = checkedRouteMethod(usable, where);
-      const ownInterceptors = interceptorsForTool(interceptors, usable);
       const definition: ToolDefinition = {
         spec: usable,
         plugin: plugin.spec.name,
@@ -96,9 +91,8 @@ export class ToolRegistry {
       this.tools.set(spec.name, {
         definition,
         validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
-        interceptors: ownInterceptors.map((p) => p.interceptor),
-        interceptorNames: interceptorChainNames(ownInterceptors),
-        chain: chainForTool(stages, usable),
+        interceptors: interceptorSlots(interceptors, usable),
+        chain: chainForTool(stages, usable, handler, finish),
         descriptor: toolDescriptor(usable),
         method: routeMethod,
       });

@@ -13,15 +13,14 @@ export interface UpstreamObservation {
 }
 
 /**
- * The interceptors of one call: the tool's own (the HTTP cache) between two the kernel adds. The outermost
- * records what the tool got, a cache hit included; the innermost counts the requests that reach the network
- * (a revalidation is one, a cache hit is none).
+ * The two interceptors the kernel puts around a call's requests (pipeline.ts places them): `call-observer`, outside
+ * the HTTP cache, records what the tool got, a cache hit included; `request-counter`, next to the network,
+ * counts the requests that reach it (a revalidation is one, a cache hit is none).
  */
-export function observedInterceptors(
-  own: readonly UpstreamInterceptor[],
+export function observingInterceptors(
   record: (seen: UpstreamObservation) => void,
   metrics: Metrics,
-): UpstreamInterceptor[] {
+): Record<'call-observer' | 'request-counter', UpstreamInterceptor> {
   const outer: UpstreamInterceptor = {
     name: 'call-observer',
     run: async (request, _exchange, next) => {
@@ -50,5 +49,5 @@ export function observedInterceptors(
       return response;
     },
   };
-  return [outer, ...own, inner];
+  return { 'call-observer': outer, 'request-counter': inner };
 }

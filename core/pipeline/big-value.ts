@@ -1,5 +1,5 @@
 import { LARGE_STRING_BYTES } from '../text/large-string.js';
-import type { CallContext } from '../plugin/call-context.js';
+import type { Call } from '../plugin/call.js';
 
 /**
  * Upstream bytes a call must have read for its value to be handled as a big one: rendered and serialized in
@@ -15,8 +15,8 @@ export const BIG_VALUE_BYTES = 4 * 1024 * 1024;
  * Whether the stages after the handler (render, truncate, spill) should hand this call's value on in pieces.
  * Judged by the body bytes the call read, known without walking the value.
  */
-export function isBigValue(ctx: CallContext): boolean {
-  return (ctx.bodyLease?.held ?? 0) > BIG_VALUE_BYTES;
+export function isBigValue(call: Call): boolean {
+  return (call.bodyLease?.held ?? 0) > BIG_VALUE_BYTES;
 }
 
 /**
@@ -34,6 +34,6 @@ const PRETTY_JSON_GROWTH = 1.2;
  * a 1 MiB Jira page's JSON: 7 ms, most of the scrub of the text, of a 37 ms call; a 100 KB page's: 0.4-0.7 ms in
  * pieces against 1.6-2.3 ms whole). Below, one JSON.stringify is 1.5x faster.
  */
-export function hasLargeText(ctx: CallContext): boolean {
-  return (ctx.bodyLease?.textBytes ?? 0) * PRETTY_JSON_GROWTH > LARGE_STRING_BYTES;
+export function hasLargeText(call: Call): boolean {
+  return (call.bodyLease?.textBytes ?? 0) * PRETTY_JSON_GROWTH > LARGE_STRING_BYTES;
 }

@@ -1,20 +1,22 @@
 import type { Validator } from 'typebox/compile';
-import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { TSchema } from 'typebox';
+import { isToolError, ToolError } from '../errors/tool-error.js';
+import type { Answer, Call, Produced } from '../plugin/call.js';
+import type { ToolContext, ToolOutput, UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { UpstreamRequest } from '../plugin/upstream-types.js';
-import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
-import { errorResult, successResult } from '../result/tool-result.js';
-import type { CallContext, ToolContext, ToolOutput } from '../plugin/call-context.js';
+import { errorResult } from '../result/tool-result.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
 import { furtherRequestGate } from './request-gate.js';
-import type { Contribution } from './stage-chain.js';
+import type { Contribution, HandlerStage } from './stage-chain.js';
 
 export interface CoreStageDeps {
   validatorFor(tool: string): Validator;
+  /** Told of each call once its arguments are validated and its request prepared (the call's log line). */
+  validated?(call: Call): void;
   /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
-  interceptorsFor(ctx: CallContext): readonly UpstreamInterceptor[];
+  interceptorsFor(call: Call): readonly UpstreamInterceptor[];
   /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub: Scrub;
   /**
@@ -26,72 +28,72 @@ export interface CoreStageDeps {
   readOnlyServer: boolean;
 }
 
-/** The stages the kernel itself provides: the result envelope, argument validation, the handler call and the envelope check. */
+/** The stages the kernel itself contributes: the result envelope, argument validation and the envelope check. */
 export function coreStages(deps: CoreStageDeps): Contribution[] {
   return [
-    { stage: 'envelope', plugin: 'kernel', name: 'result-envelope', run: (ctx, next) => envelope(ctx, next, deps) },
-    { stage: 'validate', plugin: 'kernel', name: 'input-schema', run: (ctx, next) => validate(ctx, next, deps) },
-    { stage: 'upstream', plugin: 'kernel', name: 'tool-handler', run: (ctx, next) => callHandler(ctx, next, deps) },
+    { stage: 'envelope', plugin: 'kernel', name: 'result-envelope', run: (call, next) => envelope(call, next, deps) },
+    { stage: 'validate', plugin: 'kernel', name: 'input-schema', run: (call, next) => validate(call, next, deps) },
     envelopeCheck(),
   ];
 }
 
-async function envelope(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
+/** The outermost step of every call: whatever happens inside, the call ends with a result, never a throw. */
+async function envelope(call: Call, next: (call: Call) => Promise<Answer>, deps: CoreStageDeps): Promise<Answer> {
+  let answer: Answer;
   try {
-    await next();
-    ctx.result = successResult(ctx);
+    answer = await next(call);
   } catch (thrown) {
-    const error = asToolError(thrown, ctx);
-    ctx.errorCode = error.code;
-    ctx.result = errorResult(error, ctx.meta, deps.scrub);
+    const error = asToolError(thrown, call);
+    answer = { result: errorResult(error, call.meta, deps.scrub), errorCode: error.code };
   }
   // The last net: everything was scrubbed before it was shaped or cut, so this finds nothing on its own.
-  for (const block of ctx.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
+  for (const block of answer.result.content) if (block.type === 'text') block.text = deps.scrub(block.text);
+  return answer;
 }
 
-function asToolError(thrown: unknown, ctx: CallContext): ToolError {
+function asToolError(thrown: unknown, call: Call): ToolError {
   if (isToolError(thrown)) return thrown;
-  if (ctx.signal.aborted) return new ToolError('cancelled', `The call to ${ctx.tool.spec.name} was cancelled.`);
+  if (call.signal.aborted) return new ToolError('cancelled', `The call to ${call.tool.spec.name} was cancelled.`);
   // A plugin bug must not take the server down or leak a stack trace into the model's context.
-  ctx.logger.error({ err: thrown, tool: ctx.tool.spec.name, plugin: ctx.tool.plugin }, 'tool handler failed');
+  call.logger.error({ err: thrown, tool: call.tool.spec.name, plugin: call.tool.plugin }, 'tool handler failed');
   const reason = thrown instanceof Error ? thrown.message : String(thrown);
-  return new ToolError('tool_failed', `The ${ctx.tool.plugin} plugin failed while running ${ctx.tool.spec.name}: ${reason}`);
+  return new ToolError('tool_failed', `The ${call.tool.plugin} plugin failed while running ${call.tool.spec.name}: ${reason}`);
 }
 
-async function validate(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const call = prepareCall(ctx.tool, deps.validatorFor(ctx.tool.spec.name), ctx.args, deps.readOnlyServer);
-  ctx.args = call.args;
-  if (call.route !== undefined) ctx.route = call.route;
-  if (call.prepared !== undefined) ctx.prepared = call.prepared;
-  await next();
+/** Validated arguments and the one request the call may make, prepared once, for every stage inside. */
+function validate(call: Call, next: (call: Call) => Promise<Answer>, deps: CoreStageDeps): Promise<Answer> {
+  const { args, route, prepared } = prepareCall(call.tool, deps.validatorFor(call.tool.spec.name), call.args, deps.readOnlyServer);
+  const validated: Call = { ...call, args, route, prepared };
+  deps.validated?.(validated);
+  return next(validated);
 }
 
-async function callHandler(ctx: CallContext, next: () => Promise<void>, deps: CoreStageDeps): Promise<void> {
-  const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
-    toolName: ctx.tool.spec.name,
-    args: ctx.args,
-    principal: ctx.principal,
-    signal: ctx.signal,
-    logger: ctx.logger,
-    route: ctx.route,
-    prepared: ctx.prepared,
-    interceptors: deps.interceptorsFor(ctx),
-    bodyLease: ctx.bodyLease,
-    gate: furtherRequestGate(ctx, deps.readOnlyServer),
-    time: (step, micros) => {
-      ctx.timings[step] = (ctx.timings[step] ?? 0) + micros;
-    },
+/** The handler stage: the tool's handler with its context, its output scrubbed for every stage after it. */
+export function handlerStage(deps: CoreStageDeps): HandlerStage {
+  return async (call) => {
+    const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
+      toolName: call.tool.spec.name,
+      args: call.args,
+      principal: call.principal,
+      signal: call.signal,
+      logger: call.logger,
+      route: call.route,
+      prepared: call.prepared,
+      interceptors: deps.interceptorsFor(call),
+      bodyLease: call.bodyLease,
+      gate: furtherRequestGate(call, deps.readOnlyServer),
+      time: (step, micros) => call.time(step, micros),
+    };
+    const output: ToolOutput = await call.tool.handler(toolCtx);
+    if (output === null || typeof output !== 'object') {
+      // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
+      throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
+    }
+    // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
+    // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
+    const scrubbed = scrubbedOutput(output, deps);
+    return { output: scrubbed, value: scrubbed.value } satisfies Produced;
   };
-  const output: ToolOutput = await ctx.tool.handler(toolCtx);
-  if (output === null || typeof output !== 'object') {
-    // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
-    throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
-  }
-  // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
-  // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
-  ctx.output = scrubbedOutput(output, deps);
-  ctx.value = ctx.output.value;
-  await next();
 }
 
 /**

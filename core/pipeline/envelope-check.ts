@@ -25,22 +25,22 @@ export function envelopeCheck(): Contribution {
     plugin: 'kernel',
     name: 'envelope-check',
     appliesTo: (tool: ToolSpec) => tool.envelope !== undefined,
-    run: async (ctx, next) => {
-      const envelope = ctx.tool.spec.envelope;
-      if (ctx.structured !== undefined && envelope !== undefined) {
+    transform: (call, produced) => {
+      const envelope = call.tool.spec.envelope;
+      if (produced.structured !== undefined && envelope !== undefined) {
         const validator = validatorOf(envelope);
-        if (!validator.Check(ctx.structured)) {
-          const problems = [...validator.Errors(ctx.structured)].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
-          const { plugin } = ctx.tool;
-          const tool = ctx.tool.spec.name;
-          ctx.logger.error({ plugin, tool, problems }, 'tool result does not satisfy its envelope');
+        if (!validator.Check(produced.structured)) {
+          const problems = [...validator.Errors(produced.structured)].slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`);
+          const { plugin } = call.tool;
+          const tool = call.tool.spec.name;
+          call.logger.error({ plugin, tool, problems }, 'tool result does not satisfy its envelope');
           throw new ToolError(
             'tool_failed',
             `The ${plugin} plugin failed while running ${tool}: its result does not satisfy the tool's envelope (${problems.join('; ')}), so it was not sent. The value and meta a handler returns must match the envelope it declares.`,
           );
         }
       }
-      await next();
+      return produced;
     },
   };
 }

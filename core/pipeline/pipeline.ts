@@ -1,3 +1,5 @@
+import type { StageName } from '../plugin/stages.js';
+
 /**
  * The pipeline of every tool call, in one place: its stages in the order they run, and within each stage the
  * contributors in the order they run (`plugin/name`; `kernel` is the kernel's own), with the upstream
@@ -9,6 +11,9 @@
  * the request gate outermost around the network, so every request a handler sends (a second page, a
  * follow-up read) is the one policy decided on or is decided itself; projection feeds both the text and the
  * structured value; the envelope check before the spill, so no value that breaks its schema is stored or sent.
+ *
+ * The stages before `upstream` run around the rest of the call; the stages after it take what the handler
+ * produced, in this order, each handing its result to the next (core/plugin/stages.ts).
  *
  * Middleware or interceptors of other plugins (not listed here) run after the listed ones of their stage,
  * ordered by `plugin/name`: never by the order plugins happened to boot in.
@@ -27,7 +32,7 @@ export const PIPELINE = [
   { stage: 'truncate', contributors: ['truncation/model-text-limit'] },
   { stage: 'structured', contributors: ['structured/structured-envelope', 'kernel/envelope-check'] },
   { stage: 'spill', contributors: ['structured/structured-size-bound'] },
-] as const;
+] as const satisfies ReadonlyArray<{ stage: StageName; contributors: readonly string[]; interceptors?: readonly string[] }>;
 
 /** The stage names, in running order. */
 export const STAGES = PIPELINE.map((s) => s.stage);

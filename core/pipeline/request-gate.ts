@@ -3,7 +3,7 @@ import { safeApiPath } from '../http/path-guards.js';
 import type { PreparedRequest } from '../plugin/upstream-types.js';
 import type { RequestGate, UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { ToolDefinition } from '../plugin/contract.js';
-import type { CallContext } from '../plugin/call-context.js';
+import type { Call } from '../plugin/call.js';
 
 /**
  * The outermost upstream interceptor of every call: what is sent is held to what was decided. The request the
@@ -13,7 +13,7 @@ import type { CallContext } from '../plugin/call-context.js';
  * sent. A same-origin redirect hop is such a request too: the upstream client passes it to the same gate
  * (`ToolContext.gate`) before it follows the redirect.
  */
-export function requestGate(call: CallContext, readOnlyServer: boolean): UpstreamInterceptor {
+export function requestGate(call: Call, readOnlyServer: boolean): UpstreamInterceptor {
   const admit = furtherRequestGate(call, readOnlyServer);
   return {
     name: 'request-gate',
@@ -28,7 +28,7 @@ export function requestGate(call: CallContext, readOnlyServer: boolean): Upstrea
  * The one check of a request the pipeline did not prepare (a handler's further request, a redirect hop): the
  * path check, the read-only check by method, then the policy decision (which the audit record keeps).
  */
-export function furtherRequestGate(call: CallContext, readOnlyServer: boolean): RequestGate {
+export function furtherRequestGate(call: Call, readOnlyServer: boolean): RequestGate {
   return (request, identity) => {
     // A client of another copy of this package prepared it: it gets the same path checks as the route had.
     safeApiPath(request.path, identity.vendor);

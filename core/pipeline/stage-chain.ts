@@ -1,20 +1,31 @@
+import type { Answer, Call, Produced } from '../plugin/call.js';
 import type { ToolSpec } from '../plugin/contract.js';
-import type { CallContext } from '../plugin/call-context.js';
+import { isAround, type AroundMiddleware, type StageMiddleware, type TransformMiddleware } from '../plugin/stages.js';
 import { compose, type Layer, type Onion } from '../flow/compose.js';
 import { byListedOrder, listedContributors, qualifiedName, STAGES } from './pipeline.js';
-import type { StageMiddleware } from '../plugin/stages.js';
 
 /** A stage middleware with the plugin that contributed it (`kernel` for the kernel's own). */
-export interface Contribution extends StageMiddleware {
-  readonly plugin: string;
+export type Contribution = StageMiddleware & { readonly plugin: string };
+
+/** The handler stage: the tool's own work, what the transforms start from. */
+export type HandlerStage = (call: Call) => Promise<Produced>;
+
+/** What a tool's chain ends with once the transforms are done: the call's Answer (core/pipeline/answer.ts). */
+export type Finish = (call: Call, produced: Produced) => Answer;
+
+/** A tool's chain: the layers around the handler, and every step's name in running order (golden test, logs). */
+export interface ToolChain {
+  run(call: Call): Promise<Answer>;
+  readonly names: readonly string[];
 }
 
 /**
- * The chain of one tool, composed once at start-up: the contributions that apply to it, stage by stage in
- * pipeline order and within a stage as pipeline.ts lists them. Each is timed into `ctx.timings[stage]`,
- * exclusive of what runs inside its `next()` (the benchmark's stage breakdown).
+ * The chain of one tool, composed once at start-up from the contributions that apply to it, stage by stage in
+ * pipeline order and within a stage as pipeline.ts lists them: the around stages as layers of an onion, and at
+ * its centre the handler followed by the transform stages in turn. Each step is timed into `call.time(stage)`,
+ * exclusive of what runs inside its `next()`.
  */
-export function chainForTool(contributions: readonly Contribution[], tool: ToolSpec): Onion<CallContext, void> {
+export function chainForTool(contributions: readonly Contribution[], tool: ToolSpec, handler: HandlerStage, finish: Finish): ToolChain {
   const applicable = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
   const ordered = STAGES.flatMap((stage) =>
     byListedOrder(
@@ -22,26 +33,50 @@ export function chainForTool(contributions: readonly Contribution[], tool: ToolS
       listedContributors(stage),
     ),
   );
-  return compose(ordered.map(timed), async () => {});
+  const around = ordered.filter(isAround) as Array<AroundMiddleware & { plugin: string }>;
+  const transforms = ordered.filter((m) => !isAround(m)) as Array<TransformMiddleware & { plugin: string }>;
+  const centre = async (call: Call): Promise<Answer> => {
+    let produced = await timedStep(call, 'upstream', () => handler(call));
+    for (const t of transforms) {
+      const input = produced;
+      produced = await timedStep(call, t.stage, () => t.transform(call, input));
+    }
+    return finish(call, produced);
+  };
+  const onion: Onion<Call, Answer> = compose(around.map(timedLayer), centre);
+  const name = (m: Contribution): string => `${m.stage}:${qualifiedName(m)}`;
+  return {
+    run: (call) => onion.run(call),
+    names: [...around.map(name), 'upstream:kernel/tool-handler', ...transforms.map(name)],
+  };
 }
 
-function timed(m: Contribution): Layer<CallContext, void> {
+async function timedStep<T>(call: Call, stage: string, step: () => T | Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await step();
+  } finally {
+    call.time(stage, (performance.now() - started) * 1000);
+  }
+}
+
+function timedLayer(m: AroundMiddleware & { plugin: string }): Layer<Call, Answer> {
   return {
     name: `${m.stage}:${qualifiedName(m)}`,
-    run: async (ctx, next) => {
+    run: async (call, next) => {
       const started = performance.now();
       let inner = 0;
       try {
-        await m.run(ctx, async () => {
+        return await m.run(call, async (handed) => {
           const t = performance.now();
           try {
-            await next(ctx);
+            return await next(handed);
           } finally {
             inner += performance.now() - t;
           }
         });
       } finally {
-        ctx.timings[m.stage] = (ctx.timings[m.stage] ?? 0) + (performance.now() - started - inner) * 1000;
+        call.time(m.stage, (performance.now() - started - inner) * 1000);
       }
     },
   };

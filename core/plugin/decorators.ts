@@ -2,7 +2,7 @@ import type {} from 'reflect-metadata'; // types only: the entry point loads the
 import { injectable } from 'tsyringe';
 import type { Static, TSchema } from 'typebox';
 import type { UpstreamRequest } from './upstream-types.js';
-import type { ToolContext, ToolOutput } from './call-context.js';
+import type { ToolContext, ToolOutput } from './tool-context.js';
 import type { PluginSpec, ToolSpec } from './contract.js';
 
 // String keys shared through the global Reflect registry: a third-party plugin that imports its own copy of

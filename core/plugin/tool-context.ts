@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
 import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
-import type { BodyLease } from '../http/body-budget.js';
+import type { BodyLease } from './body-lease.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Principal } from '../identity/principal.js';
 

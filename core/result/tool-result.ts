@@ -1,45 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ToolError } from '../errors/tool-error.js';
-import type { CallContext } from '../plugin/call-context.js';
 import type { Scrub } from './secret-scrubber.js';
-import { renderingPieces, type Rendering } from './rendering.js';
 
-/**
- * How a call becomes an MCP result, in one place: a success (text first, structured value beside it, the
- * value rendered with the tool's metadata) or an error (one layout for every error, scrubbed and capped).
- */
-
-/**
- * The value a tool's text is rendered from: the projected body wrapped with the metadata the tool reports
- * beside it (`nextPage`, `cache`), bare when there is none (the Atlassian passthroughs). The metadata comes
- * first in the text so that a page cut at the model's 40,000-character limit still says where to go next.
- */
-export function renderedValue(ctx: CallContext): unknown {
-  const meta = ctx.output?.meta;
-  return meta === undefined ? ctx.value : { ...meta, data: ctx.value };
-}
-
-/** The one place a successful call becomes an MCP result: text first, structured value beside it. */
-export function successResult(ctx: CallContext): CallToolResult {
-  // Without a render plugin the value is still shown, as JSON.
-  const text = ctx.text ?? joined(ctx.rendering) ?? ctx.output?.text ?? JSON.stringify(renderedValue(ctx) ?? null, null, 2);
-  const result: CallToolResult = { content: [{ type: 'text', text }] };
-  if (ctx.output?.image !== undefined) result.content.push({ type: 'image', ...ctx.output.image });
-  if (ctx.structured !== undefined) {
-    result.structuredContent = ctx.structured;
-    // MCP 2026-07-28: a structured value that is not an object is also given as its JSON text (unless the text
-    // already is exactly that), for clients that read only content. Object values keep the text alone.
-    const serialized = isObject(ctx.structured) ? undefined : JSON.stringify(ctx.structured);
-    if (serialized !== undefined && serialized !== text) result.content.push({ type: 'text', text: serialized });
-  }
-  if (Object.keys(ctx.meta).length > 0) result._meta = ctx.meta;
-  return result;
-}
-
-/** A rendering in pieces no truncate stage turned into text (none is loaded): shown whole. */
-const joined = (rendering: Rendering | undefined): string | undefined => (rendering === undefined ? undefined : [...renderingPieces(rendering)].join(''));
-
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** How an error becomes an MCP result: one layout for every error, scrubbed and capped (successes: core/pipeline/answer.ts). */
 
 /** Upstream error bodies are capped so that one bad response cannot flood the model's context. */
 export const UPSTREAM_BODY_CAP_BYTES = 4096;

@@ -1,5 +1,5 @@
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
-import type { ToolContext } from '../plugin/call-context.js';
+import type { ToolContext } from '../plugin/tool-context.js';
 import { MAX_TEXT_CHARS } from '../result/text-limit.js';
 import { tailOfLog } from './log-tail.js';
 import { artifactSentence, saveForCaller } from './saved-artifact.js';

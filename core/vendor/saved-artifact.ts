@@ -1,5 +1,5 @@
 import type { ArtifactStore, SavedArtifact } from '../artifacts/artifact-store.js';
-import type { ToolContext } from '../plugin/call-context.js';
+import type { ToolContext } from '../plugin/tool-context.js';
 
 /**
  * Saves content a result shows only part of (a log, a diff, a file) as an artifact of the caller. A store

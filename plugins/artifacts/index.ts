@@ -2,7 +2,7 @@ import { inject } from 'tsyringe';
 import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ARTIFACT_CHUNK_BYTES } from './chunked-artifact-store.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { readTextChunk } from './text-chunk.js';
@@ -56,3 +56,4 @@ export class ArtifactsPlugin {
     return { text: JSON.stringify({ artifactId, mimeType, bytes, offset, nextOffset, eof, data }) };
   }
 }
+export { createArtifactStore } from './artifact-service.js';

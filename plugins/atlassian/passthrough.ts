@@ -2,7 +2,7 @@ import Type, { type TObject, type TSchema } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { HttpMethod, UpstreamRequest, UpstreamResponse } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
 import { Tool } from '../../core/plugin/decorators.js';
 import { OutputFormatArg } from '../../core/schema/common-args.js';

@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError, ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { multipartBody } from './multipart.js';
 import { prepareUpload, type UploadFile, type UploadLimits } from './upload-files.js';

@@ -1,7 +1,7 @@
 import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';

@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { CacheInfo } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import type { CircleCiReadEnvelope } from './read-envelope.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';

@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError } from '../../core/errors/tool-error.js';
-import type { ToolContext } from '../../core/plugin/call-context.js';
+import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { cleanTerminalOutput, collapseRepeatedLines } from '../../core/vendor/clean-log.js';
 import { logResultText } from '../../core/vendor/log-result.js';

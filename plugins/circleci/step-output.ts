@@ -2,7 +2,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { transportLimitsFrom } from '../../core/http/vendor-settings.js';
-import type { ToolContext } from '../../core/plugin/call-context.js';
+import type { ToolContext } from '../../core/plugin/tool-context.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { ToolContext } from '../../core/plugin/call-context.js';
+import type { ToolContext } from '../../core/plugin/tool-context.js';
 import { TAIL_BUDGET_CHARS } from '../../core/vendor/log-result.js';
 import { artifactSentence, saveForCaller } from '../../core/vendor/saved-artifact.js';
 

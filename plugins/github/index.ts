@@ -5,7 +5,7 @@ import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import type { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';

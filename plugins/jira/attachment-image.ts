@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { IMAGE_TYPES, sniffImageType } from './image-type.js';
 

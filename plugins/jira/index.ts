@@ -1,6 +1,6 @@
 import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { AtlassianPassthroughPlugin, PassthroughTools } from '../atlassian/passthrough.js';

@@ -3,7 +3,6 @@ import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
-import type { CallContext } from '../../core/plugin/call-context.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
@@ -11,8 +10,7 @@ import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import { AuditLog } from './audit/audit-log.js';
-import type { Decision } from './engine/policy-engine.js';
-import { auditTrail, policyDecision, upstreamIdentityMeta } from './policy-middleware.js';
+import { auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog } from './policy-middleware.js';
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
 import { PolicySource } from './policy-source.js';
 
@@ -26,7 +24,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   private source: PolicySource | undefined;
   private audit: AuditLog | undefined;
   private readonly approvals: ApprovalStore;
-  private readonly decisions = new WeakMap<CallContext, Decision>();
+  /** Each call's decision, by its scope (Call.scope), for its audit record. */
+  private readonly decisions: DecisionLog = new WeakMap();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -72,3 +71,15 @@ export class PolicyPlugin implements DevtoolsPlugin {
     return stages;
   }
 }
+
+// What the rest of the server (the CLI's policy, approvals and audit commands, the admin routes, the approvals
+// console) uses of the policy layer: this entry point only, never the files behind it.
+export { ApprovalError, ApprovalStore, type ApprovalRecord } from './approvals/approval-store.js';
+export type { AuditLog } from './audit/audit-log.js';
+export { shapeOf, type AuditRecord, type Shape } from './audit/audit-record.js';
+export { verifyAuditLog, type AuditVerification } from './audit/verify-audit-log.js';
+export { readPolicyDocument, type ConditionsSpec } from './document/policy-document.js';
+export { factsFor, publicIdentity, type CallFacts } from './engine/call-facts.js';
+export type { Decision, PolicyEngine, RuleTrace } from './engine/policy-engine.js';
+export { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
+export { loadPolicyFile, type PolicySource } from './policy-source.js';

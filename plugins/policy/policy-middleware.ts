@@ -2,8 +2,8 @@ import { isToolError } from '../../core/errors/tool-error.js';
 import { servedPath } from '../../core/http/path-guards.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
-import type { CallContext } from '../../core/plugin/call-context.js';
-import type { StageMiddleware } from '../../core/plugin/stages.js';
+import type { Call } from '../../core/plugin/call.js';
+import type { AroundMiddleware } from '../../core/plugin/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import type { AuditLog } from './audit/audit-log.js';
@@ -17,19 +17,19 @@ import { furtherRefusal, redirectRefusal, refusal } from './refusal.js';
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
 
 /** Decisions of calls in flight, for the audit record (a refusal's also travels in `_meta`). */
-export type DecisionLog = WeakMap<CallContext, Decision>;
+export type DecisionLog = WeakMap<Call['scope'], Decision>;
 
 /**
  * Envelope stage, inside the core envelope: every result of a call under a policy (success, validation
  * error or refusal) names the upstream identity, null for a tool that has none.
  */
-export function upstreamIdentityMeta(): StageMiddleware {
+export function upstreamIdentityMeta(): AroundMiddleware {
   return {
     stage: 'envelope',
     name: 'upstream-identity',
-    run: async (ctx, next) => {
-      ctx.meta[UPSTREAM_META_KEY] = publicIdentity(ctx.tool.upstream?.identity);
-      await next();
+    run: (call, next) => {
+      call.meta[UPSTREAM_META_KEY] = publicIdentity(call.tool.upstream?.identity);
+      return next(call);
     },
   };
 }
@@ -38,7 +38,7 @@ export function upstreamIdentityMeta(): StageMiddleware {
  * The policy stage: after validation (rules see typed arguments and the prepared request), before the
  * upstream call and its cache. A refusal ends the call as an error result; nothing is sent upstream.
  */
-export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger, metrics: Metrics): StageMiddleware {
+export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger, metrics: Metrics): AroundMiddleware {
   return {
     stage: 'policy',
     name: 'policy-decision',
@@ -65,10 +65,10 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
           };
         }
       }
-      decisions.set(ctx, decision);
+      decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
       if (decision.effect !== 'allow') throw refusal(decision, facts);
-      ctx.decideFurther = (request, identity) => {
+      const decideFurther: Call['decideFurther'] = (request, identity) => {
         // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
         // if a call had named it, under the identity of the client that sends it.
         const further: CallFacts = {
@@ -86,10 +86,10 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
           request.redirectOf !== undefined
             ? redirectRefusal(verdict, facts, request.redirectOf, request.path)
             : furtherRefusal(verdict, facts, further, ctx.tool.plugin);
-        decisions.set(ctx, refused.meta!.decision as Decision);
+        decisions.set(ctx.scope, refused.meta!.decision as Decision);
         throw refused;
       };
-      await next();
+      return next({ ...ctx, decideFurther });
     },
   };
 }
@@ -98,7 +98,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
  * Envelope stage, inside the core envelope: one audit record per call, whatever its end (validation error,
  * refusal, upstream error, success), written before the result goes back.
  */
-export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock, logger: Logger): StageMiddleware {
+export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock, logger: Logger): AroundMiddleware {
   return {
     stage: 'envelope',
     name: 'audit-log',
@@ -108,7 +108,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
       const args = shapeOf(ctx.args);
       let outcome: AuditRecord['outcome'] = { status: 'ok' };
       try {
-        await next();
+        return await next(ctx);
       } catch (thrown) {
         // The same code the core envelope will put in the result.
         outcome = { status: 'error', code: isToolError(thrown) ? thrown.code : ctx.signal.aborted ? 'cancelled' : 'tool_failed' };
@@ -118,7 +118,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
           time,
           principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
           tool: ctx.tool.spec.name,
-          decision: decisions.get(ctx) ?? null,
+          decision: decisions.get(ctx.scope) ?? null,
           upstream: publicIdentity(ctx.tool.upstream?.identity),
           outcome,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,

@@ -25,14 +25,13 @@ export class ProjectionPlugin implements DevtoolsPlugin {
         stage: 'project',
         name: 'jmespath',
         appliesTo: acceptsJq,
-        run: async (ctx, next) => {
-          if (ctx.output?.text === undefined && typeof ctx.args.jq === 'string' && ctx.args.jq.trim() !== '') {
-            const { applyJq } = await loadJq();
-            // The handler's value was scrubbed; an expression can still put a secret together from parts
-            // (`join('', [head, tail])`), so what it makes is scrubbed once more, for the text and the structured value alike.
-            ctx.value = scrubJsonValue(applyJq(ctx.value, ctx.args.jq, ctx.args.outputFormat === 'json' ? 'json' : 'toon'), this.scrub);
-          }
-          await next();
+        transform: async (call, produced) => {
+          const { jq, outputFormat } = call.args;
+          if (produced.output.text !== undefined || typeof jq !== 'string' || jq.trim() === '') return produced;
+          const { applyJq } = await loadJq();
+          // The handler's value was scrubbed; an expression can still put a secret together from parts
+          // (`join('', [head, tail])`), so what it makes is scrubbed once more, for the text and the structured value alike.
+          return { ...produced, value: scrubJsonValue(applyJq(produced.value, jq, outputFormat === 'json' ? 'json' : 'toon'), this.scrub) };
         },
       },
     ];

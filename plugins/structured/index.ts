@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { isBigValue } from '../../core/pipeline/big-value.js';
-import type { CallContext } from '../../core/plugin/call-context.js';
+import type { Call, Produced } from '../../core/plugin/call.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
@@ -42,8 +42,8 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     if (!this.config.enabled) return [];
     return [
-      { stage: 'structured', name: 'structured-envelope', appliesTo: hasEnvelope, run: (ctx, next) => this.build(ctx, next) },
-      { stage: 'spill', name: 'structured-size-bound', appliesTo: hasEnvelope, run: (ctx, next) => this.bound(ctx, next) },
+      { stage: 'structured', name: 'structured-envelope', appliesTo: hasEnvelope, transform: (call, produced) => this.build(call, produced) },
+      { stage: 'spill', name: 'structured-size-bound', appliesTo: hasEnvelope, transform: (call, produced) => this.bound(call, produced) },
     ];
   }
 
@@ -51,38 +51,34 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
    * `{data, ...meta}` from the value after jq, for clients that may receive this tool's schema. Both were
    * scrubbed already (the handler's output by the kernel, a projection by the projection stage).
    */
-  private async build(ctx: CallContext, next: () => Promise<void>): Promise<void> {
-    const envelope = ctx.tool.spec.envelope!;
-    if (clientAccepts(envelope, ctx.protocolVersion)) {
-      const value = structuredValue(ctx, isObjectRooted(envelope));
-      if (value !== undefined) ctx.structured = value as Record<string, unknown>;
-    }
-    await next();
+  private build(call: Call, produced: Produced): Produced {
+    const envelope = call.tool.spec.envelope!;
+    if (!clientAccepts(envelope, call.protocolVersion)) return produced;
+    const value = structuredValue(produced, isObjectRooted(envelope));
+    return value === undefined ? produced : { ...produced, structured: value as Record<string, unknown> };
   }
 
-  private async bound(ctx: CallContext, next: () => Promise<void>): Promise<void> {
-    if (ctx.structured !== undefined) {
-      const save = async (serialized: string | Iterable<string>): Promise<string | null> => {
-        try {
-          return (await this.artifacts.save(ctx.principal, 'application/json', serialized)).artifactId;
-        } catch (error) {
-          // Still an incomplete result, never an error: the caller can narrow the request instead.
-          this.logger.warn({ err: error, tool: ctx.tool.spec.name }, 'could not save an oversized structured value as an artifact');
-          return null;
-        }
-      };
-      const bounded = await applySizeBound(ctx.structured, isObjectRooted(ctx.tool.spec.envelope!), this.config.maxBytes, save, isBigValue(ctx));
-      if (bounded.kind === 'withheld') {
-        this.logger.warn(
-          { tool: ctx.tool.spec.name, bytes: bounded.bytes, limitBytes: this.config.maxBytes },
-          'structured value over the bound has a non-object schema with no room for incomplete; result is text only',
-        );
-        ctx.structured = undefined;
-      } else {
-        ctx.structured = bounded.value as Record<string, unknown>;
-        if (bounded.kind === 'within') ctx.structuredBytes = { of: bounded.value, bytes: bounded.bytes };
+  private async bound(call: Call, produced: Produced): Promise<Produced> {
+    const { structured, structuredBytes: _uncounted, ...rest } = produced;
+    if (structured === undefined) return produced;
+    const save = async (serialized: string | Iterable<string>): Promise<string | null> => {
+      try {
+        return (await this.artifacts.save(call.principal, 'application/json', serialized)).artifactId;
+      } catch (error) {
+        // Still an incomplete result, never an error: the caller can narrow the request instead.
+        this.logger.warn({ err: error, tool: call.tool.spec.name }, 'could not save an oversized structured value as an artifact');
+        return null;
       }
+    };
+    const bounded = await applySizeBound(structured, isObjectRooted(call.tool.spec.envelope!), this.config.maxBytes, save, isBigValue(call));
+    if (bounded.kind === 'withheld') {
+      this.logger.warn(
+        { tool: call.tool.spec.name, bytes: bounded.bytes, limitBytes: this.config.maxBytes },
+        'structured value over the bound has a non-object schema with no room for incomplete; result is text only',
+      );
+      return rest;
     }
-    await next();
+    const value = bounded.value as Record<string, unknown>;
+    return bounded.kind === 'within' ? { ...rest, structured: value, structuredBytes: bounded.bytes } : { ...rest, structured: value };
   }
 }

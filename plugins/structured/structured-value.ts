@@ -1,4 +1,4 @@
-import type { CallContext } from '../../core/plugin/call-context.js';
+import type { Produced } from '../../core/plugin/call.js';
 
 /** Why `data` is not the whole result. */
 export interface Incomplete {
@@ -19,14 +19,14 @@ export interface Incomplete {
  * `incomplete.reason: "unavailable"` rather than a result that breaks its own schema; with a non-object root
  * that cannot be said, so the result stays text only (undefined).
  */
-export function structuredValue(ctx: CallContext, objectRooted: boolean): unknown {
-  const meta = definedEntries(ctx.output?.meta);
-  if (ctx.value === undefined) {
+export function structuredValue(produced: Produced, objectRooted: boolean): unknown {
+  const meta = definedEntries(produced.output.meta);
+  if (produced.value === undefined) {
     if (!objectRooted) return undefined;
     const incomplete: Incomplete = { reason: 'unavailable', bytes: 0, limitBytes: 0, artifactId: null };
     return { data: null, ...meta, incomplete };
   }
-  return objectRooted ? { data: ctx.value, ...meta } : ctx.value;
+  return objectRooted ? { data: produced.value, ...meta } : produced.value;
 }
 
 /** Meta without undefined entries: in-process results must equal what a client decodes from the wire. */

@@ -52,13 +52,12 @@ export class TruncationPlugin implements DevtoolsPlugin {
       {
         stage: 'truncate',
         name: 'model-text-limit',
-        run: async (ctx, next) => {
-          const save = ctx.output?.saveTruncated !== false;
-          if (ctx.rendering !== undefined) {
-            ctx.text = await this.cutPieces(ctx.rendering, save);
-            ctx.rendering = undefined;
-          } else if (ctx.text !== undefined && needsTruncation(ctx.text)) ctx.text = await this.cut(ctx.text, save);
-          await next();
+        transform: async (_call, produced) => {
+          const save = produced.output.saveTruncated !== false;
+          const { rendering, text, ...rest } = produced;
+          if (rendering !== undefined) return { ...rest, text: await this.cutPieces(rendering, save) };
+          if (text !== undefined && needsTruncation(text)) return { ...rest, text: await this.cut(text, save) };
+          return produced;
         },
       },
     ];

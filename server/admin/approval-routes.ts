@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
-import { ApprovalError, type ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
+import { ApprovalError, type ApprovalStore } from '../../plugins/policy/index.js';
 import { readJsonBody } from '../transports/json-body.js';
 import { adminTokenCheck } from './admin-token.js';
 

@@ -1,5 +1,5 @@
 import { Kernel } from '../../core/kernel/kernel.js';
-import { createArtifactStore } from '../../plugins/artifacts/artifact-service.js';
+import { createArtifactStore } from '../../plugins/artifacts/index.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Metrics } from '../../core/metrics/metrics.js';

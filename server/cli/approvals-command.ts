@@ -1,12 +1,12 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { systemClock } from '../../core/store/key-value-store.js';
-import { ApprovalStore, type ApprovalRecord } from '../../plugins/policy/approvals/approval-store.js';
+import { ApprovalStore, type ApprovalRecord } from '../../plugins/policy/index.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { openConfiguredStore } from '../bootstrap/start-kernel.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
-import { PolicySettings } from '../../plugins/policy/policy-settings.js';
+import { PolicySettings } from '../../plugins/policy/index.js';
 
 interface ApprovalsOptions extends ConfigOptions {
   server?: string;

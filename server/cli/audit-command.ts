@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { verifyAuditLog } from '../../plugins/policy/audit/verify-audit-log.js';
+import { verifyAuditLog } from '../../plugins/policy/index.js';
 
 /** `mcp-devtools audit verify FILE`: exit 0 when the chain is intact, 1 with every problem named otherwise. */
 export function registerAudit(program: Command): void {

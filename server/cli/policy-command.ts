@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { InvalidDocumentError } from '../../core/schema/yaml-document.js';
-import { readPolicyDocument } from '../../plugins/policy/document/policy-document.js';
-import type { CallFacts } from '../../plugins/policy/engine/call-facts.js';
-import type { Decision, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
-import { loadPolicyFile } from '../../plugins/policy/policy-source.js';
+import { readPolicyDocument } from '../../plugins/policy/index.js';
+import type { CallFacts } from '../../plugins/policy/index.js';
+import type { Decision, RuleTrace } from '../../plugins/policy/index.js';
+import { loadPolicyFile } from '../../plugins/policy/index.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
 import { explainCall } from '../policy/explain-call.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';

@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../../plugins/policy/approvals/approval-store.js';
+import type { ApprovalRecord } from '../../plugins/policy/index.js';
 
 export interface SessionPrincipal {
   subject: string;

@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import type { AuditRecord } from '../../plugins/policy/audit/audit-record.js';
-import { verifyAuditLog, type AuditVerification } from '../../plugins/policy/audit/verify-audit-log.js';
+import type { AuditRecord } from '../../plugins/policy/index.js';
+import { verifyAuditLog, type AuditVerification } from '../../plugins/policy/index.js';
 
 export interface ActivityFilter {
   principal: string;

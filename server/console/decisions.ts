@@ -1,10 +1,10 @@
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Clock } from '../../core/store/key-value-store.js';
-import { ApprovalError, type ApprovalRecord, type ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
-import type { AuditLog } from '../../plugins/policy/audit/audit-log.js';
-import { shapeOf, type Shape } from '../../plugins/policy/audit/audit-record.js';
-import { publicIdentity } from '../../plugins/policy/engine/call-facts.js';
+import { ApprovalError, type ApprovalRecord, type ApprovalStore } from '../../plugins/policy/index.js';
+import type { AuditLog } from '../../plugins/policy/index.js';
+import { shapeOf, type Shape } from '../../plugins/policy/index.js';
+import { publicIdentity } from '../../plugins/policy/index.js';
 import type { ConsoleAccess, SessionPrincipal } from './access.js';
 
 export type Verdict = 'grant' | 'reject';

@@ -3,8 +3,8 @@ import { isToolError } from '../../core/errors/tool-error.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import { prepareCall } from '../../core/pipeline/prepare-call.js';
 import type { Principal } from '../../core/identity/principal.js';
-import { factsFor, type CallFacts } from '../../plugins/policy/engine/call-facts.js';
-import type { Decision, PolicyEngine, RuleTrace } from '../../plugins/policy/engine/policy-engine.js';
+import { factsFor, type CallFacts } from '../../plugins/policy/index.js';
+import type { Decision, PolicyEngine, RuleTrace } from '../../plugins/policy/index.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 
 export interface Explanation {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { readToolSpecs } from '../../core/plugin/metadata.js';
 import { schemaProblems } from '../../core/schema/schema-check.js';

@@ -6,7 +6,7 @@ import { resolveSettings } from '../../core/config/settings.js';
 import { mapLayer } from '../../core/config/sources.js';
 import { Kernel } from '../../core/kernel/kernel.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
-import type { ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { PluginClass } from '../../core/plugin/metadata.js';

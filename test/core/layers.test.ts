@@ -6,18 +6,44 @@ import ts from 'typescript';
 
 // The layering, read from the sources with the TypeScript parser: every import, export-from, `import()` and
 // `import('...')` type counts, type-only ones included.
-//   core     imports nothing from plugins/ or server/ (core is what plugins build on);
-//   plugins  import core, their own files and the shared libraries under plugins/ (folders without a @Plugin
-//            class, such as atlassian/); never another plugin, and a shared library no plugin;
+//   core     its folders are floors in one order (CORE_FLOORS): a folder imports only its own files and the
+//            floors below it, so no folder imports one above it and no folders import each other in a loop;
+//            core imports nothing from plugins/ or server/;
+//   plugins  import core, their own files and the shared libraries under plugins/ meant for them (folders
+//            without a @Plugin class: atlassian/ for Jira, Confluence and Bitbucket); never another plugin;
+//   server   reaches a plugin through its entry point (index.ts) only, never the files behind it;
 //   nothing  imports in a cycle.
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /**
- * Known exceptions, each with the reason it is still here. Empty: the test kit, which starts the real server,
- * moved from core/testing to server/testing; a new exception needs its reason written here.
+ * core/'s folders, lowest first: the ground (text, errors, files, who calls, schemas, stores, settings, metrics,
+ * results, logging, artifacts, the one `compose`), then the plugin contract, the upstream client, the pipeline
+ * that runs a call, the helpers vendors share, the kernel that boots plugins, and the public entry points.
  */
-const PENDING_EXCEPTIONS: ReadonlyArray<{ from: RegExp; to: RegExp; why: string }> = [];
+export const CORE_FLOORS = [
+  'text',
+  'errors',
+  'files',
+  'identity',
+  'schema',
+  'store',
+  'config',
+  'metrics',
+  'result',
+  'logging',
+  'artifacts',
+  'flow',
+  'plugin',
+  'http',
+  'pipeline',
+  'vendor',
+  'kernel',
+  'public',
+] as const;
+
+/** Shared libraries under plugins/ (no @Plugin of their own) and the plugins they serve. */
+const SHARED_LIBRARIES: Readonly<Record<string, readonly string[]>> = { atlassian: ['jira', 'confluence', 'bitbucket'] };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -27,7 +53,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every relative module a file names, resolved to a repository path (`core/http/types.ts`). */
+/** Every relative module a file names, resolved to a repository path (`core/http/upstream-client.ts`). */
 function importsOf(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
   const named: string[] = [];
@@ -50,14 +76,47 @@ function importsOf(file: string): string[] {
   return named.filter((m) => m.startsWith('.')).map((m) => normalize(join(dirname(file), m.replace(/\.js$/, '.ts'))));
 }
 
+type Graph = ReadonlyMap<string, readonly string[]>;
+
 const files = ['core', 'plugins', 'server'].flatMap(sourceFiles);
-const graph = new Map(files.map((f) => [f, importsOf(f)]));
-const isPending = (from: string, to: string): boolean => PENDING_EXCEPTIONS.some((e) => e.from.test(from) && e.to.test(to));
-const folderOf = (file: string): string => file.split('/')[1] ?? '';
+const graph: Graph = new Map(files.map((f) => [f, importsOf(f)]));
+/** The folder right under the top one (`core/http/x.ts` -> `http`); '' for a file at its top (core/tokens.ts). */
+const folderOf = (file: string): string => (file.split('/').length > 2 ? file.split('/')[1]! : '');
 const pluginFolders = new Set(files.filter((f) => f.startsWith('plugins/') && /@Plugin\(/.test(readFileSync(join(ROOT, f), 'utf8'))).map(folderOf));
 
+/** Imports from a core folder to one on a higher floor (or to a folder CORE_FLOORS does not place). */
+function upwardInCore(edges: Graph): string[] {
+  const floor = (file: string): number => (folderOf(file) === '' ? -1 : CORE_FLOORS.indexOf(folderOf(file) as (typeof CORE_FLOORS)[number]));
+  return [...edges].flatMap(([from, to]) => {
+    if (!from.startsWith('core/')) return [];
+    return to
+      .filter((t) => t.startsWith('core/') && folderOf(t) !== folderOf(from))
+      .filter((t) => (floor(t) === -1 && folderOf(t) !== '' ? true : floor(t) > floor(from)))
+      .map((t) => `${from} -> ${t}`);
+  });
+}
+
+/** Imports from a plugin to another plugin, or to a shared library not meant for it. */
+function crossingPlugins(edges: Graph, plugins: ReadonlySet<string>): string[] {
+  return [...edges].flatMap(([from, to]) => {
+    if (!from.startsWith('plugins/')) return [];
+    const own = folderOf(from);
+    return to
+      .filter((t) => t.startsWith('plugins/') && folderOf(t) !== own)
+      .filter((t) => plugins.has(folderOf(t)) || !(SHARED_LIBRARIES[folderOf(t)] ?? []).includes(own))
+      .map((t) => `${from} -> ${t}`);
+  });
+}
+
+/** Imports from server/ into a plugin's files other than its entry point. */
+function intoPluginInternals(edges: Graph): string[] {
+  return [...edges].flatMap(([from, to]) =>
+    from.startsWith('server/') ? to.filter((t) => t.startsWith('plugins/') && !/^plugins\/[^/]+\/index\.ts$/.test(t)).map((t) => `${from} -> ${t}`) : [],
+  );
+}
+
 /** Strongly connected components of more than one file, or a file importing itself (Tarjan). */
-function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+function cycles(edges: Graph): string[][] {
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -90,6 +149,18 @@ function cycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
+/** The graph of core's folders: an edge for every import from one folder to another. */
+function folderGraph(edges: Graph): Graph {
+  const folders = new Map<string, Set<string>>();
+  for (const [from, to] of edges) {
+    if (!from.startsWith('core/') || folderOf(from) === '') continue;
+    const out = folders.get(folderOf(from)) ?? new Set<string>();
+    for (const t of to) if (t.startsWith('core/') && folderOf(t) !== '' && folderOf(t) !== folderOf(from)) out.add(folderOf(t));
+    folders.set(folderOf(from), out);
+  }
+  return new Map([...folders].map(([f, out]) => [f, [...out]]));
+}
+
 describe('layers (read from the import statements)', () => {
   it('reads the sources it judges: every folder of core, plugins and server, and the plugins by their @Plugin', () => {
     expect(files.length).to.be.above(150);
@@ -98,42 +169,71 @@ describe('layers (read from the import statements)', () => {
     expect(graph.get('core/plugin/contract.ts')).to.include('core/plugin/tool-spec.ts');
   });
 
-  it('core imports nothing from plugins/ or server/ (the test kit excepted until the v2 merge)', () => {
-    const upward = [...graph].flatMap(([from, to]) =>
-      from.startsWith('core/')
-        ? to.filter((t) => (t.startsWith('plugins/') || t.startsWith('server/')) && !isPending(from, t)).map((t) => `${from} -> ${t}`)
-        : [],
+  it('places every folder of core on a floor (a new folder is given its place in CORE_FLOORS)', () => {
+    const folders = [...new Set(files.filter((f) => f.startsWith('core/')).map(folderOf))].filter((f) => f !== '');
+    expect(folders.filter((f) => !(CORE_FLOORS as readonly string[]).includes(f))).to.deep.equal([]);
+  });
+
+  it('core: no folder imports a folder on a floor above it, so no folders import each other in a loop', () => {
+    expect(upwardInCore(graph)).to.deep.equal([]);
+    expect(cycles(folderGraph(graph))).to.deep.equal([]);
+  });
+
+  it('core imports nothing from plugins/ or server/', () => {
+    const outward = [...graph].flatMap(([from, to]) =>
+      from.startsWith('core/') ? to.filter((t) => t.startsWith('plugins/') || t.startsWith('server/')).map((t) => `${from} -> ${t}`) : [],
     );
-    expect(upward).to.deep.equal([]);
+    expect(outward).to.deep.equal([]);
   });
 
-  it('lists only exceptions that still exist', () => {
-    for (const exception of PENDING_EXCEPTIONS) {
-      const used = [...graph].some(([from, to]) => exception.from.test(from) && to.some((t) => exception.to.test(t)));
-      expect(used, `stale exception (${exception.why}): remove it`).to.equal(true);
-    }
+  it('a plugin imports core and its own files, never another plugin; a shared library only where it is meant', () => {
+    expect(crossingPlugins(graph, pluginFolders)).to.deep.equal([]);
   });
 
-  it('a plugin imports no other plugin, and a shared library under plugins/ imports no plugin', () => {
-    const crossing = [...graph].flatMap(([from, to]) => {
-      if (!from.startsWith('plugins/')) return [];
-      return to.filter((t) => t.startsWith('plugins/') && folderOf(t) !== folderOf(from) && pluginFolders.has(folderOf(t))).map((t) => `${from} -> ${t}`);
-    });
-    expect(crossing).to.deep.equal([]);
+  it('server/ reaches a plugin (policy included) through its entry point only, never its internals', () => {
+    expect(intoPluginInternals(graph)).to.deep.equal([]);
   });
 
   it('has no import cycle, type-only imports included', () => {
     expect(cycles(graph)).to.deep.equal([]);
   });
 
-  it('finds a cycle and an upward import when there is one (the checks can fail)', () => {
-    const broken = new Map([
-      ['core/a.ts', ['core/b.ts']],
-      ['core/b.ts', ['core/c.ts', 'plugins/x/index.ts']],
-      ['core/c.ts', ['core/a.ts']],
-    ]);
-    expect(cycles(broken)).to.deep.equal([['core/a.ts', 'core/b.ts', 'core/c.ts']]);
-    const typeOnly = importsOf('core/pipeline/stages.ts');
-    expect(typeOnly).to.include('core/pipeline/call-context.ts'); // `import type` is read like any other import
+  describe('the checks can fail', () => {
+    it('on a cycle of files and on a cycle of core folders', () => {
+      const broken = new Map([
+        ['core/a.ts', ['core/b.ts']],
+        ['core/b.ts', ['core/c.ts', 'plugins/x/index.ts']],
+        ['core/c.ts', ['core/a.ts']],
+      ]);
+      expect(cycles(broken)).to.deep.equal([['core/a.ts', 'core/b.ts', 'core/c.ts']]);
+      const folders = new Map([
+        ['core/http/client.ts', ['core/pipeline/stage.ts']],
+        ['core/pipeline/stage.ts', ['core/http/types.ts']],
+      ]);
+      expect(cycles(folderGraph(folders))).to.deep.equal([['http', 'pipeline']]);
+      expect(upwardInCore(folders)).to.deep.equal(['core/http/client.ts -> core/pipeline/stage.ts']);
+    });
+
+    it('on an upward import in core and on a folder no floor names', () => {
+      expect(upwardInCore(new Map([['core/text/words.ts', ['core/kernel/kernel.ts']]]))).to.deep.equal(['core/text/words.ts -> core/kernel/kernel.ts']);
+      expect(upwardInCore(new Map([['core/http/x.ts', ['core/newfolder/y.ts']]]))).to.deep.equal(['core/http/x.ts -> core/newfolder/y.ts']);
+      expect(upwardInCore(new Map([['core/kernel/kernel.ts', ['core/text/words.ts']]]))).to.deep.equal([]);
+    });
+
+    it('on a vendor importing another plugin, and on a shared library used by a plugin it is not meant for', () => {
+      const plugins = new Set(['github', 'circleci', 'jira', 'policy']);
+      expect(crossingPlugins(new Map([['plugins/github/index.ts', ['plugins/circleci/step-logs.ts']]]), plugins)).to.have.length(1);
+      expect(crossingPlugins(new Map([['plugins/github/index.ts', ['plugins/atlassian/product.ts']]]), plugins)).to.have.length(1);
+      expect(crossingPlugins(new Map([['plugins/jira/index.ts', ['plugins/atlassian/product.ts']]]), plugins)).to.deep.equal([]);
+    });
+
+    it('on server/ importing policy internals (but not its entry point)', () => {
+      const edges = new Map([['server/cli/policy-command.ts', ['plugins/policy/engine/policy-engine.ts', 'plugins/policy/index.ts']]]);
+      expect(intoPluginInternals(edges)).to.deep.equal(['server/cli/policy-command.ts -> plugins/policy/engine/policy-engine.ts']);
+    });
+
+    it('reads type-only imports like any other', () => {
+      expect(importsOf('core/plugin/stages.ts')).to.include('core/plugin/call.ts');
+    });
   });
 });

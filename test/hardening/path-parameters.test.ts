@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import type { PreparedRequest, UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import Type from 'typebox';
-import type { ToolOutput } from '../../core/plugin/call-context.js';
+import type { ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';

@@ -1,6 +1,6 @@
 import { servedPath } from '../../../core/http/path-guards.js';
 import type { UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
-import type { CallContext } from '../../../core/plugin/call-context.js';
+import type { Call } from '../../../core/plugin/call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
 
@@ -36,7 +36,7 @@ export function publicIdentity(identity: UpstreamIdentity | undefined): PublicId
 }
 
 /** The facts of a call that has passed the validate stage (so args, route and prepared request are set). */
-export function callFacts(ctx: Pick<CallContext, 'tool' | 'principal' | 'args' | 'route' | 'prepared'>): CallFacts {
+export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route' | 'prepared'>): CallFacts {
   return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path);
 }
 

@@ -1,5 +1,5 @@
-import type { AuditRecord } from '../../../plugins/policy/audit/audit-record.js';
-import type { AuditVerification } from '../../../plugins/policy/audit/verify-audit-log.js';
+import type { AuditRecord } from '../../../plugins/policy/index.js';
+import type { AuditVerification } from '../../../plugins/policy/index.js';
 import { OUTCOMES, outcomeOf, type ActivityFilter } from '../audit-view.js';
 import { html, type Html } from '../html.js';
 import { page, shortTime, type Viewer } from './layout.js';

@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../../../plugins/policy/approvals/approval-store.js';
+import type { ApprovalRecord } from '../../../plugins/policy/index.js';
 import type { ConsoleAccess } from '../access.js';
 import type { ArgumentValues } from '../argument-view.js';
 import { MAX_REASON_CHARS } from '../decisions.js';

@@ -1,5 +1,5 @@
-import type { ConditionsSpec } from '../../../plugins/policy/document/policy-document.js';
-import type { PolicyEngine } from '../../../plugins/policy/engine/policy-engine.js';
+import type { ConditionsSpec } from '../../../plugins/policy/index.js';
+import type { PolicyEngine } from '../../../plugins/policy/index.js';
 import type { Explanation } from '../../policy/explain-call.js';
 import { html, type Html } from '../html.js';
 import { csrfField, page, type Viewer } from './layout.js';

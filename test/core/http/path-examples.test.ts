@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import { UpstreamClient } from '../../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../../core/plugin/call-context.js';
+import type { ToolContext, ToolOutput } from '../../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../../core/plugin/decorators.js';
 import { startTestKernel, textOf, type TestKernel } from '../../../server/testing/test-kernel.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ToolError } from '../../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../../core/http/upstream-client.js';
-import type { RequestGate, ToolContext } from '../../../core/plugin/call-context.js';
+import type { RequestGate, ToolContext } from '../../../core/plugin/tool-context.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ciClient } from '../../support/ci-client.js';
 import { plainToolContext } from '../../support/tool-context.js';

@@ -1,0 +1,72 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { Principal } from '../identity/principal.js';
+import type { Rendering } from '../result/rendering.js';
+import type { BodyLease } from './body-lease.js';
+import type { FurtherRequest, ToolOutput } from './tool-context.js';
+import type { ToolDefinition } from './tool-definition.js';
+import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from './upstream-types.js';
+
+/**
+ * Decides a request the pipeline did not prepare (a second page, a follow-up read, a redirect hop), as the
+ * policy stage decided the route, under the identity of the client that sends it; throws a ToolError to refuse
+ * it. The request gate asks it last, after the path and read-only checks.
+ */
+export type FurtherRequestDecider = (request: FurtherRequest, identity: UpstreamIdentity) => void;
+
+/**
+ * One tool call as its stages see it. Read-only: a stage that learns something for the stages inside it (the
+ * validated arguments and the prepared request, the policy's decider) hands `next` a copy that carries it.
+ * `meta` is the one record every stage adds to: the `_meta` keys every result of the call carries.
+ */
+export interface Call {
+  /** One object for the whole call, the same in every copy: plugins key per-call state by it (a WeakMap). */
+  readonly scope: object;
+  readonly tool: ToolDefinition;
+  readonly principal: Principal;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** The MCP protocol revision negotiated with the client, when known. */
+  readonly protocolVersion?: string;
+  /** As the client sent them until the validate stage; validated, with defaults applied, from there on. */
+  readonly args: Record<string, unknown>;
+  /** The request the tool's `route` computes from the validated arguments (set by the validate stage). */
+  readonly route?: UpstreamRequest;
+  /** The route as the vendor client will send it (normalised path): what policy rules match. */
+  readonly prepared?: PreparedRequest;
+  /** Set by the policy stage: how a request other than the prepared one, redirect hops included, is decided. */
+  readonly decideFurther?: FurtherRequestDecider;
+  /** `_meta` keys every result of this call carries, success or error (policy decision, upstream identity). */
+  readonly meta: Record<string, unknown>;
+  /** This call's share of the in-flight body budget, released by the kernel when the call ends. */
+  readonly bodyLease?: BodyLease;
+  /** Records microseconds spent in a sub-step (the policy decision, the network), for the stage breakdown. */
+  time(step: string, micros: number): void;
+}
+
+/**
+ * What a successful call has produced so far, handed from each stage after the handler to the next: the
+ * handler's output (scrubbed), the value after projection, then its text, then its structured value.
+ */
+export interface Produced {
+  readonly output: ToolOutput;
+  /** The value after projection: what the text is rendered from and what `data` holds. */
+  readonly value: unknown;
+  /** The text the model is shown, once rendered (and cut). */
+  readonly text?: string;
+  /**
+   * The text as consecutive pieces, left by the render stage instead of `text` for a big value
+   * (core/pipeline/big-value.ts); the truncate stage turns it into `text`.
+   */
+  readonly rendering?: Rendering;
+  readonly structured?: Record<string, unknown>;
+  /** UTF-8 bytes of `structured`'s JSON, when the stage that bounds its size counted them (the call line reuses them). */
+  readonly structuredBytes?: number;
+}
+
+/** How a call ended: its MCP result, and for its log line and metrics the error code and the structured size. */
+export interface Answer {
+  readonly result: CallToolResult;
+  readonly errorCode?: string;
+  readonly structuredBytes?: number;
+}
