@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # mcp-devtools as a shared server: Streamable HTTP on 0.0.0.0:3000, bearer tokens required, run as a non-root
 # user, with production dependencies only. docs/deployment.md walks through building and running it.
-ARG NODE_VERSION=20
+# Node 24 LTS. To pin the base image exactly, name its digest: FROM node:24.x.y-bookworm-slim@sha256:<digest>
+# (`docker buildx imagetools inspect node:24-bookworm-slim` prints it); docs/deployment.md says more.
+ARG NODE_VERSION=24
 
 # 1. The bundle: every dependency (rollup, TypeScript), then `npm run build` into dist/.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
@@ -10,7 +12,6 @@ COPY package.json package-lock.json ./
 # No install scripts: the build needs none, and the dev-only reference servers' would run for nothing.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json rollup.config.mjs ./
-COPY rollup ./rollup
 COPY core ./core
 COPY plugins ./plugins
 COPY server ./server
@@ -38,8 +39,8 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json LICENSE ./
-# The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp (and the
-# compiled code cache of its start-up code, in ~/.cache/mcp-devtools: /app/dist is not the user's to write).
+# The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp (Node's
+# compile cache included, in /tmp/mcp-devtools/compile-cache).
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -73,9 +73,9 @@ const REFLECT_METADATA_LOADER = resolvePath('server/cli/reflect-metadata.ts');
 
 /**
  * What the CLI runs before it loads the server: the compile cache must be on before the start-up chunk is
- * compiled, so these small modules are a chunk of their own, evaluated first.
+ * compiled, so this small module is a chunk of its own, evaluated first.
  */
-const PRELUDE = [resolvePath('server/cli/compile-cache.ts'), resolvePath('server/cli/runtime-support.ts')];
+const PRELUDE = [resolvePath('server/cli/compile-cache.ts')];
 
 /**
  * One chunk for everything start-up needs (Node reads, resolves and links each file on its own, so a

@@ -4,10 +4,8 @@
 // metadata polyfill, once, before anything uses tsyringe. Both belong to the command, not to the kernel: a
 // process that embeds a kernel keeps its own settings.
 import { compileCacheFolder } from './cli/compile-cache.js';
-import { warnIfRuntimePastEndOfLife } from './cli/runtime-support.js';
 
 compileCacheFolder();
-warnIfRuntimePastEndOfLife();
 await import('./cli/reflect-metadata.js');
 const { main } = await import('./cli/main.js');
 await main(process.argv);

@@ -15,6 +15,7 @@ import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import { workerCount } from './worker-count.js';
+import { endOfLifeNotice } from './runtime-support.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
@@ -45,6 +46,8 @@ async function startServing(options: ServeOptions): Promise<void> {
   const cluster = workers > 1 ? await import('./workers.js') : undefined;
   if (cluster?.serveThroughWorkers(workers, resolved.settings)) return;
   const { kernel, logger, settings, metrics } = await startKernel({ ...invocation, resolved, metrics: exposedMetrics });
+  const notice = endOfLifeNotice();
+  if (notice !== undefined) logger.warn({ node: process.versions.node }, notice);
   let stopMetrics: () => Promise<void>;
   try {
     stopMetrics = await startMetrics(kernel, settings, metrics, logger);

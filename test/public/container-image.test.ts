@@ -46,14 +46,13 @@ describe('the container image (Dockerfile)', () => {
     expect(argsOf(image, 'RUN')).to.deep.equal([]);
   });
 
-  it('copies into the build stage every local module the bundle configuration imports', () => {
+  it('copies into the build stage what the build reads: its configuration, the sources and every local module the configuration imports', () => {
     const dist = argsOf(image, 'COPY').find((c) => c.endsWith('./dist'))!;
     const build = stageNamed(/--from=(\S+)/.exec(dist)![1]!);
     const copied = argsOf(build, 'COPY').flatMap((c) => c.split(' ').slice(0, -1));
     const config = readFileSync(join(REPO_ROOT, 'rollup.config.mjs'), 'utf8');
     const local = [...config.matchAll(/^import .* from '\.\/([^']+)';$/gm)].map((m) => m[1]!);
-    expect(local).to.not.deep.equal([]);
-    for (const path of local)
+    for (const path of ['tsconfig.json', 'rollup.config.mjs', 'core', 'plugins', 'server', ...local])
       expect(
         copied.some((c) => path === c || path.startsWith(`${c}/`)),
         path,
