@@ -11,7 +11,11 @@ const hasCompileCache = major > 22 || (major === 22 && minor >= 1);
 
 /** Every file below a folder, or none when it does not exist. */
 const filesBelow = (folder: string): string[] =>
-  existsSync(folder) ? readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [];
+  existsSync(folder)
+    ? readdirSync(folder, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 describe(`the runtime (dist/cli.js on Node ${process.versions.node})`, () => {
   it(hasCompileCache ? "keeps Node's compile cache in NODE_COMPILE_CACHE" : 'writes no compile cache where Node has none', async () => {
@@ -22,12 +26,15 @@ describe(`the runtime (dist/cli.js on Node ${process.versions.node})`, () => {
     else expect(filesBelow(folder)).to.deep.equal([]);
   });
 
-  it(hasCompileCache ? 'puts the compile cache under XDG_CACHE_HOME when that is set' : 'leaves XDG_CACHE_HOME alone where Node has no compile cache', async () => {
-    const xdg = mkdtempSync(join(tmpdir(), 'mcp-devtools-xdg-'));
-    const run = await runCli(['--version'], { env: { XDG_CACHE_HOME: xdg } });
-    expect(run.code, run.stderr).to.equal(0);
-    expect(filesBelow(join(xdg, 'mcp-devtools', 'compile-cache')).length > 0).to.equal(hasCompileCache);
-  });
+  it(
+    hasCompileCache ? 'puts the compile cache under XDG_CACHE_HOME when that is set' : 'leaves XDG_CACHE_HOME alone where Node has no compile cache',
+    async () => {
+      const xdg = mkdtempSync(join(tmpdir(), 'mcp-devtools-xdg-'));
+      const run = await runCli(['--version'], { env: { XDG_CACHE_HOME: xdg } });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(filesBelow(join(xdg, 'mcp-devtools', 'compile-cache')).length > 0).to.equal(hasCompileCache);
+    },
+  );
 
   it(major < 22 ? 'serves, and says once on stderr that this Node.js is past end of life' : 'serves with no runtime notice', async () => {
     const session = await connectStdio({ env: { LOG_LEVEL: 'info' } });
