@@ -21,4 +21,6 @@ export const TOKENS = {
   Scrubber: 'mcp-devtools:Scrubber',
   /** The ArtifactStore, provided by the artifacts plugin. */
   ArtifactStore: 'mcp-devtools:ArtifactStore',
+  /** The ToolsetDirectory: the toolsets of the server and what each caller enabled (the toolset tools). */
+  Toolsets: 'mcp-devtools:Toolsets',
 } as const;

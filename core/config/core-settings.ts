@@ -42,12 +42,21 @@ export const CoreSettings = Type.Object({
   MCP_TOOLSETS: Type.String({
     default: '',
     description:
-      'Comma-separated plugin names whose tools are served (--toolsets github,jira); empty or "all": every loaded plugin. artifact_read stays while a served tool can spill.',
+      'Comma-separated toolsets served (--toolsets github.actions,jira): toolset names, plugin names (all of a plugin\'s toolsets), "default" or "all". Empty, with MCP_TOOLS empty too: the default toolsets. artifact_read stays while a served tool can spill.',
   }),
   MCP_TOOLS: Type.String({
     default: '',
     description:
       'Comma-separated tool names served besides MCP_TOOLSETS (--tools jira_get,github_get); with MCP_TOOLSETS empty, only these (and artifact_read while one can spill).',
+  }),
+  MCP_EXCLUDE_TOOLS: Type.String({
+    default: '',
+    description: 'Comma-separated tool names never served, whatever else selects them (--exclude-tools github_merge_pull_request).',
+  }),
+  MCP_DYNAMIC_TOOLSETS: Type.Boolean({
+    default: false,
+    description:
+      'Start with three tools (list_toolsets, get_toolset_tools, enable_toolset) and what MCP_TOOLSETS or MCP_TOOLS name; a caller enables further toolsets as it needs them (--dynamic-toolsets).',
   }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),
   MCP_STORE_URL: Type.String({

@@ -22,8 +22,10 @@ import { TOKENS } from '../tokens.js';
 import { BodyBudget } from '../http/body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
-import { ToolRegistry, type BootedPlugin, type RegisteredTool } from './tool-registry.js';
+import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
+import { collectToolsets } from './toolsets.js';
+import { ToolsetDirectory } from './toolset-directory.js';
 import { observingInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
@@ -86,6 +88,7 @@ export class Kernel {
   private scrub: Scrub;
   private readonly reporting: CallReporting;
   private selection: ToolSelection | undefined;
+  private readonly toolsets: ToolsetDirectory;
   /** What the kernel learns of each call in flight, by its scope (Call.scope). */
   private readonly reports = new WeakMap<object, CallReport>();
   private closed = false;
@@ -96,6 +99,7 @@ export class Kernel {
     this.scrub = secretScrubber(options.settings.secretValues());
     this.bodies = new BodyBudget(options.settings.of(CoreSettings).MCP_MAX_INFLIGHT_BODY_BYTES);
     this.reporting = { logger: callLineLogger(options.logger), metrics: options.metrics ?? noMetrics };
+    this.toolsets = new ToolsetDirectory(options.store);
   }
 
   /** Tool calls in progress (the metrics' gauge). */
@@ -151,6 +155,7 @@ export class Kernel {
     // one stable front to it.
     const scrub = liveScrub(() => this.scrub);
     this.container.register(TOKENS.Scrubber, { useValue: scrub });
+    this.container.register(TOKENS.Toolsets, { useValue: this.toolsets });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -212,29 +217,48 @@ export class Kernel {
         method: t.method,
         canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
       })),
+      collectToolsets(
+        this.booted.map((p) => p.spec),
+        tools.map((t) => t.definition),
+      ),
     );
+    this.toolsets.attach(this.selection);
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
-  private visible(tool: RegisteredTool): boolean {
-    return this.hiddenBy(tool.definition.spec.name) === undefined;
+  /**
+   * What in the configuration hides a registered tool (MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS,
+   * MCP_READ_ONLY) from a caller that enabled `enabled` (dynamic toolsets); undefined if served.
+   */
+  hiddenBy(tool: string, enabled?: ReadonlySet<string>): string | undefined {
+    return this.selection?.hiddenBy(tool, enabled);
   }
 
-  /** What in the configuration hides a registered tool (MCP_READ_ONLY, MCP_TOOLSETS, MCP_TOOLS); undefined if served. */
-  hiddenBy(tool: string): string | undefined {
-    return this.selection?.hiddenBy(tool);
+  /** Whether callers enable toolsets as they go (MCP_DYNAMIC_TOOLSETS): their tool lists change. */
+  get dynamicToolsets(): boolean {
+    return this.toolsets.dynamic;
+  }
+
+  /** The toolsets a caller has enabled (MCP_DYNAMIC_TOOLSETS; always empty without it): pass them to listTools. */
+  enabledToolsets(principal: Principal): Promise<ReadonlySet<string>> {
+    return this.toolsets.enabled(principal);
   }
 
   /** The definitions of the tools served (the `tools` command). */
-  servedDefinitions(): ToolDefinition[] {
-    return [...this.tools.values()].filter((t) => this.visible(t)).map((t) => t.definition);
+  servedDefinitions(enabled?: ReadonlySet<string>): ToolDefinition[] {
+    return [...this.tools.values()].filter((t) => this.hiddenBy(t.definition.spec.name, enabled) === undefined).map((t) => t.definition);
   }
 
-  /** The `tools/list` answer for a client that negotiated `protocolVersion`. */
-  listTools(protocolVersion?: string): ToolDescriptor[] {
+  /** The toolset a tool belongs to. */
+  toolsetOf(tool: string): string | undefined {
+    return this.selection?.toolsetOfTool(tool);
+  }
+
+  /** The `tools/list` answer for a client that negotiated `protocolVersion` and enabled `enabled` (dynamic toolsets). */
+  listTools(protocolVersion?: string, enabled?: ReadonlySet<string>): ToolDescriptor[] {
     const out: ToolDescriptor[] = [];
     for (const tool of this.tools.values()) {
-      if (!this.visible(tool)) continue;
+      if (this.hiddenBy(tool.definition.spec.name, enabled) !== undefined) continue;
       let descriptor = tool.descriptor;
       for (const plugin of this.booted) {
         if (plugin.instance?.describeTool) descriptor = plugin.instance.describeTool(tool.definition.spec, descriptor, protocolVersion);
@@ -283,7 +307,7 @@ export class Kernel {
               this.servedDefinitions().map((d) => d.spec.name),
             )}`,
       );
-    const hidden = this.hiddenBy(name);
+    const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {
       const report: CallReport = { tool: tool.definition, principal, timings: {} };

@@ -4,11 +4,17 @@ import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { didYouMean } from '../text/nearest-names.js';
+import { toolsetOf, type Toolset } from './toolsets.js';
 
-const SelectionSettings = Type.Pick(CoreSettings, ['MCP_TOOLSETS', 'MCP_TOOLS', 'MCP_READ_ONLY']);
+const SelectionSettings = Type.Pick(CoreSettings, ['MCP_TOOLSETS', 'MCP_TOOLS', 'MCP_EXCLUDE_TOOLS', 'MCP_DYNAMIC_TOOLSETS', 'MCP_READ_ONLY']);
 
 /** The tool that reads spilled values back: served whenever a served tool can spill, whatever the selection. */
 export const ARTIFACT_READER = 'artifact_read';
+
+/** The tools that list and enable toolsets: served only with MCP_DYNAMIC_TOOLSETS (plugins/toolsets). */
+export const TOOLSET_TOOLS: readonly string[] = ['list_toolsets', 'get_toolset_tools', 'enable_toolset'];
+/** The toolset tool that changes what a caller is served. */
+export const ENABLE_TOOLSET = 'enable_toolset';
 
 /** What the selection needs to know of a registered tool. */
 export interface SelectableTool {
@@ -20,62 +26,115 @@ export interface SelectableTool {
 }
 
 /**
- * Which tools a server offers: MCP_TOOLSETS (plugin names, or "all") and MCP_TOOLS (tool names) add up, as
- * github-mcp-server's `--toolsets` and `--tools` do; with neither, every tool. MCP_READ_ONLY then hides what
- * can change something. Names that match nothing fail start-up with the nearest ones, so a typo never
- * silently serves fewer tools. Works from plugin names and tool metadata only, for third-party plugins too.
- * MCP_READ_ONLY decides by method: a tool is served only if its route is a GET and it is annotated read-only,
- * and on the wire the request gate refuses anything but GET (see request-gate.ts).
+ * Which tools a server offers, as github-mcp-server's `--toolsets`, `--tools`, `--exclude-tools` and
+ * `--dynamic-toolsets` do. MCP_TOOLSETS names toolsets (`github.actions`), plugins (a plugin's name selects every
+ * toolset of it), `default` (the toolsets their plugins mark as default) or `all`; MCP_TOOLS adds tools by name;
+ * with neither, the default toolsets are served. MCP_EXCLUDE_TOOLS then takes tools away, and MCP_READ_ONLY hides
+ * what can change something (decided by method; on the wire the request gate refuses anything but GET).
+ * MCP_DYNAMIC_TOOLSETS starts a client with the three toolset tools and what MCP_TOOLSETS / MCP_TOOLS name
+ * explicitly; `enable_toolset` adds a toolset for that caller. Names that match nothing fail start-up with the
+ * nearest ones, so a typo never silently serves fewer tools.
  */
 export class ToolSelection {
-  private readonly hidden = new Map<string, string>();
+  /** Why each tool is hidden whatever the caller enables (configuration, read-only); absent when it can be served. */
+  private readonly hiddenAlways = new Map<string, string>();
+  /** Tools served before any toolset is enabled. */
+  private readonly base = new Set<string>();
+  readonly dynamic: boolean;
+  readonly toolsets: ReadonlyMap<string, Toolset>;
+  private readonly toolsetByTool = new Map<string, string>();
+  private readonly spillers = new Set<string>();
 
-  constructor(settings: Settings, tools: readonly SelectableTool[]) {
-    const { MCP_TOOLSETS, MCP_TOOLS, MCP_READ_ONLY } = settings.of(SelectionSettings);
-    const toolsets = listSetting(MCP_TOOLSETS);
-    const named = listSetting(MCP_TOOLS);
-    const plugins = [...new Set(tools.map((t) => t.definition.plugin))];
+  constructor(settings: Settings, tools: readonly SelectableTool[], toolsets: ReadonlyMap<string, Toolset>) {
+    const { MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS, MCP_DYNAMIC_TOOLSETS, MCP_READ_ONLY } = settings.of(SelectionSettings);
+    this.dynamic = MCP_DYNAMIC_TOOLSETS;
+    this.toolsets = toolsets;
+    const named = listSetting(MCP_TOOLSETS);
+    const listedTools = listSetting(MCP_TOOLS);
+    const excluded = new Set(listSetting(MCP_EXCLUDE_TOOLS));
     const names = tools.map((t) => t.definition.spec.name);
-    for (const set of toolsets) {
-      if (set !== 'all' && !plugins.includes(set)) {
-        throw new StartupError(
-          `MCP_TOOLSETS (--toolsets) names "${set}", which is not a loaded plugin with tools.${didYouMean(set, plugins)} Toolsets: all, ${plugins.join(', ')}.`,
-        );
-      }
-    }
-    for (const name of named) {
-      if (!names.includes(name)) {
-        throw new StartupError(
-          `MCP_TOOLS (--tools) names "${name}", which no loaded plugin provides.${didYouMean(name, names)} \`mcp-devtools tools\` lists the tools.`,
-        );
-      }
-    }
-    const everything = toolsets.length === 0 && named.length === 0;
-    const inSelection = (t: SelectableTool): boolean =>
-      everything || toolsets.includes('all') || toolsets.includes(t.definition.plugin) || named.includes(t.definition.spec.name);
-    const spills = tools.some((t) => t.definition.spec.name !== ARTIFACT_READER && inSelection(t) && t.canSpill);
-    const readOnly = MCP_READ_ONLY;
     for (const tool of tools) {
-      const { spec, plugin } = tool.definition;
-      const selected = inSelection(tool) || (spec.name === ARTIFACT_READER && spills);
-      if (!selected) {
-        this.hidden.set(
-          spec.name,
-          toolsets.length > 0
-            ? `MCP_TOOLSETS=${toolsets.join(',')} does not include its plugin "${plugin}"${named.length > 0 ? ' and MCP_TOOLS does not list it' : ''}`
-            : `MCP_TOOLS=${named.join(',')} does not list it`,
+      this.toolsetByTool.set(tool.definition.spec.name, toolsetOf(tool.definition));
+      if (tool.canSpill && tool.definition.spec.name !== ARTIFACT_READER) this.spillers.add(tool.definition.spec.name);
+    }
+    const plugins = new Set(tools.map((t) => t.definition.plugin));
+    const chosen = new Set<string>();
+    for (const name of named) {
+      const matched = this.toolsetsNamed(name, plugins);
+      if (matched.length === 0) {
+        const choices = ['all', 'default', ...plugins, ...toolsets.keys()];
+        throw new StartupError(
+          `MCP_TOOLSETS (--toolsets) names "${name}", which is no toolset or plugin with tools.${didYouMean(name, choices)} Toolsets: ${[...toolsets.keys()].join(', ')} (a plugin's name selects all of its toolsets; also all, default).`,
         );
-      } else if (readOnly && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
-        this.hidden.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
+      }
+      for (const set of matched) chosen.add(set);
+    }
+    for (const name of [...listedTools, ...excluded]) {
+      if (!names.includes(name)) {
+        const setting = listedTools.includes(name) ? 'MCP_TOOLS (--tools)' : 'MCP_EXCLUDE_TOOLS (--exclude-tools)';
+        throw new StartupError(
+          `${setting} names "${name}", which no loaded plugin provides.${didYouMean(name, names)} \`mcp-devtools tools\` lists the tools.`,
+        );
       }
     }
+    // With nothing named, the default toolsets; in dynamic mode, nothing until a toolset is enabled.
+    if (named.length === 0 && listedTools.length === 0 && !this.dynamic) for (const [name, set] of toolsets) if (set.default) chosen.add(name);
+    for (const tool of tools) {
+      const { spec } = tool.definition;
+      const meta = TOOLSET_TOOLS.includes(spec.name);
+      if (meta && !this.dynamic) this.hiddenAlways.set(spec.name, 'it is served with MCP_DYNAMIC_TOOLSETS=true (--dynamic-toolsets) only');
+      else if (excluded.has(spec.name)) this.hiddenAlways.set(spec.name, 'MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
+      else if (MCP_READ_ONLY && !meta && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
+        this.hiddenAlways.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
+      } else if (meta || chosen.has(this.toolsetByTool.get(spec.name)!) || listedTools.includes(spec.name)) this.base.add(spec.name);
+    }
+    this.describeUnchosen(named, listedTools);
   }
 
-  /** Why the configuration hides a tool; undefined when it is served. */
-  hiddenBy(tool: string): string | undefined {
-    return this.hidden.get(tool);
+  /** Why the configuration hides a tool from a caller who enabled `enabled`; undefined when it is served. */
+  hiddenBy(tool: string, enabled: ReadonlySet<string> = EMPTY): string | undefined {
+    const always = this.hiddenAlways.get(tool);
+    if (always !== undefined) return always;
+    if (this.base.has(tool) || enabled.has(this.toolsetByTool.get(tool) ?? '')) return undefined;
+    // artifact_read follows the tools that can spill: served while one of them is.
+    if (tool === ARTIFACT_READER && [...this.spillers].some((s) => this.hiddenBy(s, enabled) === undefined)) return undefined;
+    return this.unchosen.get(tool) ?? 'it is not selected';
+  }
+
+  /** The toolset a registered tool belongs to. */
+  toolsetOfTool(tool: string): string | undefined {
+    return this.toolsetByTool.get(tool);
+  }
+
+  /** The toolsets a name in MCP_TOOLSETS stands for: one toolset, every toolset of a plugin, the default ones or all. */
+  private toolsetsNamed(name: string, plugins: ReadonlySet<string>): string[] {
+    if (name === 'all') return [...this.toolsets.keys()];
+    if (name === 'default') return [...this.toolsets].filter(([, set]) => set.default).map(([n]) => n);
+    if (this.toolsets.has(name)) return [name];
+    return plugins.has(name) ? [...this.toolsets].filter(([, set]) => set.plugin === name).map(([n]) => n) : [];
+  }
+
+  private readonly unchosen = new Map<string, string>();
+
+  /** The reason given for each tool left out of the selection, naming what would select it. */
+  private describeUnchosen(named: readonly string[], listedTools: readonly string[]): void {
+    for (const [tool, set] of this.toolsetByTool) {
+      if (this.base.has(tool) || this.hiddenAlways.has(tool)) continue;
+      const how = this.dynamic ? ` (enable_toolset "${set}" serves it)` : '';
+      const which =
+        named.length === 0 && listedTools.length === 0
+          ? this.dynamic
+            ? `MCP_DYNAMIC_TOOLSETS=true starts with the toolset tools only`
+            : `its toolset "${set}" is not one of the default toolsets (--toolsets ${set} or --toolsets all serves it)`
+          : named.length > 0
+            ? `MCP_TOOLSETS=${named.join(',')} does not include its toolset "${set}"${listedTools.length > 0 ? ' and MCP_TOOLS does not list it' : ''}`
+            : `MCP_TOOLS=${listedTools.join(',')} does not list it`;
+      this.unchosen.set(tool, which + how);
+    }
   }
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 function listSetting(value: string): string[] {
   return [

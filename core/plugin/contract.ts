@@ -20,6 +20,19 @@ export interface PluginSpec {
   configSections?: string[];
   /** How long `boot()` may take before start-up fails (default 10 s). */
   bootTimeoutMs?: number;
+  /**
+   * The toolsets this plugin's tools name (`ToolSpec.toolset`), each `<plugin>` or `<plugin>.<group>`: what
+   * `list_toolsets` says of it, and whether a server started with no selection serves it (default true).
+   */
+  toolsets?: Record<string, ToolsetSpec>;
+}
+
+/** What a plugin says of one of its toolsets. */
+export interface ToolsetSpec {
+  /** One line for `list_toolsets` and the docs: the jobs its tools do. */
+  description: string;
+  /** Served when no toolset is selected (default true); a plugin keeps its rarely needed tools out of the default. */
+  default?: boolean;
 }
 
 /** Handed to `boot()`: what a plugin may do while the kernel starts. */

@@ -31,7 +31,12 @@ export const ARTIFACT_READ_MAX_BYTES = ARTIFACT_CHUNK_BYTES;
  * expired id, the answer is "Artifact not found or expired". (No lifecycle hooks, so the class does not
  * declare DevtoolsPlugin: TypeScript rejects a weak type with nothing in common.)
  */
-@Plugin({ name: 'artifacts', version: '1.0.0' })
+@Plugin({
+  name: 'artifacts',
+  version: '1.0.0',
+  // Not a default toolset: artifact_read is served whenever a served tool can save an artifact (tool-selection.ts).
+  toolsets: { artifacts: { description: 'Read back artifacts: oversized results, whole logs, diffs and files, in chunks.', default: false } },
+})
 export class ArtifactsPlugin {
   constructor(@inject(TOKENS.ArtifactStore) private readonly store: ArtifactStore) {}
 

@@ -9,11 +9,13 @@ export function withConfigOptions(command: Command): Command {
     .addOption(new Option('--set <KEY=VALUE>', 'set a setting, above every other source (repeatable)').argParser(collect).default([]));
 }
 
-/** `--toolsets`, `--tools`, `--read-only`: which tools are served (serve, and the tools and call commands). */
+/** `--toolsets`, `--tools`, `--exclude-tools`, `--dynamic-toolsets`, `--read-only`: which tools are served (serve, tools, call). */
 export function withToolOptions(command: Command): Command {
   return command
-    .option('--toolsets <plugins>', 'serve only the tools of these plugins, comma-separated: github,jira (MCP_TOOLSETS)')
+    .option('--toolsets <names>', 'serve these toolsets, comma-separated: github.actions,jira; a plugin name, "default" or "all" (MCP_TOOLSETS)')
     .option('--tools <names>', 'serve these tools too, comma-separated: jira_get,github_get (MCP_TOOLS)')
+    .option('--exclude-tools <names>', 'never serve these tools, comma-separated (MCP_EXCLUDE_TOOLS)')
+    .option('--dynamic-toolsets', 'start with list_toolsets, get_toolset_tools and enable_toolset; callers enable what they need (MCP_DYNAMIC_TOOLSETS)')
     .option('--read-only', 'hide every tool that can change something (MCP_READ_ONLY)');
 }
 

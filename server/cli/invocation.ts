@@ -27,14 +27,18 @@ export function invocationFrom(options: ConfigOptions, flags: Record<string, str
 export interface ToolOptions {
   toolsets?: string;
   tools?: string;
+  excludeTools?: string;
+  dynamicToolsets?: boolean;
   readOnly?: boolean;
 }
 
-/** The settings `--toolsets`, `--tools` and `--read-only` stand for (common-options.ts declares them). */
+/** The settings the tool selection flags stand for (common-options.ts declares them). */
 export function toolFlags(options: ToolOptions): Record<string, string> {
   const flags: Record<string, string> = {};
   if (options.toolsets !== undefined) flags.MCP_TOOLSETS = options.toolsets;
   if (options.tools !== undefined) flags.MCP_TOOLS = options.tools;
+  if (options.excludeTools !== undefined) flags.MCP_EXCLUDE_TOOLS = options.excludeTools;
+  if (options.dynamicToolsets) flags.MCP_DYNAMIC_TOOLSETS = 'true';
   if (options.readOnly) flags.MCP_READ_ONLY = 'true';
   return flags;
 }

@@ -12,6 +12,7 @@ export interface ToolRow {
   title: string;
   access: 'read' | 'write';
   plugin: string;
+  toolset: string;
 }
 
 /**
@@ -31,6 +32,7 @@ export function registerTools(program: Command): void {
           title: d.spec.title,
           access: d.spec.annotations.readOnlyHint ? 'read' : 'write',
           plugin: d.plugin,
+          toolset: kernel.toolsetOf(d.spec.name) ?? d.plugin,
         }));
         process.stdout.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows));
       } finally {
@@ -41,9 +43,10 @@ export function registerTools(program: Command): void {
 
 function table(rows: readonly ToolRow[]): string {
   const width = (key: keyof ToolRow): number => Math.max(key.length, ...rows.map((r) => r[key].length));
-  const [name, access, plugin] = [width('name'), width('access'), width('plugin')];
-  const line = (r: Record<keyof ToolRow, string>): string => `${r.name.padEnd(name)}  ${r.access.padEnd(access)}  ${r.plugin.padEnd(plugin)}  ${r.title}`;
+  const [name, access, toolset] = [width('name'), width('access'), width('toolset')];
+  const line = (r: Record<keyof ToolRow, string>): string => `${r.name.padEnd(name)}  ${r.access.padEnd(access)}  ${r.toolset.padEnd(toolset)}  ${r.title}`;
   const writes = rows.filter((r) => r.access === 'write').length;
-  const plugins = new Set(rows.map((r) => r.plugin)).size;
-  return `${[line({ name: 'NAME', title: 'TITLE', access: 'ACCESS', plugin: 'PLUGIN' }), ...rows.map(line)].join('\n')}\n\n${rows.length} tools (${writes} that write) from ${plugins} plugins.\n`;
+  const toolsets = new Set(rows.map((r) => r.toolset)).size;
+  const header = line({ name: 'NAME', title: 'TITLE', access: 'ACCESS', plugin: 'PLUGIN', toolset: 'TOOLSET' });
+  return `${[header, ...rows.map(line)].join('\n')}\n\n${rows.length} tools (${writes} that write) in ${toolsets} toolsets.\n`;
 }

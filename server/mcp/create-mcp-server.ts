@@ -5,6 +5,7 @@ import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
 
 export interface McpServerOptions {
   /**
@@ -23,7 +24,7 @@ export interface McpServerOptions {
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: SERVER_NAME, version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator },
+    { capabilities: { tools: { listChanged: kernel.dynamicToolsets } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator },
   );
 
   // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
@@ -33,11 +34,19 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     return typeof named === 'string' ? named : (server.getNegotiatedProtocolVersion() ?? options.protocolVersion);
   };
 
-  server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: kernel.listTools(revision(ctx.mcpReq.envelope)) as never }));
+  const principalOf = (ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): Principal =>
+    (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
+
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const enabled = await kernel.enabledToolsets(principalOf(ctx));
+    return { tools: kernel.listTools(revision(ctx.mcpReq.envelope), enabled) as never };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const principal = (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
+    const principal = principalOf(ctx);
     const protocolVersion = revision(ctx.mcpReq.envelope);
+    // enable_toolset changes what this caller is served: compared before and after, to announce it.
+    const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
     let result: CallToolResult;
     try {
       result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion });
@@ -45,10 +54,16 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
+    // A toolset enabled: the caller's tool list changed (dynamic toolsets), which the protocol announces.
+    if (toolsetsBefore !== undefined && result.isError !== true && (await kernel.enabledToolsets(principal)).size > toolsetsBefore) {
+      await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => {});
+    }
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
     const advertised =
-      result.structuredContent === undefined ? undefined : kernel.listTools(protocolVersion).find((t) => t.name === request.params.name)?.outputSchema;
+      result.structuredContent === undefined
+        ? undefined
+        : kernel.listTools(protocolVersion, await kernel.enabledToolsets(principal)).find((t) => t.name === request.params.name)?.outputSchema;
     return server.projectCallToolResult(result, advertised);
   });
   answerInvalidParamsAsSuch(server);
