@@ -7,6 +7,7 @@ import { coerceSetting } from './coerce.js';
 import { isLenient, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
 import { urlPasswords } from '../text/url-credentials.js';
+import { refuseClashingDeclaration } from './setting-clash.js';
 
 /** Someone who declares settings: the core, or a plugin (with its `~/.mcp/configs.json` sections). */
 export interface SettingOwner {
@@ -111,6 +112,7 @@ export function resolveSettings(
     for (const [key, schema] of Object.entries(owner.schema.properties)) {
       const seen = declared.get(key);
       if (seen) {
+        refuseClashingDeclaration(key, { owner: seen.owner, schema: seen.schema }, { owner: owner.name, schema });
         seen.sections.push(...owner.sections);
         seen.owners.push(owner);
       } else declared.set(key, { schema, owner: owner.name, sections: [...owner.sections], owners: [owner] });

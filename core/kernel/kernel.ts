@@ -25,6 +25,7 @@ import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
 import { collectToolsets } from './toolsets.js';
+import { checkPluginName } from './declared-names.js';
 import { ToolsetDirectory } from './toolset-directory.js';
 import { observingInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
@@ -160,6 +161,7 @@ export class Kernel {
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
       if (spec === undefined) throw new StartupError(`${cls.name || 'A class'} is not a plugin: decorate it with @Plugin({ name, version }).`);
+      checkPluginName(spec.name, cls.name);
       return { spec, cls };
     });
     const contributions: Contribution[] = [];

@@ -7,6 +7,7 @@ import { readToolSpecs, type PluginClass } from '../plugin/metadata.js';
 import { schemaProblems } from '../schema/schema-check.js';
 import { checkedRouteMethod, interceptorSlots, type InterceptorSlot, type PlacedInterceptor } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
+import { checkToolName } from './declared-names.js';
 
 /** A plugin the kernel has constructed and booted. */
 export interface BootedPlugin {
@@ -71,6 +72,7 @@ export class ToolRegistry {
   register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[], handler: HandlerStage, finish: Finish): void {
     const instance = plugin.instance!;
     for (const { spec, method } of readToolSpecs(plugin.cls)) {
+      checkToolName(spec.name, plugin.spec.name);
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
       const owner = this.tools.get(spec.name);
       if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
