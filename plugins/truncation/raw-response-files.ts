@@ -177,12 +177,8 @@ export const SYNC_WRITE_CHARS = 512 * 1024;
 const SCRATCH = Buffer.allocUnsafe(64 * 1024);
 const ENCODER = new TextEncoder();
 
-/**
- * `text` as UTF-8 to `fd`, in this tick, the same bytes as Buffer.from(text, 'utf8'), a buffer's worth at a time.
- * The benchmark writes the contract's file of a cut text with it too (test/bench/contract-work.ts), as the
- * cheapest way found here.
- */
-export function writeUtf8Now(fd: number, text: string): void {
+/** `text` as UTF-8 to `fd`, in this tick, the same bytes as Buffer.from(text, 'utf8'), a buffer's worth at a time. */
+function writeUtf8Now(fd: number, text: string): void {
   const out = new Utf8WritesNow(fd, SCRATCH);
   out.add(text);
   out.flush();

@@ -1,53 +1,73 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI_PATH, REPO_ROOT } from '../support/paths.js';
+import { CLI_PATH } from '../support/paths.js';
 import { JIRA_CREDENTIALS } from './jira-bodies.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface StartupResult {
+  /** The Node that ran both servers (`v24.x.y`). */
+  node: string;
   ours: Summary;
-  reference: Summary;
-  /** `node -e 0` from spawn to exit: what any Node process costs before its own code runs. */
-  bareNode: Summary;
+  /** The baseline build, when one was given. */
+  before?: Summary;
+  /** Files in ours' compile cache after its first start: 0 where this Node has none (before 22.1). */
+  oursCacheFiles: number;
 }
 
-const REFERENCE_ENTRY = join(REPO_ROOT, 'node_modules/@aashari/mcp-server-atlassian-jira/dist/index.js');
-const PRELOAD = join(REPO_ROOT, 'test/plugins/atlassian/differential/preload.cjs');
+interface Server {
+  cliPath: string;
+  /** HOME, XDG_CACHE_HOME, TMPDIR and working directory of every start: what one start caches, the next finds. */
+  home: string;
+}
 
 /**
- * Milliseconds from spawning the server to the answer of its first tools/list, over stdio with the official
- * SDK client (initialize, then tools/list), ours and the reference alternating. Each start gets a fresh
- * home and working directory, so nothing a previous start left behind helps the next.
+ * Milliseconds from spawning a server to the answer of its first tools/list (initialize, then tools/list,
+ * over stdio with the official SDK client), ours and the baseline build taking turns, both run by the Node
+ * at `node`. Starts are warm: each server keeps one home for all its starts, and its first start, not counted,
+ * fills whatever it caches there (ours: Node's compile cache, from 22.1 on; the baseline: its own code cache).
  */
-export async function benchStartup(runs: number): Promise<StartupResult> {
-  const samples = { ours: [] as number[], reference: [] as number[], bareNode: [] as number[] };
-  for (let i = 0; i < runs + 1; i++) {
-    const ours = await firstToolsList([CLI_PATH], { ...JIRA_CREDENTIALS, LOG_LEVEL: 'warn' });
-    const reference = await firstToolsList(['-r', PRELOAD, REFERENCE_ENTRY], {
-      ...JIRA_CREDENTIALS,
-      DIFF_UPSTREAM: 'http://127.0.0.1:9',
-      DIFF_REWRITE_ORIGINS: 'https://acme.atlassian.net',
-    });
-    const bare = await bareNode();
-    if (i === 0) continue; // the first start of each pays for a cold file cache
-    samples.ours.push(ours);
-    samples.reference.push(reference);
-    samples.bareNode.push(bare);
+export async function benchStartup(node: string, runs: number, beforeCli?: string): Promise<StartupResult> {
+  const servers: Server[] = [CLI_PATH, ...(beforeCli === undefined ? [] : [beforeCli])].map((cliPath) => ({
+    cliPath,
+    home: mkdtempSync(join(tmpdir(), 'mcp-devtools-startup-')),
+  }));
+  const samples = servers.map(() => [] as number[]);
+  let oursCacheFiles = 0;
+  for (let i = 0; i <= runs; i++) {
+    // Every other round the other one goes first, so that neither always follows the same process.
+    const order = i % 2 === 0 ? servers.keys() : [...servers.keys()].reverse();
+    for (const at of order) {
+      const took = await firstToolsList(node, servers[at]!);
+      if (i > 0) samples[at]!.push(took);
+    }
+    if (i === 0) oursCacheFiles = filesUnder(join(servers[0]!.home, 'cache'));
   }
-  return { ours: summarize(samples.ours), reference: summarize(samples.reference), bareNode: summarize(samples.bareNode) };
+  return {
+    node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+    ours: summarize(samples[0]!),
+    ...(servers.length > 1 ? { before: summarize(samples[1]!) } : {}),
+    oursCacheFiles,
+  };
 }
 
-async function firstToolsList(args: string[], env: Record<string, string>): Promise<number> {
-  const home = mkdtempSync(join(tmpdir(), 'mcp-devtools-startup-'));
+async function firstToolsList(node: string, server: Server): Promise<number> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    env: { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: home, DIFF_RAW_DIR: join(home, 'raw'), MCP_RAW_RESPONSE_DIR: join(home, 'raw'), ...env },
-    cwd: home,
+    command: node,
+    args: [server.cliPath],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: server.home,
+      XDG_CACHE_HOME: join(server.home, 'cache'),
+      TMPDIR: server.home,
+      MCP_RAW_RESPONSE_DIR: join(server.home, 'raw'),
+      ...JIRA_CREDENTIALS,
+      LOG_LEVEL: 'warn',
+    },
+    cwd: server.home,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'mcp-devtools-bench', version: '1.0.0' });
@@ -55,16 +75,16 @@ async function firstToolsList(args: string[], env: Record<string, string>): Prom
   await client.connect(transport);
   const { tools } = await client.listTools();
   const took = performance.now() - started;
+  // Closing ends the server's stdin: it exits on its own, writing its caches as it goes.
   await client.close();
-  if (tools.length === 0) throw new Error(`${args.at(-1)} listed no tools`);
+  if (tools.length === 0) throw new Error(`${server.cliPath} listed no tools`);
   return took;
 }
 
-function bareNode(): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-    child.once('error', reject);
-    child.once('exit', () => resolve(performance.now() - started));
-  });
+function filesUnder(folder: string): number {
+  try {
+    return readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
+  } catch {
+    return 0;
+  }
 }
