@@ -34,7 +34,7 @@ const COLON = 0x3a;
  * on the bench's 1 MiB Jira page (curly quotes here and there) no faster than element by element (4.5 against
  * 4.4 ms) while its JSON calls took 1,000-1,070 fresh pages against 740. Escaped, in process: 3.7-4.0 against
  * 4.4-4.5 ms (a loop of 5 MiB parses in process is slower with batches, ASCII or escaped, for its scavenges; the
- * server's 5 MiB calls over stdio are not: test/bench/notes.ts, round sixteen). A batch whose escapes cannot
+ * server's 5 MiB calls over stdio are not). A batch whose escapes cannot
  * stand for its text (one follows a backslash) or would make it a large string ends the batches: the array is
  * read element by element from there, as before.
  */

@@ -9,10 +9,8 @@ import { setDataMember } from '../result/data-member.js';
  * (parseJsonBytes) rather than decoded whole first: when its whole text would be a large string
  * (core/text/large-string.ts), which is 128 KiB of ASCII or 64 KiB of anything else. Decoding such a text is
  * the dear part of its parse (the pages' faults), and a 16 MiB page with characters outside Latin-1 is 32 MiB
- * of UTF-16 held to the next full collection. Parsed from the bytes, in process: 0.85x of decode + JSON.parse on
- * a 367 KB workflow-runs page, 0.61-0.72x on Jira pages of 200 KB to 5 MiB (test/bench/notes.ts, round eight),
- * 0.37-0.44x on Jira pages of 64-100 KB with curly quotes in them (round nine). Below the size, decode +
- * JSON.parse stays: 1.7-2.5x faster there (a 40 KB page, or 100 KB of ASCII).
+ * of UTF-16 held to the next full collection. What it gains against decode + JSON.parse is the bench's mechanism
+ * row (docs/benchmarks.md). Below the size, decode + JSON.parse stays: faster there.
  */
 export function parsesInPieces(textBytes: number): boolean {
   return textBytes > LARGE_STRING_BYTES;
