@@ -4,9 +4,31 @@ import type { ToolAnnotations } from '../../core/plugin/contract.js';
 // Names GitHub accepts for owners and repositories; anything else could only make a different path.
 export const Owner = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'User or organization.' });
 export const Repo = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'Repository name.' });
-export const PerPage = Type.Integer({ minimum: 1, maximum: 100, default: 30, description: 'Page size, 1-100.' });
-export const Page = Type.Integer({ minimum: 1, default: 1, description: 'Page, from 1: the nextPage of the previous result.' });
+// Optional, with the default applied before the route is computed: a model need not send them.
+export const PerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 30, description: 'Page size, 1-100.' }));
+export const Page = Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page, from 1: the nextPage of the previous result.' }));
+export const NumberOf = (what: string): ReturnType<typeof Type.Integer> => Type.Integer({ minimum: 1, description: `${what} number.` });
+export const RunId = Type.Integer({ minimum: 1, description: 'Run id (from github_list_workflow_runs).' });
 
 export const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 
+/**
+ * A write's hints. MCP takes a write without destructiveHint as destructive, so it is always given: true only for
+ * what cannot be undone (a merge, a cancelled run).
+ */
+export const write = (hints: { destructive?: boolean; idempotent?: boolean } = {}): ToolAnnotations => ({
+  readOnlyHint: false,
+  destructiveHint: hints.destructive === true,
+  idempotentHint: hints.idempotent === true,
+  openWorldHint: true,
+});
+
 export const repoPath = (args: { owner: string; repo: string }): string => `/repos/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}`;
+
+/**
+ * A JSON body with the arguments that were not given left out: what policy rules match (`body.labels`) is then
+ * exactly what GitHub receives, with no `undefined` keys that JSON would drop on the way.
+ */
+export function definedOnly(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
