@@ -10,7 +10,7 @@ export const RerunArgs = Type.Object(
     owner: Owner,
     repo: Repo,
     runId: RunId,
-    failedOnly: Type.Optional(Type.Boolean({ default: true, description: 'Rerun only the failed jobs and what depends on them (default true).' })),
+    failedOnly: Type.Optional(Type.Boolean({ default: true, description: 'Only the failed jobs and those that depend on them.' })),
   },
   { additionalProperties: false },
 );
@@ -24,11 +24,11 @@ export const DispatchArgs = Type.Object(
     workflowId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[A-Za-z0-9_.-]{1,255}$' })], {
       description: 'Workflow id or file name ("deploy.yml").',
     }),
-    ref: Type.String({ minLength: 1, maxLength: 255, description: 'Branch or tag to run it on.' }),
+    ref: Type.String({ minLength: 1, description: 'Branch or tag to run it on.' }),
     inputs: Type.Optional(
       Type.Record(Type.String({ minLength: 1 }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
         maxProperties: 25,
-        description: "The workflow_dispatch inputs the workflow declares; omitted ones take the workflow's defaults.",
+        description: 'Its workflow_dispatch inputs; omitted ones take their defaults.',
       }),
     ),
   },

@@ -7,8 +7,9 @@ import { definedOnly, NumberOf, Owner, Page, PerPage, READ, Repo, repoPath, writ
 
 // Issues (and pull requests, which GitHub also serves as issues): search, file, edit, comment.
 
-const Title = Type.String({ minLength: 1, maxLength: 256, description: 'Title.' });
-const Body = Type.String({ minLength: 1, maxLength: 65536, description: 'Markdown.' });
+// No maxLength: GitHub's own 422 names the limit, and each bound is paid for in every tools/list.
+const Title = Type.String({ minLength: 1 });
+const Body = Type.String({ minLength: 1, description: 'Markdown.' });
 const Labels = Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Label names.' });
 const Assignees = Type.Array(Type.String({ minLength: 1 }), { maxItems: 10, description: 'Logins.' });
 
@@ -16,7 +17,6 @@ export const SearchIssuesArgs = Type.Object(
   {
     query: Type.String({
       minLength: 1,
-      maxLength: 1024,
       description: 'GitHub search syntax with is:issue or is:pr, e.g. "repo:octo-org/app is:pr is:open review-requested:@me".',
     }),
     sort: Type.Optional(Type.Enum(['comments', 'reactions', 'interactions', 'created', 'updated'], { description: 'Default: best match.' })),
@@ -58,7 +58,7 @@ export const SEARCH_ISSUES: RoutedToolSpec<typeof SearchIssuesArgs, typeof Paged
   toolset: 'github.issues',
   title: 'Search GitHub issues and pull requests',
   description:
-    'Search issues and pull requests across repositories. Result {data, nextPage}: data is {total_count, items}; pass nextPage as page for more. Project with jq, e.g. "items[*].{number: number, title: title, url: html_url, state: state}".',
+    'Search issues and pull requests. Result {data, nextPage}: data is {total_count, items}; pass nextPage as page. Project with jq, e.g. "items[*].{number: number, title: title, url: html_url}".',
   annotations: READ,
   input: SearchIssuesArgs,
   envelope: PagedEnvelope,
@@ -93,7 +93,7 @@ export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnv
   toolset: 'github.issues',
   title: 'Update a GitHub issue',
   description:
-    'Edit an issue or pull request: only the fields given change. Close with state "closed" and stateReason "completed" or "not_planned". Result {data}: the new number, state, labels, assignees, html_url and which fields changed.',
+    'Edit an issue or pull request; only the fields given change. Close: state "closed", stateReason "completed" or "not_planned". Result {data}: number, state, labels, assignees, html_url, changed.',
   annotations: write({ idempotent: true }),
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,

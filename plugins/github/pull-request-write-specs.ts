@@ -6,14 +6,15 @@ import { definedOnly, NumberOf, Owner, Repo, repoPath, write } from './shared-ar
 
 // Pull requests: open one, review one, merge one.
 
-const Branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, maxLength: 255, description });
-const Markdown = Type.String({ minLength: 1, maxLength: 65536, description: 'Markdown.' });
+// No maxLength: GitHub's own 422 names the limit, and each bound is paid for in every tools/list.
+const Branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, description });
+const Markdown = Type.String({ minLength: 1, description: 'Markdown.' });
 
 export const CreatePullRequestArgs = Type.Object(
   {
     owner: Owner,
     repo: Repo,
-    title: Type.String({ minLength: 1, maxLength: 256, description: 'Title.' }),
+    title: Type.String({ minLength: 1 }),
     head: Branch('Branch with the changes; "user:branch" for a fork.'),
     base: Branch('Branch to merge into, e.g. "main".'),
     body: Type.Optional(Markdown),
@@ -25,7 +26,7 @@ export const CreatePullRequestArgs = Type.Object(
 const ReviewComment = Type.Object(
   {
     path: Type.String({ minLength: 1, description: 'File path in the repository.' }),
-    line: Type.Integer({ minimum: 1, description: "Line in the file's new version (a changed or context line of the diff)." }),
+    line: Type.Integer({ minimum: 1, description: "Line of the file's new version, within the diff." }),
     body: Markdown,
   },
   { additionalProperties: false },
@@ -37,7 +38,7 @@ export const CreateReviewArgs = Type.Object(
     repo: Repo,
     pullNumber: NumberOf('Pull request'),
     event: Type.Enum(['APPROVE', 'REQUEST_CHANGES', 'COMMENT']),
-    body: Type.Optional(Type.String({ minLength: 1, maxLength: 65536, description: 'Review summary, Markdown; required unless APPROVE.' })),
+    body: Type.Optional(Type.String({ minLength: 1, description: 'Markdown; required unless APPROVE.' })),
     comments: Type.Optional(Type.Array(ReviewComment, { maxItems: 100, description: 'Comments on lines of the diff.' })),
   },
   { additionalProperties: false },

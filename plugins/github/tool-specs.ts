@@ -37,7 +37,7 @@ export const ListRunsArgs = Type.Object(
     status: Type.Optional(Type.Enum([...RUN_STATUSES], { description: 'Status or conclusion.' })),
     event: Type.Optional(Type.String({ minLength: 1, description: 'Triggering event, e.g. "push".' })),
     actor: Type.Optional(Type.String({ minLength: 1, description: 'Login that started the run.' })),
-    created: Type.Optional(Type.String({ minLength: 1, description: 'Creation date, GitHub search syntax: ">=2024-05-01", "2024-05-01..2024-05-07".' })),
+    created: Type.Optional(Type.String({ minLength: 1, description: 'Creation date, search syntax: ">=2024-05-01".' })),
     headSha: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{4,64}$', description: 'Commit SHA.' })),
     perPage: PerPage,
     page: Page,
@@ -64,9 +64,7 @@ export const JobLogsArgs = Type.Object(
     owner: Owner,
     repo: Repo,
     jobId: Type.Integer({ minimum: 1, description: 'Job id (from github_list_workflow_jobs).' }),
-    tailLines: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100000, default: DEFAULT_TAIL_LINES, description: 'Lines to show from the end (default 500).' }),
-    ),
+    tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: DEFAULT_TAIL_LINES, description: 'Lines to show from the end.' })),
   },
   { additionalProperties: false },
 );
@@ -75,7 +73,7 @@ export const CheckRunsArgs = Type.Object(
   {
     owner: Owner,
     repo: Repo,
-    ref: Type.String({ minLength: 1, maxLength: 255, description: 'Commit SHA, branch or tag (a pull request: its head.sha).' }),
+    ref: Type.String({ minLength: 1, description: "Commit SHA, branch or tag (a pull request's head.sha)." }),
     perPage: PerPage,
     page: Page,
     ...renderingArgs,
@@ -99,8 +97,8 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
   toolset: 'github.actions',
   title: 'List GitHub Actions workflow runs',
   description: [
-    'List workflow runs of a repository, newest first, with optional filters.',
-    "Result {data, nextPage}: data is GitHub's page ({total_count, workflow_runs}); pass nextPage as page for more (null: last page).",
+    'List workflow runs of a repository, newest first.',
+    'Result {data, nextPage}: data is {total_count, workflow_runs}; pass nextPage as page (null: last page).',
     'Runs are large: project them, e.g. jq "workflow_runs[*].{id: id, name: name, conclusion: conclusion, branch: head_branch}".',
     'Then github_list_workflow_jobs, and github_get_job_logs for a failed job.',
   ].join(' '),
@@ -163,7 +161,7 @@ export const GET: RoutedToolSpec<typeof GetArgs> = {
   toolset: 'github.repos',
   title: 'GitHub REST API GET',
   description: [
-    'Read-only GET of any GitHub REST API path the other github_* tools do not cover (artifacts, workflows, check runs...).',
+    'Read-only GET of any GitHub REST API path the other github_* tools do not cover (artifacts, workflows, releases...).',
     'Lists take per_page and page in queryParams: ask for page+1 until a page comes back short.',
   ].join(' '),
   annotations: READ,
@@ -176,7 +174,7 @@ export const LIST_CHECK_RUNS: RoutedToolSpec<typeof CheckRunsArgs, typeof PagedE
   toolset: 'github.actions',
   title: 'List the checks of a GitHub commit',
   description: [
-    'The check runs of a commit, branch or tag: what a pull request waits on.',
+    'The checks of a commit, branch or tag: what a pull request waits on.',
     'Result {data, nextPage}: data is {total_count, counts, check_runs: [{id, name, app, status, conclusion, url}]}.',
     "A GitHub Actions check's id is its job id: read its log with github_get_job_logs.",
   ].join(' '),
