@@ -7,7 +7,11 @@ import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 export const GithubSettings = Type.Object({
   GITHUB_TOKEN: secret(
-    Type.String({ default: '', description: 'GitHub token (fine-grained or classic) with read access to Actions of the repositories you ask about.' }),
+    Type.String({
+      default: '',
+      description:
+        'GitHub token (fine-grained or classic): read access for the reads; write access to issues, pull requests, contents (merges) and Actions for the writes.',
+    }),
   ),
   GITHUB_API_URL: Type.String({
     default: 'https://api.github.com',
@@ -36,7 +40,7 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
     baseUrlSetting: 'GITHUB_API_URL',
     examplePath: '/repos/OWNER/REPO',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
-    missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
+    missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token with access to the repository.',
     secretMaterial: () => token,
     headers: {
       accept,
