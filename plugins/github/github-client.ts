@@ -58,8 +58,8 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
  * (a rerun, a cancel, a dispatch): `https://api.github.com` and `https://api.TENANT.ghe.com` drop their `api.`
  * host prefix, GitHub Enterprise Server's `https://HOST/api/v3` its path; anything else is taken as it is.
  */
-export function githubWebUrl(settings: Settings): string {
-  const url = new URL(settings.of(GithubSettings).GITHUB_API_URL);
+export function githubWebUrl(apiUrl: string): string {
+  const url = new URL(apiUrl);
   const path = url.pathname.replace(/\/+$/, '');
   if (path.endsWith('/api/v3')) return `${url.origin}${path.slice(0, -'/api/v3'.length)}`;
   if (url.hostname.startsWith('api.')) url.hostname = url.hostname.slice('api.'.length);

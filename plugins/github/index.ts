@@ -45,7 +45,7 @@ export class GithubPlugin extends GithubReadTools implements DevtoolsPlugin {
   private readonly web: string;
   constructor(@inject(TOKENS.Settings) settings: Settings, @inject(TOKENS.ArtifactStore) artifacts: ArtifactStore, @inject(TOKENS.Scrubber) scrub: Scrub) {
     super(settings, artifacts, scrub);
-    this.web = githubWebUrl(settings);
+    this.web = githubWebUrl(settings.of(GithubSettings).GITHUB_API_URL);
   }
 
   @Tool(CREATE_ISSUE)
