@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox';
-import { ToolError } from '../../core/errors/tool-error.js';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
@@ -97,16 +96,12 @@ export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnv
   annotations: write({ idempotent: true }),
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,
-  route: (args: Static<typeof UpdateIssueArgs>) => {
-    const body = definedOnly(Object.fromEntries(Object.entries(UPDATE_FIELDS).map(([arg, field]) => [field, args[arg as keyof typeof UPDATE_FIELDS]])));
-    // An empty PATCH changes nothing and answers 200: a call that meant to change something must say what.
-    if (Object.keys(body).length === 0)
-      throw new ToolError(
-        'invalid_arguments',
-        `Nothing to change on issue #${args.issueNumber}: give at least one of ${Object.keys(UPDATE_FIELDS).join(', ')}.`,
-      );
-    return { method: 'PATCH', path: `${repoPath(args)}/issues/${args.issueNumber}`, body };
-  },
+  // Only the fields given: a call that gives none sends an empty edit, and its answer says `changed: []`.
+  route: (args: Static<typeof UpdateIssueArgs>) => ({
+    method: 'PATCH',
+    path: `${repoPath(args)}/issues/${args.issueNumber}`,
+    body: definedOnly(Object.fromEntries(Object.entries(UPDATE_FIELDS).map(([arg, field]) => [field, args[arg as keyof typeof UPDATE_FIELDS]]))),
+  }),
 };
 
 export const ADD_COMMENT: RoutedToolSpec<typeof AddCommentArgs, typeof ReadEnvelope> = {

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
 
 // Names GitHub accepts for owners and repositories; anything else could only make a different path.
@@ -24,6 +25,22 @@ export const write = (hints: { destructive?: boolean; idempotent?: boolean } = {
 });
 
 export const repoPath = (args: { owner: string; repo: string }): string => `/repos/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}`;
+
+/**
+ * A free-text argument as one path segment (a branch `feature/x` is `feature%2Fx`). A lone surrogate cannot be
+ * percent-encoded and names no ref, so it is refused as a path that cannot be sent; the client then checks the
+ * encoded segment like every path (no `..`, no `;`).
+ */
+export function pathSegment(value: string, what: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw new ToolError(
+      'invalid_path',
+      `The ${what} ${JSON.stringify(value.slice(0, 200))} holds a character that cannot be sent in a path (a lone surrogate).`,
+    );
+  }
+}
 
 /**
  * A JSON body with the arguments that were not given left out: what policy rules match (`body.labels`) is then

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
-import { Owner, Page, PerPage, READ, Repo, repoPath, RunId } from './shared-args.js';
+import { Owner, Page, PerPage, pathSegment, READ, Repo, repoPath, RunId } from './shared-args.js';
 
 /** Lines of a job log shown when tailLines is not given. */
 export const DEFAULT_TAIL_LINES = 500;
@@ -183,7 +183,7 @@ export const LIST_CHECK_RUNS: RoutedToolSpec<typeof CheckRunsArgs, typeof PagedE
   envelope: PagedEnvelope,
   route: (args: Static<typeof CheckRunsArgs>) => ({
     method: 'GET',
-    path: `${repoPath(args)}/commits/${encodeURIComponent(args.ref)}/check-runs`,
+    path: `${repoPath(args)}/commits/${pathSegment(args.ref, 'ref')}/check-runs`,
     query: { per_page: args.perPage, page: args.page },
   }),
 };

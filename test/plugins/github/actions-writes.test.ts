@@ -173,6 +173,10 @@ describe('GitHub Actions writes and check runs (in-process, GitHub-shaped mock)'
         .and.contain('No commit found');
       const climbing = await t.kernel.call('github_list_check_runs', { ...REPO, ref: '..' });
       expect(textOf(climbing)).to.contain('Code: invalid_path');
+      // A lone surrogate cannot be percent-encoded: a clear refusal, not a crash of the plugin.
+      const unsendable = await t.kernel.call('github_list_check_runs', { ...REPO, ref: 'main\udfff' });
+      expect(textOf(unsendable)).to.match(/^Error: The ref "main\\udfff" holds a character that cannot be sent in a path/);
+      expect(textOf(unsendable)).to.contain('Code: invalid_path');
       expect(t.mock.requests).to.have.length(1);
     });
   });

@@ -106,6 +106,15 @@ describe('GitHub issue search and writes (in-process, GitHub-shaped mock)', () =
       }
     });
 
+    it('says which setting to check when GitHub refuses the token (401)', async () => {
+      t.mock.on('POST', '/repos/octo-org/octo-repo/issues', githubError(401, 'Bad credentials'));
+      const result = await t.kernel.call('github_create_issue', { ...REPO, title: 'x' });
+      expect(textOf(result)).to.match(
+        /^Error: GitHub answered 401 Unauthorized for POST \/repos\/octo-org\/octo-repo\/issues\. The credentials were not accepted: check GITHUB_TOKEN/,
+      );
+      expect(textOf(result)).not.to.contain(TOKEN);
+    });
+
     it('refuses a missing title or an unknown argument before any request', async () => {
       for (const args of [{ ...REPO }, { ...REPO, title: 'x', label: 'bug' }, { ...REPO, title: '' }]) {
         const result = await t.kernel.call('github_create_issue', args);
@@ -134,11 +143,11 @@ describe('GitHub issue search and writes (in-process, GitHub-shaped mock)', () =
       });
     });
 
-    it('refuses a call that changes nothing, naming the fields it could change', async () => {
+    it('sends an empty edit when no field is given, and says that nothing changed', async () => {
+      t.mock.on('PATCH', '/repos/octo-org/octo-repo/issues/1347', (req) => ({ body: issueAnswer(req) }));
       const result = await t.kernel.call('github_update_issue', { ...REPO, issueNumber: 1347 });
-      expect(textOf(result)).to.match(/^Error: Nothing to change on issue #1347: give at least one of title, body, state, stateReason, labels, assignees\./);
-      expect(textOf(result)).to.contain('Code: invalid_arguments');
-      expect(t.mock.requests).to.have.length(0);
+      expect(t.mock.requests[0]!.body).to.equal('{}');
+      expect((result.structuredContent as { data: { changed: string[]; state: string } }).data).to.deep.include({ changed: [], state: 'open' });
     });
 
     it("reports GitHub's 422 for a value it refuses, with the field", async () => {

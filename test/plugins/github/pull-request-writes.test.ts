@@ -77,14 +77,19 @@ describe('GitHub pull request writes (in-process, GitHub-shaped mock)', () => {
       expect(result.structuredContent).to.equal(undefined);
     });
 
-    it('refuses a REQUEST_CHANGES or COMMENT review without a body, and an unknown event, before any request', async () => {
-      for (const event of ['REQUEST_CHANGES', 'COMMENT']) {
-        const result = await t.kernel.call('github_create_review', { ...REPO, pullNumber: 1347, event });
-        expect(textOf(result)).to.match(new RegExp(`^Error: A ${event} review needs a body`));
-        expect(textOf(result)).to.contain('Code: invalid_arguments');
-      }
-      expect(textOf(await t.kernel.call('github_create_review', { ...REPO, pullNumber: 1347, event: 'PENDING' }))).to.contain('Code: invalid_arguments');
+    it('refuses an unknown event before any request', async () => {
+      const result = await t.kernel.call('github_create_review', { ...REPO, pullNumber: 1347, event: 'PENDING' });
+      expect(textOf(result))
+        .to.contain('- event: must be one of "APPROVE", "REQUEST_CHANGES", "COMMENT" (got "PENDING")')
+        .and.contain('Code: invalid_arguments');
       expect(t.mock.requests).to.have.length(0);
+    });
+
+    it('leaves a REQUEST_CHANGES review without a body to GitHub, whose 422 says what is missing', async () => {
+      t.mock.on('POST', '/repos/octo-org/octo-repo/pulls/1347/reviews', githubError(422, 'Unprocessable Entity', [{ message: "Body can't be blank" }]));
+      const result = await t.kernel.call('github_create_review', { ...REPO, pullNumber: 1347, event: 'REQUEST_CHANGES' });
+      expect(JSON.parse(t.mock.requests[0]!.body)).to.deep.equal({ event: 'REQUEST_CHANGES' });
+      expect(textOf(result)).to.contain('HTTP Status: 422').and.contain("Body can't be blank");
     });
 
     it("reports GitHub's 422 for a comment on a line outside the diff", async () => {
