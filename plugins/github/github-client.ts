@@ -7,7 +7,11 @@ import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 export const GithubSettings = Type.Object({
   GITHUB_TOKEN: secret(
-    Type.String({ default: '', description: 'GitHub token (fine-grained or classic) with read access to Actions of the repositories you ask about.' }),
+    Type.String({
+      default: '',
+      description:
+        'GitHub token (fine-grained or classic): read access for the reads; write access to issues, pull requests, contents (merges) and Actions for the writes.',
+    }),
   ),
   GITHUB_API_URL: Type.String({
     default: 'https://api.github.com',
@@ -36,7 +40,7 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
     baseUrlSetting: 'GITHUB_API_URL',
     examplePath: '/repos/OWNER/REPO',
     auth: () => (token === '' ? undefined : { authorization: `Bearer ${token}` }),
-    missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token that can read Actions of the repository.',
+    missingCredentials: 'GitHub credentials are not configured: set GITHUB_TOKEN to a token with access to the repository.',
     secretMaterial: () => token,
     headers: {
       accept,
@@ -47,4 +51,17 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
     ...identityFrom(settings, 'GITHUB'),
     ...transportLimitsFrom(settings),
   });
+}
+
+/**
+ * The web address of the GitHub that GITHUB_API_URL serves, for the links of results GitHub answers without one
+ * (a rerun, a cancel, a dispatch): `https://api.github.com` and `https://api.TENANT.ghe.com` drop their `api.`
+ * host prefix, GitHub Enterprise Server's `https://HOST/api/v3` its path; anything else is taken as it is.
+ */
+export function githubWebUrl(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api/v3')) return `${url.origin}${path.slice(0, -'/api/v3'.length)}`;
+  if (url.hostname.startsWith('api.')) url.hostname = url.hostname.slice('api.'.length);
+  return `${url.origin}${path}`;
 }

@@ -1,188 +1,121 @@
 import { inject } from 'tsyringe';
-import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
-import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
-import { ToolError } from '../../core/errors/tool-error.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
-import type { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
+import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { TOKENS } from '../../core/tokens.js';
-import { createGithubClient, DIFF_MEDIA_TYPE, GithubSettings, RAW_MEDIA_TYPE } from './github-client.js';
-import { logResultText } from '../../core/vendor/log-result.js';
-import { nextPageFromLink } from '../../core/http/link-header.js';
-import { contentBytes, fileText, listingText, pointerText, type ContentEntry } from './file-contents.js';
-import { diffText } from './pull-request-diff.js';
+import { CANCEL_WORKFLOW_RUN, DISPATCH_WORKFLOW, RERUN_WORKFLOW, type CancelArgs, type DispatchArgs, type RerunArgs } from './actions-write-specs.js';
+import { GithubSettings, githubWebUrl } from './github-client.js';
+import { ADD_COMMENT, CREATE_ISSUE, UPDATE_ISSUE, type AddCommentArgs, type CreateIssueArgs, type UpdateIssueArgs } from './issue-tool-specs.js';
 import {
-  GET_FILE,
-  GET_ISSUE,
-  GET_PULL_REQUEST,
-  GET_PULL_REQUEST_DIFF,
-  LIST_ISSUES,
-  LIST_PULL_REQUESTS,
-  LIST_REPOSITORIES,
-  type DiffArgs,
-  type FileArgs,
-  type IssueArgs,
-  type ListIssuesArgs,
-  type ListPullRequestsArgs,
-  type ListReposArgs,
-  type PullRequestArgs,
-} from './repo-tool-specs.js';
-import { GET, JOB_LOGS, LIST_JOBS, LIST_RUNS, type GetArgs, type JobLogsArgs, type ListJobsArgs, type ListRunsArgs } from './tool-specs.js';
+  CREATE_PULL_REQUEST,
+  CREATE_REVIEW,
+  MERGE_PULL_REQUEST,
+  type CreatePullRequestArgs,
+  type CreateReviewArgs,
+  type MergeArgs,
+} from './pull-request-write-specs.js';
+import { GithubReadTools } from './read-tools.js';
+import { cancelRefusal, mergeRefusal } from './write-refusals.js';
+import {
+  cancelResult,
+  commentResult,
+  dispatchResult,
+  issueResult,
+  mergeResult,
+  objectBody,
+  pullRequestResult,
+  rerunResult,
+  reviewResult,
+  type RunWhere,
+} from './write-results.js';
 
 /**
- * GitHub: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), pull requests,
- * issues, files and repositories (repo-tool-specs.ts), and a read-only passthrough for the rest of the REST
- * API. GitHub Enterprise Server works through GITHUB_API_URL.
- * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
- * exactly what goes out.
+ * GitHub: the reads of read-tools.ts, and the writes an agent is asked for around a red build: file, edit and
+ * comment on issues, open, review and merge pull requests, rerun, cancel and start workflows. Each write sends
+ * its `ctx.route`, the request policy decided on (and an approver saw), and answers with what it made or
+ * changed (write-results.ts). GitHub Enterprise Server works through GITHUB_API_URL.
  */
-const ResponseLimit = Type.Pick(CoreSettings, ['MCP_MAX_RESPONSE_BYTES']);
-
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
-export class GithubPlugin implements DevtoolsPlugin {
-  readonly upstream: UpstreamClient;
-  /** The same API and identity, asking for a pull request as a diff, and for a file's raw bytes. */
-  private readonly diffs: UpstreamClient;
-  private readonly raw: UpstreamClient;
-  private readonly maxBytes: number;
-  constructor(
-    @inject(TOKENS.Settings) settings: Settings,
-    @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
-    /**
-     * The server's one scrubber, for a log before it is shown or saved: the kernel scrubs result text, but an
-     * artifact is stored as given, and a workflow may have printed a token GitHub did not know to mask.
-     */
-    @inject(TOKENS.Scrubber) private readonly scrub: Scrub,
-  ) {
-    this.upstream = createGithubClient(settings);
-    this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
-    this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
-    this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
+export class GithubPlugin extends GithubReadTools implements DevtoolsPlugin {
+  /** The web address of this GitHub, for the links of writes GitHub answers without one. */
+  private readonly web: string;
+  constructor(@inject(TOKENS.Settings) settings: Settings, @inject(TOKENS.ArtifactStore) artifacts: ArtifactStore, @inject(TOKENS.Scrubber) scrub: Scrub) {
+    super(settings, artifacts, scrub);
+    this.web = githubWebUrl(settings.of(GithubSettings).GITHUB_API_URL);
   }
 
-  @Tool(LIST_RUNS)
-  async listWorkflowRuns(ctx: ToolContext<typeof ListRunsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    return this.page(ctx);
+  @Tool(CREATE_ISSUE)
+  async createIssue(ctx: ToolContext<typeof CreateIssueArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: issueResult(await this.written(ctx)) };
   }
 
-  @Tool(LIST_JOBS)
-  async listWorkflowJobs(ctx: ToolContext<typeof ListJobsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    return this.page(ctx);
+  @Tool(UPDATE_ISSUE)
+  async updateIssue(ctx: ToolContext<typeof UpdateIssueArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    // The body holds only the fields given (GitHub's names): those are what changed.
+    return { value: issueResult(await this.written(ctx), Object.keys(ctx.route.body as object)) };
   }
 
-  @Tool(JOB_LOGS)
-  async getJobLogs(ctx: ToolContext<typeof JobLogsArgs>): Promise<ToolOutput> {
-    const args = ctx.args;
-    try {
-      // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
-      const response = await this.upstream.send(ctx, ctx.route, { expect: 'text', followForeignRedirectWithoutAuth: true });
-      const log = this.scrub(response.text);
-      const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
-      return { text: await logResultText(ctx, this.artifacts, { where, what: 'log', tailLines: args.tailLines, shown: log, whole: log }) };
-    } catch (error) {
-      // "Ask for a smaller page" means nothing for a log: say what can be done instead.
-      if ((error as { code?: string }).code !== 'upstream_too_large') throw error;
-      throw new ToolError(
-        'upstream_too_large',
-        `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`,
-      );
-    }
+  @Tool(ADD_COMMENT)
+  async addComment(ctx: ToolContext<typeof AddCommentArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: commentResult(await this.written(ctx), ctx.args.issueNumber) };
   }
 
-  @Tool(LIST_PULL_REQUESTS)
-  async listPullRequests(ctx: ToolContext<typeof ListPullRequestsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    return this.page(ctx);
+  @Tool(CREATE_PULL_REQUEST)
+  async createPullRequest(ctx: ToolContext<typeof CreatePullRequestArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: pullRequestResult(await this.written(ctx)) };
   }
 
-  @Tool(LIST_ISSUES)
-  async listIssues(ctx: ToolContext<typeof ListIssuesArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    const page = await this.page(ctx);
-    // GitHub lists pull requests as issues (they carry a `pull_request` key): left out unless asked for.
-    if (ctx.args.includePullRequests === true || !Array.isArray(page.value)) return page;
-    return { ...page, value: page.value.filter((item: unknown) => !(item !== null && typeof item === 'object' && 'pull_request' in item)) };
+  @Tool(CREATE_REVIEW)
+  async createReview(ctx: ToolContext<typeof CreateReviewArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: reviewResult(await this.written(ctx), ctx.args.pullNumber, ctx.args.comments?.length ?? 0) };
   }
 
-  @Tool(LIST_REPOSITORIES)
-  async listRepositories(ctx: ToolContext<typeof ListReposArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    try {
-      return await this.page(ctx);
-    } catch (error) {
-      // The owner is not an organization: list it as a user (GitHub answers 404 for /orgs/{user}).
-      if ((error as { status?: number }).status !== 404) throw error;
-      const owner = encodeURIComponent(ctx.args.owner);
-      return this.page(ctx, { ...ctx.route, path: `/users/${owner}/repos` });
-    }
+  @Tool(MERGE_PULL_REQUEST)
+  async mergePullRequest(ctx: ToolContext<typeof MergeArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    const { owner, repo, pullNumber, method } = ctx.args;
+    const merged = await this.written(ctx).catch((error: unknown) => {
+      throw mergeRefusal(error, `Pull request #${pullNumber} of ${owner}/${repo}`);
+    });
+    return { value: mergeResult(merged, pullNumber, method, `${this.repoUrl(ctx.args)}/pull/${pullNumber}`) };
   }
 
-  @Tool(GET_PULL_REQUEST)
-  async getPullRequest(ctx: ToolContext<typeof PullRequestArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
-    return { value: (await this.upstream.send(ctx, ctx.route)).body };
+  @Tool(RERUN_WORKFLOW)
+  async rerunWorkflow(ctx: ToolContext<typeof RerunArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    // 201 with an empty object: the answer says no more than the request did.
+    await this.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: rerunResult(this.run(ctx.args), ctx.args.failedOnly !== false) };
   }
 
-  @Tool(GET_ISSUE)
-  async getIssue(ctx: ToolContext<typeof IssueArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
-    return { value: (await this.upstream.send(ctx, ctx.route)).body };
+  @Tool(CANCEL_WORKFLOW_RUN)
+  async cancelWorkflowRun(ctx: ToolContext<typeof CancelArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    const { owner, repo, runId } = ctx.args;
+    await this.upstream.send(ctx, ctx.route, { expect: 'lenient' }).catch((error: unknown) => {
+      throw cancelRefusal(error, `Workflow run ${runId} of ${owner}/${repo}`);
+    });
+    return { value: cancelResult(this.run(ctx.args)) };
   }
 
-  @Tool(GET_PULL_REQUEST_DIFF)
-  async getPullRequestDiff(ctx: ToolContext<typeof DiffArgs>): Promise<ToolOutput> {
-    const args = ctx.args;
-    const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
-    try {
-      const response = await this.diffs.send(ctx, ctx.route, { expect: 'text' });
-      return { text: await diffText(ctx, this.artifacts, where, this.scrub(response.text)) };
-    } catch (error) {
-      const { code, status } = error as { code?: string; status?: number };
-      // GitHub refuses diffs past its own limits with 406; a diff over MCP_MAX_RESPONSE_BYTES cannot be read either.
-      if (status !== 406 && code !== 'upstream_too_large') throw error;
-      const files = `${ctx.route.path}/files`;
-      const why = status === 406 ? 'GitHub refuses to produce a diff this large' : `it is larger than MCP_MAX_RESPONSE_BYTES (${this.maxBytes} bytes)`;
-      throw new ToolError(
-        code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error',
-        `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`,
-        {
-          status,
-          upstreamBody: (error as ToolError).upstreamBody,
-        },
-      );
-    }
+  @Tool(DISPATCH_WORKFLOW)
+  async dispatchWorkflow(ctx: ToolContext<typeof DispatchArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    // 204 No Content: the run appears a few seconds later, so the answer names where to find it.
+    await this.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: dispatchResult({ ...ctx.args, repoUrl: this.repoUrl(ctx.args) }) };
   }
 
-  @Tool(GET_FILE)
-  async getFile(ctx: ToolContext<typeof FileArgs>): Promise<ToolOutput> {
-    const args = ctx.args;
-    const where = `${args.path.replace(/^\/+|\/+$/g, '') || '/'} of ${args.owner}/${args.repo} at ${args.ref ?? 'the default branch'}`;
-    const body = (await this.upstream.send(ctx, ctx.route)).body as ContentEntry | ContentEntry[];
-    if (Array.isArray(body)) return { text: listingText(where, body) };
-    if (body === null || typeof body !== 'object')
-      throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
-    if (body.type !== 'file') return { text: pointerText(where, body) };
-    // Above 1 MB the contents API leaves `content` empty: the raw media type gives the bytes.
-    const bytes = contentBytes(body) ?? ((await this.raw.send(ctx, ctx.route, { binary: true })).body as Buffer);
-    return { text: await fileText(ctx, this.artifacts, { where, entry: body, bytes: Buffer.from(this.scrub(bytes.toString('latin1')), 'latin1') }) };
+  /** The JSON object a write answered with (an empty or non-object answer is an error, never a silent success). */
+  private async written(ctx: ToolContext): Promise<Record<string, unknown>> {
+    return objectBody((await this.upstream.send(ctx, ctx.route)).body, `${ctx.route.method} ${ctx.route.path}`);
   }
 
-  @Tool(GET)
-  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput> {
-    try {
-      return { value: (await this.upstream.send(ctx, ctx.route)).body };
-    } catch (error) {
-      // Some GitHub reads answer a bodiless 204 for "yes" (GET /user/following/{user}): a success, not a bad body.
-      const { code, status } = error as { code?: string; status?: number };
-      if (code === 'upstream_empty_body' && status === 204)
-        return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
-      throw error;
-    }
+  private repoUrl(args: { owner: string; repo: string }): string {
+    return `${this.web}/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}`;
   }
 
-  /** A list page as `{data, nextPage}`: nextPage comes from the Link header, null on the last page. */
-  private async page(ctx: ToolContext, route = ctx.route): Promise<ToolOutput<typeof PagedEnvelope>> {
-    const response = await this.upstream.send(ctx, route);
-    return { value: response.body, meta: { nextPage: nextPageFromLink(response.headers.get('link')) } };
+  private run(args: { owner: string; repo: string; runId: number }): RunWhere {
+    return { runId: args.runId, htmlUrl: `${this.repoUrl(args)}/actions/runs/${args.runId}` };
   }
 }

@@ -4,12 +4,11 @@ import { safeApiPath } from '../../core/http/path-guards.js';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
-import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
+import { NumberOf, Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
 
 // Pull requests, issues, files and repositories: the reads an agent needs around a red build.
 
 const State = Type.Optional(Type.Enum(['open', 'closed', 'all'], { description: 'open (default), closed or all.' }));
-const Number_ = (what: string): ReturnType<typeof Type.Integer> => Type.Integer({ minimum: 1, description: `${what} number.` });
 
 export const ListPullRequestsArgs = Type.Object(
   {
@@ -44,11 +43,11 @@ export const ListIssuesArgs = Type.Object(
 );
 
 export const PullRequestArgs = Type.Object(
-  { owner: Owner, repo: Repo, pullNumber: Number_('Pull request'), ...renderingArgs },
+  { owner: Owner, repo: Repo, pullNumber: NumberOf('Pull request'), ...renderingArgs },
   { additionalProperties: false },
 );
-export const DiffArgs = Type.Object({ owner: Owner, repo: Repo, pullNumber: Number_('Pull request') }, { additionalProperties: false });
-export const IssueArgs = Type.Object({ owner: Owner, repo: Repo, issueNumber: Number_('Issue'), ...renderingArgs }, { additionalProperties: false });
+export const DiffArgs = Type.Object({ owner: Owner, repo: Repo, pullNumber: NumberOf('Pull request') }, { additionalProperties: false });
+export const IssueArgs = Type.Object({ owner: Owner, repo: Repo, issueNumber: NumberOf('Issue'), ...renderingArgs }, { additionalProperties: false });
 
 export const FileArgs = Type.Object(
   {
@@ -79,8 +78,9 @@ const PAGE_NOTE = 'Result {data, nextPage}: pass nextPage as page for more (null
 
 export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typeof PagedEnvelope> = {
   name: 'github_list_pull_requests',
+  toolset: 'github.pull_requests',
   title: 'List GitHub pull requests',
-  description: `List pull requests of a repository. ${PAGE_NOTE} Project with jq, e.g. "[*].{number: number, title: title, head: head.ref, user: user.login}".`,
+  description: `List pull requests of a repository. ${PAGE_NOTE} Project with jq, e.g. "[*].{number: number, title: title, head: head.ref}".`,
   annotations: READ,
   input: ListPullRequestsArgs,
   envelope: PagedEnvelope,
@@ -93,8 +93,9 @@ export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typ
 
 export const LIST_ISSUES: RoutedToolSpec<typeof ListIssuesArgs, typeof PagedEnvelope> = {
   name: 'github_list_issues',
+  toolset: 'github.issues',
   title: 'List GitHub issues',
-  description: `List issues of a repository, most recently created first; pull requests are left out unless includePullRequests, so a page may hold fewer than perPage. ${PAGE_NOTE}`,
+  description: `List issues of a repository, newest first; pull requests are left out unless includePullRequests (a page may then hold fewer than perPage). ${PAGE_NOTE}`,
   annotations: READ,
   input: ListIssuesArgs,
   envelope: PagedEnvelope,
@@ -107,6 +108,7 @@ export const LIST_ISSUES: RoutedToolSpec<typeof ListIssuesArgs, typeof PagedEnve
 
 export const GET_PULL_REQUEST: RoutedToolSpec<typeof PullRequestArgs, typeof ReadEnvelope> = {
   name: 'github_get_pull_request',
+  toolset: 'github.pull_requests',
   title: 'Get a GitHub pull request',
   description:
     'One pull request: title, body, state, head and base, mergeability, review and change counts. Result {data}. Its diff: github_get_pull_request_diff.',
@@ -118,6 +120,7 @@ export const GET_PULL_REQUEST: RoutedToolSpec<typeof PullRequestArgs, typeof Rea
 
 export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   name: 'github_get_pull_request_diff',
+  toolset: 'github.pull_requests',
   title: 'Get the diff of a GitHub pull request',
   description:
     'The unified diff of a pull request, as text. A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
@@ -129,6 +132,7 @@ export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
 
 export const GET_ISSUE: RoutedToolSpec<typeof IssueArgs, typeof ReadEnvelope> = {
   name: 'github_get_issue',
+  toolset: 'github.issues',
   title: 'Get a GitHub issue',
   description: 'One issue (or pull request) by number: title, body, state, labels, assignees, comment count. Result {data}.',
   annotations: READ,
@@ -139,6 +143,7 @@ export const GET_ISSUE: RoutedToolSpec<typeof IssueArgs, typeof ReadEnvelope> = 
 
 export const GET_FILE: RoutedToolSpec<typeof FileArgs> = {
   name: 'github_get_file',
+  toolset: 'github.repos',
   title: 'Read a file from a GitHub repository',
   description:
     "A file's text, or a directory's listing. A binary file, or one too long to show, is saved as an artifact the result names (read it with artifact_read).",
@@ -150,17 +155,22 @@ export const GET_FILE: RoutedToolSpec<typeof FileArgs> = {
 
 export const LIST_REPOSITORIES: RoutedToolSpec<typeof ListReposArgs, typeof PagedEnvelope> = {
   name: 'github_list_repositories',
+  toolset: 'github.repos',
   title: 'List GitHub repositories',
   description: `List the repositories of an organization or user. ${PAGE_NOTE} Project with jq, e.g. "[*].{name: name, private: private, pushed: pushed_at}".`,
   annotations: READ,
   input: ListReposArgs,
   envelope: PagedEnvelope,
+  // "owner" is a type only users' lists have: such a list is a user's, asked for as one.
   route: (args: Static<typeof ListReposArgs>) => ({
     method: 'GET',
-    path: `/orgs/${encodeURIComponent(args.owner)}/repos`,
+    path: `/${args.type === 'owner' ? 'users' : 'orgs'}/${encodeURIComponent(args.owner)}/repos`,
     query: { type: args.type, per_page: args.perPage, page: args.page },
   }),
 };
+
+/** The types only organizations' repository lists take (a user's: all, owner, member). */
+export const ORGANIZATION_ONLY_TYPES: ReadonlySet<string> = new Set(['public', 'private', 'forks', 'sources']);
 
 /**
  * `/repos/{owner}/{repo}/contents/{path}`, each segment encoded. The path is checked first with the check every

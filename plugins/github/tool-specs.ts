@@ -2,7 +2,10 @@ import Type, { type Static } from 'typebox';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
-import { Owner, Page, PerPage, READ, Repo, repoPath } from './shared-args.js';
+import { Owner, Page, PerPage, pathSegment, READ, Repo, repoPath, RunId } from './shared-args.js';
+
+/** Lines of a job log shown when tailLines is not given. */
+export const DEFAULT_TAIL_LINES = 500;
 
 const RUN_STATUSES = [
   'completed',
@@ -34,7 +37,7 @@ export const ListRunsArgs = Type.Object(
     status: Type.Optional(Type.Enum([...RUN_STATUSES], { description: 'Status or conclusion.' })),
     event: Type.Optional(Type.String({ minLength: 1, description: 'Triggering event, e.g. "push".' })),
     actor: Type.Optional(Type.String({ minLength: 1, description: 'Login that started the run.' })),
-    created: Type.Optional(Type.String({ minLength: 1, description: 'Creation date, GitHub search syntax: ">=2024-05-01", "2024-05-01..2024-05-07".' })),
+    created: Type.Optional(Type.String({ minLength: 1, description: 'Creation date, search syntax: ">=2024-05-01".' })),
     headSha: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{4,64}$', description: 'Commit SHA.' })),
     perPage: PerPage,
     page: Page,
@@ -47,7 +50,7 @@ export const ListJobsArgs = Type.Object(
   {
     owner: Owner,
     repo: Repo,
-    runId: Type.Integer({ minimum: 1, description: 'Run id (from github_list_workflow_runs).' }),
+    runId: RunId,
     filter: Type.Optional(Type.Union([Type.Literal('latest'), Type.Literal('all')], { description: 'Jobs of the "latest" attempt (default) or of "all".' })),
     perPage: PerPage,
     page: Page,
@@ -61,7 +64,19 @@ export const JobLogsArgs = Type.Object(
     owner: Owner,
     repo: Repo,
     jobId: Type.Integer({ minimum: 1, description: 'Job id (from github_list_workflow_jobs).' }),
-    tailLines: Type.Integer({ minimum: 1, maximum: 100000, default: 500, description: 'Lines to show from the end (default 500).' }),
+    tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: DEFAULT_TAIL_LINES, description: 'Lines to show from the end.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckRunsArgs = Type.Object(
+  {
+    owner: Owner,
+    repo: Repo,
+    ref: Type.String({ minLength: 1, description: "Commit SHA, branch or tag (a pull request's head.sha)." }),
+    perPage: PerPage,
+    page: Page,
+    ...renderingArgs,
   },
   { additionalProperties: false },
 );
@@ -79,10 +94,11 @@ export const GetArgs = Type.Object(
 
 export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope> = {
   name: 'github_list_workflow_runs',
+  toolset: 'github.actions',
   title: 'List GitHub Actions workflow runs',
   description: [
-    'List workflow runs of a repository, newest first, with optional filters.',
-    "Result {data, nextPage}: data is GitHub's page ({total_count, workflow_runs}); pass nextPage as page for more (null: last page).",
+    'List workflow runs of a repository, newest first.',
+    'Result {data, nextPage}: data is {total_count, workflow_runs}; pass nextPage as page (null: last page).',
     'Runs are large: project them, e.g. jq "workflow_runs[*].{id: id, name: name, conclusion: conclusion, branch: head_branch}".',
     'Then github_list_workflow_jobs, and github_get_job_logs for a failed job.',
   ].join(' '),
@@ -110,6 +126,7 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
 
 export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope> = {
   name: 'github_list_workflow_jobs',
+  toolset: 'github.actions',
   title: 'List jobs of a GitHub Actions workflow run',
   description: [
     'List the jobs of a workflow run with their steps. Result {data, nextPage} as for runs.',
@@ -127,6 +144,7 @@ export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope
 
 export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
   name: 'github_get_job_logs',
+  toolset: 'github.actions',
   title: 'Read the log of a GitHub Actions job',
   description: [
     "The last tailLines lines of a job's log, as text (fewer when very long lines would not fit).",
@@ -140,12 +158,32 @@ export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
 
 export const GET: RoutedToolSpec<typeof GetArgs> = {
   name: 'github_get',
+  toolset: 'github.repos',
   title: 'GitHub REST API GET',
   description: [
-    'Read-only GET of any GitHub REST API path the other github_* tools do not cover (artifacts, workflows, check runs...).',
+    'Read-only GET of any GitHub REST API path the other github_* tools do not cover (artifacts, workflows, releases...).',
     'Lists take per_page and page in queryParams: ask for page+1 until a page comes back short.',
   ].join(' '),
   annotations: READ,
   input: GetArgs,
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
+};
+
+export const LIST_CHECK_RUNS: RoutedToolSpec<typeof CheckRunsArgs, typeof PagedEnvelope> = {
+  name: 'github_list_check_runs',
+  toolset: 'github.actions',
+  title: 'List the checks of a GitHub commit',
+  description: [
+    'The checks of a commit, branch or tag: what a pull request waits on.',
+    'Result {data, nextPage}: data is {total_count, counts, check_runs: [{id, name, app, status, conclusion, url}]}.',
+    "A GitHub Actions check's id is its job id: read its log with github_get_job_logs.",
+  ].join(' '),
+  annotations: READ,
+  input: CheckRunsArgs,
+  envelope: PagedEnvelope,
+  route: (args: Static<typeof CheckRunsArgs>) => ({
+    method: 'GET',
+    path: `${repoPath(args)}/commits/${pathSegment(args.ref, 'ref')}/check-runs`,
+    query: { per_page: args.perPage, page: args.page },
+  }),
 };

@@ -22,7 +22,7 @@ const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort()
 describe('toolsets: which tools a server serves', () => {
   it('tools --json lists every tool with its title, read or write, and plugin', async () => {
     const rows = await served([]);
-    expect(rows).to.have.length(35);
+    expect(rows).to.have.length(46);
     expect(rows.find((r) => r.name === 'jira_post')).to.deep.equal({ name: 'jira_post', title: 'Jira POST Request', access: 'write', plugin: 'jira' });
     expect(rows.find((r) => r.name === 'artifact_read')).to.deep.include({ access: 'read', plugin: 'artifacts' });
   });
@@ -42,17 +42,28 @@ describe('toolsets: which tools a server serves', () => {
     const rows = await served(['--toolsets', 'github,jira']);
     expect(names(rows)).to.deep.equal([
       'artifact_read',
+      'github_add_comment',
+      'github_cancel_workflow_run',
+      'github_create_issue',
+      'github_create_pull_request',
+      'github_create_review',
+      'github_dispatch_workflow',
       'github_get',
       'github_get_file',
       'github_get_issue',
       'github_get_job_logs',
       'github_get_pull_request',
       'github_get_pull_request_diff',
+      'github_list_check_runs',
       'github_list_issues',
       'github_list_pull_requests',
       'github_list_repositories',
       'github_list_workflow_jobs',
       'github_list_workflow_runs',
+      'github_merge_pull_request',
+      'github_rerun_workflow',
+      'github_search_issues',
+      'github_update_issue',
       'jira_delete',
       'jira_get',
       'jira_get_attachment',

@@ -57,7 +57,7 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
   it('lists the tools it serves', async () => {
     const { stdout } = await run(bin, ['tools', '--json'], { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix } });
     const tools = JSON.parse(stdout) as Array<{ name: string }>;
-    expect(tools).to.have.length(35);
+    expect(tools).to.have.length(46);
     expect(tools.map((t) => t.name)).to.include.members(['github_list_workflow_runs', 'jira_get', 'artifact_read']);
   });
 

@@ -129,7 +129,7 @@ describe('the container image (Dockerfile)', () => {
       expect(refused.status).to.equal(401);
       const client = await connectHttp(url, token);
       try {
-        expect((await client.listTools()).tools).to.have.length(35);
+        expect((await client.listTools()).tools).to.have.length(46);
       } finally {
         await client.close();
       }

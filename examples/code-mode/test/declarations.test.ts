@@ -33,7 +33,10 @@ describe('declarations generated from tools/list (every built-in vendor)', () =>
     const schemaTools = tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name);
     expect(schemaTools).to.have.members([
       'github_list_workflow_runs', 'github_list_workflow_jobs', 'github_list_pull_requests', 'github_list_issues', 'github_list_repositories',
-      'github_get_pull_request', 'github_get_issue', 'circleci_get', 'jira_get', 'conf_get', 'bb_upload', 'bb_get',
+      'github_get_pull_request', 'github_get_issue', 'github_search_issues', 'github_list_check_runs', 'github_create_issue',
+      'github_update_issue', 'github_add_comment', 'github_create_pull_request', 'github_create_review', 'github_merge_pull_request',
+      'github_rerun_workflow', 'github_cancel_workflow_run', 'github_dispatch_workflow',
+      'circleci_get', 'jira_get', 'conf_get', 'bb_upload', 'bb_get',
     ]);
   });
 
@@ -103,7 +106,7 @@ describe('declarations generated from tools/list (every built-in vendor)', () =>
     const { declarations, tools } = session.harness;
     const runs = tools.find((t) => t.name === 'github_list_workflow_runs')!;
     expect(declarations).to.contain(` * ${runs.description!.slice(0, 80)}`);
-    expect(declarations).to.contain('* Page, from 1: the nextPage of the previous result.');
+    expect(declarations).to.contain("* From 1: the last result's nextPage.");
   });
 
   it('runs a program against the server: a text tool gives its text, a schema tool its structured value', async () => {

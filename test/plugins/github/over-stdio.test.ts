@@ -24,29 +24,42 @@ describe('GitHub tools over stdio with the official SDK client', () => {
     await blob.close();
   });
 
-  it('lists the eleven GitHub tools with titles, annotations and input schemas', async () => {
+  it('lists the twenty-two GitHub tools with titles, annotations and input schemas', async () => {
     const { tools } = await session.client.listTools();
     const github = tools.filter((t) => t.name.startsWith('github_'));
     expect(github.map((t) => t.name).sort()).to.deep.equal([
+      'github_add_comment',
+      'github_cancel_workflow_run',
+      'github_create_issue',
+      'github_create_pull_request',
+      'github_create_review',
+      'github_dispatch_workflow',
       'github_get',
       'github_get_file',
       'github_get_issue',
       'github_get_job_logs',
       'github_get_pull_request',
       'github_get_pull_request_diff',
+      'github_list_check_runs',
       'github_list_issues',
       'github_list_pull_requests',
       'github_list_repositories',
       'github_list_workflow_jobs',
       'github_list_workflow_runs',
+      'github_merge_pull_request',
+      'github_rerun_workflow',
+      'github_search_issues',
+      'github_update_issue',
     ]);
     for (const tool of github) {
       expect(tool.title, tool.name).to.be.a('string').and.not.equal('');
-      expect(tool.description, tool.name).to.have.length.above(100);
-      expect(tool.annotations, tool.name).to.deep.include({ readOnlyHint: true, openWorldHint: true, title: tool.title });
+      expect(tool.description, tool.name).to.have.length.above(80);
+      expect(tool.annotations, tool.name).to.deep.include({ openWorldHint: true, title: tool.title });
     }
+    const reads = github.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name);
+    expect(reads).to.have.length(13);
     const runs = github.find((t) => t.name === 'github_list_workflow_runs')!;
-    expect(runs.inputSchema.required).to.deep.equal(['owner', 'repo', 'perPage', 'page']);
+    expect(runs.inputSchema.required).to.deep.equal(['owner', 'repo']);
     expect(Object.keys(runs.inputSchema.properties ?? {})).to.include.members([
       'workflowId',
       'branch',

@@ -132,6 +132,21 @@ describe('GitHub pull requests, issues and repositories (in-process, GitHub-shap
       expect(t.mock.requests.map((r) => r.path)).to.deep.equal(['/orgs/octocat/repos', '/users/octocat/repos']);
     });
 
+    it('asks for a user\'s list directly with type "owner", which only users\' lists take', async () => {
+      t.mock.on('GET', '/users/octocat/repos', (req) => pagedArrayReply(req, repositories(2), '/user/583231/repos'));
+      const result = await t.kernel.call('github_list_repositories', { owner: 'octocat', type: 'owner', jq: 'length(@)', outputFormat: 'json' });
+      expect(json(textOf(result))).to.deep.equal({ data: 2, nextPage: null });
+      expect(t.mock.requests.map((r) => r.url)).to.deep.equal(['/users/octocat/repos?type=owner&per_page=30&page=1']);
+    });
+
+    it('says which types a user takes when an organization-only type was asked of a user', async () => {
+      const result = await t.kernel.call('github_list_repositories', { owner: 'octocat', type: 'forks' });
+      expect(textOf(result)).to.match(
+        /^Error: octocat is not an organization, so type "forks" does not apply: a user's repositories are listed by type all, owner or member\./,
+      );
+      expect(t.mock.requests.map((r) => r.path)).to.deep.equal(['/orgs/octocat/repos']);
+    });
+
     it('reports an owner that is neither an organization nor a user', async () => {
       const result = await t.kernel.call('github_list_repositories', { owner: 'nobody-here' });
       expect(result.isError).to.equal(true);

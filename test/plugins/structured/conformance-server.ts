@@ -5,7 +5,7 @@ import type { Projection } from '../../../server/testing/conformance-corpus.js';
 import { standardCorpus } from '../../../server/testing/conformance-corpus.js';
 import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
 import { FIXTURE_PLUGIN_PATH } from '../../support/fixture-plugin.js';
-import { FAULTY_FIXTURE_PATH, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
+import { FAULTY_FIXTURE_PATH, githubFixture, STRUCTURED_FIXTURE_PATH } from './structured-fixtures.js';
 import { vendorSettingsAgainst } from './vendor-env.js';
 
 /**
@@ -43,16 +43,24 @@ export const BITBUCKET_DOWNLOADS = {
   },
 };
 
+/** GitHub's check runs of a commit (what github_list_check_runs summarizes), as its last page. */
+export const GITHUB_CHECK_RUNS = { name: 'github check runs page', reply: { status: 200, body: githubFixture('check-run-paginated') } };
+
 /** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
 const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
 /** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
 const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
-export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
-  tool.name === 'bb_upload' ? UPLOAD_ARGS : PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+/** github_update_issue refuses a call that changes nothing; the arguments derived from its schema change nothing. */
+const UPDATE_ISSUE_ARGS = { owner: 'octo-org', repo: 'octo-repo', issueNumber: 1347, state: 'closed' };
+export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined => {
+  if (tool.name === 'bb_upload') return UPLOAD_ARGS;
+  if (tool.name === 'github_update_issue') return UPDATE_ISSUE_ARGS;
+  return PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+};
 
 /**
- * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, and
- * the Downloads listing bb_upload reads.
+ * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, the
+ * Downloads listing bb_upload reads and the check runs github_list_check_runs reads.
  */
 export function representativeCorpus(): ReturnType<typeof standardCorpus> {
   const wanted = new Set([
@@ -64,7 +72,7 @@ export function representativeCorpus(): ReturnType<typeof standardCorpus> {
     'text body (a diff)',
     'json null',
   ]);
-  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS];
+  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS];
 }
 
 export const REPRESENTATIVE_PROJECTIONS: Projection[] = [

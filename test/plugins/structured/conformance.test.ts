@@ -5,7 +5,14 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { assertConforms } from '../../../server/testing/plugin-conformance.js';
 import { checkStructuredConformance, type ConformanceReport } from '../../../server/testing/structured-conformance.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
-import { BITBUCKET_DOWNLOADS, conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
+import {
+  BITBUCKET_DOWNLOADS,
+  conformanceArgsFor,
+  GITHUB_CHECK_RUNS,
+  conformanceServerFolder,
+  representativeCorpus,
+  REPRESENTATIVE_PROJECTIONS,
+} from './conformance-server.js';
 import { issuesWithPullRequests, pullRequests, repositories } from '../../fixtures/github/github-repo-api.js';
 import { githubFixture, githubLink } from './structured-fixtures.js';
 
@@ -50,7 +57,7 @@ describe('structured output conformance (official SDK client + independent 2020-
         client: session.client,
         upstreams: [mock],
         argsFor: conformanceArgsFor,
-        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS],
+        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS],
       });
     });
     after(async () => {
@@ -85,6 +92,17 @@ describe('structured output conformance (official SDK client + independent 2020-
         'github_get_pull_request',
         'github_get_issue',
         'bb_upload',
+        'github_search_issues',
+        'github_list_check_runs',
+        'github_create_issue',
+        'github_update_issue',
+        'github_add_comment',
+        'github_create_pull_request',
+        'github_create_review',
+        'github_merge_pull_request',
+        'github_rerun_workflow',
+        'github_cancel_workflow_run',
+        'github_dispatch_workflow',
       ]) {
         expect(report.tally[tool]?.structured, tool).to.be.greaterThan(0);
       }
