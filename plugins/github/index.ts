@@ -19,6 +19,7 @@ import {
   type MergeArgs,
 } from './pull-request-write-specs.js';
 import { GithubReadTools } from './read-tools.js';
+import { GITHUB_TOOLSETS } from './toolsets.js';
 import { cancelRefusal, mergeRefusal } from './write-refusals.js';
 import {
   cancelResult,
@@ -39,7 +40,7 @@ import {
  * its `ctx.route`, the request policy decided on (and an approver saw), and answers with what it made or
  * changed (write-results.ts). GitHub Enterprise Server works through GITHUB_API_URL.
  */
-@Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings })
+@Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings, toolsets: GITHUB_TOOLSETS })
 export class GithubPlugin extends GithubReadTools implements DevtoolsPlugin {
   /** The web address of this GitHub, for the links of writes GitHub answers without one. */
   private readonly web: string;
