@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ToolError } from '../errors/tool-error.js';
 import type { BodyLease } from '../plugin/body-lease.js';
+import { BodyBytes } from './body-bytes.js';
 import type { RequestDeadline } from './request-deadline.js';
 
 /** A response body as the pooled client hands it over: its headers and a byte stream. */
@@ -40,20 +41,20 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
     discardBody(response);
     throw tooLarge(what, maxBytes, declared);
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
+  // A body that declared its length is copied into one buffer of that length as it comes, each network chunk
+  // garbage at once: held once, never as chunks and a concatenation of them side by side.
+  const body = new BodyBytes(Number.isFinite(declared) && declared > 0 ? declared : undefined);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      if (total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
+      if (body.total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
-      chunks.push(chunk);
-      total += chunk.byteLength;
+      body.add(chunk);
     }
   } catch (error) {
     discardBody(response);
     throw error;
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  return body.whole();
 }
 
 /** Drops a body not read (or not read to its end): the stream is destroyed, the connection not reused. */
