@@ -73,9 +73,14 @@ export function storageToMarkdown(storage: string | null | undefined): string {
  */
 function asHtml(storage: string): string {
   return storage
-    .replace(/(<ac:plain-text-body>)\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*(<\/ac:plain-text-body>)/g, (_, open: string, text: string, close: string) => `${open}<pre>${escapeXml(text)}</pre>${close}`)
+    .replace(/(<ac:plain-text-body>)([\s\S]*?)(<\/ac:plain-text-body>)/g, (_, open: string, body: string, close: string) => `${open}<pre>${escapeXml(cdataText(body))}</pre>${close}`)
     .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, text: string) => escapeXml(text))
-    .replace(/<((?:ac|ri):[\w-]+)((?:\s+[\w:-]+="[^"]*")*)\s*\/>/g, '<$1$2></$1>');
+    .replace(/<((?:ac|ri):[\w-]+)((?:\s+[\w:-]+="[^"]*")*)\s*\/>/g, '<$1$2></$1>')
+    // A mention written by Confluence's editor has no text of its own: an empty element turndown would drop,
+    // taking the space after it along. It gets its id as its text.
+    .replace(/(<ac:link>\s*<ri:user\s+ri:(?:account-id|userkey|username)="([^"]*)"\s*><\/ri:user>)\s*(<\/ac:link>)/g, '$1<ac:plain-text-link-body>@$2</ac:plain-text-link-body>$3')
+    // Column widths before the rows would hide the header row from the table rule.
+    .replace(/<colgroup>[\s\S]*?<\/colgroup>/g, '');
 }
 
 /** What the rules read of a parsed element (the project compiles without the DOM's types). */
@@ -88,11 +93,25 @@ interface DomElement {
 
 function storageReader(): TurndownService {
   const { TurndownService: Service, gfm } = turndown();
-  const service = new Service({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*', strongDelimiter: '**' });
-  service.use(gfm);
   const element = (node: unknown): DomElement => node as DomElement;
   const named = (node: unknown, name: string): boolean => element(node).nodeName.toLowerCase() === name;
   const child = (node: unknown, name: string): DomElement | undefined => Array.from(element(node).children).find((c) => named(c, name));
+  const userLink = (node: unknown): string | undefined => {
+    const user = named(node, 'ac:link') ? child(node, 'ri:user') : undefined;
+    if (user === undefined) return undefined;
+    const id = user.getAttribute('ri:account-id') ?? user.getAttribute('ri:userkey') ?? user.getAttribute('ri:username') ?? '';
+    const label = child(node, 'ac:plain-text-link-body')?.textContent ?? child(node, 'ac:link-body')?.textContent ?? '';
+    const mention = mentionOfHref(`mention:${id}`, label);
+    return mention === undefined ? label : mentionMarkdown(mention);
+  };
+  const service = new Service({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    strongDelimiter: '**',
+  });
+  service.use(gfm);
   service.addRule('confluenceCode', {
     filter: (node) => named(node, 'ac:structured-macro') && ['code', 'noformat'].includes(element(node).getAttribute('ac:name') ?? ''),
     replacement: (_content, node) => {
@@ -102,14 +121,13 @@ function storageReader(): TurndownService {
     },
   });
   service.addRule('confluenceMention', {
-    filter: (node) => named(node, 'ac:link') && child(node, 'ri:user') !== undefined,
-    replacement: (_content, node) => {
-      const user = child(node, 'ri:user')!;
-      const id = user.getAttribute('ri:account-id') ?? user.getAttribute('ri:userkey') ?? user.getAttribute('ri:username') ?? '';
-      const label = child(node, 'ac:plain-text-link-body')?.textContent ?? child(node, 'ac:link-body')?.textContent ?? '';
-      const mention = mentionOfHref(`mention:${id}`, label);
-      return mention === undefined ? label : mentionMarkdown(mention);
-    },
+    filter: (node) => userLink(node) !== undefined,
+    replacement: (_content, node) => userLink(node)!,
+  });
+  // Confluence wraps every list item's text in a paragraph: read as the item's text, so the list stays tight.
+  service.addRule('listItemParagraph', {
+    filter: (node) => named(node, 'p') && named((node as unknown as { parentNode: unknown }).parentNode, 'li'),
+    replacement: (content, node) => ((node as unknown as { nextSibling: unknown }).nextSibling === null ? content : `${content}\n`),
   });
   service.addRule('confluencePageLink', {
     filter: (node) => named(node, 'ac:link') && child(node, 'ri:user') === undefined,
@@ -121,6 +139,11 @@ function storageReader(): TurndownService {
   // A macro's parameters configure it; they are not text of the page.
   service.remove((node) => named(node, 'ac:parameter'));
   return service;
+}
+
+/** The text of one or more CDATA sections in a row (a "]]>" in the text is written as two). */
+function cdataText(sections: string): string {
+  return sections.replace(/\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*/g, '$1');
 }
 
 function cdata(text: string): string {
