@@ -249,10 +249,3 @@ describe('Confluence typed tools on Data Center (personal access token, structur
     }
   });
 });
-    try {
-      return textOf(await kernel.call('conf_get_page', { pageId: '2097154' }));
-    } finally {
-      await kernel.close();
-    }
-  }
-});
