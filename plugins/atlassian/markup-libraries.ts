@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { MarkdownIt, MarkdownItOptions } from 'markdown-it';
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
 
 /*
@@ -45,8 +46,9 @@ const jira2mdModule: { value?: Jira2Md } = {};
 export const jira2md = (): Jira2Md => load(jira2mdModule, () => createRequire(import.meta.url)('jira2md'));
 
 /** markdown-it: Markdown to (X)HTML, the body of Confluence's storage format. */
-const markdownItModule: { value?: typeof import('markdown-it').default } = {};
-export const markdownIt = (): typeof import('markdown-it').default => load(markdownItModule, () => createRequire(import.meta.url)('markdown-it'));
+export type MarkdownItFactory = (options?: MarkdownItOptions) => MarkdownIt;
+const markdownItModule: { value?: MarkdownItFactory } = {};
+export const markdownIt = (): MarkdownItFactory => load(markdownItModule, () => createRequire(import.meta.url)('markdown-it'));
 
 /** turndown with the GitHub-flavoured plugin (tables, strikethrough): HTML to Markdown. */
 export interface Turndown {
