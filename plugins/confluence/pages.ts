@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
-import type { UpstreamBinding } from '../../core/http/types.js';
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { UpstreamBinding, UpstreamRequest } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
@@ -30,30 +31,30 @@ export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> =
   input: GetPageArgs,
   envelope: ReadEnvelope,
   toolset: 'confluence',
-  route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => ({
-    method: 'GET',
-    path: confluenceApi(upstream).contentPath(args.pageId),
-    query: { expand: 'body.storage,version,space' },
-  }),
+  route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => confluenceApi(upstream).readPage(args.pageId, true),
 };
 
-/** What the tools answer about a page: never its whole API object. */
-export function pageSummary(page: Content, api: ConfluenceApi): Record<string, unknown> {
-  return {
-    id: page.id ?? null,
-    title: page.title ?? null,
-    space: page.space === undefined ? null : { key: page.space.key ?? null, name: page.space.name ?? null },
-    version: page.version?.number ?? null,
-    url: api.webUrl(page._links),
-  };
+/** The space of a Cloud page (v2 names it by id only): a second read, decided by policy as one. */
+async function spaceOf(ctx: ToolContext, confluence: UpstreamClient, api: ConfluenceApi, page: Content): Promise<Space | undefined> {
+  if (api.deployment !== 'cloud' || page.spaceId === undefined) return undefined;
+  return (await confluence.send(ctx, api.spaceById(page.spaceId), { expect: 'json' })).body as Space;
+}
+
+interface Space {
+  id?: string;
+  key?: string;
+  name?: string;
 }
 
 export async function getPage(ctx: ToolContext<typeof GetPageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
+  const api = confluenceApi(confluence);
   const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as Content;
   const storage = page.body?.storage?.value ?? '';
   const format = ctx.args.format ?? 'markdown';
-  const lastEdit = page.version === undefined ? {} : { updated: page.version.when ?? null, updatedBy: page.version.by?.displayName ?? null };
-  return { value: { ...pageSummary(page, confluenceApi(confluence)), ...lastEdit, format, body: format === 'storage' ? storage : storageToMarkdown(storage) } };
+  const updated = page.version?.when ?? page.version?.createdAt ?? null;
+  const updatedBy = page.version?.by?.displayName ?? page.version?.authorId ?? null;
+  const view = api.view(page, await spaceOf(ctx, confluence, api, page));
+  return { value: { ...view, updated, updatedBy, format, body: format === 'storage' ? storage : storageToMarkdown(storage) } };
 }
 
 export const CreatePageArgs = Type.Object(
@@ -66,6 +67,10 @@ export const CreatePageArgs = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The route is the page's POST. Cloud's API takes the space by id: the handler reads the space by its key
+ * first and the same POST carries the id (the request gate has policy decide it as it decided the route).
+ */
 export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvelope> = {
   name: 'conf_create_page',
   title: 'Create a Confluence page',
@@ -75,20 +80,25 @@ export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvel
   envelope: ReadEnvelope,
   toolset: 'confluence',
   route: (args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => {
-    const api = confluenceApi(upstream);
-    return withBody({ method: 'POST', path: `${api.base}/content` }, () => ({
-      type: 'page',
-      title: args.title,
-      space: { key: args.spaceKey },
-      ...(args.parentId === undefined ? {} : { ancestors: [{ id: args.parentId }] }),
-      body: api.storageBody(args.body),
-    }));
+    const { request, body } = confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
+    return withBody(request, body);
   },
 };
 
 export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as Content;
-  return { value: pageSummary(page, confluenceApi(confluence)) };
+  const api = confluenceApi(confluence);
+  let post: UpstreamRequest = ctx.route;
+  let space: Space | undefined;
+  if (api.deployment === 'cloud') {
+    const found = (await confluence.send(ctx, api.spaceByKey(ctx.args.spaceKey), { expect: 'json' })).body as { results?: Space[] };
+    space = found.results?.find((s) => s.key?.toLowerCase() === ctx.args.spaceKey.toLowerCase());
+    if (space?.id === undefined) {
+      throw new ToolError('invalid_arguments', `No space with the key ${JSON.stringify(ctx.args.spaceKey)} is visible to this account: check the key (conf_search with "type = space"). Nothing was created.`);
+    }
+    post = { ...ctx.route, body: { spaceId: space.id, ...(ctx.route.body as object) } };
+  }
+  const page = (await confluence.send(ctx, post, { expect: 'json' })).body as Content;
+  return { value: { ...api.view(page, space) } };
 }
 
 export const AddPageCommentArgs = Type.Object({ pageId: PageId, body: MarkdownBody('Comment') }, { additionalProperties: false });
@@ -102,16 +112,12 @@ export const ADD_PAGE_COMMENT: RoutedToolSpec<typeof AddPageCommentArgs, typeof 
   envelope: ReadEnvelope,
   toolset: 'confluence',
   route: (args: Static<typeof AddPageCommentArgs>, upstream?: UpstreamBinding) => {
-    const api = confluenceApi(upstream);
-    return withBody({ method: 'POST', path: `${api.base}/content` }, () => ({
-      type: 'comment',
-      container: { id: args.pageId, type: 'page' },
-      body: api.storageBody(args.body),
-    }));
+    const { request, body } = confluenceApi(upstream).addComment({ pageId: args.pageId, markdown: args.body });
+    return withBody(request, body);
   },
 };
 
 export async function addPageComment(ctx: ToolContext<typeof AddPageCommentArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
   const comment = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as Content;
-  return { value: { id: comment.id ?? null, pageId: ctx.args.pageId, url: confluenceApi(confluence).webUrl(comment._links) } };
+  return { value: { id: comment.id ?? null, pageId: ctx.args.pageId, url: confluenceApi(confluence).view(comment).url } };
 }

@@ -37,7 +37,7 @@ export const CONF_SEARCH: RoutedToolSpec<typeof ConfSearchArgs, typeof CursorEnv
   toolset: 'confluence',
   route: (args: Args, upstream?: UpstreamBinding) => ({
     method: 'GET',
-    path: `${confluenceApi(upstream).base}/search`,
+    path: confluenceApi(upstream).searchPath,
     query: { cql: args.cql, limit: args.limit ?? 25, ...(args.cursor === undefined ? {} : positionOf(args.cursor)) },
   }),
 };

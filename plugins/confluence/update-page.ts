@@ -7,7 +7,6 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { confluenceApi, MarkdownBody, PageId, type Content } from './confluence-api.js';
-import { pageSummary } from './pages.js';
 
 export const UpdatePageArgs = Type.Object(
   {
@@ -32,20 +31,14 @@ export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvel
   name: 'conf_update_page',
   title: 'Update a Confluence page',
   description:
-    'Replace the content (and optionally the title) of a page. Pass the version you read to be told, instead of overwriting, when someone saved since. Answers {id, title, space, version, url}.',
+    'Replace the content (and optionally the title) of a page. Pass the version you read to be told, instead of overwriting, when someone saved since. Answers {id, title, version, url}.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: UpdatePageArgs,
   envelope: ReadEnvelope,
   toolset: 'confluence',
   route: (args: Args, upstream?: UpstreamBinding) => {
-    const api = confluenceApi(upstream);
-    return withBody({ method: 'PUT', path: api.contentPath(args.pageId) }, () => ({
-      id: args.pageId,
-      type: 'page',
-      ...(args.title === undefined ? {} : { title: args.title }),
-      ...(args.version === undefined ? {} : { version: { number: args.version + 1 } }),
-      body: api.storageBody(args.body),
-    }));
+    const { request, body } = confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
+    return withBody(request, body);
   },
 };
 
@@ -58,7 +51,8 @@ export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, conflu
     current === undefined ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), title: title ?? current.title, version: { number: base + 1 } } };
   try {
     const saved = (await confluence.send(ctx, put, { expect: 'json' })).body as Content;
-    return { value: pageSummary(saved, api) };
+    const { id, title: savedTitle, version: savedVersion, url } = api.view(saved);
+    return { value: { id, title: savedTitle, version: savedVersion, url } };
   } catch (error) {
     if ((error as ToolError).status !== 409) throw error;
     const now = (await currentPage(ctx, confluence)).version?.number;
@@ -71,7 +65,8 @@ export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, conflu
   }
 }
 
+/** The page's current version and title (Cloud gives both without the body; the content API with `expand=version`). */
 function currentPage(ctx: ToolContext, confluence: UpstreamClient): Promise<Content> {
-  const path = confluenceApi(confluence).contentPath(String(ctx.args.pageId));
-  return confluence.send(ctx, { method: 'GET', path, query: { expand: 'version' } }, { expect: 'json' }).then((r) => r.body as Content);
+  const request = confluenceApi(confluence).readPage(String(ctx.args.pageId), false);
+  return confluence.send(ctx, request, { expect: 'json' }).then((r) => r.body as Content);
 }

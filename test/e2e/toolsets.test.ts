@@ -22,7 +22,7 @@ const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort()
 describe('toolsets: which tools a server serves', () => {
   it('tools --json lists every tool with its title, read or write, and plugin', async () => {
     const rows = await served([]);
-    expect(rows).to.have.length(35);
+    expect(rows).to.have.length(46);
     expect(rows.find((r) => r.name === 'jira_post')).to.deep.equal({ name: 'jira_post', title: 'Jira POST Request', access: 'write', plugin: 'jira' });
     expect(rows.find((r) => r.name === 'artifact_read')).to.deep.include({ access: 'read', plugin: 'artifacts' });
   });
@@ -53,12 +53,18 @@ describe('toolsets: which tools a server serves', () => {
       'github_list_repositories',
       'github_list_workflow_jobs',
       'github_list_workflow_runs',
+      'jira_add_comment',
+      'jira_create_issue',
       'jira_delete',
       'jira_get',
       'jira_get_attachment',
+      'jira_get_issue',
       'jira_patch',
       'jira_post',
       'jira_put',
+      'jira_search',
+      'jira_transition_issue',
+      'jira_update_issue',
     ]);
   });
 
@@ -72,8 +78,8 @@ describe('toolsets: which tools a server serves', () => {
 
   it('--read-only hides every tool that can change something, within the toolsets', async () => {
     const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
-    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment']);
-    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
+    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
+    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
   });
 
   it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {

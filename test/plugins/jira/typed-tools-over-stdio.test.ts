@@ -27,7 +27,7 @@ rules:
     match: { tools: [conf_create_page], args: { spaceKey: [HR] } }
   - id: page-edits-need-approval
     effect: approval_required
-    match: { vendors: [confluence], methods: [PUT], paths: ["/wiki/rest/api/content/*"] }
+    match: { vendors: [confluence], methods: [PUT], paths: ["/wiki/api/v2/pages/*"] }
   - id: the-rest
     effect: allow
     match: { vendors: [jira, confluence] }
@@ -140,7 +140,8 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
 
   it('reads without approval: jira_search and conf_get_page with Markdown', async () => {
     mock.on('GET', '/rest/api/3/search/jql', jsonReply('{"issues":[{"key":"PLAT-1"}],"isLast":true}'));
-    mock.on('GET', '/wiki/rest/api/content/163841', jsonReply(payload('confluence/content-page.json')));
+    mock.on('GET', '/wiki/api/v2/pages/163841', jsonReply(payload('confluence/page.json')));
+    mock.on('GET', '/wiki/api/v2/spaces/65538', jsonReply('{"id":"65538","key":"ENG","name":"Engineering","type":"global","status":"current"}'));
     expect((await call('jira_search', { jql: 'project = PLAT' })).structuredContent).to.deep.equal({ data: { issues: [{ key: 'PLAT-1' }], isLast: true }, nextCursor: null });
     const page = await call('conf_get_page', { pageId: '163841', jq: 'body' });
     expect((page.structuredContent as { data: string }).data).to.match(/^## Rollback\n/);
