@@ -46,9 +46,15 @@ export interface ConfluenceApi {
   searchPath: string;
   readPage(pageId: string, withBody: boolean): UpstreamRequest;
   /** Without `spaceId` on Cloud: the handler adds it, found by the space's key (`spaceByKey`). */
-  createPage(page: { spaceKey: string; title: string; parentId?: string; markdown: string }): { request: Omit<UpstreamRequest, 'body'>; body: () => Record<string, unknown> };
+  createPage(page: { spaceKey: string; title: string; parentId?: string; markdown: string }): {
+    request: Omit<UpstreamRequest, 'body'>;
+    body: () => Record<string, unknown>;
+  };
   /** The PUT of a page's new version; title and version may be filled in by the handler after reading the page. */
-  updatePage(page: { pageId: string; title?: string; version?: number; markdown: string }): { request: Omit<UpstreamRequest, 'body'>; body: () => Record<string, unknown> };
+  updatePage(page: { pageId: string; title?: string; version?: number; markdown: string }): {
+    request: Omit<UpstreamRequest, 'body'>;
+    body: () => Record<string, unknown>;
+  };
   addComment(comment: { pageId: string; markdown: string }): { request: Omit<UpstreamRequest, 'body'>; body: () => Record<string, unknown> };
   /** Cloud: the spaces read to turn a key into an id, or an id into a key and name. */
   spaceByKey(key: string): UpstreamRequest;

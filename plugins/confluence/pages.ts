@@ -9,6 +9,7 @@ import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { confluenceApi, CREATE, MarkdownBody, PageId, READ, SpaceKey, type ConfluenceApi, type Content } from './confluence-api.js';
 import { storageToMarkdown } from './storage.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 /* conf_get_page, conf_create_page and conf_add_comment (conf_update_page, with its version rules, is apart). */
 
@@ -37,7 +38,7 @@ export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> =
 /** The space of a Cloud page (v2 names it by id only): a second read, decided by policy as one. */
 async function spaceOf(ctx: ToolContext, confluence: UpstreamClient, api: ConfluenceApi, page: Content): Promise<Space | undefined> {
   if (api.deployment !== 'cloud' || page.spaceId === undefined) return undefined;
-  return (await confluence.send(ctx, api.spaceById(page.spaceId), { expect: 'json' })).body as Space;
+  return jsonObject<Space>((await confluence.send(ctx, api.spaceById(page.spaceId), { expect: 'json' })).body);
 }
 
 interface Space {
@@ -48,7 +49,7 @@ interface Space {
 
 export async function getPage(ctx: ToolContext<typeof GetPageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
   const api = confluenceApi(confluence);
-  const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as Content;
+  const page = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
   const storage = page.body?.storage?.value ?? '';
   const format = ctx.args.format ?? 'markdown';
   const updated = page.version?.when ?? page.version?.createdAt ?? null;
@@ -90,14 +91,17 @@ export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, conflu
   let post: UpstreamRequest = ctx.route;
   let space: Space | undefined;
   if (api.deployment === 'cloud') {
-    const found = (await confluence.send(ctx, api.spaceByKey(ctx.args.spaceKey), { expect: 'json' })).body as { results?: Space[] };
-    space = found.results?.find((s) => s.key?.toLowerCase() === ctx.args.spaceKey.toLowerCase());
+    const found = jsonObject<{ results: Space[] }>((await confluence.send(ctx, api.spaceByKey(ctx.args.spaceKey), { expect: 'json' })).body);
+    space = (Array.isArray(found.results) ? found.results : []).find((s) => s.key?.toLowerCase() === ctx.args.spaceKey.toLowerCase());
     if (space?.id === undefined) {
-      throw new ToolError('invalid_arguments', `No space with the key ${JSON.stringify(ctx.args.spaceKey)} is visible to this account: check the key (conf_search with "type = space"). Nothing was created.`);
+      throw new ToolError(
+        'upstream_http_error',
+        `No space with the key ${JSON.stringify(ctx.args.spaceKey)} is visible to this account: check the key (conf_search with "type = space"). Nothing was created.`,
+      );
     }
     post = { ...ctx.route, body: { spaceId: space.id, ...(ctx.route.body as object) } };
   }
-  const page = (await confluence.send(ctx, post, { expect: 'json' })).body as Content;
+  const page = jsonObject<Content>((await confluence.send(ctx, post, { expect: 'json' })).body);
   return { value: { ...api.view(page, space) } };
 }
 
@@ -118,6 +122,6 @@ export const ADD_PAGE_COMMENT: RoutedToolSpec<typeof AddPageCommentArgs, typeof 
 };
 
 export async function addPageComment(ctx: ToolContext<typeof AddPageCommentArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const comment = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as Content;
+  const comment = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
   return { value: { id: comment.id ?? null, pageId: ctx.args.pageId, url: confluenceApi(confluence).view(comment).url } };
 }

@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox';
-import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
@@ -7,12 +6,13 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
 import { confluenceApi, READ } from './confluence-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 export const ConfSearchArgs = Type.Object(
   {
     cql: Type.String({ minLength: 1, description: 'CQL, e.g. "space = ENG AND type = page AND text ~ \\"runbook\\"".' }),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Results per page, 1-100 (default 25).' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page.' })),
+    cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,4096}$', description: 'nextCursor of the previous page.' })),
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -22,7 +22,8 @@ type Args = Static<typeof ConfSearchArgs>;
 
 /**
  * The query parameters of a search's next link that carry its position: Cloud's `cursor` (with `next`), Data
- * Center's `start`. The caller's cursor is those, encoded; nothing else can ride on it.
+ * Center's `start`. The caller's cursor is those, encoded; nothing else can ride on it: a cursor that does not
+ * decode to a position is sent as Confluence's own `cursor` value, for Confluence to refuse.
  */
 const POSITION = ['cursor', 'next', 'start'];
 
@@ -44,11 +45,9 @@ export const CONF_SEARCH: RoutedToolSpec<typeof ConfSearchArgs, typeof CursorEnv
 
 function positionOf(cursor: string): Record<string, string> {
   const params = new URLSearchParams(Buffer.from(cursor, 'base64url').toString('utf8'));
-  const position = Object.fromEntries([...params].filter(([name]) => POSITION.includes(name)));
-  if (Object.keys(position).length === 0 || [...params.keys()].some((name) => !POSITION.includes(name))) {
-    throw new ToolError('invalid_arguments', `cursor ${JSON.stringify(cursor)} is not a cursor of conf_search: pass the nextCursor of a conf_search result as it is.`);
-  }
-  return position;
+  const names = [...params.keys()];
+  if (names.length === 0 || names.some((name) => !POSITION.includes(name))) return { cursor };
+  return Object.fromEntries(params);
 }
 
 interface SearchPage {
@@ -56,8 +55,8 @@ interface SearchPage {
 }
 
 export async function searchContent(ctx: ToolContext<typeof ConfSearchArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof CursorEnvelope>> {
-  const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body as SearchPage;
-  return { value: page, meta: { nextCursor: nextCursor(page._links?.next) } };
+  const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body;
+  return { value: page, meta: { nextCursor: nextCursor(jsonObject<SearchPage>(page)._links?.next) } };
 }
 
 /** The position in the next link, as an opaque cursor; null when Confluence gives no next link. */

@@ -38,7 +38,8 @@ function withMentionLinks(children: Token[], state: StateCore, deployment: Deplo
   for (let i = 0; i < children.length; i++) {
     const open = children[i]!;
     const close = children[i + 2];
-    const mention = open.type === 'link_open' && close?.type === 'link_close' ? mentionOfHref(String(open.attrGet('href') ?? ''), children[i + 1]!.content) : undefined;
+    const mention =
+      open.type === 'link_open' && close?.type === 'link_close' ? mentionOfHref(String(open.attrGet('href') ?? ''), children[i + 1]!.content) : undefined;
     if (mention === undefined) {
       out.push(open);
       continue;
@@ -72,15 +73,23 @@ export function storageToMarkdown(storage: string | null | undefined): string {
  * an open element that swallows what follows: Confluence's self-closed elements are closed explicitly.
  */
 function asHtml(storage: string): string {
-  return storage
-    .replace(/(<ac:plain-text-body>)([\s\S]*?)(<\/ac:plain-text-body>)/g, (_, open: string, body: string, close: string) => `${open}<pre>${escapeXml(cdataText(body))}</pre>${close}`)
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, text: string) => escapeXml(text))
-    .replace(/<((?:ac|ri):[\w-]+)((?:\s+[\w:-]+="[^"]*")*)\s*\/>/g, '<$1$2></$1>')
-    // A mention written by Confluence's editor has no text of its own: an empty element turndown would drop,
-    // taking the space after it along. It gets its id as its text.
-    .replace(/(<ac:link>\s*<ri:user\s+ri:(?:account-id|userkey|username)="([^"]*)"\s*><\/ri:user>)\s*(<\/ac:link>)/g, '$1<ac:plain-text-link-body>@$2</ac:plain-text-link-body>$3')
-    // Column widths before the rows would hide the header row from the table rule.
-    .replace(/<colgroup>[\s\S]*?<\/colgroup>/g, '');
+  return (
+    storage
+      .replace(
+        /(<ac:plain-text-body>)([\s\S]*?)(<\/ac:plain-text-body>)/g,
+        (_, open: string, body: string, close: string) => `${open}<pre>${escapeXml(cdataText(body))}</pre>${close}`,
+      )
+      .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, text: string) => escapeXml(text))
+      .replace(/<((?:ac|ri):[\w-]+)((?:\s+[\w:-]+="[^"]*")*)\s*\/>/g, '<$1$2></$1>')
+      // A mention written by Confluence's editor has no text of its own: an empty element turndown would drop,
+      // taking the space after it along. It gets its id as its text.
+      .replace(
+        /(<ac:link>\s*<ri:user\s+ri:(?:account-id|userkey|username)="([^"]*)"\s*><\/ri:user>)\s*(<\/ac:link>)/g,
+        '$1<ac:plain-text-link-body>@$2</ac:plain-text-link-body>$3',
+      )
+      // Column widths before the rows would hide the header row from the table rule.
+      .replace(/<colgroup>[\s\S]*?<\/colgroup>/g, '')
+  );
 }
 
 /** What the rules read of a parsed element (the project compiles without the DOM's types). */

@@ -7,6 +7,7 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { confluenceApi, MarkdownBody, PageId, type Content } from './confluence-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 export const UpdatePageArgs = Type.Object(
   {
@@ -50,7 +51,7 @@ export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, conflu
   const put: UpstreamRequest =
     current === undefined ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), title: title ?? current.title, version: { number: base + 1 } } };
   try {
-    const saved = (await confluence.send(ctx, put, { expect: 'json' })).body as Content;
+    const saved = jsonObject<Content>((await confluence.send(ctx, put, { expect: 'json' })).body);
     const { id, title: savedTitle, version: savedVersion, url } = api.view(saved);
     return { value: { id, title: savedTitle, version: savedVersion, url } };
   } catch (error) {
@@ -68,5 +69,5 @@ export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, conflu
 /** The page's current version and title (Cloud gives both without the body; the content API with `expand=version`). */
 function currentPage(ctx: ToolContext, confluence: UpstreamClient): Promise<Content> {
   const request = confluenceApi(confluence).readPage(String(ctx.args.pageId), false);
-  return confluence.send(ctx, request, { expect: 'json' }).then((r) => r.body as Content);
+  return confluence.send(ctx, request, { expect: 'json' }).then((r) => jsonObject<Content>(r.body));
 }

@@ -6,6 +6,7 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { IssueKey, jiraApi, READ } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 export const DEFAULT_ISSUE_FIELDS = ['summary', 'status', 'issuetype', 'priority', 'assignee', 'reporter', 'labels', 'created', 'updated', 'description'];
 
@@ -26,8 +27,7 @@ type Args = Static<typeof GetIssueArgs>;
 export const GET_ISSUE: RoutedToolSpec<typeof GetIssueArgs, typeof ReadEnvelope> = {
   name: 'jira_get_issue',
   title: 'Read a Jira issue',
-  description:
-    'One issue: {key, url, fields, comments}, the description and comments in Markdown, people, status and type by name, newest comments first.',
+  description: 'One issue: {key, url, fields, comments}, the description and comments in Markdown, people, status and type by name, newest comments first.',
   annotations: READ,
   input: GetIssueArgs,
   envelope: ReadEnvelope,
@@ -52,15 +52,24 @@ interface CommentPage {
 /** The issue, then (when comments > 0) its newest comments: a second read, decided by policy as one. */
 export async function getIssue(ctx: ToolContext<typeof GetIssueArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
   const api = jiraApi(jira);
-  const issue = (await jira.send(ctx, ctx.route, { expect: 'json' })).body as IssueBody;
-  const key = issue.key ?? ctx.args.issueKey;
-  const fields = Object.fromEntries(Object.entries(issue.fields ?? {}).map(([name, value]) => [name, readable(name, value, api.markdown)]));
+  const issue = jsonObject<IssueBody>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+  const key = typeof issue.key === 'string' ? issue.key : ctx.args.issueKey;
+  const fields = Object.fromEntries(
+    Object.entries(jsonObject<Record<string, unknown>>(issue.fields)).map(([name, value]) => [name, readable(name, value, api.markdown)]),
+  );
   const value: Record<string, unknown> = { key, url: api.issueUrl(key), fields };
   const wanted = ctx.args.comments ?? 10;
   if (wanted > 0) {
     const path = `${api.issuePath(key)}/comment`;
-    const page = (await jira.send(ctx, { method: 'GET', path, query: { maxResults: wanted, orderBy: '-created' } }, { expect: 'json' })).body as CommentPage;
-    value.comments = (page.comments ?? []).map((c) => ({ id: c.id, author: personName(c.author), created: c.created, body: api.markdown(c.body) }));
+    const page = jsonObject<CommentPage>(
+      (await jira.send(ctx, { method: 'GET', path, query: { maxResults: wanted, orderBy: '-created' } }, { expect: 'json' })).body,
+    );
+    value.comments = (Array.isArray(page.comments) ? page.comments : []).map((c) => ({
+      id: c.id,
+      author: personName(c.author),
+      created: c.created,
+      body: api.markdown(c.body),
+    }));
     value.commentCount = page.total ?? (value.comments as unknown[]).length;
   }
   return { value };

@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox';
-import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
@@ -7,6 +6,7 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { CREATE, ExtraFields, IssueKey, jiraApi, Markdown, UPDATE } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 /*
  * jira_create_issue, jira_update_issue and jira_add_comment: each one request, whose route is exactly what is
@@ -47,7 +47,7 @@ export const CREATE_ISSUE: RoutedToolSpec<typeof CreateIssueArgs, typeof ReadEnv
 };
 
 export async function createIssue(ctx: ToolContext<typeof CreateIssueArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const created = (await jira.send(ctx, ctx.route, { expect: 'json' })).body as { id?: string; key?: string };
+  const created = jsonObject<{ id: string; key: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
   const key = created.key ?? '';
   return { value: { key, id: created.id ?? null, url: jiraApi(jira).issueUrl(key) } };
 }
@@ -57,15 +57,17 @@ export const UpdateIssueArgs = Type.Object(
     issueKey: IssueKey,
     summary: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'New title.' })),
     description: Type.Optional(Markdown('New description (replaces the old one)')),
-    fields: Type.Optional(ExtraFields),
+    fields: Type.Optional({ ...ExtraFields, minProperties: 1 }),
   },
-  { additionalProperties: false },
+  // The key and at least one thing to set.
+  { additionalProperties: false, minProperties: 2 },
 );
 
 export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnvelope> = {
   name: 'jira_update_issue',
   title: 'Update a Jira issue',
-  description: 'Set fields of an issue (at least one of summary, description, fields). Answers {key, url, updated: [field names]}. Status changes: jira_transition_issue.',
+  description:
+    'Set fields of an issue (at least one of summary, description, fields). Answers {key, url, updated: [field names]}. Status changes: jira_transition_issue.',
   annotations: UPDATE,
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,
@@ -76,11 +78,8 @@ export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnv
   },
 };
 
-/** The fields to set; none is a bad call, refused as the request is prepared: before policy, nothing sent. */
+/** The fields to set: `fields`, with the named arguments on top. */
 function updatedFields(args: Static<typeof UpdateIssueArgs>, richText: (markdown: string) => unknown): Record<string, unknown> {
-  if (args.summary === undefined && args.description === undefined && Object.keys(args.fields ?? {}).length === 0) {
-    throw new ToolError('invalid_arguments', `Nothing to update on ${args.issueKey}: give summary, description or fields. Nothing was sent.`);
-  }
   return {
     ...args.fields,
     ...(args.summary === undefined ? {} : { summary: args.summary }),
@@ -112,7 +111,7 @@ export const ADD_COMMENT: RoutedToolSpec<typeof AddCommentArgs, typeof ReadEnvel
 };
 
 export async function addComment(ctx: ToolContext<typeof AddCommentArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const comment = (await jira.send(ctx, ctx.route, { expect: 'json' })).body as { id?: string; created?: string };
+  const comment = jsonObject<{ id: string; created: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
   const key = ctx.args.issueKey;
   const url = `${jiraApi(jira).issueUrl(key)}?focusedCommentId=${encodeURIComponent(comment.id ?? '')}`;
   return { value: { issueKey: key, id: comment.id ?? null, url, created: comment.created ?? null } };

@@ -12,7 +12,8 @@ import { markdownToWiki, wikiToMarkdown } from './markup/wiki.js';
  */
 
 export const IssueKey = Type.String({ pattern: '^([A-Za-z][A-Za-z0-9_]*-[1-9][0-9]*|[1-9][0-9]*)$', description: 'Issue key, e.g. "PLAT-12" (or its id).' });
-export const Markdown = (what: string): ReturnType<typeof Type.String> => Type.String({ description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
+export const Markdown = (what: string): ReturnType<typeof Type.String> =>
+  Type.String({ description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
 export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), Type.Unknown(), {
   description: 'More fields as Jira names them, e.g. {"labels": ["api"], "priority": {"name": "High"}, "customfield_10010": 5}.',
 });

@@ -1,5 +1,4 @@
 import Type, { type Static } from 'typebox';
-import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding } from '../../core/http/types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/pipeline/call-context.js';
@@ -7,6 +6,7 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
 import { jiraApi, READ } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 /** Fields a search returns when none are named: Cloud's search returns only ids without them. */
 export const DEFAULT_SEARCH_FIELDS = ['summary', 'status', 'assignee', 'priority', 'issuetype', 'updated'];
@@ -18,7 +18,7 @@ export const SearchArgs = Type.Object(
       Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: `Fields to return (default ${DEFAULT_SEARCH_FIELDS.join(', ')}).` }),
     ),
     maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Issues per page, 1-100 (default 50).' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page.' })),
+    cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_.-]{1,2048}$', description: 'nextCursor of the previous page.' })),
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -34,7 +34,7 @@ export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = 
   name: 'jira_search',
   title: 'Search Jira issues with JQL',
   description:
-    'Issues matching a JQL query. Result {data, nextCursor}: data is Jira\'s page ({issues: [{key, fields}]}); pass nextCursor as cursor for more (null: last page). Read one issue with jira_get_issue.',
+    "Issues matching a JQL query. Result {data, nextCursor}: data is Jira's page ({issues: [{key, fields}]}); pass nextCursor as cursor for more (null: last page). Read one issue with jira_get_issue.",
   annotations: READ,
   input: SearchArgs,
   envelope: CursorEnvelope,
@@ -43,16 +43,10 @@ export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = 
     const api = jiraApi(upstream);
     const common = { jql: args.jql, fields: (args.fields ?? DEFAULT_SEARCH_FIELDS).join(','), maxResults: args.maxResults ?? 50 };
     if (api.deployment === 'cloud') return { method: 'GET', path: `${api.base}/search/jql`, query: { ...common, nextPageToken: args.cursor } };
-    return { method: 'GET', path: `${api.base}/search`, query: { ...common, startAt: args.cursor === undefined ? undefined : offsetOf(args.cursor) } };
+    // A Data Center cursor is the next offset; any other is sent as it is, for Jira to refuse.
+    return { method: 'GET', path: `${api.base}/search`, query: { ...common, startAt: args.cursor } };
   },
 };
-
-function offsetOf(cursor: string): number {
-  if (!/^[0-9]{1,9}$/.test(cursor)) {
-    throw new ToolError('invalid_arguments', `cursor ${JSON.stringify(cursor)} is not a cursor of this Jira: pass the nextCursor of a jira_search result as it is.`);
-  }
-  return Number(cursor);
-}
 
 interface SearchPage {
   issues?: unknown[];
@@ -63,11 +57,11 @@ interface SearchPage {
 }
 
 export async function searchIssues(ctx: ToolContext<typeof SearchArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof CursorEnvelope>> {
-  const page = (await jira.send(ctx, ctx.route, { expect: 'json' })).body as SearchPage;
+  const page = jsonObject<SearchPage>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
   return { value: page, meta: { nextCursor: nextCursor(page) } };
 }
 
-function nextCursor(page: SearchPage): string | null {
+function nextCursor(page: Partial<SearchPage>): string | null {
   if (typeof page.nextPageToken === 'string' && page.nextPageToken !== '' && page.isLast !== true) return page.nextPageToken;
   if (typeof page.startAt === 'number' && typeof page.total === 'number') {
     const next = page.startAt + (page.issues?.length ?? 0);

@@ -7,6 +7,7 @@ import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { CREATE, IssueKey, jiraApi, Markdown } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
 
 export const TransitionArgs = Type.Object(
   {
@@ -54,16 +55,17 @@ export async function transitionIssue(ctx: ToolContext<typeof TransitionArgs>, j
   const api = jiraApi(jira);
   const { issueKey, transition } = ctx.args;
   const path = api.issuePath(issueKey);
-  const listed = (await jira.send(ctx, { method: 'GET', path: `${path}/transitions` }, { expect: 'json' })).body as { transitions?: Transition[] };
-  const available = listed.transitions ?? [];
+  const listed = jsonObject<{ transitions: Transition[] }>((await jira.send(ctx, { method: 'GET', path: `${path}/transitions` }, { expect: 'json' })).body);
+  const available = (Array.isArray(listed.transitions) ? listed.transitions : []).filter((t) => typeof t?.id === 'string' && typeof t.name === 'string');
   const wanted = transition.trim().toLowerCase();
   const chosen = isId(transition)
     ? available.find((t) => t.id === transition)
     : (available.find((t) => t.name.toLowerCase() === wanted) ?? available.find((t) => t.to?.name?.toLowerCase() === wanted));
   if (chosen === undefined) {
     const list = available.map((t) => `"${t.name}" (id ${t.id}${t.to?.name === undefined ? '' : `, to ${t.to.name}`})`).join(', ');
+    // Not invalid_arguments: the arguments are well formed; the issue's workflow is what Jira answered.
     throw new ToolError(
-      'invalid_arguments',
+      'upstream_http_error',
       `${issueKey} has no transition ${JSON.stringify(transition)} from its current status. ` +
         (available.length === 0 ? 'No transition is available to this account.' : `Available: ${list}. Pass one of these names or ids.`) +
         ' Nothing was changed.',
@@ -72,7 +74,9 @@ export async function transitionIssue(ctx: ToolContext<typeof TransitionArgs>, j
   // Given by id, the route goes out as policy decided it; named, the same POST carries the id found.
   const post: UpstreamRequest = isId(transition) ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), transition: { id: chosen.id } } };
   await jira.send(ctx, post, { expect: 'lenient' });
-  const after = (await jira.send(ctx, { method: 'GET', path, query: { fields: 'status' } }, { expect: 'json' })).body as { fields?: { status?: { name?: string } } };
-  const status = after.fields?.status?.name ?? chosen.to?.name ?? null;
+  const after = jsonObject<{ fields: { status?: { name?: string } } }>(
+    (await jira.send(ctx, { method: 'GET', path, query: { fields: 'status' } }, { expect: 'json' })).body,
+  );
+  const status = jsonObject<{ status: { name?: string } }>(after.fields).status?.name ?? chosen.to?.name ?? null;
   return { value: { key: issueKey, url: api.issueUrl(issueKey), transition: chosen.name, status, commented: ctx.args.comment !== undefined } };
 }

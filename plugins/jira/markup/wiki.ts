@@ -40,7 +40,10 @@ export function markdownToWiki(markdown: string): string {
     // jira2md knows "*" bullets only: "-" and "+" ones (as in most Markdown) are given to it as "*".
     .replace(/^([ \t]*)[-+][ \t]+/gm, '$1* ');
   // jira2md finds a table only after a blank line, and only when its last row ends with a newline.
-  return held.restore(jira2md().to_jira(`\n${text}\n`)).replace(/^\n/, '').trimEnd();
+  return held
+    .restore(jira2md().to_jira(`\n${text}\n`))
+    .replace(/^\n/, '')
+    .trimEnd();
 }
 
 /** Jira wiki markup as Markdown; `[~name]` (and `[~accountid:id]`) becomes `[@name](mention:name)`. */

@@ -44,7 +44,7 @@ describe('Atlassian deployment (Cloud or Data Center) per product', () => {
         return definition.upstream!.prepare(definition.spec.route!(args, definition.upstream)).url.href;
       };
       expect(route('jira_get_issue', { issueKey: 'OPS-1' })).to.match(/^https:\/\/jira\.acme\.example\/rest\/api\/2\/issue\/OPS-1\?/);
-      expect(route('conf_get_page', { pageId: '1' })).to.match(/^https:\/\/acme\.atlassian\.net\/wiki\/rest\/api\/content\/1\?/);
+      expect(route('conf_get_page', { pageId: '1' })).to.match(/^https:\/\/acme\.atlassian\.net\/wiki\/api\/v2\/pages\/1\?body-format=storage$/);
     } finally {
       await kernel.close();
     }
@@ -62,11 +62,17 @@ describe('Atlassian personal access tokens (Bearer) beside Basic', () => {
     t.mock.on('GET', '/rest/api/content/7', jsonReply('{"id":"7","title":"T","body":{"storage":{"value":"<p>x</p>"}}}'));
     expect(textOf(await t.kernel.call('jira_get', { path: '/rest/api/2/myself' }))).to.equal('name: mia');
     await t.kernel.call('conf_get_page', { pageId: '7' });
-    expect(t.mock.requests.map((r) => r.headers.authorization)).to.deep.equal([`Bearer ${PAT}`, basicHeader(ACCOUNT.ATLASSIAN_USER_EMAIL, ACCOUNT.ATLASSIAN_API_TOKEN)]);
+    expect(t.mock.requests.map((r) => r.headers.authorization)).to.deep.equal([
+      `Bearer ${PAT}`,
+      basicHeader(ACCOUNT.ATLASSIAN_USER_EMAIL, ACCOUNT.ATLASSIAN_API_TOKEN),
+    ]);
   });
 
   it('needs no email or API token beside it, and names it as the credential', async () => {
-    const kernel = await startTestKernel({ configFile: { content: JSON.stringify({ plugins: ['jira'] }) }, env: { JIRA_BASE_URL: t.mock.url, JIRA_PERSONAL_TOKEN: PAT } });
+    const kernel = await startTestKernel({
+      configFile: { content: JSON.stringify({ plugins: ['jira'] }) },
+      env: { JIRA_BASE_URL: t.mock.url, JIRA_PERSONAL_TOKEN: PAT },
+    });
     try {
       t.mock.on('GET', '/rest/api/2/myself', jsonReply('{"name":"mia"}'));
       expect(textOf(await kernel.call('jira_get', { path: '/rest/api/2/myself' }))).to.equal('name: mia');

@@ -26,7 +26,11 @@ function savedPage(id: string, title: string, version: number): string {
 function runbookPage(version = 7): string {
   const page = JSON.parse(payload('confluence/page.json')) as Record<string, unknown>;
   const storage = (JSON.parse(payload('confluence/content-page.json')) as { body: { storage: { value: string } } }).body.storage.value;
-  return JSON.stringify({ ...page, version: { ...(page.version as object), number: version }, body: { storage: { representation: 'storage', value: storage } } });
+  return JSON.stringify({
+    ...page,
+    version: { ...(page.version as object), number: version },
+    body: { storage: { representation: 'storage', value: storage } },
+  });
 }
 
 const SPACE = '{"id":"65538","key":"ENG","name":"Engineering","type":"global","status":"current","homepageId":"65709","_links":{"webui":"/spaces/ENG"}}';
@@ -56,11 +60,14 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
       });
     });
 
-    it('refuses a cursor that carries anything but a position', async () => {
+    it("never lets a cursor carry anything but a position: a forged one goes as Confluence's own cursor value", async () => {
+      t.mock.on('GET', '/wiki/rest/api/search', jsonReply('{"results":[],"_links":{}}'));
       const forged = Buffer.from('start=1&cql=type=page', 'utf8').toString('base64url');
-      const result = await t.kernel.call('conf_search', { cql: 'type = page', cursor: forged });
-      expect(textOf(result)).to.contain('is not a cursor of conf_search');
-      expect(t.mock.requests).to.have.length(0);
+      await t.kernel.call('conf_search', { cql: 'space = ENG', cursor: forged });
+      expect(Object.fromEntries(t.mock.requests[0]!.query)).to.deep.equal({ cql: 'space = ENG', limit: '25', cursor: forged });
+      const hostile = await t.kernel.call('conf_search', { cql: 'space = ENG', cursor: 'a&cql=x' });
+      expect(textOf(hostile)).to.contain('Code: invalid_arguments');
+      expect(t.mock.requests).to.have.length(1);
     });
 
     it("reports a CQL error with Confluence's 400", async () => {
@@ -88,7 +95,9 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
         updatedBy: '5b10a2844c20165700ede21g',
         format: 'markdown',
       });
-      expect(data.body).to.match(/^## Rollback\n\nRun `deploy rollback --to 2025\.02` & tell \[@5b10a2844c20165700ede21g\]\(mention:5b10a2844c20165700ede21g\)/);
+      expect(data.body).to.match(
+        /^## Rollback\n\nRun `deploy rollback --to 2025\.02` & tell \[@5b10a2844c20165700ede21g\]\(mention:5b10a2844c20165700ede21g\)/,
+      );
       expect(data.body).to.contain('```bash\n# never roll back the DB migration\n');
       expect(t.mock.requests.map((r) => r.url)).to.deep.equal(['/wiki/api/v2/pages/163841?body-format=storage', '/wiki/api/v2/spaces/65538']);
     });
@@ -139,6 +148,7 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
     it('refuses a space key no space has, creating nothing', async () => {
       t.mock.on('GET', '/wiki/api/v2/spaces', jsonReply('{"results":[],"_links":{"base":"https://acme.atlassian.net/wiki"}}'));
       const result = await t.kernel.call('conf_create_page', { spaceKey: 'NOPE', title: 'x', body: 'x' });
+      expect(result.isError).to.equal(true);
       expect(textOf(result)).to.contain('No space with the key "NOPE" is visible to this account');
       expect(t.mock.requests.map((r) => r.method)).to.deep.equal(['GET']);
     });
@@ -148,7 +158,10 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
       t.mock.on(
         'POST',
         '/wiki/api/v2/pages',
-        jsonReply('{"errors":[{"status":400,"code":"INVALID_REQUEST_PARAMETER","title":"A page with this title already exists: A page already exists with the same TITLE in this space","detail":null}]}', 400),
+        jsonReply(
+          '{"errors":[{"status":400,"code":"INVALID_REQUEST_PARAMETER","title":"A page with this title already exists: A page already exists with the same TITLE in this space","detail":null}]}',
+          400,
+        ),
       );
       const result = await t.kernel.call('conf_create_page', { spaceKey: 'ENG', title: 'Runbook: checkout deploys', body: 'x' });
       expect(textOf(result)).to.contain('A page with this title already exists');
@@ -251,7 +264,13 @@ describe('Confluence typed tools on Data Center (personal access token, structur
     };
     expect(second.nextCursor).to.equal(null);
     expect(t.mock.requests[1]!.url).to.equal('/confluence/rest/api/search?cql=space%3DOPS&limit=1&start=1');
-    t.mock.on('POST', '/confluence/rest/api/content', jsonReply('{"id":"2097160","type":"comment","_links":{"webui":"/display/OPS/On-call+handbook?focusedCommentId=2097160","base":"https://wiki.acme.example"}}'));
+    t.mock.on(
+      'POST',
+      '/confluence/rest/api/content',
+      jsonReply(
+        '{"id":"2097160","type":"comment","_links":{"webui":"/display/OPS/On-call+handbook?focusedCommentId=2097160","base":"https://wiki.acme.example"}}',
+      ),
+    );
     const comment = await t.kernel.call('conf_add_comment', { pageId: '2097154', body: 'Done, [@Jan Smith](mention:8a7f808a6e5d2b4b016e5d2d3a6b0001).' });
     expect(textOf(comment)).to.contain('https://wiki.acme.example/display/OPS/On-call+handbook?focusedCommentId=2097160');
     expect((bodyOf(t.mock.requests[2]) as { body: { storage: { value: string } } }).body.storage.value).to.equal(

@@ -40,7 +40,9 @@ describe('Markdown and Confluence storage XHTML', () => {
   });
 
   it('names a Data Center user by user key when the id is one, else by user name', () => {
-    expect(markdownToStorage('[@Jan](mention:8a7f808a6e5d2b4b016e5d2d3a6b0001)', 'datacenter')).to.contain('<ri:user ri:userkey="8a7f808a6e5d2b4b016e5d2d3a6b0001" />');
+    expect(markdownToStorage('[@Jan](mention:8a7f808a6e5d2b4b016e5d2d3a6b0001)', 'datacenter')).to.contain(
+      '<ri:user ri:userkey="8a7f808a6e5d2b4b016e5d2d3a6b0001" />',
+    );
     expect(markdownToStorage('[@Jan](mention:jsmith)', 'datacenter')).to.contain('<ri:user ri:username="jsmith" />');
   });
 

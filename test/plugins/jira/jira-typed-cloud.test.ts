@@ -47,8 +47,17 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
 
     it('passes the cursor as nextPageToken, with the fields and page size asked for, and ends with nextCursor null', async () => {
       t.mock.on('GET', '/rest/api/3/search/jql', jsonReply('{"issues":[{"id":"10001","key":"PLAT-3","fields":{"summary":"Last"}}],"isLast":true}'));
-      const result = await t.kernel.call('jira_search', { jql: 'project = PLAT', fields: ['summary'], maxResults: 1, cursor: 'CAEaAggD', outputFormat: 'json' });
-      expect(JSON.parse(textOf(result))).to.deep.equal({ data: { issues: [{ id: '10001', key: 'PLAT-3', fields: { summary: 'Last' } }], isLast: true }, nextCursor: null });
+      const result = await t.kernel.call('jira_search', {
+        jql: 'project = PLAT',
+        fields: ['summary'],
+        maxResults: 1,
+        cursor: 'CAEaAggD',
+        outputFormat: 'json',
+      });
+      expect(JSON.parse(textOf(result))).to.deep.equal({
+        data: { issues: [{ id: '10001', key: 'PLAT-3', fields: { summary: 'Last' } }], isLast: true },
+        nextCursor: null,
+      });
       expect(query(t.mock.requests[0])).to.deep.equal({ jql: 'project = PLAT', fields: 'summary', maxResults: '1', nextPageToken: 'CAEaAggD' });
     });
 
@@ -77,7 +86,12 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
       const data = (result.structuredContent as { data: Record<string, unknown> }).data;
       expect(data).to.deep.include({ key: 'PLAT-1421', url: `${t.mock.url}/browse/PLAT-1421`, commentCount: 5 });
       const fields = data.fields as Record<string, unknown>;
-      expect(fields).to.deep.include({ summary: 'Checkout fails with 502 when the cart holds more than 50 items', status: 'In Progress', issuetype: 'Bug', priority: 'High' });
+      expect(fields).to.deep.include({
+        summary: 'Checkout fails with 502 when the cart holds more than 50 items',
+        status: 'In Progress',
+        issuetype: 'Bug',
+        priority: 'High',
+      });
       expect(fields).to.deep.include({ assignee: 'Mia Krystof', reporter: 'Emma Richards', labels: ['checkout', 'incident-follow-up'] });
       expect(fields.description).to.match(/^## What happens\n\nThe gateway answers `502` once the cart has more than \*\*50\*\* items/);
       expect(fields.description).to.contain('[@Mia Krystof](mention:5b10a2844c20165700ede21g) is on it.');
@@ -142,7 +156,11 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
           summary: 'Checkout 502 above 50 items',
           project: { key: 'PLAT' },
           issuetype: { name: 'Bug' },
-          description: { version: 1, type: 'doc', content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Impact' }] }, MENTION_PARAGRAPH] },
+          description: {
+            version: 1,
+            type: 'doc',
+            content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Impact' }] }, MENTION_PARAGRAPH],
+          },
         },
       });
     });
@@ -153,7 +171,11 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
       expect(result.isError).to.equal(true);
       expect(textOf(result)).to.contain('HTTP Status: 400');
       expect(textOf(result)).to.contain('The issue type selected is invalid.');
-      expect((bodyOf(t.mock.requests[0]) as { fields: Record<string, unknown> }).fields).to.deep.equal({ project: { key: 'PLAT' }, issuetype: { id: '10099' }, summary: 'x' });
+      expect((bodyOf(t.mock.requests[0]) as { fields: Record<string, unknown> }).fields).to.deep.equal({
+        project: { key: 'PLAT' },
+        issuetype: { id: '10099' },
+        summary: 'x',
+      });
     });
   });
 
@@ -169,10 +191,12 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
       });
     });
 
-    it('refuses a call that changes nothing, before sending anything', async () => {
-      const result = await t.kernel.call('jira_update_issue', { issueKey: 'PLAT-1421' });
-      expect(result.isError).to.equal(true);
-      expect(textOf(result)).to.contain('Nothing to update on PLAT-1421: give summary, description or fields.');
+    it('refuses a call that changes nothing (no field, or empty fields), before sending anything', async () => {
+      for (const args of [{ issueKey: 'PLAT-1421' }, { issueKey: 'PLAT-1421', fields: {} }]) {
+        const result = await t.kernel.call('jira_update_issue', args);
+        expect(result.isError).to.equal(true);
+        expect(textOf(result)).to.contain('Code: invalid_arguments');
+      }
       expect(t.mock.requests).to.have.length(0);
     });
   });
@@ -208,6 +232,7 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
     it('refuses a transition the issue does not have, listing those it has, and changes nothing', async () => {
       const result = await t.kernel.call('jira_transition_issue', { issueKey: 'PLAT-1421', transition: 'In Review' });
       expect(result.isError).to.equal(true);
+      expect(textOf(result)).to.contain('Code: upstream_http_error');
       expect(textOf(result)).to.contain(
         'PLAT-1421 has no transition "In Review" from its current status. Available: "To Do" (id 11, to To Do), "In Progress" (id 21, to In Progress), "Done" (id 31, to Done). Pass one of these names or ids. Nothing was changed.',
       );

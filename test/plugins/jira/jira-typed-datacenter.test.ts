@@ -38,10 +38,19 @@ describe('Jira typed tools on Data Center (in-process, personal access token)', 
     for (const request of t.mock.requests) expect(request.headers.authorization).to.equal(`Bearer ${PAT}`);
   });
 
-  it('refuses a cursor that is not one of its own', async () => {
-    const result = await t.kernel.call('jira_search', { jql: 'project = OPS', cursor: 'CAEaAggD' });
-    expect(textOf(result)).to.contain('is not a cursor of this Jira: pass the nextCursor of a jira_search result as it is.');
-    expect(t.mock.requests).to.have.length(0);
+  it("sends a cursor that is not an offset as it is, and shows Jira's refusal; refuses one with characters no cursor has", async () => {
+    t.mock.on(
+      'GET',
+      '/jira/rest/api/2/search',
+      jsonReply('{"errorMessages":["The value \'CAEaAggD\' is invalid for the startAt parameter."],"errors":{}}', 400),
+    );
+    const foreign = await t.kernel.call('jira_search', { jql: 'project = OPS', cursor: 'CAEaAggD' });
+    expect(textOf(foreign)).to.contain('HTTP Status: 400');
+    expect(textOf(foreign)).to.contain('is invalid for the startAt parameter');
+    expect(t.mock.requests[0]!.query.get('startAt')).to.equal('CAEaAggD');
+    const hostile = await t.kernel.call('jira_search', { jql: 'project = OPS', cursor: '1&jql=project=SEC' });
+    expect(textOf(hostile)).to.contain('Code: invalid_arguments');
+    expect(t.mock.requests).to.have.length(1);
   });
 
   it('reads an issue with its wiki-markup description and comments as Markdown', async () => {
@@ -53,7 +62,9 @@ describe('Jira typed tools on Data Center (in-process, personal access token)', 
     expect(data.fields).to.deep.include({ status: 'To Do', issuetype: 'Task', assignee: 'Jan Smith', reporter: 'Mia Krystof' });
     expect(data.fields.description).to.contain('```bash\n# check the expiry\nopenssl x509 -enddate -noout -in agent.pem\n```');
     expect(data.fields.description).to.contain('[@jsmith](mention:jsmith) please take this; see [runbook](https://wiki.acme.example/display/OPS/TLS).');
-    expect(data.comments).to.deep.equal([{ id: '30112', author: 'Jan Smith', created: '2025-02-12T10:30:00.000+0100', body: 'Done for **build-01**, `build-02` next.' }]);
+    expect(data.comments).to.deep.equal([
+      { id: '30112', author: 'Jan Smith', created: '2025-02-12T10:30:00.000+0100', body: 'Done for **build-01**, `build-02` next.' },
+    ]);
     expect(t.mock.requests[1]!.url).to.equal('/jira/rest/api/2/issue/OPS-88/comment?maxResults=10&orderBy=-created');
   });
 

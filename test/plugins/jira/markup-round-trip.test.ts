@@ -45,15 +45,7 @@ describe('Markdown and the Atlassian Document Format (Jira Cloud)', () => {
   it('turns headings, marks, links, nested lists, code, tables, quotes and mentions into ADF nodes', () => {
     const doc = markdownToAdf(MARKDOWN);
     expect(doc).to.include({ version: 1, type: 'doc' });
-    expect(doc.content.map((n) => n.type)).to.deep.equal([
-      'heading',
-      'paragraph',
-      'heading',
-      'orderedList',
-      'codeBlock',
-      'table',
-      'blockquote',
-    ]);
+    expect(doc.content.map((n) => n.type)).to.deep.equal(['heading', 'paragraph', 'heading', 'orderedList', 'codeBlock', 'table', 'blockquote']);
     const paragraph = shape(doc.content[1]!.content);
     expect(paragraph).to.deep.include({ type: 'text', text: 'checkout', marks: ['strong'] });
     expect(paragraph).to.deep.include({ type: 'text', text: '--dry-run', marks: ['code'] });
@@ -70,7 +62,7 @@ describe('Markdown and the Atlassian Document Format (Jira Cloud)', () => {
     expect(adfToMarkdown(markdownToAdf(MARKDOWN))).to.equal(MARKDOWN);
   });
 
-  it("reads a Jira description (with ids, layout attributes and a status lozenge) as Markdown, and writes that back to the same document", () => {
+  it('reads a Jira description (with ids, layout attributes and a status lozenge) as Markdown, and writes that back to the same document', () => {
     const description = (JSON.parse(payload('jira/issue-adf.json')) as { fields: { description: { content: AdfNode[] } } }).fields.description;
     const markdown = adfToMarkdown(description);
     expect(markdown).to.equal(
@@ -192,7 +184,8 @@ describe('Markdown and Jira wiki markup (Jira Data Center and Server)', () => {
   });
 
   it('reads {code:title=...|language=...} and {noformat} as fenced code, and Cloud-style [~accountid:...] mentions', () => {
-    const wiki = '{code:title=Build.java|language=java}\nint x = 1; // *not bold*\n{code}\n{noformat}\n# raw\n{noformat}\nby [~accountid:5b10a2844c20165700ede21g]';
+    const wiki =
+      '{code:title=Build.java|language=java}\nint x = 1; // *not bold*\n{code}\n{noformat}\n# raw\n{noformat}\nby [~accountid:5b10a2844c20165700ede21g]';
     expect(wikiToMarkdown(wiki)).to.equal(
       '```java\nint x = 1; // *not bold*\n```\n```\n# raw\n```\nby [@5b10a2844c20165700ede21g](mention:5b10a2844c20165700ede21g)',
     );

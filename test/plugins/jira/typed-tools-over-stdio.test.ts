@@ -69,7 +69,15 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
 
   it('lists the typed tools with titles, write annotations and output schemas', async () => {
     const tools = new Map((await session.client.listTools()).tools.map((t) => [t.name, t]));
-    const writes = ['jira_create_issue', 'jira_update_issue', 'jira_transition_issue', 'jira_add_comment', 'conf_create_page', 'conf_update_page', 'conf_add_comment'];
+    const writes = [
+      'jira_create_issue',
+      'jira_update_issue',
+      'jira_transition_issue',
+      'jira_add_comment',
+      'conf_create_page',
+      'conf_update_page',
+      'conf_add_comment',
+    ];
     for (const name of [...writes, 'jira_search', 'jira_get_issue', 'conf_search', 'conf_get_page']) {
       const tool = tools.get(name);
       expect(tool, name).not.to.equal(undefined);
@@ -142,7 +150,10 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
     mock.on('GET', '/rest/api/3/search/jql', jsonReply('{"issues":[{"key":"PLAT-1"}],"isLast":true}'));
     mock.on('GET', '/wiki/api/v2/pages/163841', jsonReply(payload('confluence/page.json')));
     mock.on('GET', '/wiki/api/v2/spaces/65538', jsonReply('{"id":"65538","key":"ENG","name":"Engineering","type":"global","status":"current"}'));
-    expect((await call('jira_search', { jql: 'project = PLAT' })).structuredContent).to.deep.equal({ data: { issues: [{ key: 'PLAT-1' }], isLast: true }, nextCursor: null });
+    expect((await call('jira_search', { jql: 'project = PLAT' })).structuredContent).to.deep.equal({
+      data: { issues: [{ key: 'PLAT-1' }], isLast: true },
+      nextCursor: null,
+    });
     const page = await call('conf_get_page', { pageId: '163841', jq: 'body' });
     expect((page.structuredContent as { data: string }).data).to.match(/^## Rollback\n/);
     expect(session.stderr.join('\n')).not.to.contain(ACCOUNT.ATLASSIAN_API_TOKEN);

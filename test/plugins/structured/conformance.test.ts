@@ -5,7 +5,15 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { assertConforms } from '../../../server/testing/plugin-conformance.js';
 import { checkStructuredConformance, type ConformanceReport } from '../../../server/testing/structured-conformance.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
-import { BITBUCKET_DOWNLOADS, conformanceArgsFor, conformanceServerFolder, representativeCorpus, REPRESENTATIVE_PROJECTIONS } from './conformance-server.js';
+import {
+  BITBUCKET_DOWNLOADS,
+  CONFLUENCE_SPACES,
+  conformanceArgsFor,
+  conformanceServerFolder,
+  JIRA_TRANSITIONS,
+  representativeCorpus,
+  REPRESENTATIVE_PROJECTIONS,
+} from './conformance-server.js';
 import { issuesWithPullRequests, pullRequests, repositories } from '../../fixtures/github/github-repo-api.js';
 import { githubFixture, githubLink } from './structured-fixtures.js';
 
@@ -50,7 +58,7 @@ describe('structured output conformance (official SDK client + independent 2020-
         client: session.client,
         upstreams: [mock],
         argsFor: conformanceArgsFor,
-        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS],
+        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, JIRA_TRANSITIONS, CONFLUENCE_SPACES],
       });
     });
     after(async () => {
