@@ -35,7 +35,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);
   }
   if (tool.spec.route === undefined) return { args };
-  const route = tool.spec.route(args);
+  const route = tool.spec.route(args, tool.upstream);
   // Start-up refused a read-only tool whose route is a write where it could compute the route; this holds
   // for every route (one whose method depends on its arguments too), before policy or any request.
   const write = writeRefusal(tool, route.method, readOnlyServer, `${route.method} ${route.path}`);

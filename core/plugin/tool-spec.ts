@@ -1,5 +1,5 @@
 import type { Static, TSchema } from 'typebox';
-import type { UpstreamRequest } from './upstream-types.js';
+import type { UpstreamBinding, UpstreamRequest } from './upstream-types.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -24,9 +24,11 @@ export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undef
   envelope?: E;
   /**
    * The upstream request this call makes, computed from the validated arguments without side effects.
-   * The policy stage decides on it before anything is sent, and `policy explain` shows it.
+   * The policy stage decides on it before anything is sent, and `policy explain` shows it. `upstream` is the
+   * plugin's client, for a route that depends on how it is configured (an Atlassian Data Center serves another
+   * API version than Cloud); absent when start-up computes a route only to read its method.
    */
-  route?: (args: Static<I>) => UpstreamRequest;
+  route?: (args: Static<I>, upstream?: UpstreamBinding) => UpstreamRequest;
   /**
    * The toolset this tool belongs to, named `<plugin>.<group>` (`github.actions`): `--toolsets` selects it by that
    * name, and the plugin's own name selects every toolset of the plugin. Omitted: the plugin's name.

@@ -73,6 +73,8 @@ export interface PassthroughProduct {
   label: string;
   args: ArgDocs;
   descriptions: Record<Verb, string>;
+  /** The toolset the five tools belong to (`jira`); omitted, the plugin's name. */
+  toolset?: string;
 }
 
 const ANNOTATIONS: Record<Verb, ToolAnnotations> = {
@@ -111,6 +113,7 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): Ro
     },
   };
   if (verb === 'get') spec.envelope = ReadEnvelope;
+  if (product.toolset !== undefined) spec.toolset = product.toolset;
   return spec;
 }
 

@@ -1,7 +1,9 @@
 import Type, { type TObject } from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
-import { UpstreamClient } from '../../core/http/upstream-client.js';
+import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upstream-client.js';
 import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
+import { deploymentSetting, resolveDeployment, type Deployment, type SiteApi } from './deployment.js';
 import type { PassthroughBehaviour } from './passthrough.js';
 import {
   apiPrefixesSetting,
@@ -42,6 +44,13 @@ export function siteProductSettings(product: SiteProduct): TObject {
       product.cloudPrefixes,
       `${product.label} paths must start with (the boundary that keeps them off ${other} on a shared site)`,
     ),
+    [`${product.settingsPrefix}_DEPLOYMENT`]: deploymentSetting(product.label),
+    [`${product.settingsPrefix}_PERSONAL_TOKEN`]: secret(
+      Type.String({
+        default: '',
+        description: `${product.label} personal access token (Data Center / Server), sent as a Bearer token; when set, ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN are not used.`,
+      }),
+    ),
     ...identitySettings(product.settingsPrefix, 'ATLASSIAN_API_TOKEN'),
   });
 }
@@ -50,7 +59,8 @@ export function siteProductSettings(product: SiteProduct): TObject {
 export function siteProductBehaviour(product: SiteProduct): PassthroughBehaviour {
   return {
     plainTextStaysText: false,
-    credentialsHint: () => `${product.label} authenticates with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an API token of that account).`,
+    credentialsHint: () =>
+      `${product.label} authenticates with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an API token of that account), or with ${product.settingsPrefix}_PERSONAL_TOKEN (a Data Center personal access token) when it is set.`,
   };
 }
 
@@ -62,25 +72,42 @@ const SITE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
  */
 const UNCONFIGURED_BASE_URL = 'https://unconfigured.invalid';
 
+/** A site product's client, which also knows which API it speaks (Cloud or Data Center) and its web address. */
+export class SiteClient extends UpstreamClient implements SiteApi {
+  constructor(
+    options: UpstreamClientOptions,
+    readonly deployment: Deployment,
+    readonly webBaseUrl: string,
+  ) {
+    super(options);
+  }
+}
+
 /**
- * The client of a site product: Basic auth with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN, the base URL
- * `https://${ATLASSIAN_SITE_NAME}.atlassian.net` unless `<PRODUCT>_BASE_URL` overrides it, and the product's
- * path boundary. Missing settings do not stop start-up: a call reports what to set, before any request.
+ * The client of a site product: Basic auth with ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN, or a Bearer
+ * personal access token when `<PRODUCT>_PERSONAL_TOKEN` is set (Data Center and Server); the base URL
+ * `https://${ATLASSIAN_SITE_NAME}.atlassian.net` unless `<PRODUCT>_BASE_URL` overrides it; the product's path
+ * boundary; Cloud or Data Center as `<PRODUCT>_DEPLOYMENT` says or the base URL implies. Missing settings do
+ * not stop start-up: a call reports what to set, before any request.
  */
-export function createSiteClient(settings: Settings, product: SiteProduct): UpstreamClient {
+export function createSiteClient(settings: Settings, product: SiteProduct): SiteClient {
   const { ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, ATLASSIAN_SITE_NAME } = settings.of(SiteAccountSettingsSchema);
   // The product's own settings by key: their names are computed from the product's prefix (JIRA_BASE_URL,
-  // CONFLUENCE_API_PREFIXES), and siteProductSettings declared both as strings.
-  const base = siteBaseUrl(ATLASSIAN_SITE_NAME, settings.get<string>(`${product.settingsPrefix}_BASE_URL`), product);
-  const missing = [...(base.missing ?? []), ...(email === '' ? ['ATLASSIAN_USER_EMAIL'] : []), ...(token === '' ? ['ATLASSIAN_API_TOKEN'] : [])];
+  // CONFLUENCE_API_PREFIXES), and siteProductSettings declared them as strings.
+  const key = (name: string): string => `${product.settingsPrefix}_${name}`;
+  const personalToken = settings.get<string>(key('PERSONAL_TOKEN')).trim();
+  const base = siteBaseUrl(ATLASSIAN_SITE_NAME, settings.get<string>(key('BASE_URL')), product);
+  const account = personalToken !== '' ? [] : [...(email === '' ? ['ATLASSIAN_USER_EMAIL'] : []), ...(token === '' ? ['ATLASSIAN_API_TOKEN'] : [])];
+  const missing = [...(base.missing ?? []), ...account];
   const problem =
     base.problem ??
     (missing.length === 0
       ? undefined
       : `${product.label} is not configured: set ${missing.join(', ')} (in the environment, ./.env, or the "${product.vendor}" section of ~/.mcp/configs.json). ` +
-        'ATLASSIAN_API_TOKEN is an API token of the ATLASSIAN_USER_EMAIL account.');
-  const authHeaders = problem === undefined ? Object.freeze(basicAuth(email, token)) : undefined;
-  const prefixesKey = `${product.settingsPrefix}_API_PREFIXES`;
+        `ATLASSIAN_API_TOKEN is an API token of the ATLASSIAN_USER_EMAIL account; on Data Center / Server, ${key('PERSONAL_TOKEN')} (a personal access token) replaces both.`);
+  const credentials = personalToken !== '' ? { authorization: `Bearer ${personalToken}` } : basicAuth(email, token);
+  const authHeaders = problem === undefined ? Object.freeze(credentials) : undefined;
+  const prefixesKey = key('API_PREFIXES');
   const paths: ProductPaths = {
     label: product.label,
     settingKey: prefixesKey,
@@ -88,22 +115,28 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Upst
     prependFirst: false,
     example: product.examplePath,
   };
-  return new UpstreamClient({
+  const baseUrl = base.url ?? UNCONFIGURED_BASE_URL;
+  const identity = identityFrom(settings, product.settingsPrefix);
+  // The label left at its default names the credential actually sent.
+  if (personalToken !== '' && identity.credentialLabel === 'ATLASSIAN_API_TOKEN') identity.credentialLabel = key('PERSONAL_TOKEN');
+  const options: UpstreamClientOptions = {
     vendor: product.vendor,
     label: product.label,
-    baseUrl: base.url ?? UNCONFIGURED_BASE_URL,
-    baseUrlSetting: `${product.settingsPrefix}_BASE_URL`,
+    baseUrl,
+    baseUrlSetting: key('BASE_URL'),
     examplePath: product.examplePath,
     // Made once: the credentials are fixed for the life of the server, and every request sends them.
     auth: () => authHeaders,
     missingCredentials: problem ?? '',
-    secretMaterial: () => `${email}\0${token}`,
-    ...identityFrom(settings, product.settingsPrefix),
+    secretMaterial: () => (personalToken !== '' ? `bearer\0${personalToken}` : `${email}\0${token}`),
+    ...identity,
     headers: ATLASSIAN_HEADERS,
     mapPath: (path) => mapProductPath(path, paths),
     ...atlassianTransportLimits(settings),
     expect: 'lenient',
-  });
+  };
+  const deployment = resolveDeployment(settings.get<string>(key('DEPLOYMENT')), baseUrl, key('DEPLOYMENT'));
+  return new SiteClient(options, deployment, baseUrl.replace(/\/+$/, ''));
 }
 
 interface SiteBase {

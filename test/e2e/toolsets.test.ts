@@ -64,12 +64,18 @@ describe('toolsets: which tools a server serves', () => {
       'github_rerun_workflow',
       'github_search_issues',
       'github_update_issue',
+      'jira_add_comment',
+      'jira_create_issue',
       'jira_delete',
       'jira_get',
       'jira_get_attachment',
+      'jira_get_issue',
       'jira_patch',
       'jira_post',
       'jira_put',
+      'jira_search',
+      'jira_transition_issue',
+      'jira_update_issue',
     ]);
   });
 
@@ -83,8 +89,8 @@ describe('toolsets: which tools a server serves', () => {
 
   it('--read-only hides every tool that can change something, within the toolsets', async () => {
     const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
-    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment']);
-    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
+    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
+    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
   });
 
   it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {

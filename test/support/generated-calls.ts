@@ -60,9 +60,23 @@ export async function withHangGuard<T>(call: Promise<T>, what: string): Promise<
 }
 
 /**
+ * Tools whose one call makes more than one request by design (docs/tools.md), each decided by policy: the
+ * most requests a call may send. jira_get_issue reads the comments after the issue, jira_transition_issue the
+ * transitions before and the status after, conf_get_page a Cloud page's space, conf_create_page a Cloud space's
+ * id, conf_update_page the current version before, and again after a 409.
+ */
+const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
+  jira_get_issue: 2,
+  jira_transition_issue: 3,
+  conf_get_page: 2,
+  conf_create_page: 2,
+  conf_update_page: 3,
+};
+
+/**
  * The properties every generated call must have: a usable result; arguments the published schema refuses are
  * refused as `invalid_arguments` with no request sent; arguments it accepts are never refused as such, and send
- * at most one request (the mocks answer 200, so there is nothing to retry).
+ * at most one request (the mocks answer 200, so there is nothing to retry), or the few a tool makes by design.
  */
 export function checkGeneratedCall(c: {
   tool: string;
@@ -81,7 +95,7 @@ export function checkGeneratedCall(c: {
     expect(c.requests, `${context}: requests sent for refused arguments`).to.equal(0);
   } else {
     expect(code, `${context}: the schema accepts these arguments`).not.to.equal('invalid_arguments');
-    expect(c.requests, `${context}: requests sent`).to.be.at.most(1);
+    expect(c.requests, `${context}: requests sent`).to.be.at.most(REQUESTS_PER_CALL[c.tool] ?? 1);
   }
 }
 

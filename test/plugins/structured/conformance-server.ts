@@ -25,6 +25,9 @@ export async function conformanceServerFolder(
     FIXTURE_BASE_URL: mockUrl,
     FIXTURE_TOKEN: 'conformance-token',
     MCP_STRUCTURED_OUTPUT: String(options.structured ?? true),
+    // The typed tools' Cloud requests: the loopback mock's address would make them Data Center's.
+    JIRA_DEPLOYMENT: 'cloud',
+    CONFLUENCE_DEPLOYMENT: 'cloud',
   };
   return { cwd, env };
 }
@@ -46,16 +49,43 @@ export const BITBUCKET_DOWNLOADS = {
 /** GitHub's check runs of a commit (what github_list_check_runs summarizes), as its last page. */
 export const GITHUB_CHECK_RUNS = { name: 'github check runs page', reply: { status: 200, body: githubFixture('check-run-paginated') } };
 
+/** An issue's transitions (what jira_transition_issue reads first), holding the one the conformance call names. */
+export const JIRA_TRANSITIONS = {
+  name: 'jira transitions of an issue',
+  reply: { status: 200, body: { expand: 'transitions', transitions: [{ id: '31', name: 'Done', to: { name: 'Done', id: '10002' } }] } },
+};
+
+/** A Cloud space search by key (what conf_create_page reads first), finding the conformance call's space. */
+export const CONFLUENCE_SPACES = {
+  name: 'confluence spaces by key',
+  reply: { status: 200, body: { results: [{ id: '65538', key: 'ENG', name: 'Engineering' }], _links: {} } },
+};
+
 /** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
 const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
 /** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
 const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
 /** github_update_issue refuses a call that changes nothing; the arguments derived from its schema change nothing. */
 const UPDATE_ISSUE_ARGS = { owner: 'octo-org', repo: 'octo-repo', issueNumber: 1347, state: 'closed' };
+/** The typed Atlassian tools' arguments: keys, ids and Markdown their schemas accept. */
+const ATLASSIAN_TYPED_ARGS: Record<string, Record<string, unknown>> = {
+  jira_search: { jql: 'project = PLAT' },
+  jira_get_issue: { issueKey: 'PLAT-1' },
+  jira_create_issue: { projectKey: 'PLAT', issueType: 'Task', summary: 'Conformance', description: '**conformance**' },
+  jira_update_issue: { issueKey: 'PLAT-1', summary: 'Conformance' },
+  jira_transition_issue: { issueKey: 'PLAT-1', transition: '31' },
+  jira_add_comment: { issueKey: 'PLAT-1', body: 'conformance' },
+  conf_search: { cql: 'type = page' },
+  conf_get_page: { pageId: '163841' },
+  conf_create_page: { spaceKey: 'ENG', title: 'Conformance', body: 'conformance' },
+  conf_update_page: { pageId: '163841', title: 'Conformance', body: 'conformance', version: 7 },
+  conf_add_comment: { pageId: '163841', body: 'conformance' },
+};
+
 export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined => {
   if (tool.name === 'bb_upload') return UPLOAD_ARGS;
   if (tool.name === 'github_update_issue') return UPDATE_ISSUE_ARGS;
-  return PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+  return ATLASSIAN_TYPED_ARGS[tool.name] ?? (PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] });
 };
 
 /**
@@ -72,7 +102,7 @@ export function representativeCorpus(): ReturnType<typeof standardCorpus> {
     'text body (a diff)',
     'json null',
   ]);
-  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS];
+  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, JIRA_TRANSITIONS, CONFLUENCE_SPACES];
 }
 
 export const REPRESENTATIVE_PROJECTIONS: Projection[] = [

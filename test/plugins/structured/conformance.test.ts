@@ -7,9 +7,11 @@ import { checkStructuredConformance, type ConformanceReport } from '../../../ser
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../../support/sdk-client.js';
 import {
   BITBUCKET_DOWNLOADS,
+  CONFLUENCE_SPACES,
   conformanceArgsFor,
-  GITHUB_CHECK_RUNS,
   conformanceServerFolder,
+  GITHUB_CHECK_RUNS,
+  JIRA_TRANSITIONS,
   representativeCorpus,
   REPRESENTATIVE_PROJECTIONS,
 } from './conformance-server.js';
@@ -57,7 +59,7 @@ describe('structured output conformance (official SDK client + independent 2020-
         client: session.client,
         upstreams: [mock],
         argsFor: conformanceArgsFor,
-        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS],
+        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, JIRA_TRANSITIONS, CONFLUENCE_SPACES],
       });
     });
     after(async () => {

@@ -1,0 +1,71 @@
+import Type, { type Static } from 'typebox';
+import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
+import type { UpstreamClient } from '../../core/http/upstream-client.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { renderingArgs } from '../../core/schema/common-args.js';
+import { CursorEnvelope } from '../../core/schema/envelopes.js';
+import { jiraApi, READ } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
+
+/** Fields a search returns when none are named: Cloud's search returns only ids without them. */
+export const DEFAULT_SEARCH_FIELDS = ['summary', 'status', 'assignee', 'priority', 'issuetype', 'updated'];
+
+export const SearchArgs = Type.Object(
+  {
+    jql: Type.String({ minLength: 1, description: 'JQL, e.g. "project = PLAT AND status = \\"In Progress\\" ORDER BY updated DESC".' }),
+    fields: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: `Fields to return (default ${DEFAULT_SEARCH_FIELDS.join(', ')}).` }),
+    ),
+    maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Issues per page, 1-100 (default 50).' })),
+    cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/=_.-]{1,2048}$', description: 'nextCursor of the previous page.' })),
+    ...renderingArgs,
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof SearchArgs>;
+
+/**
+ * Cloud pages with the token its /search/jql gives (`nextPageToken`), Data Center with the offset of API 2's
+ * /search (`startAt`); the caller sees both as an opaque cursor, the Data Center one being the next offset.
+ */
+export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = {
+  name: 'jira_search',
+  title: 'Search Jira issues with JQL',
+  description:
+    "Issues matching a JQL query. Result {data, nextCursor}: data is Jira's page ({issues: [{key, fields}]}); pass nextCursor as cursor for more (null: last page). Read one issue with jira_get_issue.",
+  annotations: READ,
+  input: SearchArgs,
+  envelope: CursorEnvelope,
+  toolset: 'jira',
+  route: (args: Args, upstream?: UpstreamBinding) => {
+    const api = jiraApi(upstream);
+    const common = { jql: args.jql, fields: (args.fields ?? DEFAULT_SEARCH_FIELDS).join(','), maxResults: args.maxResults ?? 50 };
+    if (api.deployment === 'cloud') return { method: 'GET', path: `${api.base}/search/jql`, query: { ...common, nextPageToken: args.cursor } };
+    // A Data Center cursor is the next offset; any other is sent as it is, for Jira to refuse.
+    return { method: 'GET', path: `${api.base}/search`, query: { ...common, startAt: args.cursor } };
+  },
+};
+
+interface SearchPage {
+  issues?: unknown[];
+  nextPageToken?: string;
+  isLast?: boolean;
+  startAt?: number;
+  total?: number;
+}
+
+export async function searchIssues(ctx: ToolContext<typeof SearchArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof CursorEnvelope>> {
+  const page = jsonObject<SearchPage>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+  return { value: page, meta: { nextCursor: nextCursor(page) } };
+}
+
+function nextCursor(page: Partial<SearchPage>): string | null {
+  if (typeof page.nextPageToken === 'string' && page.nextPageToken !== '' && page.isLast !== true) return page.nextPageToken;
+  if (typeof page.startAt === 'number' && typeof page.total === 'number') {
+    const next = page.startAt + (page.issues?.length ?? 0);
+    return (page.issues?.length ?? 0) > 0 && next < page.total ? String(next) : null;
+  }
+  return null;
+}

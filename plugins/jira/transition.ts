@@ -1,0 +1,82 @@
+import Type, { type Static } from 'typebox';
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
+import type { UpstreamClient } from '../../core/http/upstream-client.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
+import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import { withBody } from '../atlassian/route-body.js';
+import { CREATE, IssueKey, jiraApi, Markdown } from './jira-api.js';
+import { jsonObject } from '../atlassian/json-object.js';
+
+export const TransitionArgs = Type.Object(
+  {
+    issueKey: IssueKey,
+    transition: Type.String({ minLength: 1, description: 'Transition name as the workflow shows it, e.g. "In Review" (case-insensitive), or its id.' }),
+    comment: Type.Optional(Markdown('Comment added with the transition (why)')),
+  },
+  { additionalProperties: false },
+);
+
+type Args = Static<typeof TransitionArgs>;
+
+const isId = (transition: string): boolean => /^[0-9]+$/.test(transition);
+
+/**
+ * The route is the transition's POST. A transition named rather than given by id is resolved to its id from
+ * the issue's transitions first (a read); the POST then carries that id, and the request gate has policy
+ * decide that request as it decided the route (same method and path).
+ */
+export const TRANSITION_ISSUE: RoutedToolSpec<typeof TransitionArgs, typeof ReadEnvelope> = {
+  name: 'jira_transition_issue',
+  title: 'Move a Jira issue through its workflow',
+  description:
+    'Move an issue to another status by a transition of its workflow (name or id), optionally with a comment. An unknown name lists the transitions available. Answers {key, url, transition, status}.',
+  annotations: CREATE,
+  input: TransitionArgs,
+  envelope: ReadEnvelope,
+  toolset: 'jira',
+  route: (args: Args, upstream?: UpstreamBinding) => {
+    const api = jiraApi(upstream);
+    return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/transitions` }, () => ({
+      transition: isId(args.transition) ? { id: args.transition } : { name: args.transition },
+      ...(args.comment === undefined ? {} : { update: { comment: [{ add: { body: api.richText(args.comment) } }] } }),
+    }));
+  },
+};
+
+interface Transition {
+  id: string;
+  name: string;
+  to?: { name?: string };
+}
+
+export async function transitionIssue(ctx: ToolContext<typeof TransitionArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
+  const api = jiraApi(jira);
+  const { issueKey, transition } = ctx.args;
+  const path = api.issuePath(issueKey);
+  const listed = jsonObject<{ transitions: Transition[] }>((await jira.send(ctx, { method: 'GET', path: `${path}/transitions` }, { expect: 'json' })).body);
+  const available = (Array.isArray(listed.transitions) ? listed.transitions : []).filter((t) => typeof t?.id === 'string' && typeof t.name === 'string');
+  const wanted = transition.trim().toLowerCase();
+  const chosen = isId(transition)
+    ? available.find((t) => t.id === transition)
+    : (available.find((t) => t.name.toLowerCase() === wanted) ?? available.find((t) => t.to?.name?.toLowerCase() === wanted));
+  if (chosen === undefined) {
+    const list = available.map((t) => `"${t.name}" (id ${t.id}${t.to?.name === undefined ? '' : `, to ${t.to.name}`})`).join(', ');
+    // Not invalid_arguments: the arguments are well formed; the issue's workflow is what Jira answered.
+    throw new ToolError(
+      'upstream_http_error',
+      `${issueKey} has no transition ${JSON.stringify(transition)} from its current status. ` +
+        (available.length === 0 ? 'No transition is available to this account.' : `Available: ${list}. Pass one of these names or ids.`) +
+        ' Nothing was changed.',
+    );
+  }
+  // Given by id, the route goes out as policy decided it; named, the same POST carries the id found.
+  const post: UpstreamRequest = isId(transition) ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), transition: { id: chosen.id } } };
+  await jira.send(ctx, post, { expect: 'lenient' });
+  const after = jsonObject<{ fields: { status?: { name?: string } } }>(
+    (await jira.send(ctx, { method: 'GET', path, query: { fields: 'status' } }, { expect: 'json' })).body,
+  );
+  const status = jsonObject<{ status: { name?: string } }>(after.fields).status?.name ?? chosen.to?.name ?? null;
+  return { value: { key: issueKey, url: api.issueUrl(issueKey), transition: chosen.name, status, commented: ctx.args.comment !== undefined } };
+}
