@@ -29,10 +29,15 @@ export const RunPipelineArgs = Type.Object(
     repoSlug: RepoSlug,
     branch: Type.String({ minLength: 1, maxLength: 255, description: 'Branch to run on (its latest commit).' }),
     pipeline: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 255, description: "A custom pipeline's name (pipelines.custom in bitbucket-pipelines.yml); default: the branch's pipeline." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "A custom pipeline's name (pipelines.custom in bitbucket-pipelines.yml); default: the branch's pipeline.",
+      }),
     ),
     variables: Type.Optional(
       Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,99}$' }), Type.String({ maxLength: 4096 }), {
+        additionalProperties: false,
         description: 'Pipeline variables, e.g. {"DEPLOY_ENV": "staging"}.',
       }),
     ),

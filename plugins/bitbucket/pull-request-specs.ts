@@ -47,7 +47,10 @@ export interface CommentBody {
 
 export function commentBody(args: CommentArgs): CommentBody {
   if (args.line !== undefined && args.path === undefined)
-    throw new ToolError('invalid_arguments', 'line needs path: give the file the line is in (path), or leave line out for a comment on the whole pull request.');
+    throw new ToolError(
+      'invalid_arguments',
+      'line needs path: give the file the line is in (path), or leave line out for a comment on the whole pull request.',
+    );
   const body: CommentBody = { content: { raw: args.body } };
   if (args.path !== undefined) body.inline = args.line === undefined ? { path: args.path } : { path: args.path, to: args.line };
   return body;

@@ -10,7 +10,10 @@ export const RepoSlug = Slug('Repository');
 
 /** A Bitbucket UUID as the API shows it (`{...}`); the braces may be left out. */
 export const Uuid = (what: string): ReturnType<typeof Type.String> =>
-  Type.String({ pattern: '^\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\}?$', description: `${what} UUID, e.g. "{4d2e...}".` });
+  Type.String({
+    pattern: '^\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\}?$',
+    description: `${what} UUID, e.g. "{4d2e...}".`,
+  });
 
 export const PullRequestId = Type.Integer({ minimum: 1, description: 'Pull request id.' });
 

@@ -90,6 +90,10 @@ function explained(error: unknown, what: string, maxBytes: number): unknown {
       `The log of ${what} is larger than MCP_MAX_RESPONSE_BYTES (${maxBytes} bytes), so it was not read. Have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`,
     );
   if (error.status === 404)
-    return new ToolError(error.code, `${error.message} A step that has not started yet has no log.`, { status: error.status, upstreamBody: error.upstreamBody, cause: error });
+    return new ToolError(error.code, `${error.message} A step that has not started yet has no log.`, {
+      status: error.status,
+      upstreamBody: error.upstreamBody,
+      cause: error,
+    });
   return error;
 }

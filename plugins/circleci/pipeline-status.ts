@@ -23,7 +23,8 @@ const itemsOf = (page: Page, what: string): Json[] => {
   if (!Array.isArray(page?.items)) throw new ToolError('upstream_invalid_body', `CircleCI's list of ${what} has no "items".`);
   return page.items.filter((i): i is Json => i !== null && typeof i === 'object');
 };
-const nextToken = (page: Page): string | undefined => (typeof page?.next_page_token === 'string' && page.next_page_token !== '' ? page.next_page_token : undefined);
+const nextToken = (page: Page): string | undefined =>
+  typeof page?.next_page_token === 'string' && page.next_page_token !== '' ? page.next_page_token : undefined;
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k] : undefined), value) ?? null;
 
@@ -56,7 +57,8 @@ export async function pipelineStatus(ctx: ToolContext<typeof StatusArgs>, circle
     workflows,
   };
   const more = all.length - shown.length + (nextToken(workflowPage) === undefined ? 0 : 1);
-  if (more > 0) result.moreWorkflows = `Only the first ${shown.length} workflows are shown; list them all with circleci_get "/pipeline/${String(latest.id)}/workflow".`;
+  if (more > 0)
+    result.moreWorkflows = `Only the first ${shown.length} workflows are shown; list them all with circleci_get "/pipeline/${String(latest.id)}/workflow".`;
   return result;
 }
 

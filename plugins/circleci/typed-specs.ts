@@ -92,7 +92,11 @@ export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelop
   input: RerunArgs,
   envelope: ReadEnvelope,
   toolset: 'circleci',
-  route: (args: RerunArgs) => ({ method: 'POST', path: `/workflow/${args.workflowId}/rerun`, body: { from_failed: args.fromFailed ?? true } satisfies RerunBody }),
+  route: (args: RerunArgs) => ({
+    method: 'POST',
+    path: `/workflow/${args.workflowId}/rerun`,
+    body: { from_failed: args.fromFailed ?? true } satisfies RerunBody,
+  }),
 };
 
 export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnvelope> = {
