@@ -14,8 +14,8 @@ export const StepLogArgs = Type.Object(
   {
     workspace: Workspace,
     repoSlug: RepoSlug,
-    pipelineUuid: Uuid('Pipeline'),
-    stepUuid: Type.Optional(Uuid('Step (default: the first failed step, else the last)')),
+    pipelineUuid: Uuid('Pipeline uuid.'),
+    stepUuid: Type.Optional(Uuid('Step uuid (default: the first failed step).')),
     tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Lines to show from the end (default 500).' })),
   },
   { additionalProperties: false },
@@ -27,16 +27,10 @@ export const RunPipelineArgs = Type.Object(
   {
     workspace: Workspace,
     repoSlug: RepoSlug,
-    branch: Type.String({ minLength: 1, maxLength: 255, description: 'Branch to run on (its latest commit).' }),
-    pipeline: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 255,
-        description: "A custom pipeline's name (pipelines.custom in bitbucket-pipelines.yml); default: the branch's pipeline.",
-      }),
-    ),
+    branch: Type.String({ minLength: 1, description: 'Branch to run on.' }),
+    pipeline: Type.Optional(Type.String({ minLength: 1, description: "A custom pipeline's name; default: the branch's pipeline." })),
     variables: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,99}$' }), Type.String({ maxLength: 4096 }), {
+      Type.Record(Type.String({ pattern: '^[A-Za-z_]\\w*$' }), Type.String(), {
         additionalProperties: false,
         description: 'Pipeline variables, e.g. {"DEPLOY_ENV": "staging"}.',
       }),
@@ -74,8 +68,8 @@ export const LIST_PIPELINES: RoutedToolSpec<typeof ListPipelinesArgs, typeof Cur
   name: 'bb_list_pipelines',
   title: 'List Bitbucket pipelines',
   description:
-    "List a repository's pipeline runs, newest first. Result {data, nextCursor} as for pull requests. " +
-    'Project with jq, e.g. "values[*].{uuid: uuid, number: build_number, state: state.name, result: state.result.name, branch: target.ref_name}"; a failed one: bb_get_pipeline_step_log.',
+    "A repository's pipelines, newest first. Result {data, nextCursor} as bb_list_pull_requests. " +
+    'jq e.g. "values[*].{uuid: uuid, n: build_number, result: state.result.name, branch: target.ref_name}".',
   annotations: READ,
   input: ListPipelinesArgs,
   envelope: CursorEnvelope,
@@ -92,8 +86,7 @@ export const GET_PIPELINE_STEP_LOG: RoutedToolSpec<typeof StepLogArgs> = {
   name: 'bb_get_pipeline_step_log',
   title: 'Read the log of a Bitbucket pipeline step',
   description:
-    "The last tailLines lines of a pipeline step's log as text, escape codes stripped and repeated lines collapsed; without stepUuid, the first failed step's. " +
-    'The whole log is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
+    'The last tailLines lines of a pipeline step\'s log, cleaned; the whole log saved as an artifact the result names (artifact_read, encoding "utf8").',
   annotations: READ,
   input: StepLogArgs,
   savesArtifacts: true,
@@ -108,8 +101,7 @@ export const GET_PIPELINE_STEP_LOG: RoutedToolSpec<typeof StepLogArgs> = {
 export const RUN_PIPELINE: RoutedToolSpec<typeof RunPipelineArgs, typeof ReadEnvelope> = {
   name: 'bb_run_pipeline',
   title: 'Run a Bitbucket pipeline',
-  description:
-    "Run a branch's pipeline, or a custom pipeline by name, with optional variables. Result {data}: the pipeline started {uuid, buildNumber, state, url}. Sent once, never retried.",
+  description: "Run a branch's pipeline, or a custom one by name, with variables. Result {data}: {uuid, buildNumber, state, url}. Sent once.",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: RunPipelineArgs,
   envelope: ReadEnvelope,

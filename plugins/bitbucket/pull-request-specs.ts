@@ -8,13 +8,13 @@ import { PullRequestId, READ, repoPath, RepoSlug, Workspace } from './repo-args.
 
 // Bitbucket Cloud pull requests (API 2.0): list, read the diff, comment.
 
-export const Cursor = Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous result; omit for the first page.' }));
+export const Cursor = Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page.' }));
 
 export const ListPullRequestsArgs = Type.Object(
   {
     workspace: Workspace,
     repoSlug: RepoSlug,
-    state: Type.Optional(Type.Enum(['OPEN', 'MERGED', 'DECLINED', 'SUPERSEDED'], { description: 'OPEN (default), MERGED, DECLINED or SUPERSEDED.' })),
+    state: Type.Optional(Type.Enum(['OPEN', 'MERGED', 'DECLINED', 'SUPERSEDED'], { description: 'Default OPEN.' })),
     cursor: Cursor,
     ...renderingArgs,
   },
@@ -29,9 +29,9 @@ export const CommentArgs = Type.Object(
     workspace: Workspace,
     repoSlug: RepoSlug,
     pullRequestId: PullRequestId,
-    body: Type.String({ minLength: 1, maxLength: 32768, description: 'The comment, Markdown.' }),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'File to comment on (inline), relative to the repository root.' })),
-    line: Type.Optional(Type.Integer({ minimum: 1, description: "Line of path in the pull request's new version; needs path." })),
+    body: Type.String({ minLength: 1, description: 'Markdown.' }),
+    path: Type.Optional(Type.String({ minLength: 1, description: 'File for an inline comment.' })),
+    line: Type.Optional(Type.Integer({ minimum: 1, description: 'Line of path (new version).' })),
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -62,8 +62,8 @@ export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typ
   name: 'bb_list_pull_requests',
   title: 'List Bitbucket pull requests',
   description:
-    "List a repository's pull requests (OPEN by default). Result {data, nextCursor}: data is Bitbucket's page ({values, size}); for more pass nextCursor as cursor with the same arguments (null: last page). " +
-    'Project with jq, e.g. "values[*].{id: id, title: title, branch: source.branch.name, author: author.display_name}".',
+    "A repository's pull requests. Result {data, nextCursor}: Bitbucket's page; for more pass nextCursor as cursor, same arguments (null: last page). " +
+    'jq e.g. "values[*].{id: id, title: title, branch: source.branch.name}".',
   annotations: READ,
   input: ListPullRequestsArgs,
   envelope: CursorEnvelope,
@@ -79,8 +79,7 @@ export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   name: 'bb_get_pull_request_diff',
   title: 'Get the diff of a Bitbucket pull request',
   description:
-    'The unified diff of a pull request as Bitbucket shows it (source against its merge base with the destination), as text. ' +
-    'A diff too long to show is cut, and the whole diff saved as an artifact the result names (read it with artifact_read, encoding "utf8").',
+    'A pull request\'s unified diff (against the merge base), as text. A long diff is cut and saved whole as an artifact the result names (artifact_read, encoding "utf8").',
   annotations: READ,
   input: DiffArgs,
   savesArtifacts: true,
@@ -92,8 +91,7 @@ export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
 export const ADD_PULL_REQUEST_COMMENT: RoutedToolSpec<typeof CommentArgs, typeof ReadEnvelope> = {
   name: 'bb_add_pull_request_comment',
   title: 'Comment on a Bitbucket pull request',
-  description:
-    'Add a Markdown comment to a pull request; with path (and line) it is an inline comment on that file (line). Result {data}: the comment made {id, url, inline}.',
+  description: 'Comment on a pull request; with path (and line), inline. Result {data}: {id, url, inline}.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: CommentArgs,
   envelope: ReadEnvelope,

@@ -1,19 +1,15 @@
 import Type from 'typebox';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
 
-// A slug, or a {uuid} as Bitbucket also accepts: nothing that could add a path segment or a query.
-export const Slug = (what: string): ReturnType<typeof Type.String> =>
-  Type.String({ pattern: '^([A-Za-z0-9_.-]{1,100}|\\{[0-9a-fA-F-]{36}\\})$', description: `${what} slug or {uuid}.` });
+// A slug, or a {uuid} as Bitbucket also accepts: nothing that could add a path segment or a query (and short,
+// since every tool's schema is read by the model).
+export const Slug = (what: string): ReturnType<typeof Type.String> => Type.String({ pattern: '^[\\w.{}-]{1,100}$', description: `${what} slug or {uuid}.` });
 
 export const Workspace = Slug('Workspace');
 export const RepoSlug = Slug('Repository');
 
 /** A Bitbucket UUID as the API shows it (`{...}`); the braces may be left out. */
-export const Uuid = (what: string): ReturnType<typeof Type.String> =>
-  Type.String({
-    pattern: '^\\{?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\}?$',
-    description: `${what} UUID, e.g. "{4d2e...}".`,
-  });
+export const Uuid = (description: string): ReturnType<typeof Type.String> => Type.String({ pattern: '^\\{?[0-9a-fA-F-]{36}\\}?$', description });
 
 export const PullRequestId = Type.Integer({ minimum: 1, description: 'Pull request id.' });
 

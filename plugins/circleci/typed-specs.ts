@@ -8,12 +8,12 @@ import { ReadEnvelope } from '../../core/schema/envelopes.js';
 
 /** A v2 project slug: `gh/ORG/REPO`, `bb/ORG/REPO`, or `circleci/ORG_ID/PROJECT_ID` (GitLab, GitHub App). */
 export const ProjectSlug = Type.String({
-  pattern: '^(gh|github|bb|bitbucket|circleci)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
-  description: 'Project slug, e.g. "gh/acme/api" or "circleci/ORG_ID/PROJECT_ID".',
+  pattern: '^(gh|github|bb|bitbucket|circleci)(/[\\w.-]{1,100}){2}$',
+  description: 'e.g. "gh/acme/api" or "circleci/ORG_ID/PROJECT_ID".',
 });
 
-const branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, maxLength: 255, description });
-const WorkflowId = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'Workflow id.' });
+const branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, description });
+const WorkflowId = Type.String({ pattern: '^[0-9a-fA-F-]{36}$', description: 'Workflow id.' });
 
 const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -24,7 +24,7 @@ export type StatusArgs = Static<typeof StatusArgs>;
 export const RerunArgs = Type.Object(
   {
     workflowId: WorkflowId,
-    fromFailed: Type.Optional(Type.Boolean({ description: 'Rerun from the failed jobs (default true); false reruns the whole workflow.' })),
+    fromFailed: Type.Optional(Type.Boolean({ description: 'Only the failed jobs (default true); false: all.' })),
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -34,10 +34,9 @@ export type RerunArgs = Static<typeof RerunArgs>;
 export const TriggerArgs = Type.Object(
   {
     projectSlug: ProjectSlug,
-    branch: Type.Optional(branch('Branch to build (default: the default branch).')),
+    branch: Type.Optional(branch('Default: the default branch.')),
     parameters: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.Union([Type.String({ maxLength: 512 }), Type.Integer(), Type.Boolean()]), {
-        maxProperties: 100,
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer(), Type.Boolean()]), {
         description: 'Pipeline parameters, e.g. {"deploy_prod": true}.',
       }),
     ),
@@ -50,7 +49,7 @@ export type TriggerArgs = Static<typeof TriggerArgs>;
 export const JobTestsArgs = Type.Object(
   {
     projectSlug: ProjectSlug,
-    jobNumber: Type.Integer({ minimum: 1, description: 'Job number.' }),
+    jobNumber: Type.Integer({ minimum: 1 }),
     failedOnly: Type.Optional(Type.Boolean({ description: 'Only tests that did not pass (default true).' })),
     ...renderingArgs,
   },
@@ -75,8 +74,8 @@ export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvel
   name: 'circleci_pipeline_status',
   title: 'CircleCI status of a branch',
   description:
-    "The latest pipeline of a branch, with its workflows and each workflow's jobs (name, number, status), in one call. " +
-    'Result {data}: {pipeline, workflows: [{id, name, status, jobs}]}. Then circleci_logs or circleci_job_tests for a failed job, circleci_rerun_workflow to rerun.',
+    "A branch's latest pipeline with its workflows and their jobs' status, in one call. Result {data}: {pipeline, workflows: [{id, name, status, jobs}]}. " +
+    'Then circleci_logs or circleci_job_tests on a failed job.',
   annotations: READ,
   input: StatusArgs,
   envelope: ReadEnvelope,
@@ -87,7 +86,7 @@ export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvel
 export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelope> = {
   name: 'circleci_rerun_workflow',
   title: 'Rerun a CircleCI workflow',
-  description: 'Rerun a workflow, from its failed jobs by default. Result {data}: {workflowId (the new run), rerunOf, fromFailed}. Sent once, never retried.',
+  description: 'Rerun a workflow, its failed jobs by default. Result {data}: {workflowId (new), rerunOf, fromFailed}. Sent once.',
   annotations: WRITE,
   input: RerunArgs,
   envelope: ReadEnvelope,
@@ -102,7 +101,7 @@ export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelop
 export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnvelope> = {
   name: 'circleci_trigger_pipeline',
   title: 'Trigger a CircleCI pipeline',
-  description: 'Start a pipeline on a branch, with optional pipeline parameters. Result {data}: {id, number, state, branch, url}. Sent once, never retried.',
+  description: 'Start a pipeline, with parameters. Result {data}: {id, number, state, branch, url}. Sent once.',
   annotations: WRITE,
   input: TriggerArgs,
   envelope: ReadEnvelope,
@@ -118,8 +117,7 @@ export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnv
 export const JOB_TESTS: RoutedToolSpec<typeof JobTestsArgs, typeof ReadEnvelope> = {
   name: 'circleci_job_tests',
   title: 'Test results of a CircleCI job',
-  description:
-    "A job's test results (from store_test_results), failed ones only by default. Result {data}: {counts by result, tests: [{name, classname, file, result, message}]}.",
+  description: "A job's test results (store_test_results), failed only by default. Result {data}: {counts, tests: [{name, classname, file, result, message}]}.",
   annotations: READ,
   input: JobTestsArgs,
   envelope: ReadEnvelope,
@@ -131,8 +129,7 @@ export const FLAKY_TESTS: RoutedToolSpec<typeof FlakyArgs, typeof ReadEnvelope> 
   name: 'circleci_flaky_tests',
   title: 'Flaky tests of a CircleCI project',
   description:
-    "Tests that passed and failed on the same commit in the last 14 days (CircleCI Insights). Result {data}: CircleCI's {flaky-tests, total-flaky-tests}; " +
-    'hyphenated keys are quoted in jq: \'"flaky-tests"[*]."test-name"\'.',
+    'Tests that passed and failed on one commit in 14 days (Insights). Result {data}: CircleCI\'s {flaky-tests, total-flaky-tests}; jq quotes such keys: \'"flaky-tests"[*]."test-name"\'.',
   annotations: READ,
   input: FlakyArgs,
   envelope: ReadEnvelope,

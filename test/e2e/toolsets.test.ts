@@ -22,7 +22,7 @@ const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort()
 describe('toolsets: which tools a server serves', () => {
   it('tools --json lists every tool with its title, read or write, and plugin', async () => {
     const rows = await served([]);
-    expect(rows).to.have.length(35);
+    expect(rows).to.have.length(46);
     expect(rows.find((r) => r.name === 'jira_post')).to.deep.equal({ name: 'jira_post', title: 'Jira POST Request', access: 'write', plugin: 'jira' });
     expect(rows.find((r) => r.name === 'artifact_read')).to.deep.include({ access: 'read', plugin: 'artifacts' });
   });
@@ -35,7 +35,7 @@ describe('toolsets: which tools a server serves', () => {
     // circleci_logs saves whole step outputs as artifacts: their reader is served with the toolset.
     expect(lines[1]).to.match(/^artifact_read\s+read\s+artifacts\s+/);
     expect(lines[2]).to.match(/^circleci_get\s+read\s+circleci\s+CircleCI API GET$/);
-    expect(lines.at(-1)).to.equal('7 tools (4 that write) from 2 plugins.');
+    expect(lines.at(-1)).to.equal('12 tools (6 that write) from 2 plugins.');
   });
 
   it("--toolsets serves the named plugins' tools, with artifact_read since GitHub's job logs spill", async () => {
@@ -72,7 +72,16 @@ describe('toolsets: which tools a server serves', () => {
 
   it('--read-only hides every tool that can change something, within the toolsets', async () => {
     const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
-    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment']);
+    expect(names(rows)).to.deep.equal([
+      'artifact_read',
+      'circleci_flaky_tests',
+      'circleci_get',
+      'circleci_job_tests',
+      'circleci_logs',
+      'circleci_pipeline_status',
+      'jira_get',
+      'jira_get_attachment',
+    ]);
     expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
   });
 
@@ -82,11 +91,16 @@ describe('toolsets: which tools a server serves', () => {
       'artifact_read',
       'bb_get',
       'circleci_delete',
+      'circleci_flaky_tests',
       'circleci_get',
+      'circleci_job_tests',
       'circleci_logs',
       'circleci_patch',
+      'circleci_pipeline_status',
       'circleci_post',
       'circleci_put',
+      'circleci_rerun_workflow',
+      'circleci_trigger_pipeline',
     ]);
     // bb_upload reads artifacts others saved and saves none: Bitbucket's tools bring no reader.
     expect(names(await served([], { MCP_TOOLS: 'bb_get,bb_upload' }))).to.deep.equal(['bb_get', 'bb_upload']);
