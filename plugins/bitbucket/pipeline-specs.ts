@@ -2,8 +2,7 @@ import Type, { type Static } from 'typebox';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
-import { pagingFromCursor } from './page-cursor.js';
-import { Cursor } from './pull-request-specs.js';
+import { Cursor, pagingFromCursor } from './page-cursor.js';
 import { READ, repoPath, RepoSlug, Uuid, uuidSegment, Workspace } from './repo-args.js';
 
 // Bitbucket Pipelines (Cloud API 2.0): list runs, read a step's log, run a pipeline.

@@ -3,12 +3,10 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
-import { pagingFromCursor } from './page-cursor.js';
+import { Cursor, pagingFromCursor } from './page-cursor.js';
 import { PullRequestId, READ, repoPath, RepoSlug, Workspace } from './repo-args.js';
 
 // Bitbucket Cloud pull requests (API 2.0): list, read the diff, comment.
-
-export const Cursor = Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page.' }));
 
 export const ListPullRequestsArgs = Type.Object(
   {
@@ -34,7 +32,9 @@ export const CommentArgs = Type.Object(
     line: Type.Optional(Type.Integer({ minimum: 1, description: 'Line of path (new version).' })),
     ...renderingArgs,
   },
-  { additionalProperties: false },
+  // A line is a line of a file: `dependentRequired` for JSON Schema 2020-12 (MCP's dialect), `dependencies` for
+  // validators of draft 7; the server checks both.
+  { additionalProperties: false, dependentRequired: { line: ['path'] }, dependencies: { line: ['path'] } },
 );
 
 export type CommentArgs = Static<typeof CommentArgs>;

@@ -59,17 +59,16 @@ describe('bb_list_pull_requests (in-process, Bitbucket-shaped mock)', () => {
     });
 
     for (const [what, cursor] of [
-      ['not base64url', 'page=2'],
-      ['another parameter', Buffer.from('page=2&q=state%3D%22OPEN%22').toString('base64url')],
-      ['a page that is a path', Buffer.from('page=../../user').toString('base64url')],
-      ['no page', Buffer.from('pagelen=50').toString('base64url')],
-      ['a pagelen out of range', Buffer.from('page=2&pagelen=1000').toString('base64url')],
+      ['a URL', 'https://evil.example/2.0/repositories/acme/checkout-service/pullrequests?page=2'],
+      ['a path', '../../user'],
+      ['another query parameter', '2&q=state="OPEN"'],
+      ['nothing', ''],
     ]) {
-      it(`refuses a cursor with ${what}, without any request`, async () => {
+      it(`refuses a cursor that is ${what}, without any request`, async () => {
         const result = await t.kernel.call('bb_list_pull_requests', { ...REPO, cursor });
         expect(result.isError).to.equal(true);
         expect(textOf(result)).to.contain('Code: invalid_arguments');
-        expect(textOf(result)).to.contain('is not one this tool gave: pass the nextCursor of the previous result unchanged');
+        expect(textOf(result)).to.contain('cursor');
         expect(t.mock.requests).to.have.length(0);
       });
     }
@@ -150,10 +149,13 @@ describe('bb_get_pull_request_diff and bb_add_pull_request_comment (in-process)'
     });
   });
 
-  it('refuses a line without a path before any request', async () => {
+  it('refuses a line without a path before any request, as its schema says', async () => {
     const result = await t.kernel.call('bb_add_pull_request_comment', { ...REPO, pullRequestId: 412, body: 'x', line: 3 });
-    expect(textOf(result)).to.contain('line needs path');
+    expect(textOf(result)).to.contain('Code: invalid_arguments');
+    expect(textOf(result)).to.match(/path/);
     expect(t.mock.requests).to.have.length(0);
+    const schema = t.kernel.kernel.listTools().find((tool) => tool.name === 'bb_add_pull_request_comment')!.inputSchema;
+    expect(schema).to.deep.include({ dependentRequired: { line: ['path'] } });
   });
 
   it('refuses arguments that could change the path, before any request', async () => {

@@ -47,16 +47,27 @@ export const BITBUCKET_DOWNLOADS = {
 const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
 /** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
 const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
+/** Typed tools whose identifiers have a shape the generic placeholder does not meet (a project slug, a workflow id). */
+const TYPED_ARGS: Record<string, Record<string, unknown>> = {
+  circleci_pipeline_status: { projectSlug: 'gh/acme/app', branch: 'main' },
+  circleci_rerun_workflow: { workflowId: '5034460f-c7c4-4c43-9457-de07e2029e7b' },
+  circleci_trigger_pipeline: { projectSlug: 'gh/acme/app' },
+  circleci_job_tests: { projectSlug: 'gh/acme/app', jobNumber: 1 },
+  circleci_flaky_tests: { projectSlug: 'gh/acme/app' },
+};
 export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined =>
-  tool.name === 'bb_upload' ? UPLOAD_ARGS : PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] };
+  tool.name === 'bb_upload'
+    ? UPLOAD_ARGS
+    : (TYPED_ARGS[tool.name] ?? (PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] }));
 
 /**
- * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, and
- * the Downloads listing bb_upload reads.
+ * A part of the corpus that still meets every promise: pages (GitHub's, and CircleCI's items the typed circleci_*
+ * tools read), emptiness, unicode, a spill, 204, text, null, and the Downloads listing bb_upload reads.
  */
 export function representativeCorpus(): ReturnType<typeof standardCorpus> {
   const wanted = new Set([
     'github page with a next page',
+    'circleci pipelines with a page token',
     'empty collection',
     'unicode everywhere',
     'huge page',
