@@ -95,7 +95,7 @@ describe('bb_get_pull_request_diff and bb_add_pull_request_comment (in-process)'
   });
 
   it('names the fork in the diff spec of a pull request from a fork', async () => {
-    const fork = pullRequest() as Record<string, any>;
+    const fork = pullRequest() as ReturnType<typeof pullRequest> & { source: { repository: { full_name: string } } };
     fork.source.repository.full_name = 'mia-k/checkout-service';
     t.mock.on('GET', PR, { body: fork });
     t.mock.on('GET', '/2.0/repositories/acme/checkout-service/diff/*', { headers: { 'content-type': 'text/plain' }, body: '' });

@@ -9,7 +9,15 @@ const PIPELINE = '/api/v2/project/gh/CircleCI-Public/api-preview-docs/pipeline';
 const FAILED_WORKFLOW = 'fda08377-fe7e-46b1-8992-3a7aaecac9c3';
 const DOCS_WORKFLOW = '0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+interface Status {
+  pipeline: Json;
+  workflows: Array<{ name: string; status: string; jobs: Array<{ name: string; number: number; status: string }> }>;
+}
+interface Tests {
+  tests: Array<{ result: string; message: string }>;
+  note?: string;
+}
 
 describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests (in-process, CircleCI-shaped mock)', () => {
   for (const structured of [true, false]) {
@@ -26,9 +34,9 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
         t.mock.on('GET', `/api/v2/workflow/${FAILED_WORKFLOW}/job`, { body: circleciFixture('workflow-jobs.json') });
         t.mock.on('GET', `/api/v2/workflow/${DOCS_WORKFLOW}/job`, { body: { items: [], next_page_token: null } });
         const result = await t.kernel.call('circleci_pipeline_status', { projectSlug: SLUG, branch: 'feature/design-new-api', outputFormat: 'json' });
-        const status = JSON.parse(textOf(result)) as Json;
+        const status = JSON.parse(textOf(result)) as Status;
         expect(status.pipeline).to.deep.include({ id: latest.id, number: 28, state: 'created', trigger: 'webhook', commit: 'Design the new API' });
-        expect(status.workflows.map((w: Json) => [w.name, w.status, w.jobs.map((j: Json) => `${j.name}#${j.number}:${j.status}`)])).to.deep.equal([
+        expect(status.workflows.map((w) => [w.name, w.status, w.jobs.map((j) => `${j.name}#${j.number}:${j.status}`)])).to.deep.equal([
           ['build-and-test', 'failed', ['build#1261:success', 'test#1262:running']],
           ['docs', 'success', []],
         ]);
@@ -101,9 +109,9 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
       const page = circleciFixture<{ items: Json[] }>('job-tests.json').items;
       const items = Array.from({ length: 25 }, (_, i) => ({ ...page[i % 3]!, name: `${page[i % 3]!.name} ${i}` }));
       t.mock.on('GET', `/api/v2/project/${SLUG}/1262/tests`, (req) => tokenPagedReply(req, items));
-      const tests = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1262 })).text) as Json;
+      const tests = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1262 })).text) as Tests & Json;
       expect(tests).to.deep.include({ total: 25, counts: { success: 9, failure: 8, skipped: 8 }, shown: 'failed' });
-      expect(tests.tests.map((x: Json) => x.result)).to.deep.equal(Array(8).fill('failure'));
+      expect(tests.tests.map((x) => x.result)).to.deep.equal(Array(8).fill('failure'));
       expect(tests.tests[0].message).to.contain('AssertionError: expected 502 to equal 200');
       expect(t.mock.requests.map((r) => r.query.get('page-token') === null)).to.deep.equal([true, false]);
     });
@@ -111,9 +119,9 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
     it('lists every test with failedOnly: false, and explains an empty result', async () => {
       t.mock.on('GET', `/api/v2/project/${SLUG}/1262/tests`, { body: circleciFixture('job-tests.json') });
       t.mock.on('GET', `/api/v2/project/${SLUG}/1261/tests`, { body: { items: [], next_page_token: null } });
-      const all = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1262, failedOnly: false })).text) as Json;
-      expect(all.tests.map((x: Json) => x.result)).to.deep.equal(['success', 'failure', 'skipped']);
-      const none = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1261 })).text) as Json;
+      const all = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1262, failedOnly: false })).text) as Tests;
+      expect(all.tests.map((x) => x.result)).to.deep.equal(['success', 'failure', 'skipped']);
+      const none = JSON.parse((await call('circleci_job_tests', { projectSlug: SLUG, jobNumber: 1261 })).text) as Tests;
       expect(none.note).to.contain('No test results: the job stores none (store_test_results)');
     });
 
