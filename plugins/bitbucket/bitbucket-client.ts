@@ -14,37 +14,50 @@ import {
   type ProductPaths,
 } from '../atlassian/product.js';
 
-/** The credential Bitbucket calls use, chosen as the reference server chooses it. */
-export interface BitbucketCredential {
-  /** The setting that holds the secret, for the identity label. */
-  secretKey: 'ATLASSIAN_API_TOKEN' | 'ATLASSIAN_BITBUCKET_APP_PASSWORD';
-  user: string;
-  secret: string;
-}
+/** The credential Bitbucket calls use: an access token (Bearer), or the reference server's Basic pairs. */
+export type BitbucketCredential =
+  | { secretKey: 'BITBUCKET_ACCESS_TOKEN'; scheme: 'bearer'; secret: string }
+  | { secretKey: 'ATLASSIAN_API_TOKEN' | 'ATLASSIAN_BITBUCKET_APP_PASSWORD'; scheme: 'basic'; user: string; secret: string };
 
 /**
- * The reference's order: an Atlassian API token (ATLASSIAN_USER_EMAIL + ATLASSIAN_API_TOKEN) when both are set,
- * else a Bitbucket app password (ATLASSIAN_BITBUCKET_USERNAME + ATLASSIAN_BITBUCKET_APP_PASSWORD).
+ * BITBUCKET_ACCESS_TOKEN first: a setting the reference server does not know, so whoever sets it means Bitbucket to
+ * use it, even beside an Atlassian account kept for Jira. Then the reference's order: an Atlassian API token
+ * (ATLASSIAN_USER_EMAIL + ATLASSIAN_API_TOKEN) when both are set, else a Bitbucket app password
+ * (ATLASSIAN_BITBUCKET_USERNAME + ATLASSIAN_BITBUCKET_APP_PASSWORD).
  */
 export function bitbucketCredential(settings: Settings): BitbucketCredential | undefined {
   const {
+    BITBUCKET_ACCESS_TOKEN: accessToken,
     ATLASSIAN_USER_EMAIL: email,
     ATLASSIAN_API_TOKEN: token,
     ATLASSIAN_BITBUCKET_USERNAME: username,
     ATLASSIAN_BITBUCKET_APP_PASSWORD: password,
   } = settings.of(BitbucketSettings);
-  if (email !== '' && token !== '') return { secretKey: 'ATLASSIAN_API_TOKEN', user: email, secret: token };
-  if (username !== '' && password !== '') return { secretKey: 'ATLASSIAN_BITBUCKET_APP_PASSWORD', user: username, secret: password };
+  if (accessToken !== '') return { secretKey: 'BITBUCKET_ACCESS_TOKEN', scheme: 'bearer', secret: accessToken };
+  if (email !== '' && token !== '') return { secretKey: 'ATLASSIAN_API_TOKEN', scheme: 'basic', user: email, secret: token };
+  if (username !== '' && password !== '') return { secretKey: 'ATLASSIAN_BITBUCKET_APP_PASSWORD', scheme: 'basic', user: username, secret: password };
   return undefined;
+}
+
+/** The Authorization header of a credential. */
+function authHeaders(credential: BitbucketCredential): Record<string, string> {
+  return credential.scheme === 'bearer' ? { authorization: `Bearer ${credential.secret}` } : basicAuth(credential.user, credential.secret);
 }
 
 /** A bb_* path that works, suggested when a path is refused. */
 const EXAMPLE_PATH = '/repositories/WORKSPACE/REPO/pullrequests';
 
-export const DEFAULT_CREDENTIAL_LABEL = 'ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUCKET_APP_PASSWORD';
+export const DEFAULT_CREDENTIAL_LABEL = 'BITBUCKET_ACCESS_TOKEN, ATLASSIAN_API_TOKEN or ATLASSIAN_BITBUCKET_APP_PASSWORD';
 
-/** The Bitbucket plugin's settings: the Atlassian account or an app password, the API and upload limits. */
+/** The Bitbucket plugin's settings: an access token, the Atlassian account or an app password, the API and upload limits. */
 export const BitbucketSettings = Type.Object({
+  BITBUCKET_ACCESS_TOKEN: secret(
+    Type.String({
+      default: '',
+      description:
+        'Bitbucket access token sent as Authorization: Bearer (a Cloud repository, project or workspace access token; a Data Center HTTP access token or personal access token). Used before the Basic credentials when set.',
+    }),
+  ),
   ...AccountSettings,
   ATLASSIAN_BITBUCKET_USERNAME: Type.String({
     default: '',
@@ -68,10 +81,12 @@ export const BitbucketSettings = Type.Object({
 
 /**
  * The Bitbucket client: BITBUCKET_BASE_URL (default https://api.bitbucket.org), paths relative to /2.0 (the
- * first of BITBUCKET_API_PREFIXES is prepended unless the path already starts with one), Basic auth.
+ * first of BITBUCKET_API_PREFIXES is prepended unless the path already starts with one), Bearer or Basic auth.
  */
 export function createBitbucketClient(settings: Settings): UpstreamClient {
   const credential = bitbucketCredential(settings);
+  // Made once: the credential is fixed for the life of the server, and every request sends it.
+  const headers = credential === undefined ? undefined : Object.freeze(authHeaders(credential));
   const { BITBUCKET_API_PREFIXES, BITBUCKET_BASE_URL } = settings.of(BitbucketSettings);
   const identity = identityFrom(settings, 'BITBUCKET');
   const paths: ProductPaths = {
@@ -87,11 +102,12 @@ export function createBitbucketClient(settings: Settings): UpstreamClient {
     baseUrl: BITBUCKET_BASE_URL,
     baseUrlSetting: 'BITBUCKET_BASE_URL',
     examplePath: EXAMPLE_PATH,
-    auth: () => (credential === undefined ? undefined : basicAuth(credential.user, credential.secret)),
+    auth: () => headers,
     missingCredentials:
-      'Bitbucket is not configured: set ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN (an Atlassian API token with Bitbucket scopes), ' +
-      'or ATLASSIAN_BITBUCKET_USERNAME and ATLASSIAN_BITBUCKET_APP_PASSWORD (in the environment, ./.env, or the "bitbucket" section of ~/.mcp/configs.json).',
-    secretMaterial: () => (credential === undefined ? '' : `${credential.user}\0${credential.secret}`),
+      'Bitbucket is not configured: set BITBUCKET_ACCESS_TOKEN (an access token, sent as Bearer), or ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN ' +
+      '(an Atlassian API token with Bitbucket scopes), or ATLASSIAN_BITBUCKET_USERNAME and ATLASSIAN_BITBUCKET_APP_PASSWORD (in the environment, ./.env, ' +
+      'or the "bitbucket" section of ~/.mcp/configs.json).',
+    secretMaterial: () => (credential === undefined ? '' : credential.scheme === 'bearer' ? credential.secret : `${credential.user}\0${credential.secret}`),
     credentialLabel: identity.credentialLabel === DEFAULT_CREDENTIAL_LABEL && credential !== undefined ? credential.secretKey : identity.credentialLabel,
     environment: identity.environment,
     headers: ATLASSIAN_HEADERS,

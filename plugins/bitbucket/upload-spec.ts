@@ -1,10 +1,7 @@
 import Type, { type Static } from 'typebox';
 import type { RoutedToolSpec } from '../../core/plugin/contract.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
-
-// A slug, or a {uuid} as Bitbucket also accepts: nothing that could add a path segment or a query.
-const Slug = (what: string): ReturnType<typeof Type.String> =>
-  Type.String({ pattern: '^([A-Za-z0-9_.-]{1,100}|\\{[0-9a-fA-F-]{36}\\})$', description: `${what} slug or {uuid}.` });
+import { Slug } from './repo-args.js';
 
 export const UploadArgs = Type.Object(
   {
@@ -39,6 +36,7 @@ export const UPLOAD: RoutedToolSpec<typeof UploadArgs, typeof ReadEnvelope> = {
   // It reads an artifact another tool saved; it saves none of its own.
   savesArtifacts: false,
   envelope: ReadEnvelope,
+  toolset: 'bitbucket.repos',
   // What policy sees: the files' names and whether they may overwrite; the bytes go as multipart/form-data.
   route: (args: UploadArgs) => ({
     method: 'POST',

@@ -6,6 +6,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import type { CircleCiReadEnvelope } from './read-envelope.js';
+import type { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -15,16 +16,36 @@ import type { V1JobDetail } from './job-steps.js';
 import { stepLogsText } from './step-logs.js';
 import { StepOutputReader } from './step-output.js';
 import { DELETE, GET, LOGS, PATCH, POST, PUT, type GetArgs, type LogsArgs } from './tool-specs.js';
+import { jobTests } from './job-tests.js';
+import { pipelineStatus } from './pipeline-status.js';
+import {
+  FLAKY_TESTS,
+  JOB_TESTS,
+  PIPELINE_STATUS,
+  RERUN_WORKFLOW,
+  TRIGGER_PIPELINE,
+  type FlakyArgs,
+  type JobTestsArgs,
+  type RerunArgs,
+  type StatusArgs,
+  type TriggerArgs,
+} from './typed-specs.js';
+import { cloudWebApp, rerunWorkflowResult, triggeredPipelineResult } from './write-results.js';
+
+/** circleci_logs' defaults, applied here: the arguments are optional, as any argument with a default is. */
+const LOGS_DEFAULTS = { failedOnly: true, tailLines: 500 };
 
 /**
  * CircleCI v2: a cached read passthrough (`{data, cache}`), write passthroughs (text only, never cached,
- * never retried) and a job's step output (from the v1.1 job detail). Handlers send `ctx.route`, which the
- * validate stage computed from the arguments: what policy decided on is exactly what goes out.
+ * never retried), a job's step output (from the v1.1 job detail), and typed tools for a branch's status,
+ * reruns, triggers and tests. Handlers send `ctx.route`, which the validate stage computed from the arguments:
+ * what policy decided on is exactly what goes out; any further request passes the request gate.
  */
 @Plugin({ name: 'circleci', version: '1.0.0', settings: CircleciSettings })
 export class CircleciPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly outputs: StepOutputReader;
+  private readonly webApp: string | undefined;
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -34,6 +55,7 @@ export class CircleciPlugin implements DevtoolsPlugin {
   ) {
     this.upstream = createCircleciClient(settings);
     this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);
+    this.webApp = cloudWebApp(settings.of(CircleciSettings).CIRCLECI_BASE_URL);
   }
 
   @Tool(GET)
@@ -47,7 +69,35 @@ export class CircleciPlugin implements DevtoolsPlugin {
   @Tool(LOGS)
   async logs(ctx: ToolContext<typeof LogsArgs>): Promise<ToolOutput> {
     const detail = (await this.upstream.send(ctx, ctx.route)).body as V1JobDetail;
-    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, ctx.args, detail) };
+    const request = { ...ctx.args, failedOnly: ctx.args.failedOnly ?? LOGS_DEFAULTS.failedOnly, tailLines: ctx.args.tailLines ?? LOGS_DEFAULTS.tailLines };
+    return { text: await stepLogsText(ctx, { outputs: this.outputs, artifacts: this.artifacts, scrub: this.scrub }, request, detail) };
+  }
+
+  @Tool(PIPELINE_STATUS)
+  async pipelineStatus(ctx: ToolContext<typeof StatusArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: await pipelineStatus(ctx, this.upstream) };
+  }
+
+  @Tool(RERUN_WORKFLOW)
+  async rerunWorkflow(ctx: ToolContext<typeof RerunArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: rerunWorkflowResult(response, ctx.args) };
+  }
+
+  @Tool(TRIGGER_PIPELINE)
+  async triggerPipeline(ctx: ToolContext<typeof TriggerArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    const response = await this.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: triggeredPipelineResult(response, ctx.args, this.webApp) };
+  }
+
+  @Tool(JOB_TESTS)
+  async jobTests(ctx: ToolContext<typeof JobTestsArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: await jobTests(ctx, this.upstream) };
+  }
+
+  @Tool(FLAKY_TESTS)
+  async flakyTests(ctx: ToolContext<typeof FlakyArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    return { value: (await this.upstream.send(ctx, ctx.route)).body };
   }
 
   @Tool(POST)

@@ -36,8 +36,8 @@ export const LogsArgs = Type.Object(
         description: 'Only this step, by number (from 1) or name, whatever its status.',
       }),
     ),
-    failedOnly: Type.Boolean({ default: true, description: 'Only failed steps (default true).' }),
-    tailLines: Type.Integer({ minimum: 1, maximum: 100000, default: 500, description: 'Lines to show from the end (default 500).' }),
+    failedOnly: Type.Optional(Type.Boolean({ description: 'Only failed steps (default true).' })),
+    tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Lines to show from the end (default 500).' })),
   },
   { additionalProperties: false },
 );
@@ -58,6 +58,7 @@ export const GET: RoutedToolSpec<typeof GetArgs, typeof CircleCiReadEnvelope> = 
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: GetArgs,
   envelope: CircleCiReadEnvelope,
+  toolset: 'circleci',
   cache: true,
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
 };
@@ -73,6 +74,7 @@ function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: str
     description,
     annotations: { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true },
     input: WriteArgs,
+    toolset: 'circleci',
     route: (args: Static<typeof WriteArgs>) => ({ method, path: args.path, query: args.queryParams, body: args.body }),
   };
 }
@@ -105,6 +107,7 @@ export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: LogsArgs,
   savesArtifacts: true,
+  toolset: 'circleci',
   // The step list with output URLs exists only in CircleCI's v1.1 job detail.
   route: (args: Static<typeof LogsArgs>) => {
     const [vcs = '', org, repo] = args.projectSlug.split('/');

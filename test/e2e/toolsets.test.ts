@@ -35,7 +35,7 @@ describe('toolsets: which tools a server serves', () => {
     // circleci_logs saves whole step outputs as artifacts: their reader is served with the toolset.
     expect(lines[1]).to.match(/^artifact_read\s+read\s+artifacts\s+/);
     expect(lines[2]).to.match(/^circleci_get\s+read\s+circleci\s+CircleCI API GET$/);
-    expect(lines.at(-1)).to.equal('7 tools (4 that write) from 2 plugins.');
+    expect(lines.at(-1)).to.equal('12 tools (6 that write) from 2 plugins.');
   });
 
   it("--toolsets serves the named plugins' tools, with artifact_read since GitHub's job logs spill", async () => {
@@ -91,6 +91,17 @@ describe('toolsets: which tools a server serves', () => {
     const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
     expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
     expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
+    expect(names(rows)).to.deep.equal([
+      'artifact_read',
+      'circleci_flaky_tests',
+      'circleci_get',
+      'circleci_job_tests',
+      'circleci_logs',
+      'circleci_pipeline_status',
+      'jira_get',
+      'jira_get_attachment',
+    ]);
+    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
   });
 
   it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {
@@ -99,11 +110,16 @@ describe('toolsets: which tools a server serves', () => {
       'artifact_read',
       'bb_get',
       'circleci_delete',
+      'circleci_flaky_tests',
       'circleci_get',
+      'circleci_job_tests',
       'circleci_logs',
       'circleci_patch',
+      'circleci_pipeline_status',
       'circleci_post',
       'circleci_put',
+      'circleci_rerun_workflow',
+      'circleci_trigger_pipeline',
     ]);
     // bb_upload reads artifacts others saved and saves none: Bitbucket's tools bring no reader.
     expect(names(await served([], { MCP_TOOLS: 'bb_get,bb_upload' }))).to.deep.equal(['bb_get', 'bb_upload']);

@@ -46,10 +46,9 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
 
   it('declares the {data, incomplete?} envelope on the three _get passthroughs and on no other passthrough', async () => {
     const kernel = await kernelWith({});
-    const passthroughs = kernel.kernel.definitions().filter((d) => /^(jira|conf|bb)_(get|post|put|patch|delete)$/.test(d.spec.name));
+    const passthroughs = kernel.kernel.definitions().filter((d) => /^(jira|conf|bb)_(get|post|put|patch|delete|upload)$/.test(d.spec.name));
     const withEnvelope = passthroughs.filter((d) => d.spec.envelope !== undefined);
-    expect(passthroughs).to.have.length(15);
-    expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'conf_get', 'jira_get']);
+    expect(withEnvelope.map((d) => d.spec.name).sort()).to.deep.equal(['bb_get', 'bb_upload', 'conf_get', 'jira_get']);
     for (const d of withEnvelope) expect(d.spec.envelope).to.equal(ReadEnvelope);
   });
 

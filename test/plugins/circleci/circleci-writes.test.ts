@@ -183,6 +183,6 @@ describe('CircleCI writes under MCP_READ_ONLY', () => {
         .listTools()
         .map((t) => t.name)
         .filter((n) => n.startsWith('circleci_')),
-    ).to.deep.equal(['circleci_get', 'circleci_logs']);
+    ).to.deep.equal(['circleci_get', 'circleci_logs', 'circleci_pipeline_status', 'circleci_job_tests', 'circleci_flaky_tests']);
   });
 });

@@ -18,7 +18,19 @@ describe("CircleCI fixtures conform to CircleCI's OpenAPI response schemas", () 
     expect(validate(value), `${name} (${entry.endpoint}): ${ajv.errorsText(validate.errors)}`).to.equal(true);
   };
 
-  for (const name of ['pipeline', 'pipeline-created', 'workflow', 'workflow-jobs', 'job-details', 'message', 'error']) {
+  for (const name of [
+    'pipeline',
+    'pipeline-created',
+    'workflow',
+    'workflow-jobs',
+    'job-details',
+    'message',
+    'error',
+    'workflow-list',
+    'workflow-rerun',
+    'job-tests',
+    'flaky-tests',
+  ]) {
     it(`${name}.json`, () => check(name, circleciFixture(`${name}.json`)));
   }
 

@@ -23,10 +23,22 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
     await mock.close();
   });
 
-  it('lists the six CircleCI tools with titles and read/write annotations', async () => {
+  it('lists the eleven CircleCI tools with titles and read/write annotations', async () => {
     const { tools } = await session.client.listTools();
     const byName = Object.fromEntries(tools.filter((t) => t.name.startsWith('circleci_')).map((t) => [t.name, t]));
-    expect(Object.keys(byName).sort()).to.deep.equal(['circleci_delete', 'circleci_get', 'circleci_logs', 'circleci_patch', 'circleci_post', 'circleci_put']);
+    expect(Object.keys(byName).sort()).to.deep.equal([
+      'circleci_delete',
+      'circleci_flaky_tests',
+      'circleci_get',
+      'circleci_job_tests',
+      'circleci_logs',
+      'circleci_patch',
+      'circleci_pipeline_status',
+      'circleci_post',
+      'circleci_put',
+      'circleci_rerun_workflow',
+      'circleci_trigger_pipeline',
+    ]);
     expect(byName.circleci_get!.annotations).to.deep.equal({ title: 'CircleCI API GET', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
     expect(byName.circleci_post!.annotations).to.deep.equal({
       title: 'CircleCI API POST',
@@ -56,7 +68,8 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
       idempotentHint: false,
       openWorldHint: true,
     });
-    expect(byName.circleci_logs!.inputSchema.required).to.deep.equal(['projectSlug', 'jobNumber', 'failedOnly', 'tailLines']);
+    // Arguments with a default are optional: a model is never made to send them.
+    expect(byName.circleci_logs!.inputSchema.required).to.deep.equal(['projectSlug', 'jobNumber']);
     expect(Object.keys(byName.circleci_get!.inputSchema.properties ?? {})).to.deep.equal(['path', 'queryParams', 'fresh', 'jq', 'outputFormat']);
   });
 

@@ -67,8 +67,13 @@ const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conforman
 const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
 /** github_update_issue refuses a call that changes nothing; the arguments derived from its schema change nothing. */
 const UPDATE_ISSUE_ARGS = { owner: 'octo-org', repo: 'octo-repo', issueNumber: 1347, state: 'closed' };
-/** The typed Atlassian tools' arguments: keys, ids and Markdown their schemas accept. */
-const ATLASSIAN_TYPED_ARGS: Record<string, Record<string, unknown>> = {
+/** Typed tools' arguments: keys, ids, slugs and Markdown their schemas accept (the generic placeholder does not). */
+const TYPED_ARGS: Record<string, Record<string, unknown>> = {
+  circleci_pipeline_status: { projectSlug: 'gh/acme/app', branch: 'main' },
+  circleci_rerun_workflow: { workflowId: '5034460f-c7c4-4c43-9457-de07e2029e7b' },
+  circleci_trigger_pipeline: { projectSlug: 'gh/acme/app' },
+  circleci_job_tests: { projectSlug: 'gh/acme/app', jobNumber: 1 },
+  circleci_flaky_tests: { projectSlug: 'gh/acme/app' },
   jira_search: { jql: 'project = PLAT' },
   jira_get_issue: { issueKey: 'PLAT-1' },
   jira_create_issue: { projectKey: 'PLAT', issueType: 'Task', summary: 'Conformance', description: '**conformance**' },
@@ -85,16 +90,17 @@ const ATLASSIAN_TYPED_ARGS: Record<string, Record<string, unknown>> = {
 export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined => {
   if (tool.name === 'bb_upload') return UPLOAD_ARGS;
   if (tool.name === 'github_update_issue') return UPDATE_ISSUE_ARGS;
-  return ATLASSIAN_TYPED_ARGS[tool.name] ?? (PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] });
+  return TYPED_ARGS[tool.name] ?? (PRODUCT_PATHS[tool.name] === undefined ? undefined : { path: PRODUCT_PATHS[tool.name] });
 };
 
 /**
- * A part of the corpus that still meets every promise: pages, emptiness, unicode, a spill, 204, text, null, the
- * Downloads listing bb_upload reads and the check runs github_list_check_runs reads.
+ * A part of the corpus that still meets every promise: pages (GitHub's, and CircleCI's items the typed circleci_*
+ * tools read), emptiness, unicode, a spill, 204, text, null, and the Downloads listing bb_upload reads.
  */
 export function representativeCorpus(): ReturnType<typeof standardCorpus> {
   const wanted = new Set([
     'github page with a next page',
+    'circleci pipelines with a page token',
     'empty collection',
     'unicode everywhere',
     'huge page',
