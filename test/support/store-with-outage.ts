@@ -29,6 +29,16 @@ export class StoreWithOutage implements KeyValueStore {
     return this.inner.delete(namespace, key);
   }
 
+  async take<T>(namespace: string, key: string): Promise<T | undefined> {
+    this.check();
+    return this.inner.take<T>(namespace, key);
+  }
+
+  async replaceIf(namespace: string, key: string, expected: unknown, next: unknown, ttlMs: number): Promise<boolean> {
+    this.check();
+    return this.inner.replaceIf(namespace, key, expected, next, ttlMs);
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }
