@@ -54,7 +54,10 @@ describe('single-use grants across processes (dist/cli.js)', function () {
       callOnNewConnection(targets[i % targets.length]!.url, 'jira_delete', { path }, deployment.tokens.rene),
     );
     expect(upstreams.count('jira', 'DELETE', path), 'DELETE requests the upstream received').to.equal(1);
-    expect(results.filter((r) => r.isError !== true), 'retries that ran').to.have.length(1);
+    expect(
+      results.filter((r) => r.isError !== true),
+      'retries that ran',
+    ).to.have.length(1);
     const records = auditLogs.flatMap(auditRecordsOf);
     expect(allowedUnder(records, approvalId), 'audit records allowed under the approval').to.have.length(1);
     expect(results.filter((r) => r.isError === true).map((r) => r._meta?.code)).to.deep.equal(Array(RETRIES - 1).fill('approval_required'));

@@ -95,7 +95,10 @@ for (const store of STORES) {
         { cookie: `mcp_console_state=${state}` },
       );
       const signedIn = answers.filter((a) => sessionOf(a) !== undefined);
-      expect(signedIn.map((a) => a.status), 'callbacks that got a session').to.deep.equal([200]);
+      expect(
+        signedIn.map((a) => a.status),
+        'callbacks that got a session',
+      ).to.deep.equal([200]);
       expect(issuer.tokenRequests, 'codes the console redeemed at the provider').to.equal(1);
       const refused = answers.filter((a) => sessionOf(a) === undefined);
       expect(refused.map((a) => a.status)).to.deep.equal(Array(CALLBACKS - 1).fill(400));

@@ -1,47 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { Decision } from '../engine/policy-engine.js';
 import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
+import { alreadyDecided, ApprovalError, grantTokenKey, type ApprovalRecord } from './approval-record.js';
 
-export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'used';
-
-export interface ApprovalRecord {
-  id: string;
-  status: ApprovalStatus;
-  subject: string;
-  groups: string[];
-  via: string;
-  tool: string;
-  request?: { method: string; path: string };
-  /** The arguments as JSON, cut at 4 KiB: enough for an approver to see what the call does. */
-  arguments: string;
-  argsHash: string;
-  /** The key a retry of this exact call finds the approval by (a hash: who, which tool, which arguments, which policy). */
-  binding: string;
-  policyVersion: string;
-  ruleId: string | null;
-  reason: string;
-  createdAt: string;
-  /** Until when the request may be granted, or, once decided, until when the decision holds. */
-  expiresAt: string;
-  ttlMs: number;
-  decidedBy?: string;
-  decidedAt?: string;
-  /** Why the approver decided so (a rejection's reason is told to the caller). */
-  decisionReason?: string;
-  usedAt?: string;
-}
-
-/** A grant or rejection that cannot be made (unknown, expired or already decided). */
-export class ApprovalError extends Error {
-  constructor(
-    readonly kind: 'not_found' | 'conflict',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApprovalError';
-  }
-}
+export { ApprovalError, type ApprovalRecord, type ApprovalStatus } from './approval-record.js';
 
 const RECORD = 'approval';
 const BINDING = 'approval-binding';
@@ -52,8 +16,10 @@ const ARGUMENTS_PREVIEW_CHARS = 4096;
 
 /**
  * Pending approvals in the shared KeyValueStore, so a grant made through any replica, the CLI or the admin
- * endpoint is honoured by every replica. A grant is a separate single-use token: consuming it is a delete,
- * which only one caller can win (atomic on Redis), so a granted call runs once.
+ * endpoint is honoured by every replica. Two operations are atomic on every store, so they hold across
+ * workers and replicas: deciding is a compare-and-set of the pending record (of approvers deciding at once,
+ * one decides and the others are told who did), and a grant is a single-use token that a retry takes (reads
+ * and deletes as one), so of identical retries racing for it, one runs.
  */
 export class ApprovalStore {
   constructor(
@@ -74,8 +40,10 @@ export class ApprovalStore {
     const id = await this.store.get<string>(BINDING, binding);
     const found = id === undefined ? undefined : await this.get(id);
     const record = found?.binding === binding ? found : undefined;
-    if (record?.status === 'granted' && (await this.store.delete(GRANT, record.id))) {
-      await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) });
+    if (record?.status === 'granted' && (await this.store.take(GRANT, grantTokenKey(record))) !== undefined) {
+      // The grant is spent once taken, so this call runs whatever happens next: a record left "granted" by a
+      // store failing now is harmless (no retry can take the token again), and the call is audited as allowed.
+      await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) }).catch(() => {});
       return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
     }
     if (record?.status === 'rejected') {
@@ -127,8 +95,7 @@ export class ApprovalStore {
   private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
-    if (record.status !== 'pending')
-      throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
+    if (record.status !== 'pending') throw alreadyDecided(record);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
     const decided: ApprovalRecord = {
@@ -138,10 +105,19 @@ export class ApprovalStore {
       decidedAt: this.iso(now),
       expiresAt: this.iso(now + record.ttlMs),
       ...(reason ? { decisionReason: reason } : {}),
+      ...(verdict === 'granted' ? { grantKey: randomBytes(12).toString('hex') } : {}),
     };
-    // The grant token goes first: a retry that sees "granted" must find it.
-    if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
-    await this.save(decided);
+    // The grant token goes first: a retry that sees "granted" must find it. Named for this decision alone, the
+    // token of an approver who loses the race below is one no record names, so no retry can ever take it.
+    if (verdict === 'granted') await this.store.set(GRANT, grantTokenKey(decided), true, record.ttlMs);
+    if (!(await this.store.replaceIf(RECORD, id, record, decided, record.ttlMs))) {
+      if (verdict === 'granted') await this.store.delete(GRANT, grantTokenKey(decided)).catch(() => false);
+      const current = await this.get(id);
+      if (current === undefined) throw new ApprovalError('not_found', `Approval ${id} expired while it was being decided.`);
+      if (current.status === 'pending') throw new ApprovalError('conflict', `Approval ${id} changed while it was being decided; decide it again.`);
+      throw alreadyDecided(current);
+    }
+    await this.link(decided);
     return decided;
   }
 
@@ -183,6 +159,13 @@ export class ApprovalStore {
     const ttl = Date.parse(record.expiresAt) - this.clock.now();
     if (ttl <= 0) return;
     await this.store.set(RECORD, record.id, record, ttl);
+    await this.link(record);
+  }
+
+  /** The binding and the index entry of a record just written. */
+  private async link(record: ApprovalRecord): Promise<void> {
+    const ttl = Date.parse(record.expiresAt) - this.clock.now();
+    if (ttl <= 0) return;
     await this.store.set(BINDING, record.binding, record.id, ttl + record.ttlMs);
     await this.index(record.id, Date.parse(record.expiresAt));
   }

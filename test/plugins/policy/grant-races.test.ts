@@ -78,10 +78,12 @@ for (const backend of BACKENDS) {
       for (const { path, approvalId, verdicts } of rounds) {
         const winner = verdicts.find((v): v is PromiseFulfilledResult<ApprovalRecord> => v.status === 'fulfilled')!.value;
         const loser = verdicts.find((v): v is PromiseRejectedResult => v.status === 'rejected')!;
-        expect(loser.reason).to.be.instanceOf(ApprovalError).and.to.include({
-          kind: 'conflict',
-          message: `Approval ${approvalId} was already decided: ${winner.status} by ${winner.decidedBy}.`,
-        });
+        expect(loser.reason)
+          .to.be.instanceOf(ApprovalError)
+          .and.to.include({
+            kind: 'conflict',
+            message: `Approval ${approvalId} was already decided: ${winner.status} by ${winner.decidedBy}.`,
+          });
         // What the store keeps, and what the retry does, is the winner's decision.
         expect((await approvals.get(approvalId))?.status).to.equal(winner.status);
         const retry = await ent.kernel.call('jira_delete', { path }, PEOPLE.rene);
