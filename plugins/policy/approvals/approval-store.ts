@@ -4,6 +4,7 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { Decision } from '../engine/policy-engine.js';
 import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
 import { alreadyDecided, ApprovalError, grantTokenKey, type ApprovalRecord } from './approval-record.js';
+import { changeList } from './shared-list.js';
 
 export { ApprovalError, type ApprovalRecord, type ApprovalStatus } from './approval-record.js';
 
@@ -55,8 +56,12 @@ export class ApprovalStore {
         approvalId: record.id,
       };
     }
-    if (record?.status === 'pending') return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
-    const pendingIds = await this.pendingOf(call.principal);
+    if (record?.status === 'pending') {
+      // Puts the approval back on the approvers' list if writers racing to create the list dropped it there.
+      await this.index(record.id, Date.parse(record.expiresAt));
+      return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
+    }
+    const { pending: pendingIds, settled } = await this.pendingOf(call.principal);
     if (pendingIds.length >= this.maxPendingPerPrincipal) {
       return {
         ...decision,
@@ -65,7 +70,7 @@ export class ApprovalStore {
       };
     }
     const pending = await this.create(decision, call, binding, id);
-    await this.notePending(call.principal, pending, pendingIds);
+    await this.notePending(call.principal, pending, settled);
     return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
   }
 
@@ -170,29 +175,41 @@ export class ApprovalStore {
     await this.index(record.id, Date.parse(record.expiresAt));
   }
 
-  /** The ids of the principal's approvals that are still pending. */
-  private async pendingOf(principal: ApprovalSubject['principal']): Promise<string[]> {
+  /** The ids of the principal's approvals that are still pending, and of those listed that no longer are. */
+  private async pendingOf(principal: ApprovalSubject['principal']): Promise<{ pending: string[]; settled: Set<string> }> {
     const entries = (await this.store.get<IndexEntry[]>(PENDING, principalKey(principal))) ?? [];
     const records = await Promise.all(entries.map((e) => this.get(e.id)));
-    return records.filter((r): r is ApprovalRecord => r?.status === 'pending').map((r) => r.id);
+    const pending = entries.filter((_, i) => records[i]?.status === 'pending').map((e) => e.id);
+    return { pending, settled: new Set(entries.map((e) => e.id).filter((id) => !pending.includes(id))) };
   }
 
-  /** Adds a new pending approval to its principal's list (read-modify-write: racing replicas may lose one). */
-  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, pendingIds: readonly string[]): Promise<void> {
-    const expiresAt = Date.parse(record.expiresAt);
-    const entries = [...new Set([...pendingIds, record.id])].map((id) => ({ id, expiresAt }));
-    await this.store.set(PENDING, principalKey(principal), entries, this.ttlMs);
+  /** Adds a new pending approval to its principal's list, dropping those found settled. */
+  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, settled: ReadonlySet<string>): Promise<void> {
+    const now = this.clock.now();
+    const entry = { id: record.id, expiresAt: Date.parse(record.expiresAt) };
+    await changeList<IndexEntry>(
+      this.store,
+      PENDING,
+      principalKey(principal),
+      (entries) => [...entries.filter((e) => e.expiresAt > now && e.id !== entry.id && !settled.has(e.id)), entry],
+      () => this.ttlMs,
+    );
   }
 
-  /**
-   * The list behind `approvals list` (the store cannot enumerate keys). Read-modify-write: two approvals
-   * created at the same instant on two replicas can lose one entry here; both still work, one is not listed.
-   */
+  /** The list behind `approvals list` (the store cannot enumerate keys): each approval until it expires. */
   private async index(id: string, expiresAt: number): Promise<void> {
     const now = this.clock.now();
-    const entries = ((await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? []).filter((e) => e.expiresAt > now && e.id !== id);
-    entries.push({ id, expiresAt });
-    await this.store.set(INDEX, 'all', entries, Math.max(...entries.map((e) => e.expiresAt)) - now);
+    await changeList<IndexEntry>(
+      this.store,
+      INDEX,
+      'all',
+      (entries) => {
+        const live = entries.filter((e) => e.expiresAt > now && e.id !== id);
+        if (live.length === entries.length - 1 && entries.some((e) => e.id === id && e.expiresAt === expiresAt)) return undefined;
+        return [...live, { id, expiresAt }];
+      },
+      (entries) => Math.max(...entries.map((e) => e.expiresAt)) - now,
+    );
   }
 
   private iso(ms: number): string {
