@@ -32,9 +32,12 @@ export function approvalRoutes(
       return true;
     }
     if (path === '/admin/approvals' && request.method === 'GET') {
-      const listed = await approvals.list().catch(storeFailure);
-      if (listed instanceof StoreError) sendStoreUnavailable(response, logger, listed);
-      else send(response, 200, { approvals: listed });
+      try {
+        send(response, 200, { approvals: await approvals.list() });
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        sendStoreUnavailable(response, logger, error);
+      }
       return true;
     }
     const decide = DECIDE.exec(path);
@@ -84,12 +87,6 @@ function decodedSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A store failure as a value (to answer 503), anything else thrown on. */
-function storeFailure(error: unknown): StoreError {
-  if (error instanceof StoreError) return error;
-  throw error;
 }
 
 /** Nothing was read or decided: the store cannot be reached (the same code a held call gets then). */

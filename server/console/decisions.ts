@@ -1,6 +1,6 @@
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
-import { StoreError, type Clock } from '../../core/store/key-value-store.js';
+import type { Clock } from '../../core/store/key-value-store.js';
 import { ApprovalError, type ApprovalRecord, type ApprovalStore } from '../../plugins/policy/index.js';
 import type { AuditLog } from '../../plugins/policy/index.js';
 import { shapeOf, type Shape } from '../../plugins/policy/index.js';
@@ -33,22 +33,17 @@ export class Decisions {
     if (!APPROVAL_ID.test(id)) return { ok: false, status: 404, message: `There is no approval ${id}.` };
     if (verdict === 'reject' && reason === '') return { ok: false, status: 400, message: 'Say why you reject the call: the reason is told to the caller.' };
     if (reason.length > MAX_REASON_CHARS) return { ok: false, status: 400, message: `Keep the reason under ${MAX_REASON_CHARS} characters.` };
+    const pending = await this.approvals.get(id);
+    if (pending === undefined) return { ok: false, status: 404, message: `Approval ${id} was not found or has expired.` };
+    const refused = this.access.refusal(principal, pending);
+    if (refused !== undefined) {
+      this.logger.warn({ approval: id, by: principal.subject, verdict }, 'console decision refused');
+      return { ok: false, status: 403, message: refused };
+    }
     let approval: ApprovalRecord;
     try {
-      const pending = await this.approvals.get(id);
-      if (pending === undefined) return { ok: false, status: 404, message: `Approval ${id} was not found or has expired.` };
-      const refused = this.access.refusal(principal, pending);
-      if (refused !== undefined) {
-        this.logger.warn({ approval: id, by: principal.subject, verdict }, 'console decision refused');
-        return { ok: false, status: 403, message: refused };
-      }
-      // Compare-and-set in the store: of approvers deciding at once, on any replica, one decides; the others are told who did.
       approval = verdict === 'grant' ? await this.approvals.grant(id, principal.subject) : await this.approvals.reject(id, principal.subject, reason);
     } catch (error) {
-      if (error instanceof StoreError) {
-        this.logger.error({ err: error, approval: id }, 'console decision failed: the approvals store cannot be reached');
-        return { ok: false, status: 503, message: 'The approvals store cannot be reached right now, so nothing was decided; try again shortly.' };
-      }
       if (!(error instanceof ApprovalError)) throw error;
       return { ok: false, status: error.kind === 'not_found' ? 404 : 409, message: error.message };
     }

@@ -40,7 +40,15 @@ describe('approvals while Redis restarts under 16 agents and an approver (dist/c
     [server] = await startReplicas(1, {
       storeUrl: redis.url,
       namespace: uniqueNamespace('outage'),
-      env: { ...vendorCredentials(upstreams.urls), ...deployment.env, MCP_AUDIT_LOG: 'audit.jsonl', MCP_STORE_TIMEOUT_MS: '1000', LOG_LEVEL: 'fatal' },
+      env: {
+        ...vendorCredentials(upstreams.urls),
+        ...deployment.env,
+        MCP_AUDIT_LOG: 'audit.jsonl',
+        MCP_STORE_TIMEOUT_MS: '1000',
+        MCP_CONSOLE: 'true',
+        MCP_APPROVER_GROUPS: 'release-engineers',
+        LOG_LEVEL: 'fatal',
+      },
       plugins: REPLICA_PLUGINS,
       tokens: deployment.tokens,
     });
@@ -82,8 +90,22 @@ describe('approvals while Redis restarts under 16 agents and an approver (dist/c
     }
   };
 
+  /** Alice's console session, signed in with her token (the cookie's value). */
+  const consoleSession = async (): Promise<string> => {
+    const form = await fetch(`${server.origin}/console/signin`);
+    const csrf = /mcp_console_signin=([^;]+)/.exec(form.headers.getSetCookie().join('\n'))![1]!;
+    const signedIn = await fetch(`${server.origin}/console/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `mcp_console_signin=${csrf}` },
+      body: new URLSearchParams({ csrf, token: deployment.tokens.alice }).toString(),
+    });
+    return /mcp_console=([^;]+)/.exec(signedIn.headers.getSetCookie().join('\n'))![1]!;
+  };
+
   it('refuses held calls with store_unavailable while Redis is down, resumes without a restart, and runs no grant twice', async () => {
     const agents: Agent[] = Array.from({ length: CLIENTS }, (_, i) => ({ path: `/rest/api/3/issue/OPS-${500 + i}`, done: false, answers: [] }));
+    const session = await consoleSession();
     // Before the outage: all 16 held; 8 granted; 4 of those retried and ran.
     await Promise.all(agents.map(attempt));
     expect(agents.map((a) => a.answers[0]!.code)).to.deep.equal(Array(CLIENTS).fill('approval_required'));
@@ -108,6 +130,9 @@ describe('approvals while Redis restarts under 16 agents and an approver (dist/c
       expect(new Set(during.map((a) => a.code)), agent.path).to.deep.equal(new Set(['store_unavailable']));
       expect(during[0]!.text).to.include('the approvals store (MCP_STORE_URL) cannot be reached, so the call was refused and nothing was sent');
     }
+    const page = await fetch(`${server.origin}/console`, { headers: { cookie: `mcp_console=${session}` } });
+    expect(page.status).to.equal(503);
+    expect(await page.text()).to.include('The shared store (MCP_STORE_URL) cannot be reached right now, so nothing was done. Try again shortly.');
     const approverDuring = approverAnswers.filter((a) => a.at >= downFrom && a.at <= downUntil);
     expect(approverDuring.length).to.be.greaterThan(0);
     for (const answer of approverDuring) expect(answer).to.deep.include({ status: 503, code: 'store_unavailable' });
