@@ -27,6 +27,10 @@ export const ERROR_CATALOGUE = {
   upstream_redirect_refused: { retryable: false, summary: 'The vendor API redirected somewhere it may not be followed.' },
   policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
   approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
+  store_unavailable: {
+    retryable: true,
+    summary: 'The shared store (MCP_STORE_URL) cannot be reached and the call needs it (an approval to look up or record): refused, nothing was sent.',
+  },
   artifact_not_found: { retryable: false, summary: 'Artifact not found or expired.' },
   unsupported_content: {
     retryable: false,

@@ -7,8 +7,9 @@
  * back exactly as written from every store. Anything that would not (undefined, BigInt, NaN, Date, Map, a
  * class instance, a cycle) is refused by `set` with an error naming where it is.
  *
- * When the store fails (Redis down or hung, SQLite locked), `get`, `set` and `delete` reject with a
- * StoreError within MCP_STORE_TIMEOUT_MS: callers degrade (the cache is bypassed, `artifactId` is null).
+ * When the store fails (Redis down or hung, SQLite locked), every operation rejects with a StoreError within
+ * MCP_STORE_TIMEOUT_MS: callers degrade (the cache is bypassed, `artifactId` is null) or, where state must
+ * hold (approvals, sign-ins), refuse.
  */
 export interface KeyValueStore {
   readonly kind: 'memory' | 'sqlite' | 'redis';
@@ -17,6 +18,18 @@ export interface KeyValueStore {
   /** `ttlMs` is required: nothing is kept forever. */
   set(namespace: string, key: string, value: unknown, ttlMs: number): Promise<void>;
   delete(namespace: string, key: string): Promise<boolean>;
+  /**
+   * Reads and deletes an entry in one atomic operation, for anything single-use (a granted approval, a
+   * sign-in's state): of any number of callers taking one key at once, in any process sharing the store,
+   * exactly one gets the value and the others get undefined. An expired entry is never given.
+   */
+  take<T>(namespace: string, key: string): Promise<T | undefined>;
+  /**
+   * Compare-and-set: writes `next` (for `ttlMs`) only if the entry is still within its TTL and its value still
+   * equals `expected` (as `get` gave it), atomically; resolves whether it wrote. Of callers replacing the same
+   * value at once, in any process sharing the store, exactly one succeeds: the others read again to learn why.
+   */
+  replaceIf(namespace: string, key: string, expected: unknown, next: unknown, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

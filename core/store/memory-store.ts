@@ -1,6 +1,6 @@
 import { Keyv } from 'keyv';
 import { systemClock, type Clock, type KeyValueStore } from './key-value-store.js';
-import { KeyvStore } from './keyv-store.js';
+import { KeyvStore, type AtomicEntries } from './keyv-store.js';
 import { SWEEP_INTERVAL_MS } from './store-options.js';
 
 interface Entry {
@@ -12,8 +12,11 @@ interface Entry {
  * keyv's default Map store drops an expired entry only when it is read again, and an artifact is usually read
  * a few times and then never: its 16 MiB would stay forever. This adapter keeps each entry's expiry beside it
  * and sweeps expired entries on a timer, so memory only holds what is still within its TTL.
+ *
+ * Its atomic operations (`take`, `swap`) check and change the map in one synchronous step: no other
+ * operation of this process can run between the two.
  */
-export class ExpiringMemoryAdapter {
+export class ExpiringMemoryAdapter implements AtomicEntries {
   /** keyv sets these on every adapter. */
   namespace?: string;
   readonly opts = { dialect: 'memory' };
@@ -53,12 +56,33 @@ export class ExpiringMemoryAdapter {
     return this.entries.delete(key);
   }
 
+  async read(key: string): Promise<string | undefined> {
+    return (await this.get(key)) as string | undefined;
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const entry = this.live(key);
+    this.entries.delete(key);
+    return entry?.value as string | undefined;
+  }
+
+  async swap(key: string, expected: string, next: string, ttlMs: number): Promise<boolean> {
+    if (this.live(key)?.value !== expected) return false;
+    this.entries.set(key, { value: next, expiresAt: this.clock.now() + ttlMs });
+    return true;
+  }
+
   async clear(): Promise<void> {
     this.entries.clear();
   }
 
   async has(key: string): Promise<boolean> {
     return (await this.get(key)) !== undefined;
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.expiresAt > this.clock.now() ? entry : undefined;
   }
 
   /** Removes every expired entry; returns how many. */
@@ -87,5 +111,5 @@ export class ExpiringMemoryAdapter {
 /** `memory://`: one process, nothing to install, gone on restart. Values are still serialised, as elsewhere. */
 export function openMemoryStore(namespace: string, timeoutMs: number, adapter = new ExpiringMemoryAdapter()): KeyValueStore {
   const keyv = new Keyv({ store: adapter, namespace, throwOnErrors: true });
-  return new KeyvStore({ kind: 'memory', keyv, timeoutMs, close: () => adapter.disconnect() });
+  return new KeyvStore({ kind: 'memory', keyv, timeoutMs, atomic: adapter, close: () => adapter.disconnect() });
 }

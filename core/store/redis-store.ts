@@ -1,10 +1,12 @@
 import { StartupError } from '../errors/tool-error.js';
 import { withDeadline } from './deadline.js';
 import type { KeyValueStore } from './key-value-store.js';
-import { KeyvStore } from './keyv-store.js';
+import { KeyvStore, type AtomicEntries } from './keyv-store.js';
 import type { StoreOptions } from './store-options.js';
 
 const MAX_RECONNECT_DELAY_MS = 2000;
+/** Compare-and-set in one script: Redis runs a script alone, so nothing comes between the GET and the SET. */
+const SWAP_SCRIPT = "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0";
 
 /**
  * `redis://[user:password@]host:port/db` (`rediss://` for TLS): shared by every replica. Keys are
@@ -47,10 +49,19 @@ export async function openRedisStore(url: URL, raw: string, shown: string, optio
   connected = true;
   // The adapter prefixes keys with `<namespace>::` itself, and keyv is told not to prefix them again.
   const keyv = createKeyv(client, { namespace: options.namespace, throwOnErrors: true, throwOnConnectError: true });
+  const adapter = keyv.store as { createKeyPrefix(key: string, namespace?: string): string };
+  const redisKey = (key: string): string => adapter.createKeyPrefix(key, options.namespace);
+  // GETDEL (Redis 6.2 and later) reads and deletes in one command.
+  const atomic: AtomicEntries = {
+    read: async (key) => (await client.get(redisKey(key))) ?? undefined,
+    take: async (key) => (await client.getDel(redisKey(key))) ?? undefined,
+    swap: async (key, expected, next, ttlMs) => (await client.eval(SWAP_SCRIPT, { keys: [redisKey(key)], arguments: [expected, next, String(ttlMs)] })) === 1,
+  };
   return new KeyvStore({
     kind: 'redis',
     keyv,
     timeoutMs: options.timeoutMs,
+    atomic,
     // QUIT waits for the server; a dead or hung one would hold shutdown, so fall back to dropping the socket.
     close: async () => {
       if (!client.isOpen) return;

@@ -3,9 +3,11 @@ import { dirname } from 'node:path';
 import { Keyv } from 'keyv';
 import { StartupError } from '../errors/tool-error.js';
 import type { KeyValueStore } from './key-value-store.js';
-import { KeyvStore } from './keyv-store.js';
+import { KeyvStore, type AtomicEntries } from './keyv-store.js';
 import { SWEEP_INTERVAL_MS, type StoreOptions } from './store-options.js';
 
+/** keyv's table (key, value), as its adapter names it. */
+const KEYV_TABLE = 'keyv';
 /** Beside keyv's table: when each of our rows expires, indexed, so sweeping costs only the expired rows. */
 const EXPIRY_TABLE = 'mcp_expiry';
 
@@ -26,6 +28,7 @@ export async function openSqliteStore(url: URL, shown: string, options: StoreOpt
     kind: 'sqlite',
     keyv,
     timeoutMs: options.timeoutMs,
+    atomic: atomicEntries(adapter),
     close: async () => {
       clearInterval(sweep);
       await adapter.disconnect();
@@ -54,6 +57,29 @@ async function expiryRecordingAdapter(path: string, busyTimeout: number): Promis
       return super.set(key, value);
     }
   })({ uri: `sqlite://${path}`, busyTimeout });
+}
+
+/**
+ * keyv's own delete reads the row, then deletes it: every process that read it before the delete is told it
+ * deleted it. These are single statements instead, so SQLite's write lock makes each atomic across every
+ * connection to the file, in this process or another.
+ */
+function atomicEntries(adapter: Adapter): AtomicEntries {
+  const query = (sql: string, ...params: unknown[]) => adapter.query(sql, ...params) as Promise<Array<Record<string, string>>>;
+  return {
+    read: async (key) => (await query(`SELECT value FROM ${KEYV_TABLE} WHERE key = ?`, key))[0]?.value,
+    take: async (key) => (await query(`DELETE FROM ${KEYV_TABLE} WHERE key = ? RETURNING value`, key))[0]?.value,
+    swap: async (key, expected, next, ttlMs) => {
+      // As in set, the expiry is recorded before the row; it is only ever lengthened here, so a swap that
+      // loses cannot shorten the expiry of the row the winner wrote (a sweep would take it early).
+      await query(
+        `INSERT INTO ${EXPIRY_TABLE}(key, expires) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET expires = max(expires, excluded.expires)`,
+        key,
+        Date.now() + ttlMs,
+      );
+      return (await query(`UPDATE ${KEYV_TABLE} SET value = ? WHERE key = ? AND value = ? RETURNING key`, next, key, expected)).length === 1;
+    },
+  };
 }
 
 /**
@@ -93,7 +119,7 @@ async function connectAdapter(path: string, shown: string, options: StoreOptions
  * between the two statements has a new expiry by then, so the second statement keeps its record.
  */
 export async function sweepExpired(query: (sql: string, ...params: unknown[]) => Promise<unknown>, now = Date.now()): Promise<void> {
-  await query(`DELETE FROM keyv WHERE key IN (SELECT key FROM ${EXPIRY_TABLE} WHERE expires <= ?)`, now);
+  await query(`DELETE FROM ${KEYV_TABLE} WHERE key IN (SELECT key FROM ${EXPIRY_TABLE} WHERE expires <= ?)`, now);
   await query(`DELETE FROM ${EXPIRY_TABLE} WHERE expires <= ?`, now);
 }
 

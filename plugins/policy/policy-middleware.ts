@@ -11,7 +11,7 @@ import { shapeOf, type AuditRecord } from './audit/audit-record.js';
 import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
 import type { Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
-import { furtherRefusal, redirectRefusal, refusal } from './refusal.js';
+import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 
 /** The `_meta` key naming the upstream identity that acted. */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
@@ -46,6 +46,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       const engine = source.current;
       const facts = callFacts(ctx);
       let decision = engine.decide(facts);
+      let storeDown = false;
       if (decision.effect === 'approval_required') {
         try {
           decision = await approvals.settle(decision, {
@@ -57,6 +58,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
           });
         } catch (error) {
           logger.error({ err: error, tool: facts.tool }, 'approvals store failed; the call is denied');
+          storeDown = true;
           decision = {
             effect: 'deny',
             ruleId: decision.ruleId,
@@ -67,7 +69,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       }
       decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
-      if (decision.effect !== 'allow') throw refusal(decision, facts);
+      if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts);
       const decideFurther: Call['decideFurther'] = (request, identity) => {
         // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
         // if a call had named it, under the identity of the client that sends it.

@@ -21,6 +21,16 @@ export function refusal(decision: Decision, facts: CallFacts): ToolError {
 }
 
 /**
+ * A call held by a rule while the approvals store (MCP_STORE_URL) cannot be reached: refused, never allowed,
+ * with its own code so that a caller knows it is the store, not the policy, and that a retry can succeed.
+ */
+export function storeUnavailable(decision: Decision, facts: CallFacts): ToolError {
+  const what = facts.method !== null && facts.path !== null ? `${facts.tool} (${facts.method} ${facts.path})` : facts.tool;
+  const message = `${what} needs an approval, and the approvals store (MCP_STORE_URL) cannot be reached, so the call was refused and nothing was sent. Retry it shortly; a grant already given still holds.`;
+  return new ToolError('store_unavailable', message, { meta: { code: 'store_unavailable', decision } });
+}
+
+/**
  * A redirect hop (of the route or of a further request) to a path the policy would not have allowed: refused
  * as the call itself would have been had it named that path, naming the request that was redirected (an
  * approval cannot be asked for mid-call, so it is a refusal too, unless a grant of the call covered it).

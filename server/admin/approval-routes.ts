@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
+import { StoreError } from '../../core/store/key-value-store.js';
 import { ApprovalError, type ApprovalStore } from '../../plugins/policy/index.js';
 import { readJsonBody } from '../transports/json-body.js';
 import { adminTokenCheck } from './admin-token.js';
@@ -31,7 +32,12 @@ export function approvalRoutes(
       return true;
     }
     if (path === '/admin/approvals' && request.method === 'GET') {
-      send(response, 200, { approvals: await approvals.list() });
+      try {
+        send(response, 200, { approvals: await approvals.list() });
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        sendStoreUnavailable(response, logger, error);
+      }
       return true;
     }
     const decide = DECIDE.exec(path);
@@ -55,8 +61,9 @@ export function approvalRoutes(
       logger.info({ approval: approval.id, status: approval.status, by, tool: approval.tool, subject: approval.subject }, 'approval decided');
       send(response, 200, { approval });
     } catch (error) {
-      if (!(error instanceof ApprovalError)) throw error;
-      send(response, error.kind === 'not_found' ? 404 : 409, { error: error.message });
+      if (error instanceof StoreError) sendStoreUnavailable(response, logger, error);
+      else if (error instanceof ApprovalError) send(response, error.kind === 'not_found' ? 404 : 409, { error: error.message });
+      else throw error;
     }
     return true;
   };
@@ -80,6 +87,15 @@ function decodedSegment(segment: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Nothing was read or decided: the store cannot be reached (the same code a held call gets then). */
+function sendStoreUnavailable(response: ServerResponse, logger: Logger, error: StoreError): void {
+  logger.error({ err: error }, 'approvals admin request failed: the store cannot be reached');
+  send(response, 503, {
+    error: 'The approvals store (MCP_STORE_URL) cannot be reached, so nothing was read or decided; try again shortly.',
+    code: 'store_unavailable',
+  });
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {

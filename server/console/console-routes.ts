@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
-import type { Clock } from '../../core/store/key-value-store.js';
+import { StoreError, type Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from '../../plugins/policy/index.js';
 import type { PolicySource } from '../../plugins/policy/index.js';
 import { explainCall, UnexplainableCall, type Explanation } from '../policy/explain-call.js';
@@ -57,8 +57,12 @@ export function consoleRoutes(parts: ConsoleParts): (request: IncomingMessage, r
       await routes.handle(rq);
     } catch (error) {
       parts.logger.error({ err: error, path }, 'console request failed');
-      if (!response.headersSent)
-        sendHtml(response, 500, problemPage('Something went wrong', 'The console could not answer; the server log has the details. Try again.'));
+      // Sessions and approvals live in the shared store: while it is down, say so (and that nothing was done).
+      const page =
+        error instanceof StoreError
+          ? problemPage('Store unavailable', 'The shared store (MCP_STORE_URL) cannot be reached right now, so nothing was done. Try again shortly.')
+          : problemPage('Something went wrong', 'The console could not answer; the server log has the details. Try again.');
+      if (!response.headersSent) sendHtml(response, error instanceof StoreError ? 503 : 500, page);
       else response.end();
     }
     return true;

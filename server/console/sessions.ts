@@ -67,11 +67,12 @@ export class SessionStore {
     await this.store.set(LOGINS, keyOf(state), login, LOGIN_TTL_MS);
   }
 
-  /** The pending sign-in of `state`, at most once: the entry is deleted as it is read. */
-  async takeLogin(state: string): Promise<PendingLogin | undefined> {
-    const login = await this.store.get<PendingLogin>(LOGINS, keyOf(state));
-    if (login === undefined || !(await this.store.delete(LOGINS, keyOf(state)))) return undefined;
-    return login;
+  /**
+   * The pending sign-in of `state`, at most once: read and deleted in one atomic operation of the store, so of
+   * callbacks with one state arriving together at any workers or replicas, one gets it.
+   */
+  takeLogin(state: string): Promise<PendingLogin | undefined> {
+    return this.store.take<PendingLogin>(LOGINS, keyOf(state));
   }
 
   get loginTtlSeconds(): number {

@@ -148,7 +148,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       expect(d.jira.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).to.deep.equal(['/rest/api/3/issue/PLAT-11']);
       const late = await olga.post(`/console/approvals/${id}/reject`, { reason: 'too late' }, { csrf });
       expect(late.status).to.equal(409);
-      expect(late.text).to.include(`Approval ${id} is already used (by olga).`);
+      expect(late.text).to.include(`Approval ${id} was already decided: granted by olga, and the call it covers has run.`);
     });
 
     it("rejects only with a reason, which the caller's retry is told", async () => {

@@ -148,6 +148,9 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga'], cli);
     expect(grant.code, grant.stderr).to.equal(0);
     expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; holds until `));
+    // A second approver comes too late: told who decided, and how, and nothing changes.
+    const late = await runCli(['approvals', 'reject', approvalId!, '--by', 'paul'], cli);
+    expect([late.code, late.stderr]).to.deep.equal([1, `mcp-devtools: Approval ${approvalId} was already decided: granted by olga.\n`]);
 
     const otherPrincipal = await call('rene', 'jira_delete', { path: '/rest/api/3/issue/PLAT-42' });
     const otherArgs = await call('alice', 'jira_delete', { path: '/rest/api/3/issue/PLAT-43' });

@@ -31,6 +31,14 @@ export class CountingStore implements KeyValueStore {
     return this.inner.delete(namespace, key);
   }
 
+  take<T>(namespace: string, key: string): Promise<T | undefined> {
+    return this.inner.take<T>(namespace, key);
+  }
+
+  replaceIf(namespace: string, key: string, expected: unknown, next: unknown, ttlMs: number): Promise<boolean> {
+    return this.inner.replaceIf(namespace, key, expected, next, ttlMs);
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -28,7 +28,8 @@ export class Replica {
 
   constructor(
     readonly name: string,
-    private readonly cwd: string,
+    /** Its working directory: relative paths in its settings (an audit log) are its own. */
+    readonly cwd: string,
     private readonly env: Record<string, string>,
     private readonly tokens: Record<string, string>,
   ) {}

@@ -1,47 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { Decision } from '../engine/policy-engine.js';
 import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
+import { alreadyDecided, ApprovalError, grantTokenKey, type ApprovalRecord } from './approval-record.js';
+import { changeList } from './shared-list.js';
 
-export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'used';
-
-export interface ApprovalRecord {
-  id: string;
-  status: ApprovalStatus;
-  subject: string;
-  groups: string[];
-  via: string;
-  tool: string;
-  request?: { method: string; path: string };
-  /** The arguments as JSON, cut at 4 KiB: enough for an approver to see what the call does. */
-  arguments: string;
-  argsHash: string;
-  /** The key a retry of this exact call finds the approval by (a hash: who, which tool, which arguments, which policy). */
-  binding: string;
-  policyVersion: string;
-  ruleId: string | null;
-  reason: string;
-  createdAt: string;
-  /** Until when the request may be granted, or, once decided, until when the decision holds. */
-  expiresAt: string;
-  ttlMs: number;
-  decidedBy?: string;
-  decidedAt?: string;
-  /** Why the approver decided so (a rejection's reason is told to the caller). */
-  decisionReason?: string;
-  usedAt?: string;
-}
-
-/** A grant or rejection that cannot be made (unknown, expired or already decided). */
-export class ApprovalError extends Error {
-  constructor(
-    readonly kind: 'not_found' | 'conflict',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApprovalError';
-  }
-}
+export { ApprovalError, type ApprovalRecord, type ApprovalStatus } from './approval-record.js';
 
 const RECORD = 'approval';
 const BINDING = 'approval-binding';
@@ -52,8 +17,10 @@ const ARGUMENTS_PREVIEW_CHARS = 4096;
 
 /**
  * Pending approvals in the shared KeyValueStore, so a grant made through any replica, the CLI or the admin
- * endpoint is honoured by every replica. A grant is a separate single-use token: consuming it is a delete,
- * which only one caller can win (atomic on Redis), so a granted call runs once.
+ * endpoint is honoured by every replica. Two operations are atomic on every store, so they hold across
+ * workers and replicas: deciding is a compare-and-set of the pending record (of approvers deciding at once,
+ * one decides and the others are told who did), and a grant is a single-use token that a retry takes (reads
+ * and deletes as one), so of identical retries racing for it, one runs.
  */
 export class ApprovalStore {
   constructor(
@@ -74,8 +41,10 @@ export class ApprovalStore {
     const id = await this.store.get<string>(BINDING, binding);
     const found = id === undefined ? undefined : await this.get(id);
     const record = found?.binding === binding ? found : undefined;
-    if (record?.status === 'granted' && (await this.store.delete(GRANT, record.id))) {
-      await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) });
+    if (record?.status === 'granted' && (await this.store.take(GRANT, grantTokenKey(record))) !== undefined) {
+      // The grant is spent once taken, so this call runs whatever happens next: a record left "granted" by a
+      // store failing now is harmless (no retry can take the token again), and the call is audited as allowed.
+      await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) }).catch(() => {});
       return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
     }
     if (record?.status === 'rejected') {
@@ -87,8 +56,12 @@ export class ApprovalStore {
         approvalId: record.id,
       };
     }
-    if (record?.status === 'pending') return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
-    const pendingIds = await this.pendingOf(call.principal);
+    if (record?.status === 'pending') {
+      // Puts the approval back on the approvers' list if writers racing to create the list dropped it there.
+      await this.index(record.id, Date.parse(record.expiresAt));
+      return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
+    }
+    const { pending: pendingIds, settled } = await this.pendingOf(call.principal);
     if (pendingIds.length >= this.maxPendingPerPrincipal) {
       return {
         ...decision,
@@ -97,7 +70,7 @@ export class ApprovalStore {
       };
     }
     const pending = await this.create(decision, call, binding, id);
-    await this.notePending(call.principal, pending, pendingIds);
+    await this.notePending(call.principal, pending, settled);
     return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
   }
 
@@ -127,8 +100,7 @@ export class ApprovalStore {
   private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
-    if (record.status !== 'pending')
-      throw new ApprovalError('conflict', `Approval ${id} is already ${record.status}${record.decidedBy ? ` (by ${record.decidedBy})` : ''}.`);
+    if (record.status !== 'pending') throw alreadyDecided(record);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
     const decided: ApprovalRecord = {
@@ -138,10 +110,19 @@ export class ApprovalStore {
       decidedAt: this.iso(now),
       expiresAt: this.iso(now + record.ttlMs),
       ...(reason ? { decisionReason: reason } : {}),
+      ...(verdict === 'granted' ? { grantKey: randomBytes(12).toString('hex') } : {}),
     };
-    // The grant token goes first: a retry that sees "granted" must find it.
-    if (verdict === 'granted') await this.store.set(GRANT, id, true, record.ttlMs);
-    await this.save(decided);
+    // The grant token goes first: a retry that sees "granted" must find it. Named for this decision alone, the
+    // token of an approver who loses the race below is one no record names, so no retry can ever take it.
+    if (verdict === 'granted') await this.store.set(GRANT, grantTokenKey(decided), true, record.ttlMs);
+    if (!(await this.store.replaceIf(RECORD, id, record, decided, record.ttlMs))) {
+      if (verdict === 'granted') await this.store.delete(GRANT, grantTokenKey(decided)).catch(() => false);
+      const current = await this.get(id);
+      if (current === undefined) throw new ApprovalError('not_found', `Approval ${id} expired while it was being decided.`);
+      if (current.status === 'pending') throw new ApprovalError('conflict', `Approval ${id} changed while it was being decided; decide it again.`);
+      throw alreadyDecided(current);
+    }
+    await this.link(decided);
     return decided;
   }
 
@@ -183,33 +164,52 @@ export class ApprovalStore {
     const ttl = Date.parse(record.expiresAt) - this.clock.now();
     if (ttl <= 0) return;
     await this.store.set(RECORD, record.id, record, ttl);
+    await this.link(record);
+  }
+
+  /** The binding and the index entry of a record just written. */
+  private async link(record: ApprovalRecord): Promise<void> {
+    const ttl = Date.parse(record.expiresAt) - this.clock.now();
+    if (ttl <= 0) return;
     await this.store.set(BINDING, record.binding, record.id, ttl + record.ttlMs);
     await this.index(record.id, Date.parse(record.expiresAt));
   }
 
-  /** The ids of the principal's approvals that are still pending. */
-  private async pendingOf(principal: ApprovalSubject['principal']): Promise<string[]> {
+  /** The ids of the principal's approvals that are still pending, and of those listed that no longer are. */
+  private async pendingOf(principal: ApprovalSubject['principal']): Promise<{ pending: string[]; settled: Set<string> }> {
     const entries = (await this.store.get<IndexEntry[]>(PENDING, principalKey(principal))) ?? [];
     const records = await Promise.all(entries.map((e) => this.get(e.id)));
-    return records.filter((r): r is ApprovalRecord => r?.status === 'pending').map((r) => r.id);
+    const pending = entries.filter((_, i) => records[i]?.status === 'pending').map((e) => e.id);
+    return { pending, settled: new Set(entries.map((e) => e.id).filter((id) => !pending.includes(id))) };
   }
 
-  /** Adds a new pending approval to its principal's list (read-modify-write: racing replicas may lose one). */
-  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, pendingIds: readonly string[]): Promise<void> {
-    const expiresAt = Date.parse(record.expiresAt);
-    const entries = [...new Set([...pendingIds, record.id])].map((id) => ({ id, expiresAt }));
-    await this.store.set(PENDING, principalKey(principal), entries, this.ttlMs);
+  /** Adds a new pending approval to its principal's list, dropping those found settled. */
+  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, settled: ReadonlySet<string>): Promise<void> {
+    const now = this.clock.now();
+    const entry = { id: record.id, expiresAt: Date.parse(record.expiresAt) };
+    await changeList<IndexEntry>(
+      this.store,
+      PENDING,
+      principalKey(principal),
+      (entries) => [...entries.filter((e) => e.expiresAt > now && e.id !== entry.id && !settled.has(e.id)), entry],
+      () => this.ttlMs,
+    );
   }
 
-  /**
-   * The list behind `approvals list` (the store cannot enumerate keys). Read-modify-write: two approvals
-   * created at the same instant on two replicas can lose one entry here; both still work, one is not listed.
-   */
+  /** The list behind `approvals list` (the store cannot enumerate keys): each approval until it expires. */
   private async index(id: string, expiresAt: number): Promise<void> {
     const now = this.clock.now();
-    const entries = ((await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? []).filter((e) => e.expiresAt > now && e.id !== id);
-    entries.push({ id, expiresAt });
-    await this.store.set(INDEX, 'all', entries, Math.max(...entries.map((e) => e.expiresAt)) - now);
+    await changeList<IndexEntry>(
+      this.store,
+      INDEX,
+      'all',
+      (entries) => {
+        const live = entries.filter((e) => e.expiresAt > now && e.id !== id);
+        if (live.length === entries.length - 1 && entries.some((e) => e.id === id && e.expiresAt === expiresAt)) return undefined;
+        return [...live, { id, expiresAt }];
+      },
+      (entries) => Math.max(...entries.map((e) => e.expiresAt)) - now,
+    );
   }
 
   private iso(ms: number): string {

@@ -152,7 +152,7 @@ describe('approvals when the store fails', () => {
     await circleci?.close();
   });
 
-  it('denies a call that needs an approval, saying why, and sends nothing (it must never allow it)', async () => {
+  it('refuses a call that needs an approval with store_unavailable, and sends nothing (it must never allow it)', async () => {
     jira.on('DELETE', '*', { status: 204 });
     store.down = true;
     const result = await kernel.call('jira_delete', DELETE, PEOPLE.alice);
@@ -162,7 +162,13 @@ describe('approvals when the store fails', () => {
       ruleId: 'deletes-need-approval',
       reason: 'The approvals store could not be reached, so the call is denied. Try again later.',
     });
-    expect(textOf(result)).to.match(/\nCode: policy_denied$/);
+    expect(textOf(result)).to.equal(
+      [
+        'Error: jira_delete (DELETE /rest/api/3/issue/PLAT-7) needs an approval, and the approvals store (MCP_STORE_URL) cannot be reached, so the call was refused and nothing was sent. Retry it shortly; a grant already given still holds.',
+        'Code: store_unavailable',
+      ].join('\n'),
+    );
+    expect(result._meta).to.deep.include({ code: 'store_unavailable' });
     expect(jira.requests).to.have.length(0);
     expect(decisionOf(await kernel.call('jira_delete', DELETE, PEOPLE.alice)).effect).to.equal('approval_required');
   });

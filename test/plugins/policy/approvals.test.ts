@@ -103,7 +103,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
     const twice = await approvals.reject(approvalId!, 'mallory').catch((e: unknown) => e);
     expect(twice)
       .to.be.instanceOf(ApprovalError)
-      .and.to.include({ kind: 'conflict', message: `Approval ${approvalId} is already granted (by olga).` });
+      .and.to.include({ kind: 'conflict', message: `Approval ${approvalId} was already decided: granted by olga.` });
     const unknown = await approvals.grant('apr-000000000000000000000000', 'olga').catch((e: unknown) => e);
     expect(unknown).to.be.instanceOf(ApprovalError).and.to.include({ kind: 'not_found' });
   });

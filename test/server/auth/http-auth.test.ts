@@ -100,7 +100,10 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
     expect(granted.status).to.equal(200);
     expect(((await granted.json()) as { approval: object }).approval).to.include({ id: pending.id, status: 'granted', decidedBy: 'olga' });
     const again = await admin(`/admin/approvals/${pending.id}/reject`, { method: 'POST' });
-    expect([again.status, ((await again.json()) as { error: string }).error]).to.deep.equal([409, `Approval ${pending.id} is already granted (by olga).`]);
+    expect([again.status, ((await again.json()) as { error: string }).error]).to.deep.equal([
+      409,
+      `Approval ${pending.id} was already decided: granted by olga.`,
+    ]);
     expect((await admin('/admin/approvals/apr-000000000000000000000000/grant', { method: 'POST' })).status).to.equal(404);
     expect(
       (await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST', body: '{"by": 7}', headers: { 'content-type': 'application/json' } })).status,
