@@ -45,7 +45,7 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
     kernel,
     approvals,
     policy: policy.MCP_POLICY_FILE === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
-    audit: audit === undefined ? undefined : new AuditView(audit.path),
+    audit: audit === undefined ? undefined : new AuditView(audit.logPath),
     sessions,
     access,
     decisions: new Decisions(approvals, access, kernel, audit, clock, logger),
