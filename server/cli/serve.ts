@@ -45,7 +45,14 @@ async function startServing(options: ServeOptions): Promise<void> {
   const workers = workerCount(resolved.settings.of(CoreSettings).MCP_WORKERS);
   const cluster = workers > 1 ? await import('./workers.js') : undefined;
   if (cluster?.serveThroughWorkers(workers, resolved.settings)) return;
-  const { kernel, logger, settings, metrics } = await startKernel({ ...invocation, resolved, metrics: exposedMetrics });
+  // A worker writes its own audit chain, names itself in its log lines, and answers scrapes for every worker.
+  const worker = cluster?.thisWorker();
+  const { kernel, logger, settings, metrics } = await startKernel({
+    ...invocation,
+    resolved: worker === undefined ? resolved : { ...resolved, settings: worker.settings(resolved.settings) },
+    metrics: (s) => exposedMetrics(s, worker !== undefined),
+    logFields: worker?.logFields,
+  });
   const notice = endOfLifeNotice();
   if (notice !== undefined) logger.warn({ node: process.versions.node }, notice);
   let stopMetrics: () => Promise<void>;

@@ -7,12 +7,15 @@ import { MetricsSettings } from './metrics-settings.js';
 
 /**
  * The Prometheus metrics of a server that exposes them: over the HTTP transport (at /metrics) or on
- * MCP_METRICS_PORT. prom-client is loaded only then; a stdio server without the port counts nothing.
+ * MCP_METRICS_PORT. prom-client is loaded only then; a stdio server without the port counts nothing. In a
+ * `--workers` worker (`clustered`), a scrape answers with every worker's figures (cluster-metrics.ts).
  */
-export async function exposedMetrics(settings: Settings): Promise<PrometheusMetrics | undefined> {
+export async function exposedMetrics(settings: Settings, clustered = false): Promise<PrometheusMetrics | undefined> {
   if (settings.of(CoreSettings).MCP_TRANSPORT !== 'http' && settings.of(MetricsSettings).MCP_METRICS_PORT === 0) return undefined;
   const { PrometheusMetrics } = await import('./prometheus-metrics.js');
-  return new PrometheusMetrics();
+  const metrics = new PrometheusMetrics();
+  if (clustered) (await import('./cluster-metrics.js')).joinClusterMetrics(metrics);
+  return metrics;
 }
 
 /**
