@@ -3,6 +3,7 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
+import { HostCheck } from '../http/host-check.js';
 import { MetricsSettings } from './metrics-settings.js';
 
 /**
@@ -28,6 +29,7 @@ export async function startMetrics(kernel: Kernel, settings: Settings, metrics: 
   const { MCP_METRICS_HOST: host, MCP_METRICS_PORT: port } = settings.of(MetricsSettings);
   if (port === 0) return async () => {};
   const { serveMetrics } = await import('./metrics-server.js');
-  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, logger });
+  const hostCheck = HostCheck.of(settings, host);
+  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, hostCheck, logger });
   return () => server.close();
 }
