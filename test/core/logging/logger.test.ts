@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { expect } from 'chai';
 import { callLineLogger } from '../../../core/kernel/call-log.js';
 import { createLogger } from '../../../core/logging/logger.js';
+import { runCli } from '../../support/run-cli.js';
 
 describe('createLogger: every line names the process that wrote it', () => {
   function capture(extra: Record<string, unknown> = {}): { written: string[]; options: Parameters<typeof createLogger>[0] } {
@@ -24,5 +25,14 @@ describe('createLogger: every line names the process that wrote it', () => {
     const root = createLogger(options);
     callLineLogger(root).info({ tool: 'jira_get' }, 'tool call');
     expect(JSON.parse(written[0]!)).to.include({ pid: process.pid, hostname: hostname(), worker: 2, tool: 'jira_get' });
+  });
+
+  it('names the process on the fatal line of a server that cannot start, too', async function () {
+    this.timeout(20_000);
+    const run = await runCli(['--transport', 'sse']);
+    expect(run.code).to.equal(1);
+    const line = JSON.parse(run.stderr.trim()) as Record<string, unknown>;
+    expect(line).to.include({ level: 60, name: 'mcp-devtools', hostname: hostname() });
+    expect(line.pid).to.be.a('number').and.to.be.above(0);
   });
 });
