@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 import { secretScrubber } from '../result/secret-scrubber.js';
 
@@ -26,6 +27,8 @@ export interface LoggerOptions {
   secrets: readonly string[];
   /** Where JSON lines go; stderr unless a test captures them. */
   destination?: NodeJS.WritableStream | { write(s: string): unknown };
+  /** Fields every line carries besides name, pid and hostname (a `--workers` worker's number). */
+  fields?: Readonly<Record<string, string | number>>;
 }
 
 /**
@@ -40,7 +43,9 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      base: { name: 'mcp-devtools' },
+      // pino's own base is pid and hostname; a base given here replaces it, so they are named again: lines of
+      // workers and replicas must say which process wrote them.
+      base: { name: 'mcp-devtools', pid: process.pid, hostname: hostname(), ...options.fields },
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       hooks: forms.length > 0 ? { streamWrite: scrub } : {},
     },

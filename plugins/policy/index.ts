@@ -48,9 +48,9 @@ export class PolicyPlugin implements DevtoolsPlugin {
     }
     const auditFile = this.settings.of(PolicySettings).MCP_AUDIT_LOG;
     if (auditFile !== '') {
-      this.audit = await AuditLog.open(resolve(auditFile));
+      this.audit = await AuditLog.open(resolve(auditFile), this.settings.of(PolicySettings).MCP_AUDIT_WRITER);
       ctx.provide(POLICY_TOKENS.AuditLog, this.audit);
-      this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log open');
+      this.logger.info({ file: this.audit.path, writer: this.audit.writer || undefined, head: this.audit.current }, 'audit log open');
     }
   }
 
@@ -59,7 +59,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     if (this.audit !== undefined) {
       await this.audit.close();
       // Copy this line elsewhere to detect a rewrite of the whole log later.
-      this.logger.info({ file: this.audit.path, head: this.audit.current }, 'audit log closed');
+      this.logger.info({ file: this.audit.path, writer: this.audit.writer || undefined, head: this.audit.current }, 'audit log closed');
     }
   }
 
@@ -77,7 +77,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
 export { ApprovalError, ApprovalStore, type ApprovalRecord } from './approvals/approval-store.js';
 export type { AuditLog } from './audit/audit-log.js';
 export { shapeOf, type AuditRecord, type Shape } from './audit/audit-record.js';
-export { verifyAuditLog, type AuditVerification } from './audit/verify-audit-log.js';
+export { chainLabel, findChains, workerWriter, type AuditChain } from './audit/audit-writers.js';
+export { verifyAuditLog, type AuditVerification, type ChainVerification } from './audit/verify-audit-log.js';
 export { readPolicyDocument, type ConditionsSpec } from './document/policy-document.js';
 export { factsFor, publicIdentity, type CallFacts } from './engine/call-facts.js';
 export type { Decision, PolicyEngine, RuleTrace } from './engine/policy-engine.js';

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { WRITER_PATTERN } from './audit/audit-writers.js';
 
 /** Settings of the enterprise plugin: all empty by default, so nothing changes until one is set. */
 export const PolicySettings = Type.Object({
@@ -20,7 +21,13 @@ export const PolicySettings = Type.Object({
   }),
   MCP_AUDIT_LOG: Type.String({
     default: '',
-    description: 'Append-only, hash-chained JSON Lines audit log of every call (one file per server process). Empty: none.',
+    description: 'Append-only, hash-chained JSON Lines audit log of every call. Empty: none.',
+  }),
+  MCP_AUDIT_WRITER: Type.String({
+    default: '',
+    pattern: `${WRITER_PATTERN}|^$`,
+    description:
+      "This process's own chain of MCP_AUDIT_LOG: it appends to <MCP_AUDIT_LOG>.<writer> (letters, digits, _ and -), so replicas sharing a volume each keep one. Empty: the log itself (--workers adds w1, w2...).",
   }),
 });
 

@@ -30,6 +30,7 @@ export function loggedAuthenticator(authenticator: Authenticator, logger: Logger
       if ('failure' in outcome) logAuthFailure(logger, request, outcome.failure, outcome.status ?? 401);
       return outcome;
     },
+    ...(authenticator.principalOfTokenHash === undefined ? {} : { principalOfTokenHash: (sha256) => authenticator.principalOfTokenHash!(sha256) }),
     close: () => authenticator.close?.(),
   };
 }

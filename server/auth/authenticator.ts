@@ -16,6 +16,11 @@ export type AuthOutcome = { principal: Principal } | AuthFailure;
 export interface Authenticator {
   readonly mode: string;
   authenticate(request: IncomingMessage): Promise<AuthOutcome>;
+  /**
+   * `tokens` mode: the principal the token of this SHA-256 names now, the tokens file re-read first; undefined
+   * when it names none. The console re-checks its sessions with it (their token is never kept, its hash is).
+   */
+  principalOfTokenHash?(sha256: string): Promise<Principal | undefined>;
   close?(): Promise<void> | void;
 }
 

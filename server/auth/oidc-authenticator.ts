@@ -98,7 +98,7 @@ export class OidcAuthenticator implements Authenticator {
 }
 
 /** A claim at a dotted path (`realm_access.roles`); a claim whose own name has dots is found first. */
-function claim(payload: JWTPayload, path: string): unknown {
+export function claim(payload: JWTPayload, path: string): unknown {
   if (Object.prototype.hasOwnProperty.call(payload, path)) return payload[path];
   let v: unknown = payload;
   for (const part of path.split('.')) {
@@ -108,7 +108,8 @@ function claim(payload: JWTPayload, path: string): unknown {
   return v;
 }
 
-function groupsOf(value: unknown): string[] {
+/** Groups from a claim: an array of names, or one string of names separated by spaces or commas. */
+export function groupsOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((g): g is string => typeof g === 'string' && g !== '');
   if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
   return [];

@@ -61,6 +61,11 @@ export class TokenAuthenticator implements Authenticator {
     return principal === undefined ? { failure: 'the bearer token is not recognised.' } : { principal };
   }
 
+  async principalOfTokenHash(sha256: string): Promise<Principal | undefined> {
+    await this.check();
+    return this.principals.get(sha256.toLowerCase());
+  }
+
   /** Re-reads the file now; resolves once any reload is done. */
   check(): Promise<void> {
     return this.watched.check();

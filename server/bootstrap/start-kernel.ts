@@ -11,6 +11,8 @@ import { resolveConfig, type Invocation, type ResolvedConfig } from './resolve-c
 export interface StartOptions<M extends Metrics = Metrics> extends Invocation {
   /** Where log lines go (stderr by default). */
   logDestination?: { write(line: string): unknown };
+  /** Fields every log line carries besides pid and hostname (a `--workers` worker's number). */
+  logFields?: Readonly<Record<string, string | number>>;
   clock?: Clock;
   /** The metrics to record into, decided from the settings (nothing is counted without). */
   metrics?: (settings: Settings) => Promise<M | undefined>;
@@ -39,7 +41,12 @@ export function openConfiguredStore(settings: Settings): Promise<KeyValueStore> 
 export async function startKernel<M extends Metrics = Metrics>(options: StartOptions<M>): Promise<Started<M>> {
   const resolved = options.resolved ?? (await resolveConfig(options));
   const { settings } = resolved;
-  const logger = createLogger({ level: settings.get('LOG_LEVEL'), secrets: settings.secretValues(), destination: options.logDestination });
+  const logger = createLogger({
+    level: settings.get('LOG_LEVEL'),
+    secrets: settings.secretValues(),
+    destination: options.logDestination,
+    fields: options.logFields,
+  });
   for (const warning of resolved.warnings) logger.warn(warning);
   const store = await openConfiguredStore(settings);
   const prevalidated = new Set(resolved.plugins.filter(isBuiltinPlugin));

@@ -1,12 +1,18 @@
 import type { Command } from 'commander';
-import { verifyAuditLog } from '../../plugins/policy/index.js';
+import { chainLabel, verifyAuditLog } from '../../plugins/policy/index.js';
 
-/** `mcp-devtools audit verify FILE`: exit 0 when the chain is intact, 1 with every problem named otherwise. */
+/**
+ * `mcp-devtools audit verify FILE`: every writer's chain of the log (FILE itself, and FILE.<writer> of each
+ * `--workers` worker or replica), each on its own; exit 0 when all are intact, 1 with every problem named
+ * (the writer, the line and the record) otherwise.
+ */
 export function registerAudit(program: Command): void {
   const audit = program.command('audit').description('audit log tools');
   audit
     .command('verify <file>')
-    .description('check that no record of an audit log was edited, removed, inserted or reordered, and that its end is intact')
+    .description(
+      "check that no record of an audit log (and of each writer's FILE.<writer> chain) was edited, removed, inserted or reordered, and that each chain's end is intact",
+    )
     .action(async (file: string) => {
       let report;
       try {
@@ -15,11 +21,14 @@ export function registerAudit(program: Command): void {
         throw new Error(`Cannot read the audit log ${file}: ${(error as Error).message}`, { cause: error });
       }
       for (const note of report.notes) process.stderr.write(`note: ${note}\n`);
+      const several = report.chains.length > 1 || report.chains[0]?.writer !== '';
+      const perChain = several ? report.chains.map((c) => `  ${chainLabel(c)}: ${c.records} records, ${c.ok ? 'intact' : 'BROKEN'}\n`).join('') : '';
+      const chains = several ? ` in ${report.chains.length} writers' chains` : '';
       if (report.ok) {
-        process.stdout.write(`${file}: OK, ${report.records} records, chain intact.\n`);
+        process.stdout.write(`${file}: OK, ${report.records} records${chains}, ${several ? 'every chain' : 'chain'} intact.\n${perChain}`);
         return;
       }
-      process.stdout.write(`${file}: FAILED (${report.records} records read)\n${report.problems.map((p) => `  ${p}`).join('\n')}\n`);
+      process.stdout.write(`${file}: FAILED (${report.records} records read${chains})\n${perChain}${report.problems.map((p) => `  ${p}`).join('\n')}\n`);
       process.exitCode = 1;
     });
 }

@@ -45,7 +45,14 @@ async function startServing(options: ServeOptions): Promise<void> {
   const workers = workerCount(resolved.settings.of(CoreSettings).MCP_WORKERS);
   const cluster = workers > 1 ? await import('./workers.js') : undefined;
   if (cluster?.serveThroughWorkers(workers, resolved.settings)) return;
-  const { kernel, logger, settings, metrics } = await startKernel({ ...invocation, resolved, metrics: exposedMetrics });
+  // A worker writes its own audit chain, names itself in its log lines, and answers scrapes for every worker.
+  const worker = cluster?.thisWorker();
+  const { kernel, logger, settings, metrics } = await startKernel({
+    ...invocation,
+    resolved: worker === undefined ? resolved : { ...resolved, settings: worker.settings(resolved.settings) },
+    metrics: (s) => exposedMetrics(s, worker !== undefined),
+    logFields: worker?.logFields,
+  });
   const notice = endOfLifeNotice();
   if (notice !== undefined) logger.warn({ node: process.versions.node }, notice);
   let stopMetrics: () => Promise<void>;
@@ -65,10 +72,11 @@ async function startServing(options: ServeOptions): Promise<void> {
     try {
       // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP entry, JWT
       // verification) are a large part of start-up that a stdio server never uses.
-      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }] = await Promise.all([
+      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }, { HostCheck }] = await Promise.all([
         import('../transports/http.js'),
         import('./http-auth.js'),
         import('./http-routes.js'),
+        import('../http/host-check.js'),
       ]);
       http = await serveHttp(kernel, {
         host: settings.get('MCP_HTTP_HOST'),
@@ -79,6 +87,7 @@ async function startServing(options: ServeOptions): Promise<void> {
           .map((s) => s.trim())
           .filter(Boolean),
         publicUrl: settings.of(PublicEndpointSettings).MCP_PUBLIC_URL,
+        hostCheck: HostCheck.of(settings, settings.get('MCP_HTTP_HOST')),
         auth: {
           mode: settings.of(AuthSettings).MCP_AUTH_MODE,
           open: async (endpoint) => {

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { SERVER_NAME } from '../../core/version.js';
 
 /**
@@ -8,6 +9,7 @@ import { SERVER_NAME } from '../../core/version.js';
 export function reportStartupFailure(error: unknown): void {
   if (process.stderr.isTTY) throw error;
   const msg = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 60, time: Date.now(), name: SERVER_NAME, msg })}\n`);
+  // The logger's base fields, so this line too says which process (worker, replica) could not start.
+  process.stderr.write(`${JSON.stringify({ level: 60, time: Date.now(), name: SERVER_NAME, pid: process.pid, hostname: hostname(), msg })}\n`);
   process.exitCode = 1;
 }

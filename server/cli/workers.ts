@@ -3,6 +3,8 @@ import { StartupError } from '../../core/errors/tool-error.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
+import { workerWriter } from '../../plugins/policy/index.js';
+import { aggregateWorkerMetrics } from '../metrics/cluster-metrics.js';
 
 /** What a worker tells the primary once its HTTP transport listens. */
 interface ListeningMessage {
@@ -12,6 +14,19 @@ interface ListeningMessage {
 
 /** Worker deaths the primary replaces within a minute before it concludes they will keep dying. */
 const MAX_RESTARTS_PER_MINUTE = 5;
+
+/** How the primary tells a worker its slot (1..N): in the worker's environment, which no setting reads. */
+const SLOT_VARIABLE = 'MCP_DEVTOOLS_WORKER';
+
+/** What makes one worker's records and lines its own: its slot, and what follows from it. */
+export interface WorkerIdentity {
+  /** 1..N, kept by a replacement: the primary forks it into a dead worker's slot. */
+  slot: number;
+  /** Log lines carry it beside pid and hostname, so a line names its worker however often pids change. */
+  logFields: { worker: number };
+  /** The settings this worker runs with: its own audit chain, `<MCP_AUDIT_LOG>.w<slot>` (see workerWriter). */
+  settings(settings: Settings): Settings;
+}
 
 /**
  * `--workers N` (MCP_WORKERS) over Streamable HTTP: this process becomes the primary of N node:cluster
@@ -36,8 +51,23 @@ export function serveThroughWorkers(workers: number, settings: Settings): boolea
     );
   }
   const logger = createLogger({ level: core.LOG_LEVEL, secrets: settings.secretValues() });
+  // Scrapes land on any worker, which asks here for every worker's figures, summed.
+  aggregateWorkerMetrics(logger);
   new ClusterPrimary(workers, logger).start();
   return true;
+}
+
+/** This process's identity as a `--workers` worker; undefined in the primary and in a server of one process. */
+export function thisWorker(): WorkerIdentity | undefined {
+  if (!cluster.isWorker) return undefined;
+  const given = Number(process.env[SLOT_VARIABLE]);
+  const slot = Number.isInteger(given) && given > 0 ? given : cluster.worker!.id;
+  return {
+    slot,
+    logFields: { worker: slot },
+    settings: (settings) =>
+      settings.has('MCP_AUDIT_WRITER') ? settings.with({ MCP_AUDIT_WRITER: workerWriter(settings.get<string>('MCP_AUDIT_WRITER'), slot) }) : settings,
+  };
 }
 
 /**
@@ -54,6 +84,8 @@ export function reportListeningToPrimary(url: string): boolean {
 /** Forks the workers, announces them, replaces one that dies, and drains them all on SIGINT or SIGTERM. */
 class ClusterPrimary {
   private readonly listening = new Map<number, string>();
+  /** Each worker's slot, by its cluster id. */
+  private readonly slots = new Map<number, number>();
   private readonly restarts: number[] = [];
   private stopping = false;
   private announced = false;
@@ -68,13 +100,16 @@ class ClusterPrimary {
       if (message?.mcpDevtools === 'listening' && typeof message.url === 'string') this.onListening(worker, message.url);
     });
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
-    for (let i = 0; i < this.count; i++) this.fork();
+    for (let slot = 1; slot <= this.count; slot++) this.fork(slot);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void this.stop(signal));
   }
 
-  private fork(): Worker {
-    // The same command line and environment: every worker resolves the configuration and opens the store itself.
-    return cluster.fork();
+  private fork(slot: number): Worker {
+    // The same command line and environment: every worker resolves the configuration and opens the store
+    // itself. Its slot is all that differs.
+    const worker = cluster.fork({ [SLOT_VARIABLE]: String(slot) });
+    this.slots.set(worker.id, slot);
+    return worker;
   }
 
   private onListening(worker: Worker, url: string): void {
@@ -89,6 +124,8 @@ class ClusterPrimary {
 
   private onExit(worker: Worker, code: number | null, signal: string | null): void {
     const everListened = this.listening.delete(worker.id);
+    const slot = this.slots.get(worker.id)!;
+    this.slots.delete(worker.id);
     if (this.stopping) return;
     if (!everListened) {
       // It could not start (its own reason is on stderr): the others would fail alike, so stop them all.
@@ -106,8 +143,9 @@ class ClusterPrimary {
       void this.stop('workers keep dying');
       return;
     }
-    this.logger.warn({ pid: worker.process.pid, code, signal }, 'a worker died; starting another in its place');
-    this.fork();
+    // Only now that it has exited: its replacement continues its audit chain, which has one writer at a time.
+    this.logger.warn({ pid: worker.process.pid, worker: slot, code, signal }, 'a worker died; starting another in its place');
+    this.fork(slot);
   }
 
   /** Each worker stops taking requests and finishes its calls in flight (MCP_SHUTDOWN_GRACE_MS); then this exits. */

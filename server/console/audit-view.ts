@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import type { AuditRecord } from '../../plugins/policy/index.js';
-import { verifyAuditLog, type AuditVerification } from '../../plugins/policy/index.js';
+import type { AuditChain, AuditRecord } from '../../plugins/policy/index.js';
+import { findChains, verifyAuditLog, type AuditVerification } from '../../plugins/policy/index.js';
 
 export interface ActivityFilter {
   principal: string;
@@ -26,19 +26,29 @@ export function outcomeOf(record: AuditRecord): (typeof OUTCOMES)[number] {
   return 'error';
 }
 
+/** A record as the activity page shows it: with the writer whose chain holds it ('' for the log itself). */
+export interface WrittenRecord extends AuditRecord {
+  writer: string;
+}
+
 /**
- * The recent activity page's data: the newest records of this server's audit log (from its last 2 MiB),
- * filtered, and whether the whole chain verifies. Verifying reads the whole file, so its answer is kept
- * until the file changes.
+ * The recent activity page's data: the newest records of every writer's chain of the audit log (the log itself
+ * and each `--workers` worker's or replica's `<log>.<writer>`, from the last 2 MiB of each), merged by time
+ * and filtered, and whether every chain verifies. Verifying reads every file, so its answer is kept until one
+ * of them changes.
  */
 export class AuditView {
-  private verified: { size: number; mtimeMs: number; result: AuditVerification } | undefined;
+  private verified: { key: string; result: AuditVerification } | undefined;
 
   constructor(readonly path: string) {}
 
   /** The newest matching records, newest first, and the principals and tools seen (the filter's choices). */
-  async recent(filter: ActivityFilter): Promise<{ records: AuditRecord[]; scanned: number; seen: { principals: string[]; tools: string[] } }> {
-    const all = await this.tail();
+  async recent(filter: ActivityFilter): Promise<{ records: WrittenRecord[]; scanned: number; seen: { principals: string[]; tools: string[] } }> {
+    const chains = await findChains(this.path);
+    const all = (await Promise.all(chains.map((c) => tail(c))))
+      .flat()
+      // ISO times of one clock sort as text; records of one instant keep their writer's order.
+      .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : a.seq - b.seq));
     const seen = { principals: [...new Set(all.map((r) => r.principal.subject))].sort(), tools: [...new Set(all.map((r) => r.tool))].sort() };
     const matching = all.filter(
       (r) =>
@@ -50,35 +60,51 @@ export class AuditView {
   }
 
   async verification(): Promise<AuditVerification> {
-    const { size, mtimeMs } = await stat(this.path);
-    if (this.verified?.size === size && this.verified.mtimeMs === mtimeMs) return this.verified.result;
+    const files = (await findChains(this.path)).flatMap((c) => [c.path, `${c.path}.head`]);
+    const key = (
+      await Promise.all(
+        files.map((f) =>
+          stat(f).then(
+            (s) => `${f}:${s.size}:${s.mtimeMs}`,
+            () => `${f}:-`,
+          ),
+        ),
+      )
+    ).join('|');
+    if (this.verified?.key === key) return this.verified.result;
     const result = await verifyAuditLog(this.path);
-    this.verified = { size, mtimeMs, result };
+    this.verified = { key, result };
     return result;
   }
+}
 
-  private async tail(): Promise<AuditRecord[]> {
-    const handle = await open(this.path, 'r');
-    try {
-      const { size } = await handle.stat();
-      const length = Math.min(size, TAIL_BYTES);
-      const buffer = Buffer.alloc(length);
-      await handle.read(buffer, 0, length, size - length);
-      const lines = buffer.toString('utf8').split('\n');
-      if (length < size) lines.shift(); // the first line may start mid-record
-      const records: AuditRecord[] = [];
-      for (const line of lines) {
-        if (line.trim() === '') continue;
-        try {
-          const record = JSON.parse(line) as AuditRecord;
-          if (typeof record.seq === 'number' && record.principal && record.outcome) records.push(record);
-        } catch {
-          // a damaged line: the verification status says so
-        }
+/** The records in the last 2 MiB of one chain (none when its file is gone: the verification says so). */
+async function tail(chain: AuditChain): Promise<WrittenRecord[]> {
+  let handle;
+  try {
+    handle = await open(chain.path, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').split('\n');
+    if (length < size) lines.shift(); // the first line may start mid-record
+    const records: WrittenRecord[] = [];
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      try {
+        const record = JSON.parse(line) as AuditRecord;
+        if (typeof record.seq === 'number' && record.principal && record.outcome) records.push({ ...record, writer: chain.writer });
+      } catch {
+        // a damaged line: the verification status says so
       }
-      return records;
-    } finally {
-      await handle.close();
     }
+    return records;
+  } finally {
+    await handle.close();
   }
 }

@@ -17,8 +17,9 @@ import { approvalsPage, pendingCards, type ApprovalsView } from './pages/approva
 import type { Banner, Viewer } from './pages/layout.js';
 import { policyPage, type ExplainForm } from './pages/policy-page.js';
 import { problemPage } from './pages/sign-in-page.js';
-import { ConsoleRequest } from './request-context.js';
-import type { ConsoleSession, SessionStore } from './sessions.js';
+import { ConsoleRequest, SESSION_COOKIE } from './request-context.js';
+import type { CheckedSessions } from './session-check.js';
+import type { ConsoleSession } from './sessions.js';
 import type { SignInRoutes } from './sign-in/sign-in-routes.js';
 
 export interface ConsoleParts {
@@ -26,7 +27,7 @@ export interface ConsoleParts {
   approvals: ApprovalStore;
   policy?: PolicySource;
   audit?: AuditView;
-  sessions: SessionStore;
+  sessions: CheckedSessions;
   access: ConsoleAccess;
   decisions: Decisions;
   values: ArgumentValues;
@@ -82,13 +83,13 @@ class Routes {
     if (path === '/console/signout' && method === 'POST') return this.parts.signIn.signOut(rq);
     const session = await rq.current();
     if (session === undefined) {
-      if (path === '/console/approvals/live') return sendHtml(rq.response, 401, problemPage('Signed out', 'Sign in again.', '/console/signin'));
-      if (method === 'GET') return redirect(rq.response, '/console/signin');
-      return sendHtml(
-        rq.response,
-        403,
-        problemPage('Not signed in', 'Your sign-in has expired, so nothing was done. Sign in and try again.', '/console/signin'),
-      );
+      // A session its re-check ended: the cookie goes too, and the sign-in page says why.
+      const cookies = rq.ended ? [rq.clear(SESSION_COOKIE)] : [];
+      const signIn = rq.ended ? '/console/signin?notice=ended' : '/console/signin';
+      if (path === '/console/approvals/live') return sendHtml(rq.response, 401, problemPage('Signed out', 'Sign in again.', signIn), cookies);
+      if (method === 'GET') return redirect(rq.response, signIn, cookies);
+      const why = rq.ended ? 'Your sign-in has ended (your token or your groups changed)' : 'Your sign-in has expired';
+      return sendHtml(rq.response, 403, problemPage('Not signed in', `${why}, so nothing was done. Sign in and try again.`, signIn), cookies);
     }
     const s = session.data;
     if (method === 'GET' && (path === '/console' || path === '/console/')) return this.approvals(rq, s, this.notice(rq));

@@ -32,6 +32,13 @@ export const ConsoleSettings = Type.Object({
     default: 28800,
     description: 'How long a console sign-in lasts (kept in MCP_STORE_URL, so every replica honours it).',
   }),
+  MCP_CONSOLE_SESSION_RECHECK_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 60,
+    default: 60,
+    description:
+      "How old a console session's last check of its token (tokens file, or the OIDC provider) and groups may be; a revoked token or a changed group ends the session within it.",
+  }),
   MCP_CONSOLE_ARGUMENT_VALUES: Type.String({
     default: 'path',
     description: 'Comma-separated argument paths (dotted: body.fields.summary) whose values approvers see; the others show their type only. "*" shows all.',

@@ -17,7 +17,9 @@ import { ArgumentValues } from './argument-view.js';
 import { AuditView } from './audit-view.js';
 import { consoleRoutes } from './console-routes.js';
 import { Decisions } from './decisions.js';
+import { CheckedSessions } from './session-check.js';
 import { SessionStore } from './sessions.js';
+import { credentialCheck } from './sign-in/credential-check.js';
 import { OidcSignIn } from './sign-in/oidc-sign-in.js';
 import { SignInRoutes, type SignInMethod } from './sign-in/sign-in-routes.js';
 
@@ -45,8 +47,8 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
     kernel,
     approvals,
     policy: policy.MCP_POLICY_FILE === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
-    audit: audit === undefined ? undefined : new AuditView(audit.path),
-    sessions,
+    audit: audit === undefined ? undefined : new AuditView(audit.logPath),
+    sessions: new CheckedSessions(sessions, credentialCheck(method), clock, own.MCP_CONSOLE_SESSION_RECHECK_SECONDS * 1000, logger),
     access,
     decisions: new Decisions(approvals, access, kernel, audit, clock, logger),
     values: new ArgumentValues(own.MCP_CONSOLE_ARGUMENT_VALUES),

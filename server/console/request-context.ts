@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clearCookie, readCookie, serializeCookie } from './http-kit.js';
-import { sameSecret, type ConsoleSession, type SessionStore } from './sessions.js';
+import type { CheckedSessions } from './session-check.js';
+import { sameSecret, type ConsoleSession } from './sessions.js';
 
 export const SESSION_COOKIE = 'mcp_console';
 /** The sign-in form's CSRF token before there is a session (double submit: cookie and field must match). */
@@ -15,12 +16,14 @@ export class ConsoleRequest {
   readonly query: URLSearchParams;
   readonly secure: boolean;
   private session: { id: string; data: ConsoleSession } | null | undefined;
+  /** Whether this request's session was ended by its re-check (its token revoked, its groups changed). */
+  ended = false;
 
   constructor(
     readonly request: IncomingMessage,
     readonly response: ServerResponse,
     private readonly publicUrl: string,
-    private readonly sessions: SessionStore,
+    private readonly sessions: CheckedSessions,
   ) {
     const raw = request.url ?? '/';
     const at = raw.indexOf('?');
@@ -38,12 +41,13 @@ export class ConsoleRequest {
     return `http://${this.request.headers.host ?? 'localhost'}`;
   }
 
-  /** The signed-in session, or undefined (read once per request). */
+  /** The signed-in session, re-checked when its check is due, or undefined (read once per request). */
   async current(): Promise<{ id: string; data: ConsoleSession } | undefined> {
     if (this.session === undefined) {
       const id = readCookie(this.request, SESSION_COOKIE);
-      const data = await this.sessions.get(id);
-      this.session = data === undefined || id === undefined ? null : { id, data };
+      const found = await this.sessions.lookup(id);
+      this.ended = found !== undefined && 'ended' in found;
+      this.session = found === undefined || 'ended' in found || id === undefined ? null : { id, data: found.session };
     }
     return this.session ?? undefined;
   }

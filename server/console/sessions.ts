@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../core/identity/principal.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import { sealSecret } from './sealed-secret.js';
 
 export interface ConsoleSession {
   principal: { subject: string; groups: string[]; via: string };
@@ -8,7 +9,19 @@ export interface ConsoleSession {
   csrf: string;
   createdAt: string;
   expiresAt: string;
+  /** What let the approver in, re-checked while the session lasts (session-check.ts). */
+  credential: StoredCredential;
+  /** When the credential and the groups were last found unchanged. */
+  checkedAt: string;
 }
+
+/**
+ * What signed a session in, as the re-check needs it: a bearer token by its SHA-256 (what the tokens file
+ * holds, so no secret), or the OIDC subject and access token, the token sealed with a key only the session's
+ * cookie gives (sealed-secret.ts): whoever reads the store cannot use it.
+ */
+export type SessionCredential = { kind: 'token'; sha256: string } | { kind: 'oidc'; sub: string; accessToken?: string; expiresAt?: number };
+export type StoredCredential = { kind: 'token'; sha256: string } | { kind: 'oidc'; sub: string; sealed?: string; expiresAt?: number };
 
 const SESSIONS = 'console-session';
 const LOGINS = 'console-login';
@@ -37,18 +50,35 @@ export class SessionStore {
     readonly ttlMs: number,
   ) {}
 
-  /** A new session for `principal`; returns the cookie value that names it. */
-  async create(principal: Principal): Promise<{ id: string; session: ConsoleSession }> {
+  /** A new session for `principal`, signed in with `credential`; returns the cookie value that names it. */
+  async create(principal: Principal, credential: SessionCredential): Promise<{ id: string; session: ConsoleSession }> {
     const id = randomSecret();
     const now = this.clock.now();
+    const stored: StoredCredential =
+      credential.kind === 'token'
+        ? credential
+        : {
+            kind: 'oidc',
+            sub: credential.sub,
+            ...(credential.accessToken === undefined ? {} : { sealed: sealSecret(credential.accessToken, id) }),
+            ...(credential.expiresAt === undefined ? {} : { expiresAt: credential.expiresAt }),
+          };
     const session: ConsoleSession = {
       principal: { subject: principal.subject, groups: [...principal.groups], via: principal.via },
       csrf: randomSecret(),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + this.ttlMs).toISOString(),
+      credential: stored,
+      checkedAt: new Date(now).toISOString(),
     };
     await this.store.set(SESSIONS, keyOf(id), session, this.ttlMs);
     return { id, session };
+  }
+
+  /** Saves a session found unchanged by its re-check, until the same expiry. */
+  async update(id: string, session: ConsoleSession): Promise<void> {
+    const left = Date.parse(session.expiresAt) - this.clock.now();
+    if (left > 0) await this.store.set(SESSIONS, keyOf(id), session, left);
   }
 
   async get(id: string | undefined): Promise<ConsoleSession | undefined> {

@@ -3,16 +3,20 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
+import { HostCheck } from '../http/host-check.js';
 import { MetricsSettings } from './metrics-settings.js';
 
 /**
  * The Prometheus metrics of a server that exposes them: over the HTTP transport (at /metrics) or on
- * MCP_METRICS_PORT. prom-client is loaded only then; a stdio server without the port counts nothing.
+ * MCP_METRICS_PORT. prom-client is loaded only then; a stdio server without the port counts nothing. In a
+ * `--workers` worker (`clustered`), a scrape answers with every worker's figures (cluster-metrics.ts).
  */
-export async function exposedMetrics(settings: Settings): Promise<PrometheusMetrics | undefined> {
+export async function exposedMetrics(settings: Settings, clustered = false): Promise<PrometheusMetrics | undefined> {
   if (settings.of(CoreSettings).MCP_TRANSPORT !== 'http' && settings.of(MetricsSettings).MCP_METRICS_PORT === 0) return undefined;
   const { PrometheusMetrics } = await import('./prometheus-metrics.js');
-  return new PrometheusMetrics();
+  const metrics = new PrometheusMetrics();
+  if (clustered) (await import('./cluster-metrics.js')).joinClusterMetrics(metrics);
+  return metrics;
 }
 
 /**
@@ -25,6 +29,7 @@ export async function startMetrics(kernel: Kernel, settings: Settings, metrics: 
   const { MCP_METRICS_HOST: host, MCP_METRICS_PORT: port } = settings.of(MetricsSettings);
   if (port === 0) return async () => {};
   const { serveMetrics } = await import('./metrics-server.js');
-  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, logger });
+  const hostCheck = HostCheck.of(settings, host);
+  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, hostCheck, logger });
   return () => server.close();
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
 import { adminTokenCheck } from '../admin/admin-token.js';
+import type { HostCheck } from '../http/host-check.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
@@ -12,6 +13,8 @@ export interface MetricsAccess {
    */
   requireAdminToken: boolean;
   adminToken: string;
+  /** The names this server answers to: a scrape sent under another (a DNS-rebinding page) is refused first. */
+  hostCheck: HostCheck;
   logger: Logger;
 }
 
@@ -20,6 +23,10 @@ export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess):
   const isAdmin = adminTokenCheck(access.adminToken, access.logger);
   return async (request, response) => {
     if ((request.url ?? '/').split('?', 1)[0] !== '/metrics') return false;
+    if (!access.hostCheck.allows(request.headers.host)) {
+      access.hostCheck.refuse(response, request.headers.host);
+      return true;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, { error: 'Scrape /metrics with GET.' }, { allow: 'GET, HEAD' });
       return true;
@@ -39,8 +46,16 @@ export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess):
       );
       return true;
     }
-    const { contentType, body } = await metrics.exposition();
-    response.writeHead(200, { 'content-type': contentType }).end(request.method === 'HEAD' ? undefined : body);
+    let exposition;
+    try {
+      exposition = await metrics.exposition();
+    } catch (error) {
+      // Under --workers: one worker's figures alone would read as a counter reset; a failed scrape is a gap.
+      access.logger.warn({ err: (error as Error).message }, 'metrics scrape failed');
+      send(response, 503, { error: `The metrics could not be gathered (${(error as Error).message}); scrape again.` });
+      return true;
+    }
+    response.writeHead(200, { 'content-type': exposition.contentType }).end(request.method === 'HEAD' ? undefined : exposition.body);
     return true;
   };
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
+import type { HostCheck } from '../http/host-check.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { metricsRoute } from './metrics-route.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
@@ -10,12 +11,15 @@ export interface MetricsServerOptions {
   host: string;
   port: number;
   adminToken: string;
+  /** The names this server answers to (HostCheck.of with MCP_METRICS_HOST). */
+  hostCheck: HostCheck;
   logger: Logger;
 }
 
 /**
  * MCP_METRICS_PORT: /metrics on a port of its own, for a server whose MCP goes over stdio. Open on loopback;
- * bound beyond it, only to scrapes that send MCP_ADMIN_TOKEN (and it will not start without one).
+ * bound beyond it, only to scrapes that send MCP_ADMIN_TOKEN (and it will not start without one). Either way
+ * only under a Host name that is the server's (HostCheck).
  */
 export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsServerOptions): Promise<{ url: string; close(): Promise<void> }> {
   const requireAdminToken = !isLoopbackHost(options.host);
@@ -24,7 +28,7 @@ export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsS
       `MCP_METRICS_HOST=${options.host} is reachable beyond this machine: set MCP_ADMIN_TOKEN (scrapes then send it as a bearer token), or bind the metrics to 127.0.0.1.`,
     );
   }
-  const route = metricsRoute(metrics, { requireAdminToken, adminToken: options.adminToken, logger: options.logger });
+  const route = metricsRoute(metrics, { requireAdminToken, adminToken: options.adminToken, hostCheck: options.hostCheck, logger: options.logger });
   const server = createServer((request, response) => {
     route(request, response)
       .then((answered) => {

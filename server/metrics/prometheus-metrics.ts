@@ -2,6 +2,12 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
 import { VERSION } from '../../core/version.js';
 
+/** A scrape's answer: the text exposition format and its content type. */
+export interface Exposition {
+  contentType: string;
+  body: string;
+}
+
 /** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold. */
 export interface LiveFigures {
   callsInFlight(): number;
@@ -21,6 +27,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
   private live: LiveFigures = { callsInFlight: () => 0, bodyBytesInFlight: () => 0 };
+  private source: () => Promise<Exposition> = async () => ({ contentType: this.registry.contentType, body: await this.registry.metrics() });
   private readonly calls: Counter<'tool' | 'outcome'>;
   private readonly durations: Histogram<'tool'>;
   private readonly upstream: Counter<'vendor' | 'status'>;
@@ -77,7 +84,11 @@ export class PrometheusMetrics implements Metrics {
         this.set(live().callsInFlight());
       },
     });
-    new Gauge({ name: 'mcp_devtools_build_info', help: 'The running version; always 1.', labelNames: ['version'], registers }).set({ version: VERSION }, 1);
+    // Under --workers the gauges above are summed over the workers; this one is the same in each, so taken once.
+    new Gauge({ name: 'mcp_devtools_build_info', help: 'The running version; always 1.', labelNames: ['version'], registers, aggregator: 'first' }).set(
+      { version: VERSION },
+      1,
+    );
     for (const result of CACHE_RESULTS) this.cache.inc({ result }, 0);
     for (const effect of POLICY_EFFECTS) this.policy.inc({ effect }, 0);
   }
@@ -109,8 +120,13 @@ export class PrometheusMetrics implements Metrics {
     this.artifactBytes.inc(bytes);
   }
 
-  /** The text exposition format, as scraped. */
-  async exposition(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  /** Under `--workers`: scrapes answer with what `source` gathers (every worker's figures, cluster-metrics.ts). */
+  answerWith(source: () => Promise<Exposition>): void {
+    this.source = source;
+  }
+
+  /** The text exposition format, as scraped: this process's registry, or the whole server's under `--workers`. */
+  exposition(): Promise<Exposition> {
+    return this.source();
   }
 }

@@ -4,6 +4,7 @@ import { StartupError } from '../../core/errors/tool-error.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/authenticator.js';
+import { HostCheck } from '../http/host-check.js';
 import type { ProtectedResource } from '../auth/protected-resource.js';
 import { publicEndpoint, type PublicEndpoint } from '../auth/public-endpoint.js';
 import { readJsonBody } from './json-body.js';
@@ -31,6 +32,8 @@ export interface HttpOptions {
   auth?: { mode: string; open(endpoint: PublicEndpoint): Promise<HttpAuth> };
   /** MCP_PUBLIC_URL: the URL clients use, behind a proxy; default: the listening address. */
   publicUrl?: string;
+  /** The Host names /healthz answers to (HostCheck.of); default: those the options above name. */
+  hostCheck?: HostCheck;
   /** Extra routes (admin endpoints); return true when the request was answered. */
   routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
   maxBodyBytes?: number;
@@ -46,6 +49,7 @@ export interface RunningHttp {
 
 interface Serving {
   options: HttpOptions;
+  hostCheck: HostCheck;
   auth: HttpAuth;
   exchange: McpExchange;
 }
@@ -89,7 +93,10 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   try {
     endpoint = publicEndpoint(options.publicUrl ?? '', url);
     const auth = options.auth ? await options.auth.open(endpoint) : { authenticator: options.authenticator ?? noAuthentication };
-    ready({ options, auth, exchange: mcpExchange(kernel, options.logger) });
+    const hostCheck =
+      options.hostCheck ??
+      new HostCheck({ bindHost: options.host, publicUrls: [options.publicUrl ?? ''], allowedOrigins: options.allowedOrigins, allowedHosts: [] });
+    ready({ options, hostCheck, auth, exchange: mcpExchange(kernel, options.logger) });
   } catch (error) {
     failed(error);
     await closeServer(server);
@@ -99,10 +106,12 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   return { url, port, endpoint, close: () => closeServer(server) };
 }
 
-async function handle({ options, auth, exchange }: Serving, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle({ options, hostCheck, auth, exchange }: Serving, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = (request.url ?? '/').split('?', 1)[0];
   if (path === '/healthz' && request.method === 'GET') {
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    // Under a foreign Host (DNS rebinding) not even "ok": a page must not learn that a server listens here.
+    if (!hostCheck.allows(request.headers.host)) hostCheck.refuse(response, request.headers.host);
+    else response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
   if (auth.protectedResource?.route(request, response)) return;

@@ -65,13 +65,13 @@ describe('approvals console parts', () => {
     it('ends a session at its TTL whatever the store does, and forgets a destroyed one', async () => {
       const clock = manualClock();
       const sessions = new SessionStore(openMemoryStore('console-test', 1000), clock, 60_000);
-      const { id, session } = await sessions.create({ subject: 'olga', groups: ['team-leads'], via: 'tokens' });
+      const { id, session } = await sessions.create({ subject: 'olga', groups: ['team-leads'], via: 'tokens' }, { kind: 'token', sha256: 'ab'.repeat(32) });
       expect(await sessions.get(id)).to.deep.equal(session);
       // Another id of the same form: 32 random bytes end in one of 16 characters, so 'A' alone is this id 1 time in 16.
       expect(await sessions.get(`${id.slice(0, -1)}${id.endsWith('A') ? 'E' : 'A'}`)).to.equal(undefined);
       clock.advance(60_001);
       expect(await sessions.get(id)).to.equal(undefined);
-      const again = await sessions.create({ subject: 'olga', groups: [], via: 'tokens' });
+      const again = await sessions.create({ subject: 'olga', groups: [], via: 'tokens' }, { kind: 'token', sha256: 'ab'.repeat(32) });
       await sessions.destroy(again.id);
       expect(await sessions.get(again.id)).to.equal(undefined);
     });

@@ -1,6 +1,7 @@
 import { open, readFile, rename, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import { GENESIS, recordHash, type AuditRecord } from './audit-record.js';
+import { chainPathOf } from './audit-writers.js';
 
 /** The head of a log: its last record's number and hash, kept beside it so a cut tail is detected. */
 export interface AuditHead {
@@ -15,26 +16,34 @@ export function headPathOf(logPath: string): string {
 const TAIL_BYTES = 1024 * 1024;
 
 /**
- * The append-only JSON Lines audit log. Records are written one at a time, in order, each chained to the
- * previous by its hash; after each, `<log>.head` is replaced atomically with the new head. A restarted
- * server continues the chain from the last record in the file. One process per file: replicas each write
- * their own.
+ * One writer's chain of the append-only JSON Lines audit log. Records are written one at a time, in order,
+ * each chained to the previous by its hash; after each, the chain's head file (`<chain>.head`) is replaced
+ * atomically with the new head. A restarted server continues the chain from the last record in the file. One
+ * process per chain: a single server writes the log itself, each `--workers` worker (and each replica given
+ * MCP_AUDIT_WRITER) its own `<log>.<writer>`, so no two processes ever append to one chain.
  */
 export class AuditLog {
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
+    /** MCP_AUDIT_LOG: the log every writer's chain is named after (what `audit verify` and the console read). */
+    readonly logPath: string,
+    /** This process's writer name; '' when it writes the log itself. */
+    readonly writer: string,
+    /** The file this process appends to. */
     readonly path: string,
     private readonly handle: FileHandle,
     private head: AuditHead,
   ) {}
 
-  static async open(path: string): Promise<AuditLog> {
+  static async open(logPath: string, writer = ''): Promise<AuditLog> {
+    const path = chainPathOf(logPath, writer);
+    const setting = writer === '' ? `MCP_AUDIT_LOG=${path}` : `MCP_AUDIT_LOG=${logPath} (writer ${writer}: ${path})`;
     let handle: FileHandle;
     try {
       handle = await open(path, 'a', 0o600);
     } catch (error) {
-      throw new StartupError(`MCP_AUDIT_LOG=${path} cannot be opened for appending: ${(error as Error).message}`);
+      throw new StartupError(`${setting} cannot be opened for appending: ${(error as Error).message}`);
     }
     const { head, endsWithNewline } = await readHead(path);
     const recorded = await readHeadFile(path);
@@ -42,7 +51,7 @@ export class AuditLog {
     const refuse = async (what: string): Promise<never> => {
       await handle.close();
       throw new StartupError(
-        `MCP_AUDIT_LOG=${path}: ${what}. Run \`mcp-devtools audit verify ${path}\`, then move the log and its head file aside to start a new one.`,
+        `${setting}: ${what}. Run \`mcp-devtools audit verify ${logPath}\`, then move the chain and its head file aside to start a new one.`,
       );
     };
     if (recorded.kind === 'head' && (head.seq < recorded.head.seq || (head.seq === recorded.head.seq && head.hash !== recorded.head.hash))) {
@@ -53,7 +62,7 @@ export class AuditLog {
     if (recorded.kind === 'invalid') await refuse(`${headPathOf(path)} cannot be read (${recorded.problem})`);
     // A crash mid-write leaves a partial line; end it so the next record starts on its own line (verify reports it).
     if (!endsWithNewline) await handle.write('\n');
-    return new AuditLog(path, handle, head);
+    return new AuditLog(logPath, writer, path, handle, head);
   }
 
   /** Seals and appends a record; resolves once it is written. Records keep the order of the calls to append. */

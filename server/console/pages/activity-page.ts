@@ -1,13 +1,12 @@
-import type { AuditRecord } from '../../../plugins/policy/index.js';
 import type { AuditVerification } from '../../../plugins/policy/index.js';
-import { OUTCOMES, outcomeOf, type ActivityFilter } from '../audit-view.js';
+import { OUTCOMES, outcomeOf, type ActivityFilter, type WrittenRecord } from '../audit-view.js';
 import { html, type Html } from '../html.js';
 import { page, shortTime, type Viewer } from './layout.js';
 
 export interface ActivityData {
   /** Where the log is, or undefined without MCP_AUDIT_LOG. */
   path?: string;
-  records: AuditRecord[];
+  records: WrittenRecord[];
   scanned: number;
   verification?: AuditVerification;
   /** Principals and tools seen in the scanned records, for the filter's suggestions. */
@@ -15,7 +14,7 @@ export interface ActivityData {
   tools: string[];
 }
 
-/** Recent activity from this server's audit log, filtered, with whether the hash chain verifies. */
+/** Recent activity from every writer's chain of the audit log, filtered, with whether each hash chain verifies. */
 export function activityPage(viewer: Viewer, filter: ActivityFilter, data: ActivityData): Html {
   if (data.path === undefined) {
     return page(
@@ -45,13 +44,15 @@ ${data.records.map(row)}
 }
 
 function chainStatus(path: string, v: AuditVerification): Html {
+  const writers = v.chains.filter((c) => c.writer !== '').map((c) => c.writer);
+  const where = writers.length === 0 ? html`<code>${path}</code>` : html`<code>${path}</code> and its writers' chains (${writers.join(', ')})`;
   if (v.ok) {
-    return html`<p class="chain ok"><strong>Audit chain verified</strong>: ${v.records} records in <code>${path}</code>, each sealed to the one before${v.notes.length > 0 ? html` (${v.notes.join(' ')})` : ''}.</p>`;
+    return html`<p class="chain ok"><strong>Audit chain verified</strong>: ${v.records} records in ${where}, each sealed to the one before${v.notes.length > 0 ? html` (${v.notes.join(' ')})` : ''}.</p>`;
   }
-  return html`<div class="chain broken" role="alert"><p><strong>Audit chain broken</strong>: <code>${path}</code> was changed after it was written.</p><ul>${v.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`;
+  return html`<div class="chain broken" role="alert"><p><strong>Audit chain broken</strong>: ${where} was changed after it was written.</p><ul>${v.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`;
 }
 
-function row(r: AuditRecord): Html {
+function row(r: WrittenRecord): Html {
   const outcome = outcomeOf(r);
   const d = r.decision;
   const decision = r.approval
@@ -60,5 +61,6 @@ function row(r: AuditRecord): Html {
       ? html`<span class="muted">none</span>`
       : html`${d.effect}${d.ruleId ? html` (<code>${d.ruleId}</code>)` : ''}${d.approvalId ? html` <span class="muted">${d.approvalId}</span>` : ''}`;
   const detail = r.outcome.status === 'error' && outcome === 'error' ? html` <code>${r.outcome.code}</code>` : '';
-  return html`<tr><td data-label="#">${r.seq}</td><td data-label="Time"><time datetime="${r.time}">${shortTime(r.time)}</time></td><td data-label="Principal">${r.principal.subject}</td><td data-label="Tool"><code>${r.tool}</code></td><td data-label="Decision">${decision}</td><td data-label="Outcome"><span class="outcome ${outcome}">${outcome}</span>${detail}</td></tr>`;
+  // The number is the record's place in its writer's chain: name the writer when it is not the log itself.
+  return html`<tr><td data-label="#">${r.writer === '' ? '' : html`<span class="muted">${r.writer}</span> `}${r.seq}</td><td data-label="Time"><time datetime="${r.time}">${shortTime(r.time)}</time></td><td data-label="Principal">${r.principal.subject}</td><td data-label="Tool"><code>${r.tool}</code></td><td data-label="Decision">${decision}</td><td data-label="Outcome"><span class="outcome ${outcome}">${outcome}</span>${detail}</td></tr>`;
 }

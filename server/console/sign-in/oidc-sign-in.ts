@@ -2,9 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import * as oidc from 'openid-client';
 import type { Logger } from '../../../core/logging/logger.js';
 import type { AuthOutcome } from '../../auth/authenticator.js';
-import { OidcAuthenticator } from '../../auth/oidc-authenticator.js';
+import { claim, groupsOf, OidcAuthenticator } from '../../auth/oidc-authenticator.js';
 import { isLoopbackHost } from '../../transports/origin-check.js';
-import type { PendingLogin } from '../sessions.js';
+import type { Recheck } from '../session-check.js';
+import type { PendingLogin, SessionCredential } from '../sessions.js';
 
 export interface OidcSignInOptions {
   issuer: string;
@@ -62,26 +63,64 @@ export class OidcSignIn {
     return new URL(this.options.issuer).origin;
   }
 
-  /** Redeems the code at the token endpoint (with the PKCE verifier) and names the principal of the ID token. */
-  async finish(callbackUrl: URL, state: string, login: PendingLogin): Promise<AuthOutcome> {
+  /**
+   * Redeems the code at the token endpoint (with the PKCE verifier) and names the principal of the ID token,
+   * with what the session re-checks later: the subject, and the access token until it expires.
+   */
+  async finish(callbackUrl: URL, state: string, login: PendingLogin): Promise<{ outcome: AuthOutcome; credential?: SessionCredential }> {
     const { config, verifier } = await this.discovered();
-    let idToken: string | undefined;
+    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: login.codeVerifier,
         expectedState: state,
         expectedNonce: login.nonce,
         idTokenExpected: true,
       });
-      idToken = tokens.id_token;
     } catch (error) {
       // The provider's own words (access_denied, invalid_grant...), never a token.
       const { error: code = (error as { code?: string }).code, error_description: description } = error as { error?: string; error_description?: string };
       this.logger.warn({ code, description, err: (error as Error).message }, 'console sign-in failed at the identity provider');
-      return { failure: `the identity provider did not complete the sign-in (${code ?? (error as Error).message}).` };
+      return { outcome: { failure: `the identity provider did not complete the sign-in (${code ?? (error as Error).message}).` } };
     }
-    if (idToken === undefined) return { failure: 'the identity provider returned no ID token.' };
-    return verifier.authenticate({ headers: { authorization: `Bearer ${idToken}` } } as IncomingMessage);
+    const idToken = tokens.id_token;
+    const claims = tokens.claims();
+    if (idToken === undefined || claims === undefined) return { outcome: { failure: 'the identity provider returned no ID token.' } };
+    const outcome = await verifier.authenticate({ headers: { authorization: `Bearer ${idToken}` } } as IncomingMessage);
+    // Until the access token expires; without one, until the ID token does (the groups are then not re-read).
+    const expiresIn = tokens.expiresIn();
+    const expiresAt = tokens.access_token !== '' && expiresIn !== undefined ? Date.now() + expiresIn * 1000 : claims.exp * 1000;
+    return { outcome, credential: { kind: 'oidc', sub: claims.sub, accessToken: tokens.access_token || undefined, expiresAt } };
+  }
+
+  /**
+   * Who a session's access token names now, by the provider's userinfo endpoint: the groups from
+   * MCP_OIDC_GROUPS_CLAIM of its answer. An expired token, one the provider refuses (revoked, the account
+   * disabled), or a provider that cannot be reached ends the session. A provider without a userinfo endpoint
+   * cannot tell: its sessions last until the token expires, with the groups of the sign-in.
+   */
+  async recheck(
+    accessToken: string | undefined,
+    credential: { sub: string; expiresAt?: number },
+    subject: string,
+    groups: readonly string[],
+  ): Promise<Recheck> {
+    if (credential.expiresAt !== undefined && credential.expiresAt <= Date.now()) return { ended: 'its access token expired' };
+    const { config } = await this.discovered();
+    if (accessToken === undefined || config.serverMetadata().userinfo_endpoint === undefined) return { subject, groups };
+    let info: Awaited<ReturnType<typeof oidc.fetchUserInfo>>;
+    try {
+      info = await oidc.fetchUserInfo(config, accessToken, credential.sub);
+    } catch (error) {
+      return { ended: `the identity provider no longer accepts its access token (${(error as { code?: string }).code ?? (error as Error).message})` };
+    }
+    const named = claim(info, this.options.groupsClaim);
+    // Providers leave out an empty groups claim; one that never sends it there ends sessions with groups, saying so.
+    if (named === undefined && groups.length > 0)
+      return {
+        ended: `the provider's userinfo answer names no groups: they were taken away, or the provider does not send "${this.options.groupsClaim}" (MCP_OIDC_GROUPS_CLAIM) there`,
+      };
+    return { subject, groups: groupsOf(named) };
   }
 
   /** Discovery happens at the first sign-in and is retried after a failure, so an unreachable provider does not stop the MCP server. */

@@ -2,12 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../../core/logging/logger.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { Authenticator, AuthOutcome } from '../../auth/authenticator.js';
+import { hashToken } from '../../auth/token-hash.js';
 import type { ConsoleAccess } from '../access.js';
 import { readForm, redirect, sendHtml } from '../http-kit.js';
 import type { Banner } from '../pages/layout.js';
 import { continuePage, signInPage } from '../pages/sign-in-page.js';
 import { SESSION_COOKIE, SIGN_IN_COOKIE, STATE_COOKIE, type ConsoleRequest } from '../request-context.js';
-import { randomSecret, sameSecret, type SessionStore } from '../sessions.js';
+import { randomSecret, sameSecret, type SessionCredential, type SessionStore } from '../sessions.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 
 export type SignInMethod = { mode: 'tokens'; authenticator: Authenticator } | { mode: 'oidc'; oidc: OidcSignIn; provider: string };
@@ -15,6 +16,7 @@ export type SignInMethod = { mode: 'tokens'; authenticator: Authenticator } | { 
 const NOTICES: Record<string, Banner> = {
   'signed-out': { kind: 'notice', text: 'You are signed out.' },
   expired: { kind: 'error', text: 'Your sign-in has expired; sign in again.' },
+  ended: { kind: 'error', text: 'Your sign-in has ended: your token or your groups changed. Sign in again.' },
 };
 
 /**
@@ -54,7 +56,8 @@ export class SignInRoutes {
     if (this.method.mode === 'tokens') {
       const token = (form.get('token') ?? '').trim().replace(/^Bearer\s+/i, '');
       const outcome = await this.method.authenticator.authenticate({ headers: { authorization: `Bearer ${token}` } } as IncomingMessage);
-      return this.complete(rq, outcome, 'token');
+      // The session keeps the token's SHA-256 (what the tokens file holds), never the token, to re-check it.
+      return this.complete(rq, outcome, 'token', [], { kind: 'token', sha256: hashToken(token) });
     }
     let begun: Awaited<ReturnType<OidcSignIn['begin']>>;
     try {
@@ -78,8 +81,8 @@ export class SignInRoutes {
     const login = cookie !== undefined && sameSecret(state, cookie) ? await this.sessions.takeLogin(state) : undefined;
     if (login === undefined)
       return this.signInForm(rq, { kind: 'error', text: 'This sign-in was not started in this browser, or took too long; start again.' }, 400);
-    const outcome = await this.method.oidc.finish(new URL(`${rq.base}/console/callback?${rq.query.toString()}`), state, login);
-    return this.complete(rq, outcome, 'oidc', [rq.clear(STATE_COOKIE, '/console/callback', 'Lax')]);
+    const { outcome, credential } = await this.method.oidc.finish(new URL(`${rq.base}/console/callback?${rq.query.toString()}`), state, login);
+    return this.complete(rq, outcome, 'oidc', [rq.clear(STATE_COOKIE, '/console/callback', 'Lax')], credential);
   }
 
   async signOut(rq: ConsoleRequest): Promise<void> {
@@ -94,12 +97,14 @@ export class SignInRoutes {
     redirect(rq.response, '/console/signin?notice=signed-out', [rq.clear(SESSION_COOKIE)]);
   }
 
-  private async complete(rq: ConsoleRequest, outcome: AuthOutcome, how: string, cookies: string[] = []): Promise<void> {
+  private async complete(rq: ConsoleRequest, outcome: AuthOutcome, how: string, cookies: string[], credential: SessionCredential | undefined): Promise<void> {
     if (!('principal' in outcome)) {
       this.logger.warn({ how, failure: outcome.failure }, 'console sign-in refused');
       const text = how === 'token' ? 'That token is not recognised by this server.' : `The sign-in did not succeed: ${outcome.failure}`;
       return this.signInForm(rq, { kind: 'error', text }, outcome.status ?? 401);
     }
+    // Every successful sign-in has one: the session is re-checked with it (session-check.ts).
+    if (credential === undefined) throw new Error('a console sign-in succeeded without a credential to re-check');
     const principal: Principal = outcome.principal;
     if (!this.access.mayView(principal)) {
       this.logger.warn({ how, subject: principal.subject }, 'console sign-in refused: not a viewer or approver');
@@ -109,7 +114,7 @@ export class SignInRoutes {
         403,
       );
     }
-    const { id } = await this.sessions.create(principal);
+    const { id } = await this.sessions.create(principal, credential);
     this.logger.info({ how, subject: principal.subject, approver: this.access.isApprover(principal) }, 'console sign-in');
     const ttl = Math.floor(this.sessions.ttlMs / 1000);
     const all = [...cookies, rq.cookie(SESSION_COOKIE, id, ttl), rq.clear(SIGN_IN_COOKIE)];

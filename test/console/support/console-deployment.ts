@@ -53,6 +53,8 @@ export class ConsoleDeployment {
     readonly circleci: MockUpstream,
     readonly tokens: Record<Person, string>,
     readonly provider: LoopbackProvider | undefined,
+    /** With oidc, each person's groups as the provider answers them now: a test may change them. */
+    readonly accounts: Record<string, readonly string[]>,
   ) {}
 
   static async start(options: ConsoleDeploymentOptions): Promise<ConsoleDeployment> {
@@ -83,11 +85,12 @@ export class ConsoleDeployment {
     };
     const tokens = {} as Record<Person, string>;
     let provider: LoopbackProvider | undefined;
+    const accounts: Record<string, readonly string[]> = { ...PEOPLE };
     if (options.auth === 'oidc') {
       const secret = canary('console-client-secret-');
       provider = await LoopbackProvider.start(
         { clientId: 'mcp-console', clientSecret: secret, redirectUri: `http://127.0.0.1:${port}/console/callback` },
-        PEOPLE,
+        accounts,
       );
       for (const person of Object.keys(PEOPLE) as Person[]) tokens[person] = await provider.accessToken(person, PEOPLE[person]);
       leakAudit.addCanaries(Object.values(tokens));
@@ -111,7 +114,7 @@ export class ConsoleDeployment {
     leakAudit.watchPath(dir);
     const servers = [await startHttpServer({ cwd: dir, env, args: ['--port', String(port)] })];
     if (options.replica) servers.push(await startHttpServer({ cwd: dir, env: { ...env, MCP_AUDIT_LOG: join(dir, 'audit-replica.jsonl') } }));
-    return new ConsoleDeployment(dir, env, servers, jira, circleci, tokens, provider);
+    return new ConsoleDeployment(dir, env, servers, jira, circleci, tokens, provider, accounts);
   }
 
   /** The first server's origin, http://127.0.0.1:PORT. */

@@ -102,7 +102,9 @@ describe('audit log', () => {
     await writeLog(path, 2);
     await writeLog(path, 3);
     expect(readRecords(path).map((r) => r.seq)).to.deep.equal([1, 2, 3, 4, 5]);
-    expect(await verifyAuditLog(path)).to.deep.equal({ ok: true, records: 5, problems: [], notes: [] });
+    const report = await verifyAuditLog(path);
+    expect(report).to.deep.include({ ok: true, records: 5, problems: [], notes: [] });
+    expect(report.chains.map((c) => [c.writer, c.path, c.records, c.ok])).to.deep.equal([['', path, 5, true]]);
   });
 
   it('fails verification, naming the line, for an edited record', async () => {
