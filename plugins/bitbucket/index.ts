@@ -29,6 +29,7 @@ import { BITBUCKET_TOOLS } from './tool-docs.js';
 import type { UploadLimits } from './upload-files.js';
 import { UPLOAD, type UploadArgs } from './upload-spec.js';
 import { cloudWebBase, createdComment, startedPipeline } from './write-results.js';
+import { BITBUCKET_TOOLSETS } from './toolsets.js';
 
 const ResponseLimit = Type.Pick(CoreSettings, ['MCP_MAX_RESPONSE_BYTES']);
 
@@ -50,7 +51,13 @@ function credentialsHint(credential: BitbucketCredential | undefined): string {
  * Handlers send `ctx.route`, which the validate stage computed from the arguments: what policy decided on is
  * exactly what goes out; any further request passes the request gate.
  */
-@Plugin({ name: 'bitbucket', version: '1.0.0', settings: BitbucketSettings, configSections: referenceConfigSections('bitbucket') })
+@Plugin({
+  name: 'bitbucket',
+  version: '1.0.0',
+  toolsets: BITBUCKET_TOOLSETS,
+  settings: BitbucketSettings,
+  configSections: referenceConfigSections('bitbucket'),
+})
 @PassthroughTools(BITBUCKET_TOOLS)
 export class BitbucketPlugin extends AtlassianPassthroughPlugin {
   private readonly uploadLimits: UploadLimits;

@@ -62,7 +62,7 @@ export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typ
   name: 'bb_list_pull_requests',
   title: 'List Bitbucket pull requests',
   description:
-    "A repository's pull requests. Result {data, nextCursor}: Bitbucket's page; for more pass nextCursor as cursor, same arguments (null: last page). " +
+    "A repository's pull requests. Result {data, nextCursor}: Bitbucket's page; for more pass nextCursor as cursor, same arguments. " +
     'jq e.g. "values[*].{id: id, title: title, branch: source.branch.name}".',
   annotations: READ,
   input: ListPullRequestsArgs,

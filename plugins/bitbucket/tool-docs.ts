@@ -6,6 +6,7 @@ const REPO = '/repositories/{workspace}/{repo}';
 /** Wording of the bb_* tools; arguments and behaviour are those of the reference Bitbucket server. */
 export const BITBUCKET_TOOLS: PassthroughProduct = {
   toolPrefix: 'bb',
+  toolset: 'bitbucket.repos',
   label: 'Bitbucket',
   args: {
     path: `Bitbucket Cloud path; /2.0 is prepended unless present, e.g. "${REPO}/pullrequests".`,

@@ -31,6 +31,7 @@ import {
   type TriggerArgs,
 } from './typed-specs.js';
 import { cloudWebApp, rerunWorkflowResult, triggeredPipelineResult } from './write-results.js';
+import { CIRCLECI_TOOLSETS } from './toolsets.js';
 
 /** circleci_logs' defaults, applied here: the arguments are optional, as any argument with a default is. */
 const LOGS_DEFAULTS = { failedOnly: true, tailLines: 500 };
@@ -41,7 +42,7 @@ const LOGS_DEFAULTS = { failedOnly: true, tailLines: 500 };
  * reruns, triggers and tests. Handlers send `ctx.route`, which the validate stage computed from the arguments:
  * what policy decided on is exactly what goes out; any further request passes the request gate.
  */
-@Plugin({ name: 'circleci', version: '1.0.0', settings: CircleciSettings })
+@Plugin({ name: 'circleci', version: '1.0.0', toolsets: CIRCLECI_TOOLSETS, settings: CircleciSettings })
 export class CircleciPlugin implements DevtoolsPlugin {
   readonly upstream: UpstreamClient;
   private readonly outputs: StepOutputReader;

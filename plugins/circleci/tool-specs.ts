@@ -58,7 +58,7 @@ export const GET: RoutedToolSpec<typeof GetArgs, typeof CircleCiReadEnvelope> = 
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: GetArgs,
   envelope: CircleCiReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.rest',
   cache: true,
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
 };
@@ -74,7 +74,7 @@ function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: str
     description,
     annotations: { readOnlyHint: false, destructiveHint: method === 'DELETE', idempotentHint: method === 'PUT' || method === 'DELETE', openWorldHint: true },
     input: WriteArgs,
-    toolset: 'circleci',
+    toolset: 'circleci.rest',
     route: (args: Static<typeof WriteArgs>) => ({ method, path: args.path, query: args.queryParams, body: args.body }),
   };
 }
@@ -107,7 +107,7 @@ export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   input: LogsArgs,
   savesArtifacts: true,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   // The step list with output URLs exists only in CircleCI's v1.1 job detail.
   route: (args: Static<typeof LogsArgs>) => {
     const [vcs = '', org, repo] = args.projectSlug.split('/');

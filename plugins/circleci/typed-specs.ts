@@ -79,7 +79,7 @@ export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvel
   annotations: READ,
   input: StatusArgs,
   envelope: ReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   route: (args: StatusArgs) => ({ method: 'GET', path: `/project/${args.projectSlug}/pipeline`, query: { branch: args.branch } }),
 };
 
@@ -90,7 +90,7 @@ export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelop
   annotations: WRITE,
   input: RerunArgs,
   envelope: ReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   route: (args: RerunArgs) => ({
     method: 'POST',
     path: `/workflow/${args.workflowId}/rerun`,
@@ -105,7 +105,7 @@ export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnv
   annotations: WRITE,
   input: TriggerArgs,
   envelope: ReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   route: (args: TriggerArgs) => {
     const body: TriggerBody = {};
     if (args.branch !== undefined) body.branch = args.branch;
@@ -121,7 +121,7 @@ export const JOB_TESTS: RoutedToolSpec<typeof JobTestsArgs, typeof ReadEnvelope>
   annotations: READ,
   input: JobTestsArgs,
   envelope: ReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   route: (args: JobTestsArgs) => ({ method: 'GET', path: `/project/${args.projectSlug}/${args.jobNumber}/tests` }),
 };
 
@@ -133,6 +133,6 @@ export const FLAKY_TESTS: RoutedToolSpec<typeof FlakyArgs, typeof ReadEnvelope> 
   annotations: READ,
   input: FlakyArgs,
   envelope: ReadEnvelope,
-  toolset: 'circleci',
+  toolset: 'circleci.pipelines',
   route: (args: Static<typeof FlakyArgs>) => ({ method: 'GET', path: `/insights/${args.projectSlug}/flaky-tests` }),
 };

@@ -21,6 +21,7 @@ import {
 import { CONF_SEARCH, searchContent, type ConfSearchArgs } from './search.js';
 import { CONFLUENCE_TOOLS } from './tool-docs.js';
 import { UPDATE_PAGE, updatePage, type UpdatePageArgs } from './update-page.js';
+import { CONFLUENCE_TOOLSETS } from './toolsets.js';
 
 /** On Data Center, Confluence's API is under /rest/ (set CONFLUENCE_API_PREFIXES=/rest/ with CONFLUENCE_BASE_URL). */
 const CONFLUENCE: SiteProduct = {
@@ -37,7 +38,13 @@ const CONFLUENCE: SiteProduct = {
  * server (the Jira server's code with Confluence names); and the typed tools for the common jobs (search, read,
  * create and update pages, comment), in Markdown on Cloud and Data Center alike.
  */
-@Plugin({ name: 'confluence', version: '1.0.0', settings: siteProductSettings(CONFLUENCE), configSections: referenceConfigSections('confluence') })
+@Plugin({
+  name: 'confluence',
+  version: '1.0.0',
+  toolsets: CONFLUENCE_TOOLSETS,
+  settings: siteProductSettings(CONFLUENCE),
+  configSections: referenceConfigSections('confluence'),
+})
 @PassthroughTools(CONFLUENCE_TOOLS)
 export class ConfluencePlugin extends AtlassianPassthroughPlugin {
   constructor(@inject(TOKENS.Settings) settings: Settings) {

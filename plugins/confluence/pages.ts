@@ -31,7 +31,7 @@ export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> =
   annotations: READ,
   input: GetPageArgs,
   envelope: ReadEnvelope,
-  toolset: 'confluence',
+  toolset: 'confluence.pages',
   route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => confluenceApi(upstream).readPage(args.pageId, true),
 };
 
@@ -79,7 +79,7 @@ export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvel
   annotations: CREATE,
   input: CreatePageArgs,
   envelope: ReadEnvelope,
-  toolset: 'confluence',
+  toolset: 'confluence.pages',
   route: (args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => {
     const { request, body } = confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
     return withBody(request, body);
@@ -114,7 +114,7 @@ export const ADD_PAGE_COMMENT: RoutedToolSpec<typeof AddPageCommentArgs, typeof 
   annotations: CREATE,
   input: AddPageCommentArgs,
   envelope: ReadEnvelope,
-  toolset: 'confluence',
+  toolset: 'confluence.pages',
   route: (args: Static<typeof AddPageCommentArgs>, upstream?: UpstreamBinding) => {
     const { request, body } = confluenceApi(upstream).addComment({ pageId: args.pageId, markdown: args.body });
     return withBody(request, body);

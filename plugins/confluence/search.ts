@@ -31,11 +31,11 @@ export const CONF_SEARCH: RoutedToolSpec<typeof ConfSearchArgs, typeof CursorEnv
   name: 'conf_search',
   title: 'Search Confluence with CQL',
   description:
-    "Pages, blog posts and comments matching a CQL query. Result {data, nextCursor}: data is Confluence's page ({results: [{content: {id, title}, excerpt, url}]}); pass nextCursor as cursor for more (null: last page). Read a page with conf_get_page.",
+    "Pages, blog posts and comments matching a CQL query. Result {data, nextCursor}: data is Confluence's page ({results: [{content: {id, title}, excerpt, url}]}); pass nextCursor as cursor for more. Read a page with conf_get_page.",
   annotations: READ,
   input: ConfSearchArgs,
   envelope: CursorEnvelope,
-  toolset: 'confluence',
+  toolset: 'confluence.pages',
   route: (args: Args, upstream?: UpstreamBinding) => ({
     method: 'GET',
     path: confluenceApi(upstream).searchPath,

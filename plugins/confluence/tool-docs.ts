@@ -3,7 +3,7 @@ import { OUTPUT_NOTE as FORMAT, type PassthroughProduct } from '../atlassian/pas
 /** Wording of the conf_* tools; arguments and behaviour are those of the reference Confluence server. */
 export const CONFLUENCE_TOOLS: PassthroughProduct = {
   toolPrefix: 'conf',
-  toolset: 'confluence',
+  toolset: 'confluence.rest',
   label: 'Confluence',
   args: {
     path: 'Confluence REST path, e.g. "/wiki/api/v2/pages/123456".',

@@ -36,7 +36,7 @@ export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvel
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   input: UpdatePageArgs,
   envelope: ReadEnvelope,
-  toolset: 'confluence',
+  toolset: 'confluence.pages',
   route: (args: Args, upstream?: UpstreamBinding) => {
     const { request, body } = confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
     return withBody(request, body);

@@ -74,7 +74,7 @@ export const ListReposArgs = Type.Object(
   { additionalProperties: false },
 );
 
-const PAGE_NOTE = 'Result {data, nextPage}: pass nextPage as page for more (null: last page).';
+const PAGE_NOTE = 'Result {data, nextPage}: pass nextPage as page for more.';
 
 export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typeof PagedEnvelope> = {
   name: 'github_list_pull_requests',

@@ -98,7 +98,7 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
   title: 'List GitHub Actions workflow runs',
   description: [
     'List workflow runs of a repository, newest first.',
-    'Result {data, nextPage}: data is {total_count, workflow_runs}; pass nextPage as page (null: last page).',
+    'Result {data, nextPage}: data is {total_count, workflow_runs}; pass nextPage as page.',
     'Runs are large: project them, e.g. jq "workflow_runs[*].{id: id, name: name, conclusion: conclusion, branch: head_branch}".',
     'Then github_list_workflow_jobs, and github_get_job_logs for a failed job.',
   ].join(' '),

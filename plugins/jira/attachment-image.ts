@@ -20,7 +20,7 @@ export const GET_ATTACHMENT: RoutedToolSpec<typeof AttachmentArgs> = {
     'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see. Other attachments: jira_get on /rest/api/3/attachment/{id} for metadata.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: AttachmentArgs,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Static<typeof AttachmentArgs>) => ({ method: 'GET', path: `/rest/api/3/attachment/content/${args.attachmentId}` }),
 };
 

@@ -31,7 +31,7 @@ export const GET_ISSUE: RoutedToolSpec<typeof GetIssueArgs, typeof ReadEnvelope>
   annotations: READ,
   input: GetIssueArgs,
   envelope: ReadEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Args, upstream?: UpstreamBinding) => ({
     method: 'GET',
     path: jiraApi(upstream).issuePath(args.issueKey),

@@ -23,6 +23,7 @@ import {
 import { SEARCH, searchIssues, type SearchArgs } from './search.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 import { TRANSITION_ISSUE, transitionIssue, type TransitionArgs } from './transition.js';
+import { JIRA_TOOLSETS } from './toolsets.js';
 
 const JIRA: SiteProduct = {
   vendor: 'jira',
@@ -38,7 +39,7 @@ const JIRA: SiteProduct = {
  * jira_get_attachment, an image attachment as an image content block; and the typed tools for the common jobs
  * (search, read, create, update, transition, comment), in Markdown on Cloud and Data Center alike.
  */
-@Plugin({ name: 'jira', version: '1.0.0', settings: siteProductSettings(JIRA), configSections: referenceConfigSections('jira') })
+@Plugin({ name: 'jira', version: '1.0.0', toolsets: JIRA_TOOLSETS, settings: siteProductSettings(JIRA), configSections: referenceConfigSections('jira') })
 @PassthroughTools(JIRA_TOOLS)
 export class JiraPlugin extends AtlassianPassthroughPlugin {
   constructor(@inject(TOKENS.Settings) settings: Settings) {

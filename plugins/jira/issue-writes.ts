@@ -31,7 +31,7 @@ export const CREATE_ISSUE: RoutedToolSpec<typeof CreateIssueArgs, typeof ReadEnv
   annotations: CREATE,
   input: CreateIssueArgs,
   envelope: ReadEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Static<typeof CreateIssueArgs>, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     return withBody({ method: 'POST', path: `${api.base}/issue` }, () => ({
@@ -71,7 +71,7 @@ export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnv
   annotations: UPDATE,
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Static<typeof UpdateIssueArgs>, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     return withBody({ method: 'PUT', path: api.issuePath(args.issueKey) }, () => ({ fields: updatedFields(args, api.richText) }));
@@ -103,7 +103,7 @@ export const ADD_COMMENT: RoutedToolSpec<typeof AddCommentArgs, typeof ReadEnvel
   annotations: CREATE,
   input: AddCommentArgs,
   envelope: ReadEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Static<typeof AddCommentArgs>, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/comment` }, () => ({ body: api.richText(args.body) }));

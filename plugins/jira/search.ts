@@ -34,11 +34,11 @@ export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = 
   name: 'jira_search',
   title: 'Search Jira issues with JQL',
   description:
-    "Issues matching a JQL query. Result {data, nextCursor}: data is Jira's page ({issues: [{key, fields}]}); pass nextCursor as cursor for more (null: last page). Read one issue with jira_get_issue.",
+    "Issues matching a JQL query. Result {data, nextCursor}: data is Jira's page ({issues: [{key, fields}]}); pass nextCursor as cursor for more. Read one issue with jira_get_issue.",
   annotations: READ,
   input: SearchArgs,
   envelope: CursorEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Args, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     const common = { jql: args.jql, fields: (args.fields ?? DEFAULT_SEARCH_FIELDS).join(','), maxResults: args.maxResults ?? 50 };

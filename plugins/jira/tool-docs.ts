@@ -3,7 +3,7 @@ import { OUTPUT_NOTE as FORMAT, type PassthroughProduct } from '../atlassian/pas
 /** Wording of the jira_* tools; arguments and behaviour are those of the reference Jira server. */
 export const JIRA_TOOLS: PassthroughProduct = {
   toolPrefix: 'jira',
-  toolset: 'jira',
+  toolset: 'jira.rest',
   label: 'Jira',
   args: {
     path: 'Jira REST path, e.g. "/rest/api/3/issue/PROJ-1".',

@@ -35,7 +35,7 @@ export const TRANSITION_ISSUE: RoutedToolSpec<typeof TransitionArgs, typeof Read
   annotations: CREATE,
   input: TransitionArgs,
   envelope: ReadEnvelope,
-  toolset: 'jira',
+  toolset: 'jira.issues',
   route: (args: Args, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/transitions` }, () => ({
