@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { ScratchDirs } from '../../server/testing/scratch-dirs.js';
 import { CLI_PATH } from './paths.js';
 import { isolatedEnv } from './sdk-client.js';
+import { everyToolUnlessChosen } from './every-tool.js';
 
 export interface CliRun {
   code: number | null;
@@ -13,7 +14,11 @@ export interface CliRun {
 export function runCli(args: readonly string[], options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {}): Promise<CliRun> {
   const scratch = new ScratchDirs();
   const cwd = options.cwd ?? scratch.make('mcp-devtools-cli-');
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env: isolatedEnv(options.env, cwd, scratch), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd,
+    env: isolatedEnv(everyToolUnlessChosen(options.env, args), cwd, scratch),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.once('close', () => scratch.remove());
   const out: Buffer[] = [];
   const err: Buffer[] = [];

@@ -7,6 +7,7 @@ import { kitClient, type VersionNegotiation } from '../../server/testing/sdk-cli
 import { ScratchDirs } from '../../server/testing/scratch-dirs.js';
 import { connectStdio as connectStdioServer, isolatedEnv, type StdioSession } from '../../server/testing/stdio-server.js';
 import { CLI_PATH } from './paths.js';
+import { everyToolUnlessChosen } from './every-tool.js';
 
 /**
  * The one place that knows which MCP client a test drives. By default, the official SDK's v2 client negotiating
@@ -56,7 +57,7 @@ export { isolatedEnv, type StdioSession };
 
 /** The official SDK client (v2), talking to `dist/cli.js` over stdio. */
 export function connectStdio(options: ProcessOptions = {}): Promise<StdioSession> {
-  return connectStdioServer({ ...options, cliPath: options.cliPath ?? CLI_PATH });
+  return connectStdioServer({ ...options, env: everyToolUnlessChosen(options.env, options.args), cliPath: options.cliPath ?? CLI_PATH });
 }
 
 /** A client of the given kind over stdio to `dist/cli.js`. */
@@ -70,7 +71,7 @@ export async function connectStdioAs(kind: ClientKind, options: ProcessOptions =
   const transport = new Sdk1StdioTransport({
     command: process.execPath,
     args: [CLI_PATH, ...(options.args ?? [])],
-    env: isolatedEnv(options.env, cwd, scratch),
+    env: isolatedEnv(everyToolUnlessChosen(options.env, options.args), cwd, scratch),
     cwd,
     stderr: 'pipe',
   });
@@ -124,7 +125,7 @@ export async function startHttpServer(options: ProcessOptions = {}): Promise<Htt
   const cwd = options.cwd ?? scratch.make('mcp-devtools-cwd-');
   const child = spawn(process.execPath, [options.cliPath ?? CLI_PATH, '--transport', 'http', '--port', '0', ...(options.args ?? [])], {
     cwd,
-    env: isolatedEnv(options.env, cwd, scratch),
+    env: isolatedEnv(everyToolUnlessChosen(options.env, options.args), cwd, scratch),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];

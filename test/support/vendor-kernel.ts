@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/store/key-value-store.js';
+import { everyToolUnlessChosen } from './every-tool.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { startTestKernel, type TestKernel } from './test-kernel.js';
 
@@ -34,9 +35,11 @@ export function useVendorKernel(options: VendorKernelOptions): VendorKernel {
     for (let i = 0; i < (options.otherMocks ?? 0); i++) fixture.others.push(await MockUpstream.start());
     fixture.kernel = await startTestKernel({
       configFile: { content: JSON.stringify({ plugins: options.plugins, ...options.config }) },
-      env: options.env(
-        fixture.mock.url,
-        fixture.others.map((m) => m.url),
+      env: everyToolUnlessChosen(
+        options.env(
+          fixture.mock.url,
+          fixture.others.map((m) => m.url),
+        ),
       ),
       clock: options.clock,
     });
