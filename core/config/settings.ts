@@ -1,4 +1,4 @@
-import type { Static, TObject, TSchema } from 'typebox';
+import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Check } from 'typebox/value';
 import { StartupError } from '../errors/tool-error.js';
@@ -51,6 +51,11 @@ export class Settings {
     for (const [key, property] of Object.entries(schema.properties)) {
       const found = this.values.get(key);
       if (found === undefined) throw new Error(`setting ${key} is not declared by any loaded plugin`);
+      // An optional setting nothing set: absent, as its schema allows (start-up refuses a required one unset).
+      if (found.value === undefined && Type.IsOptional(property)) {
+        values[key] = undefined;
+        continue;
+      }
       if (!satisfies(found, property))
         throw new Error(`setting ${key} does not match the schema it is read with (another plugin declares it with another type)`);
       values[key] = found.value;
@@ -107,15 +112,17 @@ export function resolveSettings(
   explicitKeys: ReadonlyMap<string, string>,
   warn: Warn,
 ): Settings {
-  const declared = new Map<string, { schema: TSchema; owner: string; sections: string[]; owners: SettingOwner[] }>();
+  const declared = new Map<string, { schema: TSchema; owner: string; sections: string[]; owners: SettingOwner[]; required: boolean }>();
   for (const owner of owners) {
+    refuseNonObjectSettings(owner);
+    const required = new Set(owner.schema.required ?? []);
     for (const [key, schema] of Object.entries(owner.schema.properties)) {
       const seen = declared.get(key);
       if (seen) {
         refuseClashingDeclaration(key, { owner: seen.owner, schema: seen.schema }, { owner: owner.name, schema });
         seen.sections.push(...owner.sections);
         seen.owners.push(owner);
-      } else declared.set(key, { schema, owner: owner.name, sections: [...owner.sections], owners: [owner] });
+      } else declared.set(key, { schema, owner: owner.name, sections: [...owner.sections], owners: [owner], required: required.has(key) });
     }
   }
   for (const [key, where] of explicitKeys) {
@@ -131,8 +138,10 @@ export function resolveSettings(
   };
   const values = new Map<string, ResolvedSetting>();
   const byOwner = new Map<string, Map<string, ResolvedSetting>>();
-  for (const [key, { schema, owner, sections, owners: sharers }] of declared) {
-    values.set(key, resolveOne(key, schema, owner, sections, layers, warnOnce));
+  for (const [key, { schema, owner, sections, owners: sharers, required }] of declared) {
+    const value = resolveOne(key, schema, owner, sections, layers, warnOnce);
+    if (value.value === undefined && required) refuseUnset(key, schema, owner, sections);
+    values.set(key, value);
     // A key several plugins declare: each also gets it through its own sections only, as separate servers would.
     if (sharers.length < 2) continue;
     for (const sharer of sharers) {
@@ -142,6 +151,27 @@ export function resolveSettings(
     }
   }
   return new Settings(values, byOwner);
+}
+
+/** A plugin's `settings` must be a TypeBox object: anything else would fail later as a TypeError naming nothing. */
+export function refuseNonObjectSettings(owner: SettingOwner): void {
+  const schema = owner.schema as { type?: unknown; properties?: unknown } | null | undefined;
+  if (schema?.type === 'object' && schema.properties !== null && typeof schema.properties === 'object') return;
+  const prefix = (owner.name.split(/[-_]/)[0] ?? 'acme').toUpperCase();
+  const what = typeof schema?.type === 'string' ? `a ${schema.type} schema` : 'not a TypeBox object';
+  throw new StartupError(
+    `Plugin "${owner.name}": its settings must be a TypeBox object of settings, such as Type.Object({ ${prefix}_TOKEN: secret(Type.String({ default: '' })) }); it is ${what}.`,
+  );
+}
+
+/** A required setting nothing set and nothing defaults: it would be read as undefined, which its type does not allow. */
+function refuseUnset(key: string, schema: TSchema, owner: string, sections: readonly string[]): never {
+  const description = (schema as { description?: unknown }).description;
+  const about = typeof description === 'string' && description !== '' ? ` (${description})` : '';
+  const whose = owner === 'core' || owner === 'server' ? '' : ` of plugin "${owner}"`;
+  throw new StartupError(
+    `Setting ${key}${whose}${about} is not set and has no default: set it (in the environment, ./.env, the "${sections[0] ?? owner}" section of ~/.mcp/configs.json or the config file), or give it a default or make it Type.Optional in the plugin's settings.`,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { StartupError, ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../flow/compose.js';
-import type { InterceptContext, ToolContext } from '../plugin/tool-context.js';
+import type { AnyToolContext, InterceptContext } from '../plugin/tool-context.js';
 import { MAX_BODY_DEPTH, parseBody, refuseTooDeep, type BodyExpectation } from './parse-body.js';
 import { rateLimitRetryAfter } from './rate-limit.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
@@ -13,7 +13,17 @@ import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-
 import { safeApiPath } from './path-guards.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
-import type { PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+import {
+  isGraphqlRoute,
+  type PreparedRequest,
+  type Route,
+  type UpstreamBinding,
+  type UpstreamIdentity,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '../plugin/upstream-types.js';
+import { analyseDocument, GraphqlDocumentError } from './graphql-document.js';
+import { DEFAULT_GRAPHQL_PATH, graphqlRequest } from './graphql-request.js';
 
 export interface UpstreamClientOptions {
   /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */
@@ -47,6 +57,8 @@ export interface UpstreamClientOptions {
   apiPrefix?: string;
   /** A path of the vendor's API that works (`/repos/OWNER/REPO`), suggested when a path argument is refused. */
   examplePath?: string;
+  /** Where GraphQL routes are sent, relative to the base URL (default `/graphql`). */
+  graphqlPath?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;
@@ -105,7 +117,27 @@ export class UpstreamClient implements UpstreamBinding {
     });
   }
 
-  prepare(request: UpstreamRequest): PreparedRequest {
+  get graphqlPath(): string {
+    return this.options.graphqlPath ?? DEFAULT_GRAPHQL_PATH;
+  }
+
+  /**
+   * Checks and normalises a route. A GraphQL route becomes the POST of its operation to `graphqlPath`, with what
+   * it asks for read from its document (which decides whether it may be retried); the request gate reads the
+   * body again, as sent, and holds it to the tool's declaration.
+   */
+  prepare(request: Route): PreparedRequest {
+    if (!isGraphqlRoute(request)) return this.prepareRest(request);
+    const prepared = this.prepareRest(graphqlRequest(request.graphql, this.graphqlPath));
+    try {
+      prepared.graphql = analyseDocument(request.graphql.document, request.graphql.operationName).facts;
+    } catch (error) {
+      if (!(error instanceof GraphqlDocumentError)) throw error;
+    }
+    return prepared;
+  }
+
+  private prepareRest(request: UpstreamRequest): PreparedRequest {
     let path = safeApiPath(request.path, this.options.label, this.options.examplePath);
     if (this.options.mapPath) path = this.options.mapPath(path);
     const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
@@ -127,8 +159,15 @@ export class UpstreamClient implements UpstreamBinding {
    * tool's route (`ctx.route`) goes out exactly as it was prepared before policy decided on it; any other
    * request is prepared here, and the request gate (the first interceptor) decides it before it is sent.
    */
-  async send(ctx: ToolContext, request: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+  async send(ctx: AnyToolContext, request: Route, options: SendOptions = {}): Promise<UpstreamResponse> {
     const prepared = this.preparedFor(ctx, request);
+    if (options.rawBody !== undefined && (prepared.graphql !== undefined || ctx.prepared?.graphql !== undefined)) {
+      // The gate reads a GraphQL operation from the body it is shown: other bytes would go out undecided.
+      throw new ToolError(
+        'tool_failed',
+        `A GraphQL request to ${this.options.label} carries its operation as its body; rawBody is refused and nothing was sent.`,
+      );
+    }
     const auth = this.options.auth();
     if (auth === undefined) throw new ToolError('missing_credentials', this.options.missingCredentials);
     const layers = ctx.interceptors.map((interceptor): Layer<Exchange, UpstreamResponse> => ({
@@ -142,28 +181,29 @@ export class UpstreamClient implements UpstreamBinding {
   }
 
   /** The route as the pipeline prepared it, when this client would prepare it the same way; else prepared now. */
-  private preparedFor(ctx: ToolContext, request: UpstreamRequest): PreparedRequest {
+  private preparedFor(ctx: AnyToolContext, request: Route): PreparedRequest {
     const declared = ctx.prepared;
     if (declared !== undefined && request === ctx.route && declared.url.href.startsWith(this.base.href.replace(/\/?$/, '/'))) return declared;
     return this.prepare(request);
   }
 
-  private async network(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
+  private async network(ctx: AnyToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
     const started = performance.now();
-    const retries = request.method === 'GET' ? this.options.retries : 0;
+    // Reads are retried (a GET, a GraphQL query); a write never is: it may have been done.
+    const retries = request.method === 'GET' || request.graphql?.operation === 'query' ? this.options.retries : 0;
     try {
       for (let attempt = 0; ; attempt++) {
         try {
           const response = await this.exchange(ctx, request, auth, options);
           if (attempt < retries && RETRYABLE_STATUSES.has(response.status)) {
-            ctx.logger.debug({ vendor: this.options.vendor, status: response.status, attempt }, 'retrying upstream GET');
+            ctx.logger.debug({ vendor: this.options.vendor, status: response.status, attempt }, 'retrying upstream read');
             await sleep(backoffMs(attempt), ctx.signal);
             continue;
           }
           return this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
         } catch (error) {
           if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
-            ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream GET');
+            ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream read');
             await sleep(backoffMs(attempt), ctx.signal);
             continue;
           }
@@ -180,7 +220,7 @@ export class UpstreamClient implements UpstreamBinding {
    * decided by the policy again) and foreign ones without credentials when allowed. A write is never
    * redirected: the policy decided on the path the call named, and a 307 would re-send its body elsewhere.
    */
-  private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
+  private async exchange(ctx: AnyToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
     const deadline = new RequestDeadline(this.options.timeoutMs, () => new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError'));
     const cancel = (): void => deadline.abort(ctx.signal.reason);
     if (ctx.signal.aborted) cancel();
@@ -237,7 +277,7 @@ export class UpstreamClient implements UpstreamBinding {
    * is a request the pipeline did not prepare, so after the client's own checks it passes the request gate
    * (path, read-only, policy) as a handler's further request does.
    */
-  private decideRedirect(ctx: ToolContext, request: PreparedRequest, target: URL, status: number): void {
+  private decideRedirect(ctx: AnyToolContext, request: PreparedRequest, target: URL, status: number): void {
     const refuse = (why: string): never => {
       throw new ToolError(
         'upstream_redirect_refused',

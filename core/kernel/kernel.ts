@@ -26,6 +26,7 @@ import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection } from './tool-selection.js';
 import { collectToolsets } from './toolsets.js';
 import { checkPluginName } from './declared-names.js';
+import { checkPluginVersion } from './spec-checks.js';
 import { ToolsetDirectory } from './toolset-directory.js';
 import { observingInterceptors } from './upstream-observer.js';
 import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
@@ -96,7 +97,10 @@ export class Kernel {
 
   private constructor(private readonly options: KernelOptions) {
     this.container = (options.container ?? rootContainer).createChildContainer();
-    this.tools = new ToolRegistry(options.logger, options.prevalidated);
+    this.tools = new ToolRegistry(options.logger, options.prevalidated, {
+      settingsOf: (plugin) => options.settings.forOwner(plugin),
+      readOnlyServer: options.settings.of(CoreSettings).MCP_READ_ONLY,
+    });
     this.scrub = secretScrubber(options.settings.secretValues());
     this.bodies = new BodyBudget(options.settings.of(CoreSettings).MCP_MAX_INFLIGHT_BODY_BYTES);
     this.reporting = { logger: callLineLogger(options.logger), metrics: options.metrics ?? noMetrics };
@@ -162,6 +166,7 @@ export class Kernel {
       const spec = readPluginSpec(cls);
       if (spec === undefined) throw new StartupError(`${cls.name || 'A class'} is not a plugin: decorate it with @Plugin({ name, version }).`);
       checkPluginName(spec.name, cls.name);
+      checkPluginVersion(spec);
       return { spec, cls };
     });
     const contributions: Contribution[] = [];
@@ -216,7 +221,7 @@ export class Kernel {
       settings,
       tools.map((t) => ({
         definition: t.definition,
-        method: t.method,
+        writes: t.writes,
         canSpill: savesArtifacts(t.definition) || t.chain.names.some((n) => n.startsWith('spill:')),
       })),
       collectToolsets(

@@ -8,6 +8,12 @@ import { schemaProblems } from '../schema/schema-check.js';
 import { checkedRouteMethod, interceptorSlots, type InterceptorSlot, type PlacedInterceptor } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { checkToolName } from './declared-names.js';
+import { checkToolSpec } from './spec-checks.js';
+import type { Settings } from '../config/settings.js';
+import { DeclarationError, declaredWire } from '../pipeline/declared-wire.js';
+import { checkFurtherRoutes } from '../pipeline/further-routes.js';
+import type { DeclaredWire } from '../plugin/tool-definition.js';
+import type { UpstreamBinding } from '../plugin/upstream-types.js';
 
 /** A plugin the kernel has constructed and booted. */
 export interface BootedPlugin {
@@ -24,8 +30,14 @@ export interface RegisteredTool {
   interceptors: InterceptorSlot[];
   chain: ToolChain;
   descriptor: ToolDescriptor;
-  /** The method its route sends, when start-up could compute it (MCP_READ_ONLY decides by it). */
-  method: string | undefined;
+  /** Whether it can change something, when start-up can tell (MCP_READ_ONLY decides by it). */
+  writes: boolean | undefined;
+}
+
+/** What the registry reads besides the decorators: each plugin's settings, and whether the server is read-only. */
+export interface RegistryOptions {
+  settingsOf(plugin: string): Settings;
+  readOnlyServer: boolean;
 }
 
 const eagerValidator =
@@ -43,6 +55,15 @@ function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator
 }
 
 /**
+ * The spec a tool is served with: a GraphQL passthrough whose limits allow mutations (an operator's setting) is
+ * listed and decided as a write, whatever its annotations say of its query-only default.
+ */
+function servedSpec(spec: ToolDefinition['spec'], wire: DeclaredWire): ToolDefinition['spec'] {
+  if (wire.graphql?.limits?.mutations !== true || !spec.annotations.readOnlyHint) return spec;
+  return { ...spec, annotations: { ...spec.annotations, readOnlyHint: false, destructiveHint: true } };
+}
+
+/**
  * The tools of the booted plugins, read from their decorators once at start-up: each checked (unique name,
  * object input schema, a method behind it), its pipeline composed and its `tools/list` entry built. Everything
  * wrong with a tool fails here, naming the tool and its plugin.
@@ -54,6 +75,7 @@ export class ToolRegistry {
   constructor(
     private readonly logger: Logger,
     private readonly prevalidated: ReadonlySet<PluginClass> | undefined,
+    private readonly options: RegistryOptions,
   ) {}
 
   get(name: string): RegisteredTool | undefined {
@@ -76,19 +98,23 @@ export class ToolRegistry {
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
       const owner = this.tools.get(spec.name);
       if (owner) throw new StartupError(`${where}: the name is already taken by plugin "${owner.definition.plugin}". Tool names must be unique.`);
+      checkToolSpec(spec, where);
       const checked = !this.prevalidated?.has(plugin.cls);
       const problem = checked ? schemaProblems(spec.input) : undefined;
       if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
       if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
       const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
       if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
-      const usable = this.checkEnvelope(spec, where, checked);
-      const routeMethod = checkedRouteMethod(usable, where);
+      const checkedSpec = this.checkEnvelope(spec, where, checked);
+      const routeMethod = checkedSpec.graphql === undefined ? checkedRouteMethod(checkedSpec, where) : undefined;
+      const wire = this.wireOf(checkedSpec, where, plugin.spec.name, instance.upstream, routeMethod);
+      const usable = servedSpec(checkedSpec, wire);
       const definition: ToolDefinition = {
         spec: usable,
         plugin: plugin.spec.name,
         handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
         upstream: instance.upstream,
+        wire,
       };
       this.tools.set(spec.name, {
         definition,
@@ -96,8 +122,19 @@ export class ToolRegistry {
         interceptors: interceptorSlots(interceptors, usable),
         chain: chainForTool(stages, usable, handler, finish),
         descriptor: toolDescriptor(usable),
-        method: routeMethod,
+        writes: wire.writes,
       });
+    }
+  }
+
+  /** What the tool may send, read from its spec; a declaration that cannot be used fails start-up here. */
+  private wireOf(spec: ToolDefinition['spec'], where: string, plugin: string, upstream: UpstreamBinding | undefined, method: string | undefined): DeclaredWire {
+    try {
+      checkFurtherRoutes(spec, upstream);
+      return declaredWire(spec, { settings: this.options.settingsOf(plugin), readOnlyServer: this.options.readOnlyServer, method });
+    } catch (error) {
+      if (error instanceof DeclarationError) throw new StartupError(`${where}: ${error.message}`);
+      throw error;
     }
   }
 

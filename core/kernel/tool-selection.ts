@@ -19,8 +19,8 @@ export const ENABLE_TOOLSET = 'enable_toolset';
 /** What the selection needs to know of a registered tool. */
 export interface SelectableTool {
   definition: ToolDefinition;
-  /** The method the tool's route sends, when known at start-up. */
-  method?: string;
+  /** Whether the tool can change something (a route that is not a GET, a GraphQL mutation), when known at start-up. */
+  writes?: boolean;
   /** Whether a result of this tool can be saved as an artifact (a spill stage, or a plugin that saves them). */
   canSpill: boolean;
 }
@@ -30,7 +30,7 @@ export interface SelectableTool {
  * `--dynamic-toolsets` do. MCP_TOOLSETS names toolsets (`github.actions`), plugins (a plugin's name selects every
  * toolset of it), `default` (the toolsets their plugins mark as default) or `all`; MCP_TOOLS adds tools by name;
  * with neither, the default toolsets are served. MCP_EXCLUDE_TOOLS then takes tools away, and MCP_READ_ONLY hides
- * what can change something (decided by method; on the wire the request gate refuses anything but GET).
+ * what can change something (a route that is not a GET, a GraphQL mutation; on the wire the request gate refuses every other write).
  * MCP_DYNAMIC_TOOLSETS starts a client with the three toolset tools and what MCP_TOOLSETS / MCP_TOOLS name
  * explicitly; `enable_toolset` adds a toolset for that caller. Names that match nothing fail start-up with the
  * nearest ones, so a typo never silently serves fewer tools.
@@ -84,7 +84,7 @@ export class ToolSelection {
       const meta = TOOLSET_TOOLS.includes(spec.name);
       if (meta && !this.dynamic) this.hiddenAlways.set(spec.name, 'it is served with MCP_DYNAMIC_TOOLSETS=true (--dynamic-toolsets) only');
       else if (excluded.has(spec.name)) this.hiddenAlways.set(spec.name, 'MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
-      else if (MCP_READ_ONLY && !meta && (!spec.annotations.readOnlyHint || (tool.method !== undefined && tool.method !== 'GET'))) {
+      else if (MCP_READ_ONLY && !meta && (!spec.annotations.readOnlyHint || tool.writes === true)) {
         this.hiddenAlways.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
       } else if (meta || chosen.has(this.toolsetByTool.get(spec.name)!) || listedTools.includes(spec.name)) this.base.add(spec.name);
     }

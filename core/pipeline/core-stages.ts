@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
 import type { ToolContext, ToolOutput, UpstreamInterceptor } from '../plugin/tool-context.js';
-import type { UpstreamRequest } from '../plugin/upstream-types.js';
+import type { Route } from '../plugin/upstream-types.js';
 import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult } from '../result/tool-result.js';
 import { envelopeCheck } from './envelope-check.js';
@@ -71,7 +71,7 @@ function validate(call: Call, next: (call: Call) => Promise<Answer>, deps: CoreS
 /** The handler stage: the tool's handler with its context, its output scrubbed for every stage after it. */
 export function handlerStage(deps: CoreStageDeps): HandlerStage {
   return async (call) => {
-    const toolCtx: ToolContext<TSchema, UpstreamRequest | undefined> = {
+    const toolCtx: ToolContext<TSchema, Route | undefined> = {
       toolName: call.tool.spec.name,
       args: call.args,
       principal: call.principal,

@@ -1,16 +1,18 @@
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
+import { graphqlRequest } from '../http/graphql-request.js';
 import { safeApiPath } from '../http/path-guards.js';
-import type { PreparedRequest, UpstreamRequest } from '../plugin/upstream-types.js';
+import { isGraphqlRoute, type GraphqlFacts, type PreparedRequest, type Route, type UpstreamRequest } from '../plugin/upstream-types.js';
 import type { ToolDefinition } from '../plugin/contract.js';
 import { declaresDefaults } from '../schema/declares-defaults.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
 import { describeValidationErrors } from '../schema/validation-errors.js';
+import { checkedOperation, describe } from './graphql-route.js';
 import { writeRefusal } from './request-gate.js';
 
 export interface PreparedCall {
   args: Record<string, unknown>;
-  route?: UpstreamRequest;
+  route?: Route;
   prepared?: PreparedRequest;
 }
 
@@ -35,16 +37,31 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);
   }
   if (tool.spec.route === undefined) return { args };
-  const route = tool.spec.route(args, tool.upstream);
+  const route = tool.spec.route(args as never, tool.upstream);
+  if (isGraphqlRoute(route) !== (tool.spec.graphql !== undefined)) {
+    const what = tool.spec.graphql === undefined ? 'a GraphQL operation, but the tool declares no graphql' : 'a REST request, but the tool declares graphql';
+    throw new ToolError('tool_failed', `The ${tool.plugin} plugin's ${tool.spec.name} has a route that computed ${what}; nothing was sent.`);
+  }
+  let request: UpstreamRequest;
+  let graphql: GraphqlFacts | undefined;
+  if (isGraphqlRoute(route)) {
+    graphql = checkedOperation(tool, route.graphql, { source: 'route', readOnlyServer });
+    request = graphqlRequest(route.graphql, tool.upstream?.graphqlPath);
+  } else request = route;
   // Start-up refused a read-only tool whose route is a write where it could compute the route; this holds
-  // for every route (one whose method depends on its arguments too), before policy or any request.
-  const write = writeRefusal(tool, route.method, readOnlyServer, `${route.method} ${route.path}`);
+  // for every route (one whose method depends on its arguments, a GraphQL operation), before policy or any request.
+  const what = graphql === undefined ? `${request.method} ${request.path}` : describe(graphql);
+  const write = writeRefusal(
+    tool,
+    { write: graphql === undefined ? request.method !== 'GET' : graphql.operation === 'mutation', what, graphql: graphql !== undefined },
+    readOnlyServer,
+  );
   if (write !== undefined) throw write;
   // Preparing checks path safety now, so a bad path is refused before policy or any request. The path as it
   // will be sent is checked again here, whoever prepared it: a third-party binding (or one built against an
   // older copy of this package) gets the same refusals as the built-in client.
-  const prepared = tool.upstream?.prepare(route);
+  const prepared = tool.upstream?.prepare(request);
   if (prepared === undefined) return { args, route };
   safeApiPath(prepared.path, tool.upstream!.identity.vendor);
-  return { args, route, prepared };
+  return { args, route, prepared: graphql === undefined ? prepared : { ...prepared, graphql } };
 }

@@ -5,7 +5,7 @@ import type { Rendering } from '../result/rendering.js';
 import type { BodyLease } from './body-lease.js';
 import type { FurtherRequest, ToolOutput } from './tool-context.js';
 import type { ToolDefinition } from './tool-definition.js';
-import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from './upstream-types.js';
+import type { PreparedRequest, Route, UpstreamIdentity } from './upstream-types.js';
 
 /**
  * Decides a request the pipeline did not prepare (a second page, a follow-up read, a redirect hop), as the
@@ -31,7 +31,7 @@ export interface Call {
   /** As the client sent them until the validate stage; validated, with defaults applied, from there on. */
   readonly args: Record<string, unknown>;
   /** The request the tool's `route` computes from the validated arguments (set by the validate stage). */
-  readonly route?: UpstreamRequest;
+  readonly route?: Route;
   /** The route as the vendor client will send it (normalised path): what policy rules match. */
   readonly prepared?: PreparedRequest;
   /** Set by the policy stage: how a request other than the prepared one, redirect hops included, is decided. */

@@ -5,7 +5,17 @@ import type { UpstreamInterceptor } from './tool-context.js';
 import type { ToolSpec } from './tool-spec.js';
 
 export type { ToolDefinition } from './tool-definition.js';
-export type { RoutedToolSpec, ToolAnnotations, ToolSpec } from './tool-spec.js';
+export type {
+  FurtherRoute,
+  FurtherRoutes,
+  GraphqlLimits,
+  GraphqlSpec,
+  GraphqlToolSpec,
+  RoutedToolSpec,
+  ToolAnnotations,
+  ToolSpec,
+  ToolSpecBase,
+} from './tool-spec.js';
 
 /** What `@Plugin` records. */
 export interface PluginSpec {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
-import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
+import type { GraphqlFacts, PreparedRequest, Route, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
 import type { BodyLease } from './body-lease.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Principal } from '../identity/principal.js';
@@ -51,13 +51,17 @@ export type ArgsOf<I extends TSchema> = TSchema extends I ? Record<string, unkno
 
 /**
  * What a tool handler sees. `I` is the tool's input schema (`ToolContext<typeof ListArgs>`): `args` is its
- * Static type. `R` is the route: present by default; `ToolContext<typeof Args, undefined>` for a tool that
- * declares no `route`. `@Tool` checks both against the spec, so a mismatch does not compile.
+ * Static type. `R` is the route: a REST request by default; `ToolContext<typeof Args, GraphqlRoute>` for a
+ * GraphQL tool, `ToolContext<typeof Args, undefined>` for a tool that declares no `route`. `@Tool` checks both
+ * against the spec, so a mismatch does not compile.
  */
-export type ToolContext<I extends TSchema = TSchema, R extends UpstreamRequest | undefined = UpstreamRequest> = HandlerContext<ArgsOf<I>, R>;
+export type ToolContext<I extends TSchema = TSchema, R extends Route | undefined = UpstreamRequest> = HandlerContext<ArgsOf<I>, R>;
+
+/** The context of any handler, whatever its arguments and route: what the upstream client and interceptors take. */
+export type AnyToolContext = ToolContext<TSchema, Route | undefined>;
 
 /** ToolContext by its arguments' type rather than their schema (what the compiler compares handlers by). */
-export interface HandlerContext<A, R extends UpstreamRequest | undefined = UpstreamRequest> {
+export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest> {
   readonly toolName: string;
   readonly args: A;
   readonly principal: Principal;
@@ -89,6 +93,10 @@ export interface FurtherRequest {
   readonly method: string;
   /** The path as the client sends it (normalised, API prefix included): what policy rules match. */
   readonly path: string;
+  /** The body as sent, for a request the gate reads (a GraphQL operation to its endpoint). */
+  readonly body?: string;
+  /** Set by the request gate for a GraphQL operation: what it asks for, read from the body sent. */
+  readonly graphql?: GraphqlFacts;
   /** Set on a redirect hop: the request the upstream redirected. */
   readonly redirectOf?: { readonly method: string; readonly path: string };
 }
@@ -106,7 +114,7 @@ export interface UpstreamInterceptor {
 
 export interface InterceptContext {
   readonly identity: UpstreamIdentity;
-  readonly tool: ToolContext;
+  readonly tool: AnyToolContext;
   /** Re-run the request with extra headers (a conditional GET), through the rest of the chain. */
   revalidate(headers: Record<string, string>): Promise<UpstreamResponse>;
 }

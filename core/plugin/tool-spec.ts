@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
-import type { UpstreamBinding, UpstreamRequest } from './upstream-types.js';
+import type { Settings } from '../config/settings.js';
+import type { GraphqlRoute, HttpMethod, UpstreamBinding, UpstreamRequest } from './upstream-types.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -9,11 +10,53 @@ export interface ToolAnnotations {
 }
 
 /**
- * What `@Tool` records on a method of a plugin class. `I` is the input schema and `E` the envelope; keep both
- * precise (declare a spec constant with `satisfies ToolSpec<typeof Args>`, not a `: ToolSpec` annotation) so
- * that `@Tool` can check the handler's `ToolContext` and `ToolOutput` against them.
+ * A request a tool may send beyond its route (a second page, a follow-up read, the write a read resolved):
+ * anything else a handler sends is refused, naming the plugin, with or without a policy.
  */
-export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undefined = TSchema | undefined> {
+export interface FurtherRoute {
+  method: HttpMethod;
+  /**
+   * The path as routes write it (the client adds its API prefix): a segment `*` stands for any one segment, and a
+   * last segment `**` for any number of them. The query is not matched: paging may change it.
+   */
+  path: string;
+  /**
+   * For a request to another host than the plugin's client (a signed download URL an answer gave, sent by a
+   * client without credentials): a glob of that host (`*` for any). Its path is matched as sent.
+   */
+  host?: string;
+}
+
+/** Shape guards of a GraphQL document the caller writes (a passthrough such as `linear_graphql`). */
+export interface GraphqlLimits {
+  /** Most levels of nested fields, a root field being level 1 and fragments expanded. */
+  maxDepth: number;
+  /** Most fields an operation selects, each alias and each fragment spread's fields counted every time they appear. */
+  maxFields: number;
+  /** Whether `__schema` and `__type` may be asked for (default false); `__typename` always may. */
+  introspection?: boolean;
+  /**
+   * Whether a document may hold a mutation (default false: queries only). With true the tool is listed and
+   * decided as a write; MCP_READ_ONLY turns it back into queries only.
+   */
+  mutations?: boolean;
+  /** The settings these limits come from, named when a document is refused (`{ maxDepth: 'ACME_GRAPHQL_MAX_DEPTH' }`). */
+  settings?: { maxDepth?: string; maxFields?: string; mutations?: string };
+}
+
+/**
+ * What a GraphQL tool sends: a fixed set of documents (each parsed at start-up, and the only ones it may send),
+ * or documents its caller writes, held to `limits` (a function of the plugin's settings when an operator sets them).
+ */
+export type GraphqlSpec =
+  | { readonly documents: readonly string[]; readonly limits?: undefined }
+  | { readonly limits: GraphqlLimits | ((settings: Settings) => GraphqlLimits); readonly documents?: undefined };
+
+/** The requests a tool may send beyond its route: fixed, or computed from the validated arguments like the route. */
+export type FurtherRoutes<I extends TSchema> = readonly FurtherRoute[] | ((args: Static<I>, upstream?: UpstreamBinding) => readonly FurtherRoute[]);
+
+/** What every tool declares, whatever its route. */
+export interface ToolSpecBase<I extends TSchema = TSchema, E extends TSchema | undefined = TSchema | undefined> {
   name: string;
   title: string;
   description: string;
@@ -22,19 +65,14 @@ export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undef
   input: I;
   /** TypeBox schema of the structured envelope, for tools with a structured contract. */
   envelope?: E;
-  /**
-   * The upstream request this call makes, computed from the validated arguments without side effects.
-   * The policy stage decides on it before anything is sent, and `policy explain` shows it. `upstream` is the
-   * plugin's client, for a route that depends on how it is configured (an Atlassian Data Center serves another
-   * API version than Cloud); absent when start-up computes a route only to read its method.
-   */
-  route?: (args: Static<I>, upstream?: UpstreamBinding) => UpstreamRequest;
+  /** The requests the handler may send beyond its route (see FurtherRoute). */
+  further?: FurtherRoutes<I>;
   /**
    * The toolset this tool belongs to, named `<plugin>.<group>` (`github.actions`): `--toolsets` selects it by that
    * name, and the plugin's own name selects every toolset of the plugin. Omitted: the plugin's name.
    */
   toolset?: string;
-  /** Serve this tool's upstream GETs through the HTTP cache (cache plugin). */
+  /** Serve this tool's upstream reads (GETs, GraphQL queries) through the HTTP cache (cache plugin). */
   cache?: boolean;
   /**
    * This tool saves (part of) what it reads as an artifact, so `artifact_read` is served beside it when tools
@@ -44,7 +82,38 @@ export interface ToolSpec<I extends TSchema = TSchema, E extends TSchema | undef
   savesArtifacts?: boolean;
 }
 
-/** A spec that declares its `route`: the handler's `ctx.route` is then always present. */
-export type RoutedToolSpec<I extends TSchema, E extends TSchema | undefined = undefined> = ToolSpec<I, E> & {
-  route: (args: Static<I>) => UpstreamRequest;
-};
+/** A REST tool: its `route` is a method and a path (or it has none). */
+export interface RestRouting<I extends TSchema> {
+  graphql?: undefined;
+  /**
+   * The upstream request this call makes, computed from the validated arguments without side effects.
+   * The policy stage decides on it before anything is sent, and `policy explain` shows it. `upstream` is the
+   * plugin's client, for a route that depends on how it is configured (an Atlassian Data Center serves another
+   * API version than Cloud); absent when start-up computes a route only to read its method.
+   */
+  route?: (args: Static<I>, upstream?: UpstreamBinding) => UpstreamRequest;
+}
+
+/** A GraphQL tool: what it sends (`graphql`), and the operation each call runs (`route`). */
+export interface GraphqlRouting<I extends TSchema> {
+  graphql: GraphqlSpec;
+  route: (args: Static<I>, upstream?: UpstreamBinding) => GraphqlRoute;
+}
+
+/**
+ * What `@Tool` records on a method of a plugin class. `I` is the input schema and `E` the envelope; keep both
+ * precise (declare a spec constant with `satisfies ToolSpec<typeof Args>`, not a `: ToolSpec` annotation) so
+ * that `@Tool` can check the handler's `ToolContext` and `ToolOutput` against them. A spec is REST or GraphQL:
+ * the types refuse a GraphQL route without `graphql`, and a REST one beside it.
+ */
+export type ToolSpec<I extends TSchema = TSchema, E extends TSchema | undefined = TSchema | undefined> = ToolSpecBase<I, E> &
+  (RestRouting<I> | GraphqlRouting<I>);
+
+/** A spec that declares its REST `route`: the handler's `ctx.route` is then always present. */
+export type RoutedToolSpec<I extends TSchema, E extends TSchema | undefined = undefined> = ToolSpecBase<I, E> &
+  RestRouting<I> & {
+    route: (args: Static<I>) => UpstreamRequest;
+  };
+
+/** A GraphQL tool's spec constant: `GraphqlToolSpec<typeof Args, typeof Envelope>`. */
+export type GraphqlToolSpec<I extends TSchema, E extends TSchema | undefined = undefined> = ToolSpecBase<I, E> & GraphqlRouting<I>;

@@ -8,6 +8,45 @@ export interface UpstreamRequest {
   query?: Record<string, string | number | boolean | undefined>;
   /** Sent as `JSON.stringify(body)` with `Content-Type: application/json`. */
   body?: unknown;
+  /** A REST request is never a GraphQL one: a route is one kind or the other (see GraphqlRoute). */
+  graphql?: never;
+}
+
+/** A GraphQL operation as a tool sends it: the document, its variables, and which operation of the document runs. */
+export interface GraphqlOperation {
+  document: string;
+  variables?: Record<string, unknown>;
+  /** Needed when the document holds several operations. */
+  operationName?: string;
+}
+
+/**
+ * The route of a GraphQL tool: the operation it sends, as a POST of `{query, variables, operationName}` to its
+ * client's GraphQL endpoint (`graphqlPath`). It has no method, path or body of its own: those are the endpoint's.
+ */
+export interface GraphqlRoute {
+  graphql: GraphqlOperation;
+  method?: never;
+  path?: never;
+  query?: never;
+  body?: never;
+}
+
+/** What a tool's `route` computes: a REST request or a GraphQL operation, never a mix of both. */
+export type Route = UpstreamRequest | GraphqlRoute;
+
+export const isGraphqlRoute = (route: Route): route is GraphqlRoute => (route as GraphqlRoute).graphql !== undefined;
+
+/** Subscriptions are refused: an MCP call is one request and one answer. */
+export type GraphqlOperationType = 'query' | 'mutation';
+
+/** What a GraphQL request asks for, as policy rules and the audit see it: never a variable value. */
+export interface GraphqlFacts {
+  readonly operation: GraphqlOperationType;
+  /** The operation's name, null for an anonymous one. */
+  readonly name: string | null;
+  /** The root fields it selects, by field name (never an alias), fragments at the root expanded. */
+  readonly fields: readonly string[];
 }
 
 /** A request after the vendor client checked and normalised it: what is actually sent. */
@@ -17,6 +56,8 @@ export interface PreparedRequest {
   path: string;
   url: URL;
   body?: string;
+  /** For a GraphQL operation: what it asks for, read from the document it carries. */
+  graphql?: GraphqlFacts;
 }
 
 /** Which upstream identity acted: never a secret. Part of cache keys and of `_meta["mcp-devtools/upstream"]`. */
@@ -58,6 +99,8 @@ export interface UpstreamBinding {
   readonly identity: UpstreamIdentity;
   /** Checks and normalises a route (path safety, API prefix); throws `invalid_path` without any request. */
   prepare(request: UpstreamRequest): PreparedRequest;
+  /** Where a GraphQL route is sent, relative to the base URL (default `/graphql`). */
+  readonly graphqlPath?: string;
   /**
    * The credential as it travels (a Basic `base64(user:secret)` value, a bearer token): scrubbed from every
    * result like the secret settings themselves, since an upstream that echoes request headers hands it back.

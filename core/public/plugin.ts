@@ -12,7 +12,22 @@ import 'reflect-metadata';
 
 // Declaring plugins and tools.
 export { Plugin, Tool } from '../plugin/decorators.js';
-export type { BootContext, DevtoolsPlugin, PluginSpec, RoutedToolSpec, ToolAnnotations, ToolDescriptor, ToolSpec } from '../plugin/contract.js';
+export type {
+  BootContext,
+  DevtoolsPlugin,
+  FurtherRoute,
+  FurtherRoutes,
+  GraphqlLimits,
+  GraphqlSpec,
+  GraphqlToolSpec,
+  PluginSpec,
+  RoutedToolSpec,
+  ToolAnnotations,
+  ToolDescriptor,
+  ToolSpec,
+  ToolSpecBase,
+} from '../plugin/contract.js';
+export type { GraphqlRouting, RestRouting } from '../plugin/tool-spec.js';
 export type { ToolHandler } from '../plugin/decorators.js';
 export { inject } from 'tsyringe';
 export { TOKENS } from '../tokens.js';
@@ -21,10 +36,10 @@ export { TOKENS } from '../tokens.js';
 export { Type } from 'typebox';
 export type { Static, TObject, TSchema } from 'typebox';
 export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js';
-export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
+export { CursorEnvelope, EnvelopeData, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
+export type { AnyToolContext, EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
@@ -36,7 +51,20 @@ export { lenient, secret } from '../config/setting-kinds.js';
 // Calling the vendor's API.
 export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '../http/upstream-client.js';
 export type { BodyExpectation } from '../http/parse-body.js';
-export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+export {
+  isGraphqlRoute,
+  type GraphqlFacts,
+  type GraphqlOperation,
+  type GraphqlOperationType,
+  type GraphqlRoute,
+  type HttpMethod,
+  type PreparedRequest,
+  type Route,
+  type UpstreamBinding,
+  type UpstreamIdentity,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '../plugin/upstream-types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
 export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 

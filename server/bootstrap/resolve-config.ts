@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import type { TObject } from 'typebox';
 import { findConfigFile, readConfigFile, type ConfigFile } from '../../core/config/config-file.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
-import { resolveSettings, type Settings, type SettingOwner } from '../../core/config/settings.js';
+import { refuseNonObjectSettings, resolveSettings, type Settings, type SettingOwner } from '../../core/config/settings.js';
 import { misplacedSettings, OWN_SECTION } from '../../core/config/mcp-configs-placement.js';
 import { dotenvLayer, mapLayer, mcpConfigsLayer, readMcpConfigs } from '../../core/config/sources.js';
 import { readPluginSpec, type PluginClass } from '../../core/plugin/metadata.js';
@@ -47,7 +47,12 @@ export async function resolveConfig(invocation: Invocation): Promise<ResolvedCon
     const spec = readPluginSpec(cls); // a class without @Plugin is refused by the kernel, naming it
     // A plugin's own sections first; then this server's section, where users put everything of ours.
     const sections = [...new Set([...(spec?.configSections ?? [spec?.name ?? '']), OWN_SECTION])];
-    if (spec?.settings) owners.push({ name: spec.name, schema: spec.settings, sections });
+    if (spec?.settings) {
+      const owner = { name: spec.name, schema: spec.settings, sections };
+      // Before anything reads its keys: a schema that is not an object is refused naming the plugin.
+      refuseNonObjectSettings(owner);
+      owners.push(owner);
+    }
   }
   const flags = invocation.flags ?? {};
   const fileSettings = config.settings ?? {};

@@ -84,3 +84,34 @@ describe('public API: a result that breaks its envelope never reaches the wire',
     expect(result.structuredContent).to.deep.equal({ data: [{ id: 1 }], nextPage: 2 });
   });
 });
+
+describe('public API: meta is checked against the envelope with structured output off too', () => {
+  let kernel: TestKernel;
+
+  before(async () => {
+    kernel = await startTestKernel({ plugins: [PagerPlugin], env: { MCP_STRUCTURED_OUTPUT: 'false' } });
+  });
+  after(async () => kernel.close());
+
+  const text = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
+
+  it('ends a call whose meta breaks the envelope with tool_failed naming the plugin and tool, though no structured content is made', async () => {
+    const result = await kernel.call('pager_cursor_in_paged');
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent).to.equal(undefined);
+    expect(text(result)).to.match(
+      /^Error: The pager plugin failed while running pager_cursor_in_paged: its result does not satisfy the tool's envelope \(\/nextPage must be integer; .*\), so it was not sent\./,
+    );
+  });
+
+  it('refuses meta the envelope does not declare', async () => {
+    expect(text(await kernel.call('pager_extra_meta'))).to.contain("its result does not satisfy the tool's envelope (/total schema is false");
+  });
+
+  it('shows a result that satisfies its envelope as text, meta first', async () => {
+    const result = await kernel.call('pager_ok');
+    expect(result.isError).to.equal(undefined);
+    expect(result.structuredContent).to.equal(undefined);
+    expect(text(result)).to.equal('nextPage: 2\ndata[1]{id}:\n  1');
+  });
+});

@@ -85,6 +85,7 @@ class ThingsPlugin {
     annotations: { readOnlyHint: false, destructiveHint: true },
     input: ThingArgs,
     route: thingRoute,
+    further: [{ method: 'DELETE', path: '/things/*' }],
   })
   async archive(ctx: ToolContext): Promise<ToolOutput> {
     const thing = (await this.upstream.send(ctx, ctx.route!)).body;
@@ -99,11 +100,41 @@ class ThingsPlugin {
     annotations: { readOnlyHint: true },
     input: ThingArgs,
     route: thingRoute,
+    further: (args) => [{ method: 'GET', path: `/things/${args.id}/parts` }],
   })
   async withParts(ctx: ToolContext): Promise<ToolOutput> {
     const thing = (await this.upstream.send(ctx, ctx.route!)).body;
     const parts = (await this.upstream.send(ctx, { method: 'GET', path: `/things/${(ctx.args as ThingArgs).id}/parts` })).body;
     return { value: { thing, parts } };
+  }
+
+  @Tool({
+    name: 'things_owner',
+    title: 'A thing and its owner',
+    description: 'Reads a thing, then its owner: a request it does not declare (the trap).',
+    annotations: { readOnlyHint: true },
+    input: ThingArgs,
+    route: thingRoute,
+    further: [{ method: 'GET', path: '/things/*/parts' }],
+  })
+  async withOwner(ctx: ToolContext): Promise<ToolOutput> {
+    const thing = (await this.upstream.send(ctx, ctx.route!)).body;
+    const owner = (await this.upstream.send(ctx, { method: 'GET', path: '/owners/acme' })).body;
+    return { value: { thing, owner } };
+  }
+
+  @Tool({
+    name: 'things_next_page',
+    title: 'Things, two pages',
+    description: 'Reads its own route again with another query (a second page): declared by the route itself.',
+    annotations: { readOnlyHint: true },
+    input: ThingArgs,
+    route: thingRoute,
+  })
+  async twoPages(ctx: ToolContext): Promise<ToolOutput> {
+    const first = (await this.upstream.send(ctx, ctx.route!)).body;
+    const second = (await this.upstream.send(ctx, { ...ctx.route!, query: { page: 2 } })).body;
+    return { value: [first, second] };
   }
 
   @Tool({
@@ -243,10 +274,24 @@ describe('public API: what a handler sends is what was declared and decided', ()
       expect(methods()).to.deep.equal([]);
     });
 
-    it('sends a further read (and a write of a tool that may write) when nothing forbids it', async () => {
+    it('sends a further read (and a write of a tool that may write) its spec declares in further', async () => {
       expect((await kernel.call('things_with_parts', { id: 'w-2' })).isError).to.equal(undefined);
       expect((await kernel.call('things_archive', { id: 'w-3' })).isError).to.equal(undefined);
       expect(methods()).to.deep.equal(['GET /things/w-2', 'GET /things/w-2/parts', 'GET /things/w-3', 'DELETE /things/w-3']);
+    });
+
+    it('sends its route again with another query (a second page) without declaring it', async () => {
+      expect((await kernel.call('things_next_page', { id: 'w-11' })).isError).to.equal(undefined);
+      expect(mock.requests.map((r) => r.url)).to.deep.equal(['/things/w-11', '/things/w-11?page=2']);
+    });
+
+    it('refuses a request to a path it does not declare, naming the plugin, what it declares and what to change; nothing of it is sent', async () => {
+      const result = await kernel.call('things_owner', { id: 'w-12' });
+      expect(result.isError).to.equal(true);
+      expect(textOf(result)).to.equal(
+        "Error: The things plugin's things_owner sent GET /owners/acme, which is neither its route (GET /things/w-12) nor a further request it declares (it declares GET /things/*/parts); it was refused and nothing was sent. A tool declares what it may send beyond its route in `further` on its spec.\nCode: tool_failed",
+      );
+      expect(methods()).to.deep.equal(['GET /things/w-12']);
     });
 
     it("checks a further request's path as a route's is checked", async () => {
@@ -289,6 +334,13 @@ describe('public API: what a handler sends is what was declared and decided', ()
       expect(textOf(result)).to.contain("The policy refused GET /things/secret/parts, a further request of the things plugin's things_with_parts");
       expect(textOf(result)).to.contain('(rule secret-parts;');
       expect(methods()).to.deep.equal(['GET /things/secret']);
+    });
+
+    it('refuses a request the tool does not declare even though a rule allows everything: the declaration holds first', async () => {
+      const result = await kernel.call('things_owner', { id: 'w-13' });
+      expect(textOf(result)).to.match(/^Error: The things plugin's things_owner sent GET \/owners\/acme, which is neither its route/);
+      expect(textOf(result)).to.contain('Code: tool_failed');
+      expect(methods()).to.deep.equal(['GET /things/w-13']);
     });
 
     it('refuses a further request held for approval, naming the rule: no approval can be asked for mid-call', async () => {
@@ -373,7 +425,7 @@ describe('public API: what a handler sends is what was declared and decided', ()
           .map((t) => t.name)
           .filter((n) => n !== 'artifact_read')
           .sort();
-        expect(listed).to.deep.equal(['things_escape', 'things_get', 'things_with_parts']);
+        expect(listed).to.deep.equal(['things_escape', 'things_get', 'things_next_page', 'things_owner', 'things_with_parts']);
         expect(kernel.kernel.hiddenBy('writer_create')).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
         const result = await kernel.call('things_get', { id: 'w-7' });
         expect(textOf(result)).to.contain('tried to send DELETE /things/w-7; it was refused and nothing was sent');

@@ -21,7 +21,7 @@ function tool(name: string, plugin: string, toolset: string | undefined, readOnl
     plugin,
     handler: async () => ({}),
   } as unknown as ToolDefinition;
-  return { definition, method: readOnly ? 'GET' : 'POST', canSpill };
+  return { definition, writes: !readOnly, canSpill };
 }
 
 const PLUGINS: PluginSpec[] = [

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ReadEnvelope } from '../../../core/schema/envelopes.js';
+import type { UpstreamRequest } from '../../../core/plugin/upstream-types.js';
 import { jsonReply } from '../../fixtures/atlassian/corpus-kit.js';
 import { connectStdio } from '../../support/sdk-client.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
@@ -25,7 +26,7 @@ describe('Atlassian settings: base URLs, Data Center prefixes, credentials', fun
   /** Where a tool's request would go, without sending it. */
   function destination(kernel: TestKernel, tool: string, path: string): string {
     const definition = kernel.kernel.definitions().find((d) => d.spec.name === tool)!;
-    return definition.upstream!.prepare(definition.spec.route!({ path })).url.href;
+    return definition.upstream!.prepare(definition.spec.route!({ path }) as UpstreamRequest).url.href;
   }
 
   before(async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { resolveDeployment } from '../../../plugins/atlassian/deployment.js';
+import type { UpstreamRequest } from '../../../core/plugin/upstream-types.js';
 import { jsonReply } from '../../fixtures/atlassian/corpus-kit.js';
 import { runCli } from '../../support/run-cli.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
@@ -41,7 +42,7 @@ describe('Atlassian deployment (Cloud or Data Center) per product', () => {
     try {
       const route = (tool: string, args: Record<string, unknown>): string => {
         const definition = kernel.kernel.definitions().find((d) => d.spec.name === tool)!;
-        return definition.upstream!.prepare(definition.spec.route!(args, definition.upstream)).url.href;
+        return definition.upstream!.prepare(definition.spec.route!(args, definition.upstream) as UpstreamRequest).url.href;
       };
       expect(route('jira_get_issue', { issueKey: 'OPS-1' })).to.match(/^https:\/\/jira\.acme\.example\/rest\/api\/2\/issue\/OPS-1\?/);
       expect(route('conf_get_page', { pageId: '1' })).to.match(/^https:\/\/acme\.atlassian\.net\/wiki\/api\/v2\/pages\/1\?body-format=storage$/);
