@@ -95,6 +95,8 @@ export const GET_PIPELINE_STEP_LOG: RoutedToolSpec<typeof StepLogArgs> = {
     args.stepUuid === undefined
       ? { method: 'GET', path: `${pipelinePath(args)}/steps`, query: { pagelen: 100 } }
       : { method: 'GET', path: `${pipelinePath(args)}/steps/${uuidSegment(args.stepUuid)}/log` },
+  // Then the log of the step chosen.
+  further: (args: StepLogArgs) => [{ method: 'GET', path: `${pipelinePath(args)}/steps/*/log` }],
 };
 
 export const RUN_PIPELINE: RoutedToolSpec<typeof RunPipelineArgs, typeof ReadEnvelope> = {

@@ -86,6 +86,8 @@ export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   toolset: 'bitbucket.pull_requests',
   // The pull request first: its commits name the diff (Bitbucket's own /diff redirect uses a form no path check lets through).
   route: (args: DiffArgs) => ({ method: 'GET', path: pullRequestPath(args) }),
+  // Then the diff between its commits (a fork's names its repository, so the spec may span segments).
+  further: (args: DiffArgs) => [{ method: 'GET', path: `${repoPath(args)}/diff/**` }],
 };
 
 export const ADD_PULL_REQUEST_COMMENT: RoutedToolSpec<typeof CommentArgs, typeof ReadEnvelope> = {

@@ -43,4 +43,6 @@ export const UPLOAD: RoutedToolSpec<typeof UploadArgs, typeof ReadEnvelope> = {
     path: `/repositories/${args.workspace}/${args.repo}/downloads`,
     body: { files: args.files.map((f) => f.name), replace: args.replace === true },
   }),
+  // The names already in Downloads, page by page, read before anything is uploaded.
+  further: (args: UploadArgs) => [{ method: 'GET', path: `/repositories/${args.workspace}/${args.repo}/downloads` }],
 };

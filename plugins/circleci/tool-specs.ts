@@ -113,4 +113,6 @@ export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
     const [vcs = '', org, repo] = args.projectSlug.split('/');
     return { method: 'GET', path: `/api/v1.1/project/${V1_VCS[vcs]}/${org}/${repo}/${args.jobNumber}` };
   },
+  // Each step's output, from the signed URL the job detail gives: another host, read without the CircleCI token.
+  further: [{ method: 'GET', host: '*', path: '/**' }],
 };

@@ -81,6 +81,11 @@ export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvel
   envelope: ReadEnvelope,
   toolset: 'circleci.pipelines',
   route: (args: StatusArgs) => ({ method: 'GET', path: `/project/${args.projectSlug}/pipeline`, query: { branch: args.branch } }),
+  // The latest pipeline's workflows, then each workflow's jobs (pipeline-status.ts bounds how many).
+  further: [
+    { method: 'GET', path: '/pipeline/*/workflow' },
+    { method: 'GET', path: '/workflow/*/job' },
+  ],
 };
 
 export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelope> = {

@@ -33,7 +33,14 @@ export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> =
   envelope: ReadEnvelope,
   toolset: 'confluence.pages',
   route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => confluenceApi(upstream).readPage(args.pageId, true),
+  // Cloud names the page's space by id only: the space is read for its key and name.
+  further: (_args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => spaceReads(upstream, '/wiki/api/v2/spaces/*'),
 };
+
+/** Cloud's reads of a space (by id or by key), which Data Center's content API never needs. */
+function spaceReads(upstream: UpstreamBinding | undefined, path: string): Array<{ method: 'GET'; path: string }> {
+  return confluenceApi(upstream).deployment === 'cloud' ? [{ method: 'GET', path }] : [];
+}
 
 /** The space of a Cloud page (v2 names it by id only): a second read, decided by policy as one. */
 async function spaceOf(ctx: ToolContext, confluence: UpstreamClient, api: ConfluenceApi, page: Content): Promise<Space | undefined> {
@@ -84,6 +91,8 @@ export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvel
     const { request, body } = confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
     return withBody(request, body);
   },
+  // Cloud takes the space by id: it is found by its key first.
+  further: (_args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => spaceReads(upstream, '/wiki/api/v2/spaces'),
 };
 
 export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {

@@ -41,6 +41,8 @@ export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvel
     const { request, body } = confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
     return withBody(request, body);
   },
+  // The page's current version and title, read when the call does not give them (or Confluence answers 409).
+  further: (args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: confluenceApi(upstream).readPage(args.pageId, false).path }],
 };
 
 export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {

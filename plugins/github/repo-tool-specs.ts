@@ -167,6 +167,8 @@ export const LIST_REPOSITORIES: RoutedToolSpec<typeof ListReposArgs, typeof Page
     path: `/${args.type === 'owner' ? 'users' : 'orgs'}/${encodeURIComponent(args.owner)}/repos`,
     query: { type: args.type, per_page: args.perPage, page: args.page },
   }),
+  // An owner that is no organization (GitHub answers 404) is listed again as a user.
+  further: (args: Static<typeof ListReposArgs>) => [{ method: 'GET', path: `/users/${encodeURIComponent(args.owner)}/repos` }],
 };
 
 /** The types only organizations' repository lists take (a user's: all, owner, member). */

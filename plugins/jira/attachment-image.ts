@@ -22,6 +22,8 @@ export const GET_ATTACHMENT: RoutedToolSpec<typeof AttachmentArgs> = {
   input: AttachmentArgs,
   toolset: 'jira.issues',
   route: (args: Static<typeof AttachmentArgs>) => ({ method: 'GET', path: `/rest/api/3/attachment/content/${args.attachmentId}` }),
+  // Its metadata first: a large file or a non-image is refused without downloading it.
+  further: (args: Static<typeof AttachmentArgs>) => [{ method: 'GET', path: `/rest/api/3/attachment/${args.attachmentId}` }],
 };
 
 interface AttachmentMeta {

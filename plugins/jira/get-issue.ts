@@ -37,6 +37,8 @@ export const GET_ISSUE: RoutedToolSpec<typeof GetIssueArgs, typeof ReadEnvelope>
     path: jiraApi(upstream).issuePath(args.issueKey),
     query: { fields: (args.fields ?? DEFAULT_ISSUE_FIELDS).join(',') },
   }),
+  // The newest comments, of the key Jira answers with (a moved issue answers with its new key).
+  further: (_args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: `${jiraApi(upstream).base}/issue/*/comment` }],
 };
 
 interface IssueBody {

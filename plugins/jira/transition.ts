@@ -43,6 +43,14 @@ export const TRANSITION_ISSUE: RoutedToolSpec<typeof TransitionArgs, typeof Read
       ...(args.comment === undefined ? {} : { update: { comment: [{ add: { body: api.richText(args.comment) } }] } }),
     }));
   },
+  // The issue's transitions (to resolve a name), then its status after the move.
+  further: (args: Args, upstream?: UpstreamBinding) => {
+    const path = jiraApi(upstream).issuePath(args.issueKey);
+    return [
+      { method: 'GET', path: `${path}/transitions` },
+      { method: 'GET', path },
+    ];
+  },
 };
 
 interface Transition {
