@@ -57,7 +57,7 @@ function mutationRefused(tool: ToolDefinition, declared: DeclaredGraphql, readOn
   return new ToolError('invalid_arguments', `${tool.spec.name} sends queries only, and the document holds a mutation. ${how}`);
 }
 
-/** `mutation CreateIssue (issueCreate)`, as refusals and the audit name an operation. */
+/** `mutation CreateIssue { issueCreate }`, as refusals name an operation. */
 export function describe(facts: GraphqlFacts): string {
-  return `${facts.operation} ${facts.name ?? '(anonymous)'} (${facts.fields.join(', ')})`;
+  return `${facts.operation} ${facts.name === null ? '' : `${facts.name} `}{ ${facts.fields.join(', ')} }`;
 }

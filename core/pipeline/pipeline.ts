@@ -21,7 +21,7 @@ import type { StageName } from '../plugin/stages.js';
 export const PIPELINE = [
   { stage: 'envelope', contributors: ['kernel/result-envelope', 'policy/upstream-identity', 'policy/audit-log'] },
   { stage: 'validate', contributors: ['kernel/input-schema'] },
-  { stage: 'policy', contributors: ['policy/policy-decision'] },
+  { stage: 'policy', contributors: ['policy/audit-operation', 'policy/policy-decision'] },
   {
     stage: 'upstream',
     contributors: ['kernel/tool-handler'],

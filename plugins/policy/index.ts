@@ -10,7 +10,7 @@ import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import { AuditLog } from './audit/audit-log.js';
-import { auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog } from './policy-middleware.js';
+import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog, type OperationLog } from './policy-middleware.js';
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
 import { PolicySource } from './policy-source.js';
 
@@ -26,6 +26,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   private readonly approvals: ApprovalStore;
   /** Each call's decision, by its scope (Call.scope), for its audit record. */
   private readonly decisions: DecisionLog = new WeakMap();
+  /** What each GraphQL call asks for, by its scope, for its audit record. */
+  private readonly operations: OperationLog = new WeakMap();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -66,7 +68,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     const stages: StageMiddleware[] = [];
     if (this.source !== undefined) stages.push(upstreamIdentityMeta());
-    if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.clock, this.logger));
+    if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.operations, this.clock, this.logger), auditedOperation(this.operations));
     if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
     return stages;
   }

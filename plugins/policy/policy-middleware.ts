@@ -3,6 +3,7 @@ import { servedPath } from '../../core/http/path-guards.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { Call } from '../../core/plugin/call.js';
+import type { GraphqlFacts } from '../../core/plugin/upstream-types.js';
 import type { AroundMiddleware } from '../../core/plugin/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
@@ -18,6 +19,26 @@ export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
 
 /** Decisions of calls in flight, for the audit record (a refusal's also travels in `_meta`). */
 export type DecisionLog = WeakMap<Call['scope'], Decision>;
+
+/** What GraphQL calls in flight ask for, for their audit records. */
+export type OperationLog = WeakMap<Call['scope'], GraphqlFacts>;
+
+/**
+ * Policy stage, first: notes what a validated GraphQL call asks for (operation, name, root fields, read from
+ * its prepared request), so that the audit record around the call can say it, with or without a policy.
+ */
+export function auditedOperation(operations: OperationLog): AroundMiddleware {
+  return {
+    stage: 'policy',
+    name: 'audit-operation',
+    appliesTo: (tool) => tool.graphql !== undefined,
+    run: (ctx, next) => {
+      const graphql = ctx.prepared?.graphql;
+      if (graphql !== undefined) operations.set(ctx.scope, { operation: graphql.operation, name: graphql.name, fields: [...graphql.fields] });
+      return next(ctx);
+    },
+  };
+}
 
 /**
  * Envelope stage, inside the core envelope: every result of a call under a policy (success, validation
@@ -79,6 +100,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
           identity: publicIdentity(identity),
           method: request.method,
           path: servedPath(request.path),
+          graphql: request.graphql ?? null,
         };
         const verdict = engine.decide(further);
         if (verdict.effect === 'allow') return;
@@ -100,7 +122,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
  * Envelope stage, inside the core envelope: one audit record per call, whatever its end (validation error,
  * refusal, upstream error, success), written before the result goes back.
  */
-export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock, logger: Logger): AroundMiddleware {
+export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: OperationLog, clock: Clock, logger: Logger): AroundMiddleware {
   return {
     stage: 'envelope',
     name: 'audit-log',
@@ -125,6 +147,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
           outcome,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
           args,
+          ...(operations.has(ctx.scope) ? { graphql: operations.get(ctx.scope)! } : {}),
         };
         await audit.append(entry).catch((error: unknown) => logger.error({ err: error, record: entry }, 'audit record could not be written'));
       }

@@ -2,12 +2,24 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { CallFacts } from './engine/call-facts.js';
 import type { Decision } from './engine/policy-engine.js';
 
+/** A request as refusals name it: `POST /graphql` and, for a GraphQL operation, what it asks for. */
+function describedRequest(facts: CallFacts): string {
+  const request = `${facts.method} ${facts.path}`;
+  const op = facts.graphql;
+  return op === null || op === undefined ? request : `${request}: ${op.operation} ${op.name === null ? '' : `${op.name} `}{ ${op.fields.join(', ')} }`;
+}
+
+/** `jira_get (GET /rest/api/3/issue/PLAT-1)`, or the tool alone for a call without a request. */
+function describedCall(facts: CallFacts): string {
+  return facts.method !== null && facts.path !== null ? `${facts.tool} (${describedRequest(facts)})` : facts.tool;
+}
+
 /**
  * The error result of a refused or held call: text that says what was refused and why (and, for an
  * approval, what to do next), with `_meta.code` and `_meta.decision` for programs.
  */
 export function refusal(decision: Decision, facts: CallFacts): ToolError {
-  const what = facts.method !== null && facts.path !== null ? `${facts.tool} (${facts.method} ${facts.path})` : facts.tool;
+  const what = describedCall(facts);
   if (decision.effect === 'approval_required') {
     const message = [
       `${what} needs an approver's grant before it runs. ${decision.reason}`,
@@ -25,7 +37,7 @@ export function refusal(decision: Decision, facts: CallFacts): ToolError {
  * with its own code so that a caller knows it is the store, not the policy, and that a retry can succeed.
  */
 export function storeUnavailable(decision: Decision, facts: CallFacts): ToolError {
-  const what = facts.method !== null && facts.path !== null ? `${facts.tool} (${facts.method} ${facts.path})` : facts.tool;
+  const what = describedCall(facts);
   const message = `${what} needs an approval, and the approvals store (MCP_STORE_URL) cannot be reached, so the call was refused and nothing was sent. Retry it shortly; a grant already given still holds.`;
   return new ToolError('store_unavailable', message, { meta: { code: 'store_unavailable', decision } });
 }
@@ -54,6 +66,6 @@ export function furtherRefusal(decision: Decision, call: CallFacts, further: Cal
     decision.effect === 'approval_required'
       ? " It needs an approver's grant, which cannot be asked for in the middle of a call; use a tool whose own request is that one."
       : '';
-  const message = `The policy refused ${further.method} ${further.path}, a further request of the ${plugin} plugin's ${call.tool}${declared}, for ${call.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
+  const message = `The policy refused ${describedRequest(further)}, a further request of the ${plugin} plugin's ${call.tool}${declared}, for ${call.subject}: ${decision.reason}${held} (${rule}; policy ${decision.policyVersion})`;
   return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision: { ...decision, effect: 'deny' } } });
 }

@@ -90,6 +90,11 @@ function render(file: string, decision: Decision, facts: CallFacts, rules: RuleT
     out.push(
       `Path:     ${facts.path} (what path rules matched${request !== undefined && request.path !== facts.path ? `; sent as ${request.path}` : ''}; URL ${request?.url ?? '?'})`,
     );
+  const op = facts.graphql;
+  if (op !== null && op !== undefined) {
+    const several = op.fields.length > 1 ? '; decided field by field, the strictest decision wins' : '';
+    out.push(`GraphQL:  ${op.operation} ${op.name ?? '(anonymous)'}, root fields [${op.fields.join(', ')}] (what graphql rules matched${several})`);
+  }
   out.push(`Caller:   ${facts.subject}, groups [${facts.groups.join(', ')}]`);
   const id = facts.identity;
   out.push(`Upstream: ${facts.vendor}${id ? `, credential ${id.credential} at ${id.host}, environment ${id.environment}` : ' (no upstream)'}`);

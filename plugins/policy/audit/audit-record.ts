@@ -1,5 +1,6 @@
 import type { Decision } from '../engine/policy-engine.js';
 import type { PublicIdentity } from '../engine/call-facts.js';
+import type { GraphqlFacts } from '../../../core/plugin/upstream-types.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { setDataMember } from '../../../core/result/data-member.js';
 
@@ -16,6 +17,8 @@ export interface AuditRecord {
   durationMs: number;
   /** Keys and types of the arguments as the caller sent them; never a value. */
   args: Shape;
+  /** For a GraphQL call: its operation type, name and root fields, never a variable's value. */
+  graphql?: GraphqlFacts;
   /** Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`). */
   approval?: { id: string; status: 'granted' | 'rejected'; requestedBy: string; reason?: string };
   prev: string;

@@ -21,6 +21,15 @@ export const Conditions = Type.Object(
     hosts: Type.Optional(Names('Globs of the upstream base URL host.')),
     environments: Type.Optional(Names("Globs of the upstream credential's environment class.")),
     args: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Union([ArgValue, Type.Array(ArgValue, { minItems: 1 })]))),
+    graphql: Type.Optional(
+      Type.Object(
+        {
+          operation: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('mutation')], { description: 'The operation type.' })),
+          fields: Type.Optional(Names('Globs of root fields, such as "issue*". An operation of several root fields is decided field by field.')),
+        },
+        { additionalProperties: false, minProperties: 1, description: 'What a GraphQL operation asks for; never holds for a REST call.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

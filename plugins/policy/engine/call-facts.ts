@@ -1,5 +1,5 @@
 import { servedPath } from '../../../core/http/path-guards.js';
-import type { UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
+import type { GraphqlFacts, UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
 import type { Call } from '../../../core/plugin/call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
@@ -28,6 +28,8 @@ export interface CallFacts {
   /** The upstream path as the vendor serves it (see servedPath): what path rules match; null without a request. */
   path: string | null;
   args: Readonly<Record<string, unknown>>;
+  /** What a GraphQL operation asks for (operation type, name, root fields); null or absent for a REST call. */
+  graphql?: GraphqlFacts | null;
 }
 
 export function publicIdentity(identity: UpstreamIdentity | undefined): PublicIdentity | null {
@@ -37,7 +39,7 @@ export function publicIdentity(identity: UpstreamIdentity | undefined): PublicId
 
 /** The facts of a call that has passed the validate stage (so args, route and prepared request are set). */
 export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route' | 'prepared'>): CallFacts {
-  return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path);
+  return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path, ctx.prepared?.graphql);
 }
 
 export function factsFor(
@@ -46,6 +48,7 @@ export function factsFor(
   args: Record<string, unknown>,
   method: string | undefined,
   path: string | undefined,
+  graphql?: GraphqlFacts,
 ): CallFacts {
   const identity = publicIdentity(tool.upstream?.identity);
   return {
@@ -58,5 +61,6 @@ export function factsFor(
     method: method ?? null,
     path: path === undefined ? null : servedPath(path),
     args,
+    graphql: graphql ?? null,
   };
 }

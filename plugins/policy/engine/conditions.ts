@@ -96,6 +96,37 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
     });
   }
   for (const [name, allowed] of Object.entries(spec.args ?? {})) out.push(argCondition(name, Array.isArray(allowed) ? allowed : [allowed]));
+  out.push(...graphqlConditions(spec.graphql));
+  return out;
+}
+
+/**
+ * `graphql: {operation, fields}`: the operation type, and globs of its root fields. The engine decides an
+ * operation of several root fields field by field (policy-engine.ts), so `fields` sees one at a time; given
+ * several, every one must match. Neither holds for a REST call.
+ */
+function graphqlConditions(spec: ConditionsSpec['graphql']): Condition[] {
+  const out: Condition[] = [];
+  if (spec?.operation !== undefined) {
+    const want = spec.operation;
+    out.push({
+      key: 'graphql.operation',
+      level: 'request',
+      expected: want,
+      test: (f) => f.graphql?.operation === want,
+      actual: (f) => shown(f.graphql?.operation),
+    });
+  }
+  if (spec?.fields !== undefined) {
+    const matches = compileGlobs(spec.fields);
+    out.push({
+      key: 'graphql.fields',
+      level: 'request',
+      expected: list(spec.fields),
+      test: (f) => f.graphql !== null && f.graphql !== undefined && f.graphql.fields.length > 0 && f.graphql.fields.every(matches),
+      actual: (f) => (f.graphql === null || f.graphql === undefined ? '(none)' : list(f.graphql.fields)),
+    });
+  }
   return out;
 }
 

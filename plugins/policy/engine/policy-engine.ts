@@ -64,7 +64,17 @@ export class PolicyEngine {
     return this.policy.version;
   }
 
+  /**
+   * The decision on a call. A GraphQL operation of several root fields is decided field by field, as if each
+   * were its own request, and the strictest decision wins: an allowed field cannot carry a forbidden one along.
+   */
   decide(facts: CallFacts): Decision {
+    const parts = perField(facts);
+    if (parts.length === 1) return this.decideOne(facts);
+    return strictest(parts.map((part) => this.decideOne(part)));
+  }
+
+  private decideOne(facts: CallFacts): Decision {
     try {
       const byEffect = this.narrowedFor(facts);
       const applies = (r: ResidualRule): boolean => allHold(r.rule.matchRequest, facts) && !(r.except !== undefined && allHold(r.except, facts));
@@ -78,8 +88,16 @@ export class PolicyEngine {
     }
   }
 
-  /** Every rule with each condition's outcome, and the decision they lead to. */
+  /** Every rule with each condition's outcome, and the decision they lead to (for a GraphQL operation, its deciding field's). */
   explain(facts: CallFacts): { decision: Decision; rules: RuleTrace[] } {
+    const parts = perField(facts);
+    if (parts.length === 1) return this.explainOne(facts);
+    const explained = parts.map((part) => this.explainOne(part));
+    const decision = strictest(explained.map((e) => e.decision));
+    return explained.find((e) => e.decision === decision)!;
+  }
+
+  private explainOne(facts: CallFacts): { decision: Decision; rules: RuleTrace[] } {
     try {
       const rules = this.rules.map((rule): RuleTrace => {
         const conditions = [...rule.match.map((c) => trace('match', c, facts)), ...(rule.except ?? []).map((c) => trace('except', c, facts))];
@@ -158,6 +176,22 @@ export class PolicyEngine {
     const why = error instanceof Error ? error.message : String(error);
     return { effect: 'deny', ruleId: null, reason: `The policy could not be evaluated (${why}), so the call is denied.`, policyVersion: this.policy.version };
   }
+}
+
+/** A GraphQL operation's facts once per root field (one part for anything else). */
+function perField(facts: CallFacts): CallFacts[] {
+  const graphql = facts.graphql;
+  if (graphql === null || graphql === undefined || graphql.fields.length < 2) return [facts];
+  return graphql.fields.map((field) => ({ ...facts, graphql: { ...graphql, fields: [field] } }));
+}
+
+/** The first of the strictest decisions: deny, then approval_required, then allow. */
+function strictest(decisions: readonly Decision[]): Decision {
+  for (const effect of PRECEDENCE) {
+    const found = decisions.find((d) => d.effect === effect);
+    if (found !== undefined) return found;
+  }
+  return decisions[0]!;
 }
 
 function sameTool(a: CallFacts, b: CallFacts): boolean {
