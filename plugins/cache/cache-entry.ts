@@ -19,10 +19,12 @@ export interface CacheEntry {
 
 /**
  * The key of a request: the upstream identity's fingerprint (a hash of vendor, base URL and secret), the
- * method and the full URL. Two credentials never share a key, so one never sees the other's entries.
+ * method and the full URL, and for a GraphQL query its body (document, variables and operation name). Two
+ * credentials never share a key, so one never sees the other's entries.
  */
-export function cacheKey(identity: UpstreamIdentity, request: { method: string; url: URL }): string {
-  return createHash('sha256').update(`${identity.fingerprint}\0${request.method}\0${request.url.href}`).digest('hex');
+export function cacheKey(identity: UpstreamIdentity, request: { method: string; url: URL; body?: string }): string {
+  const body = request.method === 'GET' || request.body === undefined ? '' : `\0${request.body}`;
+  return createHash('sha256').update(`${identity.fingerprint}\0${request.method}\0${request.url.href}${body}`).digest('hex');
 }
 
 export function entryFrom(response: UpstreamResponse, now: number, ttlMs: number): CacheEntry {

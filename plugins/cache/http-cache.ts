@@ -23,8 +23,19 @@ export interface HttpCacheOptions {
 
 type Lookup = { failed: false; entry: CacheEntry | undefined } | { failed: true };
 
+/** A GraphQL query to its endpoint: a read, cached like a GET by its document, variables and operation name. */
+function isGraphqlQuery(request: Pick<PreparedRequest, 'method' | 'graphql'> | undefined): boolean {
+  return request?.method === 'POST' && request.graphql?.operation === 'query';
+}
+
+/** A GraphQL server answers 200 for a query it refused (`errors`): such an answer is never kept. */
+function hasGraphqlErrors(response: UpstreamResponse): boolean {
+  const errors = (response.body as { errors?: unknown } | null | undefined)?.errors;
+  return Array.isArray(errors) && errors.length > 0;
+}
+
 /**
- * The HTTP cache, around the upstream GETs of tools that declare `cache: true`. Fresh entries are served
+ * The HTTP cache, around the upstream GETs (and GraphQL queries) of tools that declare `cache: true`. Fresh entries are served
  * without a request; stale ones with an ETag are revalidated (`If-None-Match`; a 304 refreshes the entry and
  * is served as a hit); only 200 answers are stored, never errors and never status paths. A store that fails
  * is logged and bypassed: the cache can slow a call down, never fail it. A `fresh: true` argument skips
@@ -40,7 +51,8 @@ export class HttpCache implements UpstreamInterceptor {
   }
 
   async run(request: PreparedRequest, exchange: InterceptContext, next: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
-    if (request.method !== 'GET' || isStatusPath(exchange.identity.vendor, request.path)) return this.fetched(await next());
+    const query = isGraphqlQuery(request);
+    if ((request.method !== 'GET' && !query) || isStatusPath(exchange.identity.vendor, request.path)) return this.fetched(await next());
     const key = cacheKey(exchange.identity, request);
     const bypass = exchange.tool.args.fresh === true;
     const lookup: Lookup = bypass ? { failed: false, entry: undefined } : await this.read(key, exchange);
@@ -55,22 +67,23 @@ export class HttpCache implements UpstreamInterceptor {
       return responseFrom(entry, this.options.clock.now());
     }
     const etag = entry?.headers.etag;
-    if (entry !== undefined && etag !== undefined) {
+    // A conditional POST is no HTTP revalidation: a stale query is asked again.
+    if (entry !== undefined && etag !== undefined && !query) {
       const response = await exchange.revalidate({ 'if-none-match': etag });
       counted(response.status === 304 ? 'revalidated' : 'miss');
       if (response.status === 304) return this.refresh(key, entry, response, exchange);
       return this.keep(key, response, exchange);
     }
     counted('miss');
-    return this.keep(key, await next(), exchange);
+    return this.keep(key, await next(), exchange, query);
   }
 
   /** Stores a fetched 200 when its Cache-Control, size and validators allow; returns it marked as a miss. */
-  private async keep(key: string, response: UpstreamResponse, exchange: InterceptContext): Promise<UpstreamResponse> {
+  private async keep(key: string, response: UpstreamResponse, exchange: InterceptContext, query = false): Promise<UpstreamResponse> {
     // One instant for the answer and the entry: a later hit must report the fetchedAt this miss reported.
     const now = this.options.clock.now();
     const fetched = this.fetched(response, now);
-    if (response.status !== 200) return fetched;
+    if (response.status !== 200 || (query && hasGraphqlErrors(response))) return fetched;
     const freshness = freshnessOf(response.headers.get('cache-control'), this.options.limits);
     const etag = response.headers.get('etag');
     // An entry that must be revalidated before every use is only worth keeping with a validator.
