@@ -4,6 +4,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { GithubGraphqlSettings } from './graphql-spec.js';
 
 export const GithubSettings = Type.Object({
   GITHUB_TOKEN: secret(
@@ -18,6 +19,7 @@ export const GithubSettings = Type.Object({
     description: 'GitHub REST API base URL; for GitHub Enterprise Server use https://HOST/api/v3 (the path is kept).',
   }),
   ...identitySettings('GITHUB', 'GITHUB_TOKEN'),
+  ...GithubGraphqlSettings.properties,
 });
 
 /** The REST API version every request pins, so a GitHub-side default change cannot alter the payloads. */

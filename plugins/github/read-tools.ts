@@ -31,6 +31,9 @@ import {
   type PullRequestArgs,
 } from './repo-tool-specs.js';
 import { checkRunsPage } from './check-runs.js';
+import { graphqlAnswer } from './graphql-answer.js';
+import { GRAPHQL, type GraphqlArgs } from './graphql-spec.js';
+import type { GraphqlRoute } from '../../core/plugin/upstream-types.js';
 import { SEARCH_ISSUES, type SearchIssuesArgs } from './issue-tool-specs.js';
 import {
   DEFAULT_TAIL_LINES,
@@ -196,6 +199,12 @@ export abstract class GithubReadTools {
         return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
       throw error;
     }
+  }
+
+  @Tool(GRAPHQL)
+  async graphql(ctx: ToolContext<typeof GraphqlArgs, GraphqlRoute>): Promise<ToolOutput<typeof ReadEnvelope>> {
+    // The request gate parsed the document as it is sent: a mutation here went through GITHUB_GRAPHQL_MUTATIONS.
+    return { value: graphqlAnswer((await this.upstream.send(ctx, ctx.route)).body) };
   }
 
   @Tool(SEARCH_ISSUES)

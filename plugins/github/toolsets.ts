@@ -9,5 +9,5 @@ export const GITHUB_TOOLSETS: Record<string, ToolsetSpec> = {
   'github.actions': { description: 'Workflow runs, jobs, logs and checks; rerun, cancel and dispatch workflows.' },
   'github.issues': { description: 'Search, read, file and update issues; comment on issues and pull requests.' },
   'github.pull_requests': { description: 'List and read pull requests and their diffs; open, review and merge them.' },
-  'github.repos': { description: 'Repositories, files and directories, and a read-only passthrough to the REST API.', default: false },
+  'github.repos': { description: 'Repositories, files and directories, and read-only passthroughs to the REST and GraphQL APIs.', default: false },
 };

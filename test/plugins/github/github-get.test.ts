@@ -87,7 +87,7 @@ describe('github_get (read-only passthrough, in-process)', () => {
 
   it('exposes its upstream identity to policy and cache (label, environment, host), never the token', () => {
     const definitions = t.kernel.kernel.definitions().filter((d) => d.plugin === 'github');
-    expect(definitions).to.have.length(22);
+    expect(definitions).to.have.length(23);
     // Every GitHub tool, writes included, acts with the one GitHub identity.
     expect(new Set(definitions.map((d) => d.upstream!.identity)).size).to.equal(1);
     const identity = definitions[0]!.upstream!.identity;

@@ -24,7 +24,7 @@ const TOOLSETS: Record<string, string[]> = {
     'github_create_review',
     'github_merge_pull_request',
   ],
-  'github.repos': ['github_list_repositories', 'github_get_file', 'github_get'],
+  'github.repos': ['github_list_repositories', 'github_get_file', 'github_get', 'github_graphql'],
 };
 
 const WRITES = [
@@ -71,7 +71,7 @@ describe('GitHub tool definitions as tools/list serves them', () => {
     tools = (await client.listTools()).tools.filter((tool) => tool.name.startsWith('github_'));
   });
 
-  it('serves the twenty-two GitHub tools, each in its toolset', () => {
+  it('serves the twenty-three GitHub tools, each in its toolset', () => {
     expect(tools.map((tool) => tool.name).sort()).to.deep.equal(Object.values(TOOLSETS).flat().sort());
     const declared = Object.fromEntries(readToolSpecs(GithubPlugin).map(({ spec }) => [spec.name, spec.toolset]));
     for (const [toolset, names] of Object.entries(TOOLSETS)) for (const name of names) expect(declared[name], name).to.equal(toolset);
