@@ -6,6 +6,8 @@ import { REPO_ROOT } from '../support/paths.js';
 const EXAMPLE = join(REPO_ROOT, 'examples/plugin-gitlab');
 /** The example that pages by cursor: the guide's cursor section quotes it. */
 const CURSOR_EXAMPLE = join(REPO_ROOT, 'examples/plugin-sentry');
+/** The example that speaks GraphQL: the guide's GraphQL section quotes it. */
+const GRAPHQL_EXAMPLE = join(REPO_ROOT, 'examples/plugin-linear');
 const DOC = readFileSync(join(REPO_ROOT, 'docs/plugins.md'), 'utf8');
 
 /** The example's own files (sources, tests, package files, README), by path relative to the example. */
@@ -33,10 +35,10 @@ describe('docs/plugins.md', () => {
 
   it('has code blocks, each taken verbatim from an example package', () => {
     expect(blocks.length).to.be.greaterThan(10);
-    const quotable = [...files.values(), ...exampleFiles(CURSOR_EXAMPLE).values()];
+    const quotable = [...files.values(), ...exampleFiles(CURSOR_EXAMPLE).values(), ...exampleFiles(GRAPHQL_EXAMPLE).values()];
     for (const { lang, code } of blocks) {
       const found = quotable.filter((text) => text.includes(code));
-      expect(found, `this ${lang} block is not in any file of examples/plugin-gitlab or examples/plugin-sentry:\n${code}`).not.to.deep.equal([]);
+      expect(found, `this ${lang} block is not in any file of examples/plugin-gitlab, plugin-sentry or plugin-linear:\n${code}`).not.to.deep.equal([]);
     }
   });
 
