@@ -18,7 +18,11 @@ export type McpExchange = (request: IncomingMessage, response: ServerResponse, b
  */
 export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
   const onerror = (error: Error): void => logger.debug({ err: error }, 'Streamable HTTP request refused or failed');
-  const modern = createMcpHandler(() => createMcpServer(kernel), { legacy: 'reject', onerror });
+  // 2026-07-28 clients hear of a changed tool list (dynamic toolsets) on their subscriptions/listen streams.
+  const modern: ReturnType<typeof createMcpHandler> = createMcpHandler(() => createMcpServer(kernel, { toolsChanged: () => modern.notify.toolsChanged() }), {
+    legacy: 'reject',
+    onerror,
+  });
   return async (request, response, body, principal) => {
     const header = (name: string): string | undefined => {
       const value = request.headers[name];
