@@ -32,6 +32,23 @@ describe('projection budget (plugins/projection)', () => {
     expect(stopped(() => boundedSearch(body, '[items, items, items]'))).to.contain('2 times the response');
   });
 
+  it('measures a string as long as it is: a 512 KiB field doubled 14 times ([@,@]) is refused, not 2^14 copies built', () => {
+    const body = { log: 'x'.repeat(512 * 1024) };
+    expect(stopped(() => boundedSearch(body, `log${' | [@,@]'.repeat(14)}`))).to.equal(
+      'it would produce more than 1 MiB of data (the larger of 1 MiB and 2 times the response)',
+    );
+    // One doubling stays within twice the body: the budget is not a flat refusal of large strings.
+    expect(stopped(() => boundedSearch(body, 'log | [@,@]'))).to.equal('not stopped');
+  });
+
+  it('measures what a projection builds ([*].[@,...]), not only the lists it is made of', () => {
+    // About 1 MB: a thousand 1 KiB items. Each item's list of 500 is half a megabyte, within the budget;
+    // the projection gathers a thousand of them, 500 MB when written out.
+    const body = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(1024, '.'));
+    expect(stopped(() => boundedSearch(body, `[*].[${Array(500).fill('@').join(',')}]`))).to.match(/^it would produce more than 2 MiB of data/);
+    expect(stopped(() => boundedSearch(body, '[*].[@]'))).to.equal('not stopped');
+  });
+
   it('stops an evaluation that runs past its deadline, looking at the clock every 1,024 nodes', () => {
     let now = 0;
     const budget = new ProjectionBudget({}, () => now);
