@@ -1,14 +1,17 @@
 // Requests to URLs an upstream handed out (a redirect to a storage host, CircleCI's step output URL) are decided
 // by the policy like any other request (issue 42): rules see the vendor, the credential `signed URL` and the host
 // the request goes to, and the audit record keeps the decision. Here the operator pins storage to the hosts the
-// vendors really use, so a loopback "storage host" the egress guard lets through (MCP_EGRESS_ALLOW) is refused.
+// vendors really use (the rule of docs/policy.md, as published), so a loopback "storage host" the egress guard
+// lets through (MCP_EGRESS_ALLOW) is refused unless the rule names it too.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { parse } from 'yaml';
 import type { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { serveAttachment, TINY_IMAGES } from '../../fixtures/atlassian/jira-attachments.js';
 import { serveJobLogs } from '../../fixtures/circleci/circleci-v1.js';
+import { REPO_ROOT } from '../../support/paths.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 import { ACCOUNT } from '../atlassian/atlassian-calls.js';
@@ -17,25 +20,20 @@ const dir = mkdtempSync(join(tmpdir(), 'foreign-requests-'));
 const audit = join(dir, 'audit.jsonl');
 const LOGS_PATH = '/repos/octo-org/octo-repo/actions/jobs/399444496/logs';
 
-/** A policy whose storage rule lets `extraHost` through besides the vendors' real storage hosts. */
+/** The storage rule of docs/policy.md's egress section, exactly as published. */
+function publishedStorageRule(): { id: string; except: { hosts: string[] } } {
+  const doc = readFileSync(join(REPO_ROOT, 'docs/policy.md'), 'utf8');
+  const match = /```yaml\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('### Egress: requests to URLs an upstream hands out')));
+  if (match === null) throw new Error('docs/policy.md has no yaml block in its egress section');
+  return (parse(match[1]!) as Array<{ id: string; except: { hosts: string[] } }>)[0]!;
+}
+
+/** That rule, with `extraHost` among the storage hosts when given, then a rule that allows everything else. */
 function policy(extraHost: string): string {
   const file = join(dir, `policy-${extraHost.replace(/\W/g, '-')}.yaml`);
-  const storage = ['*.blob.core.windows.net', '*.actions.githubusercontent.com', 'api.media.atlassian.com', 'circle-production-action-output.s3.amazonaws.com'];
-  if (extraHost !== '') storage.push(extraHost);
-  writeFileSync(
-    file,
-    [
-      'version: 1',
-      'rules:',
-      '  - id: known-storage-only',
-      '    effect: deny',
-      "    reason: Logs and attachments come from the vendors' storage hosts only.",
-      "    match: { credentials: ['signed URL'] }",
-      `    except: { hosts: ${JSON.stringify(storage)} }`,
-      '  - { id: rest, effect: allow }',
-      '',
-    ].join('\n'),
-  );
+  const rule = publishedStorageRule();
+  if (extraHost !== '') rule.except.hosts.push(extraHost);
+  writeFileSync(file, JSON.stringify({ version: 1, rules: [rule, { id: 'rest', effect: 'allow' }] }));
   return file;
 }
 

@@ -41,13 +41,20 @@ describe('projection budget (plugins/projection)', () => {
     expect(stopped(() => boundedSearch(body, 'log | [@,@]'))).to.equal('not stopped');
   });
 
-  it('measures what a projection builds ([*].[@,...]), not only the lists it is made of', () => {
-    // About 1 MB: a thousand 1 KiB items. Each item's list of 500 is half a megabyte, within the budget;
-    // the projection gathers a thousand of them, 500 MB when written out.
-    const body = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(1024, '.'));
-    expect(stopped(() => boundedSearch(body, `[*].[${Array(500).fill('@').join(',')}]`))).to.match(/^it would produce more than 2 MiB of data/);
-    expect(stopped(() => boundedSearch(body, '[*].[@]'))).to.equal('not stopped');
-  });
+  // About 1 MB: a thousand 1 KiB strings, as a list and as an object's values. Each item's list of 500 is half a
+  // megabyte, within the budget; the projection gathers a thousand of them, 500 MB when written out.
+  const items = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(1024, '.'));
+  const fiveHundred = `[${Array(500).fill('@').join(',')}]`;
+  for (const [kind, body, over, within] of [
+    ['a list projection', items, `[*].${fiveHundred}`, '[*].[@]'],
+    ['a filter projection', items, `[?@].${fiveHundred}`, '[?@].[@]'],
+    ['a value projection', Object.fromEntries(items.map((v, i) => [`k${i}`, v])), `*.${fiveHundred}`, '*.[@]'],
+  ] as const) {
+    it(`measures what ${kind} builds (${over.slice(0, 12)}...), not only the lists it is made of`, () => {
+      expect(stopped(() => boundedSearch(body, over))).to.match(/^it would produce more than 2 MiB of data/);
+      expect(stopped(() => boundedSearch(body, within))).to.equal('not stopped');
+    });
+  }
 
   it('stops an evaluation that runs past its deadline, looking at the clock every 1,024 nodes', () => {
     let now = 0;
