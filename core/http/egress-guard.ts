@@ -41,10 +41,9 @@ const REFUSED: ReadonlyArray<{ kind: string; list: BlockList }> = REFUSED_RANGES
 export interface EgressAllowList {
   readonly hosts: ReadonlyArray<{ host: string; port?: number }>;
   readonly ranges: BlockList;
-  readonly empty: boolean;
 }
 
-export const NO_EGRESS_ALLOWANCE: EgressAllowList = Object.freeze({ hosts: [], ranges: new BlockList(), empty: true });
+export const NO_EGRESS_ALLOWANCE: EgressAllowList = Object.freeze({ hosts: [], ranges: new BlockList() });
 
 /**
  * MCP_EGRESS_ALLOW: comma-separated hosts (`storage.internal`, `10.0.0.5`, `[fd00::5]`), `host:port` pairs
@@ -75,7 +74,7 @@ export function parseEgressAllow(value: string, setting = 'MCP_EGRESS_ALLOW'): E
     if (host === undefined || (port !== undefined && (port < 1 || port > 65535))) refuse(entry);
     hosts.push(port === undefined ? { host: host! } : { host: host!, port });
   }
-  return { hosts, ranges, empty: hosts.length === 0 && ranges.rules.length === 0 };
+  return { hosts, ranges };
 }
 
 /** An address refusal, with what the operator can do about it. */

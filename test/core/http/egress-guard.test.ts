@@ -43,7 +43,13 @@ describe('egress guard: the rules', () => {
   }
 
   it('lets public addresses and names through before connecting (a name is judged on what it resolves to)', () => {
-    for (const url of ['https://140.82.112.21/', 'https://[2606:4700::1111]/', 'https://pipelines.actions.githubusercontent.com/x', 'https://localhost/']) {
+    for (const url of [
+      'https://140.82.112.21/',
+      'https://[2606:4700::1111]/',
+      'https://[64:ff9b::8c52:7015]/', // 140.82.112.21 through a NAT64 gateway
+      'https://pipelines.actions.githubusercontent.com/x',
+      'https://localhost/',
+    ]) {
       expect(refusal(url), url).to.equal(undefined);
     }
   });
@@ -53,7 +59,7 @@ describe('egress guard: the rules', () => {
       'its scheme is http, and a URL an upstream hands out is fetched over https only (http only when the vendor is configured with an http base URL)',
     );
     expect(refusal('http://140.82.112.21/', 'http://jira.internal:8080')).to.equal(undefined);
-    expect(refusal('ftp://140.82.112.21/', 'http://jira.internal:8080')).to.match(/^its scheme is ftp/);
+    expect(refusal('ftp://140.82.112.21/', 'http://jira.internal:8080')).to.equal('its scheme is ftp, and a URL an upstream hands out is fetched over https or http');
   });
 
   it("allows the vendor's own host and port whatever its address, and nothing else on that host", () => {
@@ -66,7 +72,7 @@ describe('egress guard: the rules', () => {
   });
 
   it('allows what MCP_EGRESS_ALLOW names: a host on any port, a host on one port, a CIDR range', () => {
-    const allow = 'storage.internal, 127.0.0.1:9000, 10.20.0.0/16, [fd00::5]:443';
+    const allow = 'storage.internal, 127.0.0.1:9000, 10.20.0.0/16, [fd00::5]:443, fd00:ab::/32, 169.254.10.10/32';
     const g = guard('https://api.github.com', allow);
     expect(g.addressRefusal('storage.internal', 8443, '10.0.0.9')).to.equal(undefined);
     expect(g.addressRefusal('127.0.0.1', 9000, '127.0.0.1')).to.equal(undefined);
@@ -75,10 +81,15 @@ describe('egress guard: the rules', () => {
     expect(g.addressRefusal('minio.internal', 443, '10.21.3.4')).to.match(/private/);
     expect(g.addressRefusal('fd00::5', 443, 'fd00:0:0:0:0:0:0:5')).to.equal(undefined);
     expect(g.addressRefusal('fd00::5', 80, 'fd00::5')).to.match(/unique-local/);
+    expect(g.addressRefusal('minio.internal', 9000, '127.0.0.1'), 'a name resolving to an allowed address').to.equal(undefined);
+    expect(g.addressRefusal('blob.internal', 443, 'fd00:ab:1::9')).to.equal(undefined);
+    expect(g.addressRefusal('blob.internal', 443, 'fd00:ac::9')).to.match(/unique-local/);
+    expect(g.addressRefusal('169.254.10.10', 80, '169.254.10.10')).to.equal(undefined);
+    expect(g.addressRefusal('169.254.10.11', 80, '169.254.10.11')).to.match(/link-local/);
   });
 
   it('stops the start on an entry it cannot read, naming it and the forms it takes', () => {
-    for (const entry of ['http://storage.internal', '10.0.0.0/33', 'host:99999', 'a..b', '*.internal']) {
+    for (const entry of ['http://storage.internal', '10.0.0.0/33', 'fd00::/129', '10.0.0/8', 'host:99999', 'a..b', '*.internal']) {
       expect(() => parseEgressAllow(`storage.internal, ${entry}`), entry)
         .to.throw(StartupError)
         .with.property(
@@ -86,7 +97,9 @@ describe('egress guard: the rules', () => {
           `MCP_EGRESS_ALLOW: ${JSON.stringify(entry)} is not a host, host:port pair or CIDR range; write them comma-separated, such as storage.internal, 127.0.0.1:9000, 10.20.0.0/16.`,
         );
     }
-    expect(parseEgressAllow(' , ').empty).to.equal(true);
+    expect(new EgressGuard(new URL('https://api.github.com'), parseEgressAllow(' , ')).addressRefusal('127.0.0.1', 80, '127.0.0.1')).to.equal(
+      '127.0.0.1 is a loopback address',
+    );
   });
 });
 
@@ -138,6 +151,19 @@ describe('egress guard: redirects to another origin through the upstream client'
       /^CI: GET \/api\/v2\/logs was not sent: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address\. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW\.$/,
     );
     expect(internal.requests).to.have.length(0);
+  });
+
+  it('connects to a name that resolves to an address MCP_EGRESS_ALLOW names (localhost, allowed as 127.0.0.1)', async () => {
+    vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: `http://localhost:${internalPort()}/admin/config` } });
+    const allowed = client({ egressAllow: parseEgressAllow(`127.0.0.1:${internalPort()}, [::1]:${internalPort()}`) });
+    expect(await followed(allowed)).to.have.property('text', JSON.stringify({ internal: 'canary-internal-config' }));
+  });
+
+  it('reports a name that does not resolve as unreachable, not as refused', async () => {
+    vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: 'http://no-such-host.invalid/blob' } });
+    const error = await followed(client());
+    expect(error).to.have.property('code', 'upstream_unreachable');
+    expect((error as Error).message).to.match(/\((ENOTFOUND|EAI_AGAIN)\)/);
   });
 
   it('tells no open port from a closed one: the refusal is the same, and comes before any connection', async () => {
