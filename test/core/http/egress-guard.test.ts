@@ -143,6 +143,21 @@ describe('egress guard: redirects to another origin through the upstream client'
     expect(internal.requests[0]!.headers.authorization).to.equal(undefined);
   });
 
+  it('never follows a write to another origin, nor a hop whose path plays a trick, even when foreign hops are allowed', async () => {
+    const allowed = client({ egressAllow: parseEgressAllow(`127.0.0.1:${internalPort()}`) });
+    vendor.on('POST', '/api/v2/upload', { status: 307, headers: { location: `${internal.url}/upload` } });
+    const write = await allowed
+      .send(plainToolContext(), { method: 'POST', path: '/api/v2/upload', body: { a: 1 } }, { followForeignRedirectWithoutAuth: true })
+      .catch((e: unknown) => e);
+    expect(write).to.include({ code: 'upstream_redirect_refused', status: 307 });
+    expect((write as Error).message).to.contain('it is not followed: a write is never redirected');
+    vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: `${internal.url}/blob/..;/admin/config` } });
+    const trick = await followed(allowed);
+    expect(trick).to.have.property('code', 'upstream_redirect_refused');
+    expect((trick as Error).message).to.contain('it contains ";" (path parameters');
+    expect(internal.requests).to.have.length(0);
+  });
+
   it('judges a name on the address it resolves to, where the connection is made (localhost is loopback)', async () => {
     vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: `http://localhost:${internalPort()}/admin/config` } });
     const error = await followed(client());
