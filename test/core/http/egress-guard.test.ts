@@ -59,7 +59,9 @@ describe('egress guard: the rules', () => {
       'its scheme is http, and a URL an upstream hands out is fetched over https only (http only when the vendor is configured with an http base URL)',
     );
     expect(refusal('http://140.82.112.21/', 'http://jira.internal:8080')).to.equal(undefined);
-    expect(refusal('ftp://140.82.112.21/', 'http://jira.internal:8080')).to.equal('its scheme is ftp, and a URL an upstream hands out is fetched over https or http');
+    expect(refusal('ftp://140.82.112.21/', 'http://jira.internal:8080')).to.equal(
+      'its scheme is ftp, and a URL an upstream hands out is fetched over https or http',
+    );
   });
 
   it("allows the vendor's own host and port whatever its address, and nothing else on that host", () => {
@@ -172,6 +174,20 @@ describe('egress guard: redirects to another origin through the upstream client'
     vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: `http://localhost:${internalPort()}/admin/config` } });
     const allowed = client({ egressAllow: parseEgressAllow(`127.0.0.1:${internalPort()}, [::1]:${internalPort()}`) });
     expect(await followed(allowed)).to.have.property('text', JSON.stringify({ internal: 'canary-internal-config' }));
+  });
+
+  it("judges an allowance's port against the scheme's default when the URL names none", async () => {
+    // Allowed, so the connection is tried (nothing listens on port 80 or 443 here); with the wrong default it
+    // would be refused before connecting.
+    for (const [url, allow] of [
+      ['http://localhost/blob', 'localhost:80'],
+      ['https://localhost/blob', 'localhost:443'],
+    ] as const) {
+      vendor.on('GET', '/api/v2/logs', { status: 302, headers: { location: url } });
+      const error = await followed(client({ egressAllow: parseEgressAllow(allow) }));
+      expect(error, url).to.have.property('code', 'upstream_unreachable');
+      expect(String(error), url).not.to.contain('MCP_EGRESS_ALLOW');
+    }
   });
 
   it('reports a name that does not resolve as unreachable, not as refused', async () => {

@@ -57,6 +57,13 @@ describe('projection budget (plugins/projection)', () => {
     });
   }
 
+  it('measures the string a function builds: the JSON text (to_string) of a megabyte of control characters is six', () => {
+    // Each U+0001 is one character of the body and six (\u0001) of its JSON text.
+    const body = { log: '\u0001'.repeat(1024 * 1024) };
+    expect(stopped(() => boundedSearch(body, 'to_string(@)', new ProjectionBudget(body, () => 0)))).to.match(/^it would produce more than 2 MiB of data/);
+    expect(stopped(() => boundedSearch(body, 'length(log)', new ProjectionBudget(body, () => 0)))).to.equal('not stopped');
+  });
+
   it('stops an evaluation that runs past its deadline, looking at the clock every 1,024 nodes', () => {
     let now = 0;
     const budget = new ProjectionBudget({}, () => now);
