@@ -32,6 +32,8 @@ describe("policy: the built-in tools' further requests are decided like their ro
       ATLASSIAN_USER_EMAIL: 'bot@example.com',
       ATLASSIAN_API_TOKEN: 'atl-further-0000',
       MCP_POLICY_FILE: policy,
+      // github_list_repositories is in the github.repos toolset, which is not served by default.
+      MCP_TOOLSETS: 'all',
     }),
   });
 
