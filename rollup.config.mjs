@@ -40,6 +40,8 @@ const LAZY = [
   // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
   /\/server\/metrics\/prometheus-metrics\.ts$/,
   /\/server\/metrics\/metrics-server\.ts$/,
+  // The metrics of every worker, gathered by the primary: only servers run with MCP_WORKERS > 1 load them.
+  /\/server\/metrics\/cluster-metrics\.ts$/,
   /\/node_modules\/import-meta-resolve\//,
   /\/plugins\/projection\/apply-jq\.ts$/,
   // The pooled upstream client (undici): loaded by the first call that reaches a vendor.

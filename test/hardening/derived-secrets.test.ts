@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream, type RecordedRequest } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { canary } from '../support/canaries.js';
 
 /** Everything a caller could see of a result: text, structured value and `_meta`. */

@@ -15,7 +15,7 @@ import { TOKENS } from '../../../core/tokens.js';
 import type { ApprovalStore } from '../../../plugins/policy/index.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { FixtureSettings, fixtureClient } from '../../fixtures/plugins/fixture-client.js';
 
 const PartsArgs = Type.Object({ id: Type.String({ pattern: '^[a-z0-9-]{1,20}$' }) }, { additionalProperties: false });
