@@ -18,6 +18,8 @@ const CACHE_RESULTS: readonly CacheLookupResult[] = ['hit', 'revalidated', 'miss
 const POLICY_EFFECTS = ['allow', 'deny', 'approval_required'];
 /** Tool calls last from milliseconds (a cache hit) to the upstream timeout (30 s by default) times its retries. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** One request to a vendor: tens of milliseconds for a small read, up to the upstream timeout (30 s by default). */
+const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The Prometheus metrics (prom-client), loaded only by a server that exposes them: the HTTP transport, or
@@ -30,7 +32,8 @@ export class PrometheusMetrics implements Metrics {
   private source: () => Promise<Exposition> = async () => ({ contentType: this.registry.contentType, body: await this.registry.metrics() });
   private readonly calls: Counter<'tool' | 'outcome'>;
   private readonly durations: Histogram<'tool'>;
-  private readonly upstream: Counter<'vendor' | 'status'>;
+  private readonly upstream: Counter<'vendor' | 'status' | 'outcome'>;
+  private readonly upstreamDurations: Histogram<'vendor' | 'method' | 'status_class'>;
   private readonly cache: Counter<'result'>;
   private readonly policy: Counter<'effect'>;
   private readonly artifacts: Counter;
@@ -54,8 +57,15 @@ export class PrometheusMetrics implements Metrics {
     });
     this.upstream = new Counter({
       name: 'mcp_devtools_upstream_requests_total',
-      help: 'Requests that reached a vendor API, by vendor and HTTP status (or the error code when no answer came).',
-      labelNames: ['vendor', 'status'],
+      help: 'Requests that reached a vendor API, by vendor, HTTP status (none when no answer came) and outcome (ok, or the error code).',
+      labelNames: ['vendor', 'status', 'outcome'],
+      registers,
+    });
+    this.upstreamDurations = new Histogram({
+      name: 'mcp_devtools_upstream_request_duration_seconds',
+      help: 'Duration of each request to a vendor API (each retry on its own) until its body was read, by vendor, method and status class (2xx to 5xx, or timeout, unreachable, cancelled, error).',
+      labelNames: ['vendor', 'method', 'status_class'],
+      buckets: UPSTREAM_BUCKETS,
       registers,
     });
     this.cache = new Counter({
@@ -103,8 +113,12 @@ export class PrometheusMetrics implements Metrics {
     this.durations.observe({ tool }, seconds);
   }
 
-  upstreamRequest(vendor: string, status: string): void {
-    this.upstream.inc({ vendor, status });
+  upstreamRequest(vendor: string, status: string, outcome: string): void {
+    this.upstream.inc({ vendor, status, outcome });
+  }
+
+  upstreamDuration(vendor: string, method: string, statusClass: string, seconds: number): void {
+    this.upstreamDurations.observe({ vendor, method, status_class: statusClass }, seconds);
   }
 
   cacheLookup(result: CacheLookupResult): void {
