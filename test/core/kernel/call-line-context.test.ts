@@ -66,6 +66,15 @@ describe('the call line: request id, client and level (in-process kernel against
     expect(records.at(-1)).to.include({ tool: 'circleci_get', requestId: 'req-7f3a-checkout' });
   });
 
+  it('makes an id instead of taking one that could forge the header it is sent in', async () => {
+    t.mock.on('GET', `/api/v2${WORKFLOW}`, { body: circleciFixture('workflow.json') });
+    await call('circleci_get', { path: WORKFLOW, fresh: true }, { requestId: 'abc\r\nX-Injected: 1' });
+    const line = lastCallLine();
+    expect(line.requestId).to.match(HEX32);
+    expect(t.mock.requests[0]!.headers['x-request-id']).to.equal(line.requestId);
+    expect(t.mock.requests[0]!.headers).not.to.have.property('x-injected');
+  });
+
   for (const status of [401, 403]) {
     it(`logs a vendor's ${status} at warn: the credential is the operator's to fix`, async () => {
       t.mock.on('GET', `/api/v2${WORKFLOW}`, { status, body: circleciFixture('error.json') });
