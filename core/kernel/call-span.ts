@@ -16,6 +16,8 @@ import {
 } from '../metrics/span-attributes.js';
 import { markFailed, serverTracer } from '../metrics/tracing.js';
 
+const MAX_CLIENT_FIELD = 128;
+
 /** W3C Trace Context a request carried (a `traceparent` HTTP header, or the request's `_meta`), as text. */
 export interface TraceCarrier {
   traceparent: string;
@@ -56,9 +58,10 @@ export function startCallSpan(source: CallSpanSource): CallSpan {
   if (span.isRecording()) {
     const vendor = source.tool.upstream?.identity.vendor;
     if (vendor !== undefined) span.setAttribute(ATTR_VENDOR, vendor);
+    // A client names itself as it likes: cut, as on the call line.
     if (source.client !== undefined) {
-      span.setAttribute(ATTR_CLIENT_NAME, source.client.name);
-      if (source.client.version !== undefined) span.setAttribute(ATTR_CLIENT_VERSION, source.client.version);
+      span.setAttribute(ATTR_CLIENT_NAME, source.client.name.slice(0, MAX_CLIENT_FIELD));
+      if (source.client.version !== undefined) span.setAttribute(ATTR_CLIENT_VERSION, source.client.version.slice(0, MAX_CLIENT_FIELD));
     }
   }
   return { span, context: trace.setSpan(parent, span) };

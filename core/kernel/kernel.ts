@@ -218,7 +218,7 @@ export class Kernel {
       },
       observeRequestFor: (call) => {
         const report = this.reports.get(call.scope);
-        return requestObserver(call, metrics, (id) => report && (report.upstreamRequestId = id));
+        return requestObserver(call, { metrics, scrub }, (id) => report && (report.upstreamRequestId = id));
       },
       scrub,
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
@@ -333,7 +333,7 @@ export class Kernel {
     return this.inFlight.run(options.signal, async (signal) => {
       const span = startCallSpan({ tool: tool.definition, ...options });
       const traceId = recordedTraceId(span);
-      const requestId = acceptedRequestId(options.requestId) ?? traceId ?? makeRequestId();
+      const requestId = this.acceptedRequestId(options.requestId) ?? traceId ?? makeRequestId();
       const report: CallReport = { tool: tool.definition, principal, requestId, client: options.client, traceId, timings: {} };
       const scope = {};
       this.reports.set(scope, report);
@@ -366,6 +366,15 @@ export class Kernel {
       }
       return { result: report.answer.result, timings: report.timings };
     });
+  }
+
+  /**
+   * A caller's request id, if it is one (request-id.ts) and holds no configured secret: it goes into the audit
+   * record, a span and a header sent to the vendor, none of which the log's scrubbing reaches.
+   */
+  private acceptedRequestId(sent: string | undefined): string | undefined {
+    const id = acceptedRequestId(sent);
+    return id !== undefined && this.scrub(id) === id ? id : undefined;
   }
 
   /**

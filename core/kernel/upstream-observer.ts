@@ -3,6 +3,7 @@ import type { Call } from '../plugin/call.js';
 import type { ObserveRequest, PreparedRequest, RequestEnd, UpstreamResponse } from '../plugin/upstream-types.js';
 import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { Scrub } from '../result/secret-scrubber.js';
 import { endUpstreamSpan, startUpstreamSpan, traceHeaders } from './upstream-span.js';
 
 /** A call's last upstream exchange as its tool saw it (through the HTTP cache): for the call's log line. */
@@ -58,12 +59,13 @@ export function observingInterceptors(
 /**
  * The observer of each request a call's upstream client puts on the network, each retry its own: its duration
  * into the upstream latency histogram (by vendor, method and status class), its HTTP client span under the
- * call's, the trace context it carries to the vendor, and the vendor's own id for it (`vendorRequestId`).
+ * call's (its URL scrubbed of configured secrets, as log lines are), the trace context it carries to the vendor,
+ * and the vendor's own id for it (`vendorRequestId`).
  */
-export function requestObserver(call: Call, metrics: Metrics, vendorRequestId: (id: string) => void): ObserveRequest {
+export function requestObserver(call: Call, { metrics, scrub }: { metrics: Metrics; scrub: Scrub }, vendorRequestId: (id: string) => void): ObserveRequest {
   return (request, identity, attempt) => {
     const started = performance.now();
-    const span = startUpstreamSpan(call.traceContext, request, identity, attempt);
+    const span = startUpstreamSpan(call.traceContext, request, identity, attempt, scrub);
     let ended = false;
     return {
       headers: span === undefined ? {} : traceHeaders(call.traceContext, span),

@@ -14,16 +14,22 @@ import { childSpan, markFailed } from '../metrics/tracing.js';
 /**
  * The span of one request to a vendor, as OpenTelemetry's stable HTTP conventions describe a client request:
  * named by its method, of kind CLIENT, a retry its own span with `http.request.resend_count`. `url.full` keeps the
- * query's names but not its values (a JQL, a search term), as the call line does. None when the call's span
- * records nothing.
+ * query's names but not its values (a JQL, a search term), as the call line does, and `scrub` takes out any
+ * configured secret a path holds. None when the call's span records nothing.
  */
-export function startUpstreamSpan(parent: Context, request: PreparedRequest, identity: UpstreamIdentity, attempt: number): Span | undefined {
+export function startUpstreamSpan(
+  parent: Context,
+  request: PreparedRequest,
+  identity: UpstreamIdentity,
+  attempt: number,
+  scrub: (text: string) => string,
+): Span | undefined {
   const { url } = request;
   const span = childSpan(parent, request.method, {
     kind: SpanKind.CLIENT,
     attributes: {
       [ATTR_HTTP_REQUEST_METHOD]: request.method,
-      [ATTR_URL_FULL]: urlWithoutQueryValues(url),
+      [ATTR_URL_FULL]: scrub(urlWithoutQueryValues(url)),
       [ATTR_SERVER_ADDRESS]: url.hostname,
       [ATTR_SERVER_PORT]: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
       [ATTR_VENDOR]: identity.vendor,

@@ -26,7 +26,7 @@ describe('the call line: request id, client and level (in-process kernel against
       // The fixture vendor points at a port nothing listens on: an unreachable vendor.
       FIXTURE_TOKEN: 'fixture-token',
       MCP_UPSTREAM_RETRIES: '0',
-      MCP_REQUEST_TIMEOUT_MS: '300',
+      MCP_REQUEST_TIMEOUT_MS: '1500', // ample for a first request on a loaded machine; the timeout test waits it out
       MCP_AUDIT_LOG: audit,
     }),
   });
@@ -75,6 +75,14 @@ describe('the call line: request id, client and level (in-process kernel against
     expect(t.mock.requests[0]!.headers).not.to.have.property('x-injected');
   });
 
+  it("makes an id instead of taking a configured secret as one: it would reach the vendor's header and the audit record", async () => {
+    t.mock.on('GET', `/api/v2${WORKFLOW}`, { body: circleciFixture('workflow.json') });
+    await call('circleci_get', { path: WORKFLOW, fresh: true }, { requestId: 'circle-callLineToken0123456789' });
+    expect(lastCallLine().requestId).to.match(HEX32);
+    expect(t.mock.requests[0]!.headers['x-request-id']).to.match(HEX32);
+    expect(readFileSync(audit, 'utf8')).not.to.contain('circle-callLineToken0123456789');
+  });
+
   for (const status of [401, 403]) {
     it(`logs a vendor's ${status} at warn: the credential is the operator's to fix`, async () => {
       t.mock.on('GET', `/api/v2${WORKFLOW}`, { status, body: circleciFixture('error.json') });
@@ -90,7 +98,7 @@ describe('the call line: request id, client and level (in-process kernel against
   });
 
   it('logs a vendor that does not answer in time at warn', async () => {
-    t.mock.on('GET', `/api/v2${WORKFLOW}`, { delayMs: 1000, body: circleciFixture('workflow.json') });
+    t.mock.on('GET', `/api/v2${WORKFLOW}`, { delayMs: 2500, body: circleciFixture('workflow.json') });
     await call('circleci_get', { path: WORKFLOW, fresh: true });
     expect(lastCallLine()).to.include({ level: 40, outcome: 'upstream_timeout', upstreamStatus: null });
   });

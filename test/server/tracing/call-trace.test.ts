@@ -13,6 +13,7 @@ import { tempFile } from '../../support/enterprise-fixture.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const WORKFLOW = '/workflow/fda08377-fe7e-46b1-8992-3a7aaecac9c3';
+const TOKEN = 'circle-traceToken0123456789';
 const POLICY = `version: 1
 rules:
   - id: no-deletes-here
@@ -31,10 +32,10 @@ describe('the trace of a tool call (in-process, the server tracing set-up with a
     plugins: ['circleci'],
     env: (url) => ({
       CIRCLECI_BASE_URL: url,
-      CIRCLECI_TOKEN: 'circle-traceToken0123456789',
+      CIRCLECI_TOKEN: TOKEN,
       MCP_POLICY_FILE: tempFile('policy.yaml', POLICY),
       MCP_UPSTREAM_RETRIES: '1',
-      MCP_REQUEST_TIMEOUT_MS: '300',
+      MCP_REQUEST_TIMEOUT_MS: '1500', // ample for a first request on a loaded machine; the timeout test waits it out
     }),
   });
   before(async () => {
@@ -92,6 +93,13 @@ describe('the trace of a tool call (in-process, the server tracing set-up with a
     expect(t.mock.requests[0]!.headers.traceparent).to.equal(`00-${traceId}-${get.spanContext().spanId}-01`);
   });
 
+  it('keeps a configured secret out of the request span, wherever a path put it', async () => {
+    await call({ path: `/project/gh/acme/${TOKEN}/pipeline` });
+    const [get] = named('GET');
+    expect(get!.attributes['url.full']).to.equal(`${t.mock.url}/api/v2/project/gh/acme/[REDACTED]/pipeline`);
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.to.contain(TOKEN);
+  });
+
   it('continues the trace the request carried, under the span it named', async () => {
     t.mock.on('GET', '/api/v2/me', { body: { id: 'u-1', login: 'octo', name: 'Octo' } });
     const traceId = '0af7651916cd43dd8448eb211c80319c';
@@ -118,7 +126,7 @@ describe('the trace of a tool call (in-process, the server tracing set-up with a
   });
 
   it('shows a vendor that did not answer in time as a request span without a status, failed with upstream_timeout', async () => {
-    t.mock.on('GET', `/api/v2${WORKFLOW}`, { delayMs: 1000, body: circleciFixture('workflow.json') });
+    t.mock.on('GET', `/api/v2${WORKFLOW}`, { delayMs: 2500, body: circleciFixture('workflow.json') });
     await call({ path: WORKFLOW });
     const [first] = named('GET');
     expect(first!.attributes).to.include({ 'error.type': 'upstream_timeout' });
