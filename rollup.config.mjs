@@ -48,6 +48,8 @@ const LAZY = [
   /\/core\/http\/pooled-request\.ts$/,
   // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
   /\/server\/cli\/workers\.ts$/,
+  // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
+  /\/server\/tracing\/start-tracing\.ts$/,
 ];
 
 /**

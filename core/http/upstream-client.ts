@@ -66,6 +66,11 @@ export interface UpstreamClientOptions {
    * vendor's base URL (http only when that is http; its host reachable whatever its address).
    */
   foreignOf?: string;
+  /**
+   * The header the call's request id is sent in, to the vendor's origin only: `x-request-id` by default, false
+   * for none. Vendors ignore a header they do not know; gateways and proxies in front of them log this one.
+   */
+  requestIdHeader?: string | false;
 }
 
 export interface SendOptions {
@@ -170,10 +175,16 @@ export class UpstreamClient implements UpstreamBinding {
   private async network(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
     const started = performance.now();
     const retries = request.method === 'GET' ? this.options.retries : 0;
+    // Loaded before the first request is timed: loading our own HTTP client is no part of the vendor's latency.
+    await loadPooledRequest();
     try {
       for (let attempt = 0; ; attempt++) {
+        // Each request the network sees is observed (timed, traced), a retry on its own; the request id and the
+        // trace context go with the credentials: to the vendor's origin, never along a redirect elsewhere.
+        const observed = ctx.observeRequest?.(request, this.identity, attempt);
         try {
-          const response = await this.exchange(ctx, request, auth, options);
+          const response = await this.exchange(ctx, request, { ...auth, ...this.requestIdHeader(ctx), ...observed?.headers }, options);
+          observed?.end({ status: response.status, headers: response.headers });
           if (attempt < retries && RETRYABLE_STATUSES.has(response.status)) {
             ctx.logger.debug({ vendor: this.options.vendor, status: response.status, attempt }, 'retrying upstream GET');
             await sleep(backoffMs(attempt), ctx.signal);
@@ -181,17 +192,25 @@ export class UpstreamClient implements UpstreamBinding {
           }
           return this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
         } catch (error) {
+          const failure = this.asToolError(error, request, ctx.signal);
+          observed?.end({ error: failure });
           if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
             ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream GET');
             await sleep(backoffMs(attempt), ctx.signal);
             continue;
           }
-          throw this.asToolError(error, request, ctx.signal);
+          throw failure;
         }
       }
     } finally {
       ctx.time('network', (performance.now() - started) * 1000);
     }
+  }
+
+  /** The call's request id under the header this vendor takes it in (X-Request-Id unless the client names another, or none). */
+  private requestIdHeader(ctx: ToolContext): Record<string, string> {
+    const header = this.options.requestIdHeader ?? 'x-request-id';
+    return header === false || ctx.requestId === undefined ? {} : { [header]: ctx.requestId };
   }
 
   /**

@@ -126,6 +126,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
       } finally {
         const entry = {
           time,
+          requestId: ctx.requestId,
           principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
           tool: ctx.tool.spec.name,
           decision: decisions.get(ctx.scope) ?? null,

@@ -6,6 +6,7 @@ import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
+import { callOrigin } from './call-origin.js';
 
 export interface McpServerOptions {
   /**
@@ -54,7 +55,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
     let result: CallToolResult;
     try {
-      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion });
+      const origin = callOrigin(server, ctx, request.params._meta);
+      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion, ...origin });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
