@@ -40,6 +40,7 @@ export { CursorEnvelope, EnvelopeData, Incomplete, PagedEnvelope, ReadEnvelope }
 
 // What a tool handler sees and returns, and the services it may inject.
 export type { AnyToolContext, EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
+export type { ClientInfo } from '../plugin/call.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
@@ -58,7 +59,10 @@ export {
   type GraphqlOperationType,
   type GraphqlRoute,
   type HttpMethod,
+  type ObserveRequest,
   type PreparedRequest,
+  type RequestEnd,
+  type RequestObservation,
   type Route,
   type UpstreamBinding,
   type UpstreamIdentity,
