@@ -11,6 +11,11 @@ export const ERROR_CATALOGUE = {
     summary:
       'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, _originalData}, to retry with a corrected expression.',
   },
+  invalid_graphql: {
+    retryable: false,
+    summary:
+      "A GraphQL document the caller wrote is refused before it is sent: it does not parse, holds a subscription, asks for introspection, exceeds the tool's depth or field limit, or holds a mutation where the tool sends queries only.",
+  },
   projection_too_large: {
     retryable: false,
     summary: 'The jq (JMESPath) expression would produce far more data than the response holds, or ran over 1 s; it was stopped.',

@@ -18,7 +18,7 @@ export interface OperationSource {
  * Checks a GraphQL operation against what its tool declares, and says what it asks for. A tool of fixed documents
  * sends only those (anything else is a bug of its plugin: `tool_failed`, naming it). A passthrough's route
  * carries its caller's document: held to the tool's limits, and to queries unless mutations are allowed, with
- * `invalid_arguments` saying what to change; its handler may send that same document again (another page), and
+ * `invalid_graphql` saying what to change (the arguments fit the schema: the document is what is refused); its handler may send that same document again (another page), and
  * nothing else.
  */
 export function checkedOperation(tool: ToolDefinition, operation: GraphqlOperation, { source, readOnlyServer, routeDocument }: OperationSource): GraphqlFacts {
@@ -34,7 +34,7 @@ export function checkedOperation(tool: ToolDefinition, operation: GraphqlOperati
     if (passthrough && source === 'route') measureOperation(analysed, declared.limits!);
   } catch (error) {
     if (!(error instanceof GraphqlDocumentError)) throw error;
-    if (passthrough && source === 'route') throw new ToolError('invalid_arguments', `Invalid GraphQL for ${tool.spec.name}: ${error.message}`);
+    if (passthrough && source === 'route') throw new ToolError('invalid_graphql', `Invalid GraphQL for ${tool.spec.name}: ${error.message}`);
     throw bug(`sent a GraphQL operation that is refused: ${error.message}`);
   }
   if (!passthrough && !declared.documents!.has(analysed.canonical)) {
@@ -54,7 +54,7 @@ function mutationRefused(tool: ToolDefinition, declared: DeclaredGraphql, readOn
   const how = readOnlyServer
     ? 'This server is read-only (MCP_READ_ONLY=true): send a query.'
     : `Send a query${setting === undefined ? '' : `; an operator allows mutations with ${setting}=true`}.`;
-  return new ToolError('invalid_arguments', `${tool.spec.name} sends queries only, and the document holds a mutation. ${how}`);
+  return new ToolError('invalid_graphql', `${tool.spec.name} sends queries only, and the document holds a mutation. ${how}`);
 }
 
 /** `mutation CreateIssue { issueCreate }`, as refusals name an operation. */

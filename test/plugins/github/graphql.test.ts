@@ -110,7 +110,7 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     expect(textOf(result)).to.contain(
       'github_graphql sends queries only, and the document holds a mutation. Send a query; an operator allows mutations with GITHUB_GRAPHQL_MUTATIONS=true.',
     );
-    expect(textOf(result)).to.contain('Code: invalid_arguments');
+    expect(textOf(result)).to.contain('Code: invalid_graphql');
     expect(t.mock.requests).to.have.length(0);
   });
 

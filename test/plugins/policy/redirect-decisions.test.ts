@@ -36,6 +36,7 @@ class PartsPlugin {
     annotations: { readOnlyHint: true },
     input: PartsArgs,
     route: (args: Static<typeof PartsArgs>) => ({ method: 'GET', path: `/things/${args.id}` }),
+    further: [{ method: 'GET', path: '/things/*/parts' }],
   })
   async parts(ctx: ToolContext<typeof PartsArgs>): Promise<ToolOutput> {
     const thing = (await this.upstream.send(ctx, ctx.route)).body;
