@@ -68,7 +68,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     const stages: StageMiddleware[] = [];
     if (this.source !== undefined) stages.push(upstreamIdentityMeta());
-    if (this.audit !== undefined) stages.push(auditTrail(this.audit, this.decisions, this.operations, this.clock, this.logger), auditedOperation(this.operations));
+    if (this.audit !== undefined)
+      stages.push(auditTrail(this.audit, this.decisions, this.operations, this.clock, this.logger), auditedOperation(this.operations));
     if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
     return stages;
   }

@@ -48,7 +48,14 @@ export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: stri
     if (!isToolError(error)) throw error;
     throw new UnexplainableCall(`The server would refuse this call before the policy (${error.code}): ${error.message}`);
   }
-  const facts = factsFor(tool, principal, call.args, call.prepared?.method ?? call.route?.method, call.prepared?.path ?? call.route?.path, call.prepared?.graphql);
+  const facts = factsFor(
+    tool,
+    principal,
+    call.args,
+    call.prepared?.method ?? call.route?.method,
+    call.prepared?.path ?? call.route?.path,
+    call.prepared?.graphql,
+  );
   const { decision, rules } = engine.explain(facts);
   const request = call.prepared === undefined ? undefined : { method: call.prepared.method, path: call.prepared.path, url: call.prepared.url.href };
   const hiddenByReadOnly = kernel.hiddenBy(toolName)?.startsWith('MCP_READ_ONLY') ?? false;
