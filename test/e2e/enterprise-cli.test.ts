@@ -128,7 +128,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       }
       const unknown = await explain(['--tool', 'jira_archive', '--subject', 'alice']);
       expect(unknown.code).to.equal(1);
-      expect(unknown.stderr).to.contain(
+      expect(unknown.stderr, unknown.stderr).to.contain(
         'No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.',
       );
     });
