@@ -7,6 +7,7 @@ import { callLineLogger, reportCall, type CallReport, type CallReporting } from 
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { Call } from '../plugin/call.js';
+import type { ProgressReporter } from '../plugin/tool-context.js';
 import { successAnswer } from '../pipeline/answer.js';
 import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
 import type { Principal } from '../identity/principal.js';
@@ -56,6 +57,8 @@ export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clo
 export interface CallOptions {
   signal?: AbortSignal;
   protocolVersion?: string;
+  /** Told how far the call has come (the MCP server's `notifications/progress`, when the client asked). */
+  progress?: ProgressReporter;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
@@ -329,6 +332,7 @@ export class Kernel {
         time: (step, micros) => {
           report.timings[step] = (report.timings[step] ?? 0) + micros;
         },
+        ...(options.progress && { progress: options.progress }),
       };
       const started = performance.now();
       try {

@@ -1,5 +1,6 @@
 import type { ArtifactStore, SavedArtifact } from '../artifacts/artifact-store.js';
 import type { ToolContext } from '../plugin/tool-context.js';
+import { reportedPieces } from './reported-pieces.js';
 
 /**
  * Saves content a result shows only part of (a log, a diff, a file) as an artifact of the caller. A store
@@ -14,7 +15,8 @@ export async function saveForCaller(
   what: string,
 ): Promise<SavedArtifact | undefined> {
   try {
-    return await artifacts.save(ctx.principal, mimeType, content);
+    const reported = typeof content === 'string' ? reportedPieces(content, ctx.progress, `saving the whole ${what} as an artifact`) : content;
+    return await artifacts.save(ctx.principal, mimeType, reported);
   } catch (error) {
     ctx.logger.warn({ err: error, tool: ctx.toolName }, `could not save the whole ${what} as an artifact`);
     return undefined;

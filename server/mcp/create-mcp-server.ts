@@ -6,6 +6,7 @@ import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
+import { progressNotifier } from './progress-notifier.js';
 
 export interface McpServerOptions {
   /**
@@ -49,7 +50,11 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
     let result: CallToolResult;
     try {
-      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion });
+      // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
+      const progress = progressNotifier(request.params._meta?.progressToken, {
+        send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
+      });
+      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion, progress });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;

@@ -39,7 +39,9 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       return;
     }
     const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Plain JSON, unless notifications may come before the result: then an SSE stream carries them, then it.
+    const enableJsonResponse = !sendsNotifications(body);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
     const teardown = (): void => {
       void transport.close().catch(() => {});
       void mcp.close().catch(() => {});
@@ -53,4 +55,16 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       teardown();
     }
   };
+}
+
+/**
+ * Whether a 2025-era POST is a tools/call that asked for progress (`_meta.progressToken`): its notifications
+ * go on the request's own stream, which a JSON answer does not have. (The 2026-07-28 entry opens the stream by
+ * itself when a notification comes first.)
+ */
+function sendsNotifications(body: unknown): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  const token = params?._meta?.progressToken;
+  return method === 'tools/call' && (typeof token === 'string' || typeof token === 'number');
 }
