@@ -23,6 +23,12 @@ export async function saveForCaller(
   }
 }
 
+/**
+ * Finds the artifact ids the sentence below names in a result's text (the MCP server links each to its
+ * resource). The sentence and the pattern live together so that they cannot drift apart.
+ */
+export const ARTIFACT_SENTENCE_ID = /is artifact ([0-9a-f]{32}): read it with artifact_read/g;
+
 /** The sentence that names the artifact, and how to read it: as text for text, in base64 chunks otherwise. */
 export function artifactSentence(saved: SavedArtifact, what: string, mimeType: string): string {
   const encoding = mimeType.startsWith('text/') ? ', encoding "utf8"' : '';

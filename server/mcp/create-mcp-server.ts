@@ -1,12 +1,14 @@
 import { PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
-import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
 import { progressNotifier } from './progress-notifier.js';
+import { principalOf } from './principal-of.js';
+import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
+import { carriesResourceLinks, withArtifactLinks } from './artifact-links.js';
 
 export interface McpServerOptions {
   /**
@@ -23,10 +25,16 @@ export interface McpServerOptions {
  * (`authInfo.extra.principal`), `local` without it.
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
+  const artifacts = artifactStoreOf(kernel);
   const server = new Server(
     { name: SERVER_NAME, version: VERSION },
-    { capabilities: { tools: { listChanged: kernel.dynamicToolsets } }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: sharedSchemaValidator },
+    {
+      capabilities: { tools: { listChanged: kernel.dynamicToolsets }, ...(artifacts && { resources: {} }) },
+      instructions: SERVER_INSTRUCTIONS,
+      jsonSchemaValidator: sharedSchemaValidator,
+    },
   );
+  if (artifacts !== undefined) serveArtifactResources(server, artifacts);
 
   // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
   // connection negotiated it with `initialize`, a stateless 2025-era POST names it in its header.
@@ -34,9 +42,6 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const named = envelope?.[PROTOCOL_VERSION_META_KEY];
     return typeof named === 'string' ? named : (server.getNegotiatedProtocolVersion() ?? options.protocolVersion);
   };
-
-  const principalOf = (ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): Principal =>
-    (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;
 
   server.setRequestHandler('tools/list', async (_request, ctx) => {
     const enabled = await kernel.enabledToolsets(principalOf(ctx));
@@ -63,6 +68,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     if (toolsetsBefore !== undefined && result.isError !== true && (await kernel.enabledToolsets(principal)).size > toolsetsBefore) {
       await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => {});
     }
+    // The artifacts it names, as resources too (for clients of a revision that has resource links).
+    if (artifacts !== undefined && carriesResourceLinks(protocolVersion)) result = await withArtifactLinks(result, principal, artifacts);
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
     const advertised =
