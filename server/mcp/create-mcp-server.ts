@@ -1,6 +1,15 @@
-import { PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type LoggingLevel,
+} from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import type { Principal } from '../../core/identity/principal.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
@@ -9,6 +18,8 @@ import { progressNotifier } from './progress-notifier.js';
 import { principalOf } from './principal-of.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
 import { carriesResourceLinks, withArtifactLinks } from './artifact-links.js';
+import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
+import { callMessages } from './call-messages.js';
 
 export interface McpServerOptions {
   /**
@@ -16,6 +27,11 @@ export interface McpServerOptions {
    * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
    */
   protocolVersion?: string;
+  /**
+   * Where `logging/setLevel` keeps the level a 2025-era client asked for: per principal in the shared store
+   * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.
+   */
+  logLevels?: ClientLogLevels;
 }
 
 /**
@@ -29,12 +45,22 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
   const server = new Server(
     { name: SERVER_NAME, version: VERSION },
     {
-      capabilities: { tools: { listChanged: kernel.dynamicToolsets }, ...(artifacts && { resources: {} }) },
+      capabilities: { tools: { listChanged: kernel.dynamicToolsets }, logging: {}, ...(artifacts && { resources: {} }) },
       instructions: SERVER_INSTRUCTIONS,
       jsonSchemaValidator: sharedSchemaValidator,
     },
   );
   if (artifacts !== undefined) serveArtifactResources(server, artifacts);
+  // 2025 era only (2026-07-28 removed the method; each request names its level in `_meta` instead).
+  const logLevels = options.logLevels ?? connectionLogLevel();
+  server.setRequestHandler('logging/setLevel', async (request, ctx) => {
+    await logLevels.set(principalOf(ctx), request.params.level);
+    return {};
+  });
+  const logThreshold = async (ctx: { mcpReq: { envelope?: Record<string, unknown> } }, principal: Principal): Promise<LoggingLevel | undefined> =>
+    ctx.mcpReq.envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
+      ? (ctx.mcpReq.envelope[LOG_LEVEL_META_KEY] as LoggingLevel | undefined)
+      : logLevels.get(principal);
 
   // The kernel gates schemas per revision: a 2026-07-28 request names it in its `_meta` envelope, a 2025-era
   // connection negotiated it with `initialize`, a stateless 2025-era POST names it in its header.
@@ -53,6 +79,9 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const protocolVersion = revision(ctx.mcpReq.envelope);
     // enable_toolset changes what this caller is served: compared before and after, to announce it.
     const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
+    const messages = callMessages(request.params.name, await logThreshold(ctx, principal), (notification) => ctx.mcpReq.notify(notification));
+    await messages.started();
+    const started = performance.now();
     let result: CallToolResult;
     try {
       // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
@@ -64,6 +93,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
+    await messages.ended(result, performance.now() - started);
     // A toolset enabled: the caller's tool list changed (dynamic toolsets), which the protocol announces.
     if (toolsetsBefore !== undefined && result.isError !== true && (await kernel.enabledToolsets(principal)).size > toolsetsBefore) {
       await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => {});

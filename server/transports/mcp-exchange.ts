@@ -4,6 +4,9 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Principal } from '../../core/identity/principal.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { principalLogLevels, type ClientLogLevels } from '../mcp/client-log-levels.js';
+import type { KeyValueStore } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */
@@ -19,6 +22,7 @@ export type McpExchange = (request: IncomingMessage, response: ServerResponse, b
 export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
   const onerror = (error: Error): void => logger.debug({ err: error }, 'Streamable HTTP request refused or failed');
   const modern = createMcpHandler(() => createMcpServer(kernel), { legacy: 'reject', onerror });
+  const levels = principalLogLevels(kernel.resolve<KeyValueStore>(TOKENS.Store));
   return async (request, response, body, principal) => {
     const header = (name: string): string | undefined => {
       const value = request.headers[name];
@@ -38,9 +42,10 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       await sendWebResponse(await modern.fetch(webRequest, { authInfo, parsedBody: body }), response);
       return;
     }
-    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader });
+    const logLevels = readOnce(levels);
+    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader, logLevels });
     // Plain JSON, unless notifications may come before the result: then an SSE stream carries them, then it.
-    const enableJsonResponse = !sendsNotifications(body);
+    const enableJsonResponse = !(await sendsNotifications(body, () => logLevels.get(principal)));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
     const teardown = (): void => {
       void transport.close().catch(() => {});
@@ -58,13 +63,21 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
 }
 
 /**
- * Whether a 2025-era POST is a tools/call that asked for progress (`_meta.progressToken`): its notifications
- * go on the request's own stream, which a JSON answer does not have. (The 2026-07-28 entry opens the stream by
- * itself when a notification comes first.)
+ * Whether a 2025-era POST is a tools/call that may send notifications before its result: it asked for progress
+ * (`_meta.progressToken`), or its principal asked for log messages (`logging/setLevel`). They go on the
+ * request's own stream, which a JSON answer does not have. (The 2026-07-28 entry opens the stream by itself
+ * when a notification comes first.)
  */
-function sendsNotifications(body: unknown): boolean {
+async function sendsNotifications(body: unknown, logLevel: () => Promise<unknown>): Promise<boolean> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
   const { method, params } = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  if (method !== 'tools/call') return false;
   const token = params?._meta?.progressToken;
-  return method === 'tools/call' && (typeof token === 'string' || typeof token === 'number');
+  return typeof token === 'string' || typeof token === 'number' || (await logLevel()) !== undefined;
+}
+
+/** The levels of one POST: the principal's level is read from the store at most once (the exchange and the call both ask). */
+function readOnce(levels: ClientLogLevels): ClientLogLevels {
+  let read: ReturnType<ClientLogLevels['get']> | undefined;
+  return { get: (principal) => (read ??= levels.get(principal)), set: (principal, level) => levels.set(principal, level) };
 }
