@@ -17,7 +17,7 @@ import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess } fr
 const LOGS = '/repos/octo-org/octo-repo/actions/jobs/399444496/logs';
 const ARGS = { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 };
 const ERAS: ReadonlyArray<[string, VersionNegotiation]> = [
-  ['2026-07-28', { mode: { pin: '2026-07-28' } }],
+  ['2026-07-28', { mode: 'auto' }],
   ['2025-11-25', { mode: 'legacy' }],
 ];
 
@@ -56,21 +56,24 @@ describe('artifacts as MCP resources (dist/cli.js, the SDK client)', function ()
     await github?.close();
   });
 
-  it('over stdio: the result links its artifact, and resources/read gives what artifact_read gives', async () => {
-    const session = await connectStdio({ env: env() });
-    try {
-      expect(session.client.getServerCapabilities()?.resources).to.deep.equal({});
-      const result = await session.client.callTool({ name: 'github_get_job_logs', arguments: ARGS });
-      const link = linkOf(result);
-      const artifactId = link.uri.slice('mcp-devtools://artifacts/'.length);
-      expect(textOf(result)).to.contain(`is artifact ${artifactId}: read it with artifact_read`);
-      const read = await session.client.readResource({ uri: link.uri });
-      expect(read.contents).to.deep.equal([{ uri: link.uri, mimeType: 'text/plain', text: await readWithTool(session.client, artifactId) }]);
-      expect(link.size).to.equal(Buffer.byteLength((read.contents[0] as { text: string }).text));
-    } finally {
-      await session.close();
-    }
-  });
+  for (const [era, versionNegotiation] of ERAS) {
+    it(`over stdio, ${era}: the result links its artifact, and resources/read gives what artifact_read gives`, async () => {
+      const session = await connectStdio({ env: env(), versionNegotiation });
+      try {
+        expect(session.client.getNegotiatedProtocolVersion()).to.equal(era);
+        expect(session.client.getServerCapabilities()?.resources).to.deep.equal({});
+        const result = await session.client.callTool({ name: 'github_get_job_logs', arguments: ARGS });
+        const link = linkOf(result);
+        const artifactId = link.uri.slice('mcp-devtools://artifacts/'.length);
+        expect(textOf(result)).to.contain(`is artifact ${artifactId}: read it with artifact_read`);
+        const read = await session.client.readResource({ uri: link.uri });
+        expect(read.contents).to.deep.equal([{ uri: link.uri, mimeType: 'text/plain', text: await readWithTool(session.client, artifactId) }]);
+        expect(link.size).to.equal(Buffer.byteLength((read.contents[0] as { text: string }).text));
+      } finally {
+        await session.close();
+      }
+    });
+  }
 
   describe('over Streamable HTTP, two principals (MCP_AUTH_MODE=tokens)', () => {
     const alice = canary('mcp-alice-');

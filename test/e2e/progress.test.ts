@@ -12,7 +12,7 @@ const ARGS = { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 };
 const READING = 'reading the log of job 399444496 of octo-org/octo-repo';
 const SAVING = 'saving the whole log as an artifact';
 const ERAS: ReadonlyArray<[string, VersionNegotiation]> = [
-  ['2026-07-28', { mode: { pin: '2026-07-28' } }],
+  ['2026-07-28', { mode: 'auto' }],
   ['2025-11-25', { mode: 'legacy' }],
 ];
 
