@@ -7,6 +7,7 @@ import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { principalLogLevels, type ClientLogLevels } from '../mcp/client-log-levels.js';
 import type { KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
+import { correlationHeaders } from './correlation-headers.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */
@@ -21,7 +22,11 @@ export type McpExchange = (request: IncomingMessage, response: ServerResponse, b
  */
 export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
   const onerror = (error: Error): void => logger.debug({ err: error }, 'Streamable HTTP request refused or failed');
-  const modern = createMcpHandler(() => createMcpServer(kernel), { legacy: 'reject', onerror });
+  // 2026-07-28 clients hear of a changed tool list (dynamic toolsets) on their subscriptions/listen streams.
+  const modern: ReturnType<typeof createMcpHandler> = createMcpHandler(() => createMcpServer(kernel, { toolsChanged: () => modern.notify.toolsChanged() }), {
+    legacy: 'reject',
+    onerror,
+  });
   const levels = principalLogLevels(kernel.resolve<KeyValueStore>(TOKENS.Store));
   return async (request, response, body, principal) => {
     const header = (name: string): string | undefined => {
@@ -37,7 +42,8 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       body,
     });
     const webRequest = webRequestOf(request, response, `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`);
-    const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal } };
+    // The principal, and the request id and trace context the headers carry, reach the MCP server's handlers here.
+    const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal, correlation: correlationHeaders(request) } };
     if (route.kind !== 'legacy') {
       await sendWebResponse(await modern.fetch(webRequest, { authInfo, parsedBody: body }), response);
       return;
