@@ -131,7 +131,13 @@ describe('progress reported by long calls (in-process, vendor-shaped mocks)', ()
     const t = useVendorKernel({
       plugins: ['bitbucket'],
       otherMocks: 1,
-      env: (url) => ({ ATLASSIAN_BITBUCKET_USERNAME: 'mia-k', ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-ATBB-progress-5d1e', BITBUCKET_BASE_URL: url }),
+      // The storage mock is on loopback, which the egress guard refuses unless it is allowed.
+      env: (url, [storage]) => ({
+        ATLASSIAN_BITBUCKET_USERNAME: 'mia-k',
+        ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-ATBB-progress-5d1e',
+        BITBUCKET_BASE_URL: url,
+        MCP_EGRESS_ALLOW: new URL(storage!).host,
+      }),
     });
 
     it("reports the log's bytes as the storage sends them", async () => {
@@ -152,7 +158,7 @@ describe('progress reported by long calls (in-process, vendor-shaped mocks)', ()
     const t = useVendorKernel({
       plugins: ['circleci'],
       otherMocks: 1,
-      env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: 'circle-progress0123456789' }),
+      env: (url, [storage]) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: 'circle-progress0123456789', MCP_EGRESS_ALLOW: new URL(storage!).host }),
     });
 
     it('reports each output read, of the outputs chosen', async () => {
@@ -166,6 +172,8 @@ describe('progress reported by long calls (in-process, vendor-shaped mocks)', ()
       expect(reading.length).to.be.greaterThan(1);
       expect(reading.map(([done]) => done)).to.deep.equal(reading.map((_, i) => i + 1));
       expect(reading.every(([, total]) => total === reading.length)).to.equal(true);
+      // Each report is an output fetched from the storage host, not one refused before it was asked.
+      expect(t.others[0]!.requests).to.have.length(reading.length);
     });
   });
 
