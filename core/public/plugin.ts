@@ -24,7 +24,7 @@ export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js'
 export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
+export type { EnvelopeMeta, ProgressReporter, ToolContext, ToolOutput } from '../plugin/tool-context.js';
 export type { ClientInfo } from '../plugin/call.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
