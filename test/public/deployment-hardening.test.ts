@@ -212,7 +212,9 @@ describe("compose.yaml's Redis requires a password, which only an uncommitted en
       };
       const running = await startCommand([...entrypoint, 'serve'], env, dir);
       for (const line of running.stderr) leakAudit.transcript('compose replica stderr', line);
-      expect(await running.stop()).to.equal(0);
+      // It listens only once the store answered its start-up probe (write, read, delete) with the password.
+      expect(running.url).to.match(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+      await running.stop();
       store.password = '';
       const refused = await startCommand([...entrypoint, 'serve'], { ...env, MCP_STORE_URL: store.href }, dir).then(
         async (r) => `started: ${await r.stop()}`,
