@@ -7,9 +7,10 @@ import { unknownToolMessage } from './unknown-tool.js';
 
 interface CallOptions extends ConfigOptions, ToolOptions, VerboseOption {
   structured?: boolean;
+  json?: boolean;
 }
 
-/** `mcp-devtools call TOOL 'JSON-ARGS' [--structured]`: one call in-process; exit 1 on an error result. */
+/** `mcp-devtools call TOOL 'JSON-ARGS' [--structured|--json]`: one call in-process; exit 1 on an error result. */
 export function registerCall(program: Command): void {
   withVerboseOption(
     withConfigOptions(
@@ -17,7 +18,8 @@ export function registerCall(program: Command): void {
         program
           .command('call <tool> [args]')
           .description('run one tool call in-process and print its text (or, with --structured, the whole result as JSON)')
-          .option('--structured', 'print the whole MCP result as JSON'),
+          .option('--structured', 'print the whole MCP result as JSON')
+          .option('--json', 'the same as --structured, as the other commands name it'),
       ),
     ),
   ).action(async (tool: string, rawArgs: string | undefined, options: CallOptions) => {
@@ -34,7 +36,7 @@ export function registerCall(program: Command): void {
         throw error instanceof UnknownToolError ? new Error(await unknownToolMessage(tool, kernel, error.message, config.path)) : error;
       });
       const first = result.content[0];
-      process.stdout.write(options.structured ? `${JSON.stringify(result, null, 2)}\n` : `${first?.type === 'text' ? first.text : ''}\n`);
+      process.stdout.write(options.structured || options.json ? `${JSON.stringify(result, null, 2)}\n` : `${first?.type === 'text' ? first.text : ''}\n`);
       process.exitCode = result.isError ? 1 : 0;
     } finally {
       await kernel.close();

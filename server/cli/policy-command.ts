@@ -24,16 +24,24 @@ export function registerPolicy(program: Command): void {
   policy
     .command('check <file>')
     .description('validate a policy document; every problem is printed with its line')
-    .action(async (file: string) => {
+    .option('--json', 'print the result as JSON: {file, valid, rules, version} or {file, valid, problems: [{line, message}]}')
+    .action(async (file: string, options: { json?: boolean }) => {
       const text = await readFile(file, 'utf8').catch((error: Error) => {
         throw new Error(`Cannot read ${file}: ${error.message}`);
       });
       try {
         const loaded = readPolicyDocument(text, file);
-        process.stdout.write(`${file}: valid, ${loaded.document.rules.length} rules, version ${loaded.version}\n`);
+        const { length: rules } = loaded.document.rules;
+        process.stdout.write(
+          options.json
+            ? `${JSON.stringify({ file, valid: true, rules, version: loaded.version }, null, 2)}\n`
+            : `${file}: valid, ${rules} rules, version ${loaded.version}\n`,
+        );
       } catch (error) {
         if (!(error instanceof InvalidDocumentError)) throw error;
-        process.stderr.write(`${error.message}\n`);
+        // A script reads the problems from stdout with --json; a person reads them on stderr, each with its line.
+        if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: false, problems: error.problems }, null, 2)}\n`);
+        else process.stderr.write(`${error.message}\n`);
         process.exitCode = 1;
       }
     });

@@ -12,6 +12,7 @@ import { canary } from '../support/canaries.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { runCli } from '../support/run-cli.js';
+import { connectStdio } from '../support/sdk-client.js';
 import { runInTerminal } from '../support/terminal.js';
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -83,6 +84,34 @@ describe('commands that answer a person print for a person', () => {
     expect(jsonLines(verbose.stderr).find((l) => l.msg === 'tool call')).to.deep.include({ tool: 'fixture_get', outcome: 'ok' });
   });
 
+  it('call --json prints the whole result as JSON, as --structured does', async () => {
+    mock.on('GET', '/json', { body: { id: 7 } });
+    const env = { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: token };
+    const json = await runCli(['call', 'fixture_get', '{"path":"/json"}', '--json'], { cwd: fixtureDir(), env });
+    expect([json.code, json.stderr]).to.deep.equal([0, '']);
+    const result = JSON.parse(json.stdout) as { content: Array<{ type: string; text: string }>; isError?: boolean };
+    expect(result.content[0]).to.deep.equal({ type: 'text', text: 'id: 7' });
+    const structured = await runCli(['call', 'fixture_get', '{"path":"/json"}', '--structured'], { cwd: fixtureDir(), env });
+    expect(JSON.parse(structured.stdout)).to.deep.equal(result);
+  });
+
+  it('policy check --json prints the verdict, and each problem with its line, as JSON on stdout', async () => {
+    const dir = fixtureDir();
+    writeFileSync(join(dir, 'good.yaml'), 'version: 1\nrules:\n  - id: reads\n    effect: allow\n    match: { readOnly: true }\n');
+    const good = await runCli(['policy', 'check', 'good.yaml', '--json'], { cwd: dir });
+    expect([good.code, good.stderr]).to.deep.equal([0, '']);
+    expect(JSON.parse(good.stdout)).to.deep.include({ file: 'good.yaml', valid: true, rules: 1 });
+    expect((JSON.parse(good.stdout) as { version: string }).version).to.match(/^sha256:[0-9a-f]{16}$/);
+    writeFileSync(join(dir, 'bad.yaml'), 'version: 1\nrules:\n  - id: a\n    effect: alow\n');
+    const bad = await runCli(['policy', 'check', 'bad.yaml', '--json'], { cwd: dir });
+    expect([bad.code, bad.stderr]).to.deep.equal([1, '']);
+    expect(JSON.parse(bad.stdout)).to.deep.equal({
+      file: 'bad.yaml',
+      valid: false,
+      problems: [{ line: 4, message: 'rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")' }],
+    });
+  });
+
   it('a warning about the configuration is one plain line, not a log line', async () => {
     const dir = fixtureDir();
     writeFileSync(join(dir, '.env'), '');
@@ -141,6 +170,30 @@ describe('a server that refuses to start says why in one plain sentence', () => 
     const lines = ran.stderr.split('\n').filter(Boolean);
     expect(lines.at(-1)).to.equal(`mcp-devtools: ${refusal}`);
     expect(JSON.parse(lines.at(-2)!)).to.deep.include({ level: 60, name: 'mcp-devtools', msg: refusal });
+  });
+
+  it("started by an MCP client's SDK over stdio with a setting it cannot use: the client's error ends with the sentence, which names the setting and no secret", async () => {
+    const password = canary('redis-');
+    const unreachable = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const failure = await connectStdio({ cwd: fixtureDir(), env: { MCP_STORE_URL: `redis://:${password}@127.0.0.1:${unreachable}/0` } }).then(
+      async (session) => {
+        await session.close();
+        return 'started';
+      },
+      (error: Error) => error.message,
+    );
+    const lines = failure.split('\n').filter(Boolean);
+    expect(lines.at(-1)).to.match(
+      new RegExp(
+        `^mcp-devtools: MCP_STORE_URL=redis://:\\*\\*\\*@127\\.0\\.0\\.1:${unreachable}/0: cannot connect to Redis: .*ECONNREFUSED.*\\. Check that Redis runs at that address`,
+      ),
+    );
+    expect(failure).not.to.contain(password);
   });
 
   it('on a terminal: the sentence, and no JSON line', async () => {

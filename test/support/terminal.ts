@@ -4,7 +4,8 @@ import { CLI_PATH } from './paths.js';
 import { isolatedEnv } from './sdk-client.js';
 import { everyToolUnlessChosen } from './every-tool.js';
 
-export const SCRIPT_MISSING = 'These tests need a pseudo-terminal: install util-linux (its `script` command), as every Debian system has.';
+export const SCRIPT_MISSING =
+  "These tests need a pseudo-terminal: util-linux's `script` command (Debian's bsdutils, an essential package: every Debian system has it).";
 
 export interface TerminalRun {
   code: number | null;
