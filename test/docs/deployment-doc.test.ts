@@ -24,12 +24,12 @@ const sample = (prefix: string): { command: string; output: string } => {
   return found[0]!;
 };
 
-/** A line of output with what changes from run to run set aside: time, pid, host name, durations, paths, ports. */
+/** A line of output with what changes from run to run set aside: time, pid, host name, request ids, durations, paths, ports. */
 export function normalized(line: string): unknown {
   const withPort = line.replace(/(127\.0\.0\.1|0\.0\.0\.0|localhost):\d+/g, '$1:PORT');
   if (!withPort.startsWith('{')) return withPort;
   const record = JSON.parse(withPort) as Record<string, unknown>;
-  for (const key of ['time', 'pid', 'hostname', 'durationMs']) if (key in record) record[key] = key;
+  for (const key of ['time', 'pid', 'hostname', 'requestId', 'durationMs']) if (key in record) record[key] = key;
   if (typeof record.file === 'string') record.file = 'FILE';
   return record;
 }

@@ -28,7 +28,7 @@ const RUN_BY: Record<string, string> = {
   'npm install -g ./mcp-devtools-VERSION.tgz': 'test/package/global-install.test.ts',
   'mcp-devtools --version': 'test/docs/readme.test.ts',
   'mcp-devtools tools': 'test/docs/readme.test.ts',
-  'mcp-devtools tools --toolsets github.actions,circleci.pipelines': 'test/docs/readme.test.ts (its output too)',
+  'mcp-devtools tools --toolsets github.actions,jira.rest': 'test/docs/readme.test.ts (its output too)',
   'claude mcp add devtools -e GITHUB_TOKEN=ghp_... -- mcp-devtools --toolsets github': 'here',
   'mcp-devtools --transport http --port 3000': 'here',
   'npx @modelcontextprotocol/inspector --cli node dist/cli.js --method tools/list': 'examples/inspector',
@@ -48,6 +48,14 @@ function readmeCommands(): string[] {
   const future = (c: string): boolean => c.startsWith('npx -y mcp-devtools');
   const version = /mcp-devtools-\d+\.\d+\.\d+\.tgz/g;
   return [...new Set([...inline, ...blocks, ...samples].filter((c) => !future(c)).map((c) => c.replace(version, 'mcp-devtools-VERSION.tgz')))];
+}
+
+type ToolRow = { name: string; access: string; toolset: string };
+
+/** The toolsets a server with no selection serves (the default ones), as `tools --json` lists them. */
+async function defaultToolsets(): Promise<string[]> {
+  const listed = await runCli(['tools', '--json'], { env: { MCP_TOOLSETS: '' } });
+  return [...new Set((JSON.parse(listed.stdout) as ToolRow[]).map((r) => r.toolset).filter((t) => t !== 'artifacts'))];
 }
 
 /** How each MCP client configuration of the README starts the server: command, arguments, environment. */
@@ -111,14 +119,21 @@ describe('README.md: every command it gives runs as written', () => {
         const env = { MCP_TOOLSETS: '', ...launch.env };
         const listed = await runCli(['tools', '--json', ...launch.args], { env });
         expect([listed.code, listed.stderr]).to.deep.equal([0, '']);
-        const rows = JSON.parse(listed.stdout) as Array<{ name: string; access: string; plugin: string }>;
+        const rows = JSON.parse(listed.stdout) as ToolRow[];
         const session = await connectStdio({ args: launch.args, env });
         try {
           const served = (await session.client.listTools()).tools;
           expect(served.map((t) => t.name)).to.deep.equal(rows.map((r) => r.name));
-          // What the arguments promise: only the toolsets named, or nothing that writes.
-          const toolsets = launch.args.includes('--toolsets') ? launch.args[launch.args.indexOf('--toolsets') + 1]!.split(',') : undefined;
-          if (toolsets !== undefined) expect(new Set(rows.filter((r) => r.name !== 'artifact_read').map((r) => r.plugin))).to.deep.equal(new Set(toolsets));
+          // What the arguments promise: the toolsets named (each of them, and nothing else), or nothing that writes.
+          const named = launch.args.includes('--toolsets') ? launch.args[launch.args.indexOf('--toolsets') + 1]!.split(',') : undefined;
+          if (named !== undefined) {
+            const defaults = named.includes('default') ? await defaultToolsets() : [];
+            const chosen = [...named.filter((n) => n !== 'default'), ...defaults];
+            const within = (toolset: string, name: string): boolean => toolset === name || toolset.startsWith(`${name}.`);
+            const served = rows.filter((r) => r.name !== 'artifact_read');
+            expect(served.filter((r) => !chosen.some((n) => within(r.toolset, n))).map((r) => r.name)).to.deep.equal([]);
+            expect(chosen.filter((n) => !served.some((r) => within(r.toolset, n)))).to.deep.equal([]);
+          }
           if (launch.args.includes('--read-only')) expect(served.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).to.deep.equal([]);
           expect(served.length).to.be.greaterThan(3);
         } finally {
