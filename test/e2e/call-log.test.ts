@@ -133,7 +133,10 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
     const mock = await MockUpstream.start();
     try {
       mock.on('GET', '/api/v2/me', { body: { login: 'bot' } });
-      const ran = await runCli(['call', 'circleci_get', '{"path":"/me"}'], { env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: secrets.circleci } });
+      // `call` writes the server's log lines only when asked (--verbose): a person gets the result alone.
+      const ran = await runCli(['call', 'circleci_get', '{"path":"/me"}', '--verbose'], {
+        env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: secrets.circleci },
+      });
       const lines = ran.stderr.split('\n').filter(Boolean);
       leakAudit.transcript('call command stderr', ran.stderr);
       expect(callLines(lines)).to.have.length(1);
