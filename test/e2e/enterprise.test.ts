@@ -174,12 +174,21 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     expect(decisionOf(held)).to.include({ effect: 'approval_required', ruleId: 'deletes-need-approval' });
     const listed = (await (await admin('/admin/approvals')).json()) as { approvals: Array<{ id: string }> };
     expect(listed.approvals.map((a) => a.id)).to.include(approvalId);
-    const rejected = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' });
+    const blank = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' });
+    expect([blank.status, ((await blank.json()) as { error: string }).error]).to.deep.equal([
+      400,
+      'Say why you reject the call: the reason is told to the caller.',
+    ]);
+    const rejected = await admin(`/admin/approvals/${approvalId}/reject`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'No deploys during the freeze.' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(rejected.status).to.equal(200);
     const retry = await call('rene', 'circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } });
     expect(retry._meta).to.deep.include({ code: 'policy_denied' });
     expect(decisionOf(retry)).to.include({ effect: 'deny', approvalId });
-    expect(decisionOf(retry).reason).to.match(/^admin rejected approval /);
+    expect(decisionOf(retry).reason).to.match(/^admin rejected approval apr-[0-9a-f]{24} for this call: No deploys during the freeze\./);
     expect(circleci.requests.filter((r) => r.method === 'POST')).to.have.length(0);
   });
 
