@@ -68,12 +68,12 @@ ${a.request ? html`<p class="request"><span class="method">${a.request.method}</
           )}</ul>`
   }${a.redacted !== undefined && a.redacted.length > 0 ? html`<p class="muted redactions">Hidden from approvers: ${a.redacted.join(', ')}</p>` : ''}</div>
 <dl>
+<dt>Asked by</dt><dd><strong>${a.subject}</strong>${a.groups.length > 0 ? html` <span class="groups">${a.groups.join(', ')}</span>` : ''} <span class="via">via ${a.via}</span></dd>
 <dt>Acts as</dt><dd class="identity">${
     id
       ? html`<strong>${id.credential}</strong> <span class="environment env-${id.environment}">${id.environment}</span> <span class="muted">${id.vendor} at ${id.host}</span>`
       : html`<span class="muted">no upstream credential</span>`
   }</dd>
-<dt>Asked by</dt><dd><strong>${a.subject}</strong>${a.groups.length > 0 ? html` <span class="groups">${a.groups.join(', ')}</span>` : ''} <span class="via">via ${a.via}</span></dd>
 <dt>Held by</dt><dd>${a.ruleId === null ? 'the policy' : html`rule <code>${a.ruleId}</code>`}: ${a.reason}</dd>
 <dt>Policy</dt><dd><code class="policy-version">${a.policyVersion}</code></dd>
 <dt>Asked at</dt><dd><time datetime="${a.createdAt}">${shortTime(a.createdAt)}</time> <span class="muted">(${a.id})</span></dd>
