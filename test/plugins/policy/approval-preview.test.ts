@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { InvalidDocumentError } from '../../../core/schema/yaml-document.js';
@@ -8,6 +10,7 @@ import { readPolicyDocument } from '../../../plugins/policy/document/policy-docu
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { docsPolicyExample, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { REPO_ROOT } from '../../support/paths.js';
 
 const noScrub = secretScrubber([]);
 
@@ -65,6 +68,13 @@ describe('what approvers see of a held call', () => {
       expect(huge.json.length).to.be.below(64 * 1024 + 1);
       expect(() => JSON.parse(huge.json)).not.to.throw();
     });
+  });
+
+  it("accepts the docs' rule with redact as written", () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs/policy.md'), 'utf8');
+    const rule = /```yaml\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('### What approvers see')))![1]!;
+    const loaded = readPolicyDocument(`version: 1\nrules:\n${rule}`, 'docs/policy.md');
+    expect(loaded.document.rules[0]!.redact).to.deep.equal(['body.parameters.release_notes', 'body.*.customer_ids']);
   });
 
   it('refuses `redact` on a rule that holds nothing for approvers, naming its line', () => {

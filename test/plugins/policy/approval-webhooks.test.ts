@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import type { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
@@ -9,6 +10,7 @@ import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { rejection } from '../../support/async.js';
 import { manualClock, PEOPLE, startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { REPO_ROOT } from '../../support/paths.js';
 import { docsVerifier, WebhookReceiver } from '../../support/webhook-receiver.js';
 
 const SECRET = 'whsec-4f1d8a2c9b7e6035';
@@ -19,6 +21,17 @@ function approvalIdOf(result: CallToolResult): string {
   const decision = result._meta?.decision as Decision | undefined;
   if (result._meta?.code !== 'approval_required' || decision?.approvalId === undefined) throw new Error(`not held: ${JSON.stringify(result)}`);
   return decision.approvalId;
+}
+
+/** The keys of an object and of the objects in it (not of arrays or of `arguments`, whose keys are the call's). */
+function keysOf(value: Record<string, unknown>, at = ''): string[] {
+  return Object.entries(value)
+    .flatMap(([k, v]) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v) && k !== 'arguments'
+        ? [`${at}${k}`, ...keysOf(v as Record<string, unknown>, `${at}${k}.`)]
+        : [`${at}${k}`],
+    )
+    .sort();
 }
 
 /** A loopback port nothing listens on: a receiver that is down. */
@@ -184,6 +197,10 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
     expect(() => fresh(post.body, post.headers, 'another-secret')).to.throw('bad signature');
     expect(() => fresh(post.body, post.headers, SECRET, Date.now() + 6 * 60_000)).to.throw('timestamp too old or too new');
     expect(() => fresh(post.body, { ...post.headers, 'mcp-devtools-signature': undefined }, SECRET)).to.throw('unsigned');
+    // The event docs/console.md shows has the keys a delivered one has, at every level.
+    const doc = readFileSync(join(REPO_ROOT, 'docs/console.md'), 'utf8');
+    const shown = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('## Notifications')))![1]!) as Record<string, unknown>;
+    expect(keysOf(shown)).to.deep.equal(keysOf(JSON.parse(post.body) as Record<string, unknown>));
     // Every post the receiver accepted was one the snippet verified.
     expect(receiver.posts.filter((p) => p.status === 200).every((p) => p.verified !== null && !('refused' in p.verified))).to.equal(true);
   });
