@@ -40,12 +40,16 @@ const LAZY = [
   // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
   /\/server\/metrics\/prometheus-metrics\.ts$/,
   /\/server\/metrics\/metrics-server\.ts$/,
+  // The metrics of every worker, gathered by the primary: only servers run with MCP_WORKERS > 1 load them.
+  /\/server\/metrics\/cluster-metrics\.ts$/,
   /\/node_modules\/import-meta-resolve\//,
   /\/plugins\/projection\/apply-jq\.ts$/,
   // The pooled upstream client (undici): loaded by the first call that reaches a vendor.
   /\/core\/http\/pooled-request\.ts$/,
   // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
   /\/server\/cli\/workers\.ts$/,
+  // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
+  /\/server\/tracing\/start-tracing\.ts$/,
 ];
 
 /**

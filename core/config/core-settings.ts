@@ -35,6 +35,11 @@ export const CoreSettings = Type.Object({
       'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.',
   }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
+  MCP_EGRESS_ALLOW: Type.String({
+    default: '',
+    description:
+      "Comma-separated hosts, host:port pairs and CIDR ranges that URLs an upstream hands out (redirects to another origin, storage URLs) may reach although loopback, private, link-local or metadata addresses; the vendor's own host always may.",
+  }),
   MCP_READ_ONLY: Type.Boolean({
     default: false,
     description: 'Serve only tools annotated read-only whose route is a GET, and send no request but GET (--read-only).',

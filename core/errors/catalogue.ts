@@ -25,6 +25,11 @@ export const ERROR_CATALOGUE = {
   upstream_empty_body: { retryable: false, summary: 'The vendor API answered with an empty or null body where JSON was expected.' },
   upstream_too_large: { retryable: false, summary: 'The response exceeded MCP_MAX_RESPONSE_BYTES.' },
   upstream_redirect_refused: { retryable: false, summary: 'The vendor API redirected somewhere it may not be followed.' },
+  egress_refused: {
+    retryable: false,
+    summary:
+      'A URL an upstream handed out (a redirect to another origin, a storage URL) leads to plain http or to a loopback, private, link-local or metadata address; nothing was sent there (MCP_EGRESS_ALLOW allows a host).',
+  },
   policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
   approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
   store_unavailable: {

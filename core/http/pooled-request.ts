@@ -3,6 +3,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Agent } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import apiRequest from 'undici/lib/api/api-request.js';
+import { guardedPool } from './egress-connector.js';
+import type { EgressGuard } from './egress-guard.js';
 
 /**
  * One upstream exchange over undici's pooled `request` (keep-alive connections reused across calls), about
@@ -24,6 +26,8 @@ export interface PooledRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   signal: AbortSignal;
+  /** Set for a URL the server did not build from a vendor's base URL: connections go through this guard's pool. */
+  egress?: EgressGuard;
 }
 
 /** What fetch asks for by default; a caller's own Accept-Encoding wins. */
@@ -31,17 +35,20 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 let agent: Agent | undefined;
 
-function pool(): Agent {
-  // Keep-alive sockets are unreferenced while idle, so the pool never holds a finished process open.
-  // A vendor's "Keep-Alive: timeout=N" is trusted to within half a second: undici's default margin (2 s)
-  // meant a vendor saying timeout=1 or 2 got a new connection (and a socket error) for every request.
-  agent ??= new AgentClass({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, keepAliveTimeoutThreshold: 500 });
+// Keep-alive sockets are unreferenced while idle, so the pool never holds a finished process open.
+// A vendor's "Keep-Alive: timeout=N" is trusted to within half a second: undici's default margin (2 s)
+// meant a vendor saying timeout=1 or 2 got a new connection (and a socket error) for every request.
+const POOL_OPTIONS = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, keepAliveTimeoutThreshold: 500 };
+
+function pool(egress: EgressGuard | undefined): Agent {
+  if (egress !== undefined) return guardedPool(egress, POOL_OPTIONS);
+  agent ??= new AgentClass(POOL_OPTIONS);
   return agent;
 }
 
 export async function pooledRequest(url: URL, init: PooledRequest): Promise<PooledResponse> {
   const headers = hasHeader(init.headers, 'accept-encoding') ? init.headers : { ...init.headers, 'accept-encoding': ACCEPT_ENCODING };
-  const response = await apiRequest.call(pool(), {
+  const response = await apiRequest.call(pool(init.egress), {
     origin: url.origin,
     path: url.pathname + url.search,
     method: init.method as 'GET',

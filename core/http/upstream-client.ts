@@ -11,6 +11,7 @@ import { bomLength, decodeBody, discardBody, readBodyCapped, readBytesCapped } f
 import { RequestDeadline } from './request-deadline.js';
 import { RETRYABLE_STATUSES, backoffMs, networkErrorCode, sleep } from './retry-policy.js';
 import { safeApiPath } from './path-guards.js';
+import { EgressGuard, NO_EGRESS_ALLOWANCE, egressRefusalIn, type EgressAllowList } from './egress-guard.js';
 import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import type { PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
@@ -54,6 +55,22 @@ export interface UpstreamClientOptions {
   retries: number;
   /** How bodies are read unless a request says otherwise. */
   expect?: BodyExpectation;
+  /**
+   * MCP_EGRESS_ALLOW, parsed (transportLimitsFrom gives it): what a foreign request (a redirect to another
+   * origin, every request of a `foreignOf` client) may reach besides public addresses and the vendor's own host.
+   */
+  egressAllow?: EgressAllowList;
+  /**
+   * The vendor's own base URL, on a client whose base URL came from an upstream's answer rather than from the
+   * operator (the output URL CircleCI gives a step): every request it sends passes the egress guard, held to the
+   * vendor's base URL (http only when that is http; its host reachable whatever its address).
+   */
+  foreignOf?: string;
+  /**
+   * The header the call's request id is sent in, to the vendor's origin only: `x-request-id` by default, false
+   * for none. Vendors ignore a header they do not know; gateways and proxies in front of them log this one.
+   */
+  requestIdHeader?: string | false;
 }
 
 export interface SendOptions {
@@ -71,6 +88,9 @@ export interface SendOptions {
 
 const MAX_REDIRECTS = 5;
 
+/** The credential label policy rules see on a request that carries none to a URL an upstream handed out. */
+export const FOREIGN_CREDENTIAL = 'signed URL';
+
 /** The pooled undici client, loaded on the first upstream request (its own chunk: start-up does not load it). */
 let pooled: Promise<typeof PooledRequestFn> | undefined;
 const loadPooledRequest = (): Promise<typeof PooledRequestFn> => (pooled ??= import('./pooled-request.js').then((m) => m.pooledRequest));
@@ -85,11 +105,15 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly base: URL;
   /** `apiPrefix` when the base URL ends with it: put before each path policy rules see. */
   private readonly prefixInBase: string;
+  /** What a foreign request of this client may reach (the egress guard, see egress-guard.ts). */
+  private readonly egress: EgressGuard;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
     const prefix = options.apiPrefix?.replace(/\/+$/, '') ?? '';
     this.prefixInBase = prefix !== '' && this.base.pathname.replace(/\/+$/, '').endsWith(prefix) ? prefix : '';
+    const vendorBase = options.foreignOf === undefined ? this.base : parseBaseUrl(options.foreignOf, options.label, undefined);
+    this.egress = new EgressGuard(vendorBase, options.egressAllow ?? NO_EGRESS_ALLOWANCE);
     // Hashed when first read (by the first call that keys shared state), not by every start for every vendor:
     // hashing loads node:crypto.
     const material = `${options.vendor}\0${this.base.href}\0${options.secretMaterial()}`;
@@ -151,10 +175,16 @@ export class UpstreamClient implements UpstreamBinding {
   private async network(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<UpstreamResponse> {
     const started = performance.now();
     const retries = request.method === 'GET' ? this.options.retries : 0;
+    // Loaded before the first request is timed: loading our own HTTP client is no part of the vendor's latency.
+    await loadPooledRequest();
     try {
       for (let attempt = 0; ; attempt++) {
+        // Each request the network sees is observed (timed, traced), a retry on its own; the request id and the
+        // trace context go with the credentials: to the vendor's origin, never along a redirect elsewhere.
+        const observed = ctx.observeRequest?.(request, this.identity, attempt);
         try {
-          const response = await this.exchange(ctx, request, auth, options);
+          const response = await this.exchange(ctx, request, { ...auth, ...this.requestIdHeader(ctx), ...observed?.headers }, options);
+          observed?.end({ status: response.status, headers: response.headers });
           if (attempt < retries && RETRYABLE_STATUSES.has(response.status)) {
             ctx.logger.debug({ vendor: this.options.vendor, status: response.status, attempt }, 'retrying upstream GET');
             await sleep(backoffMs(attempt), ctx.signal);
@@ -162,12 +192,14 @@ export class UpstreamClient implements UpstreamBinding {
           }
           return this.accept(response, request, options.expect ?? this.options.expect ?? 'json');
         } catch (error) {
+          const failure = this.asToolError(error, request, ctx.signal);
+          observed?.end({ error: failure });
           if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
             ctx.logger.debug({ vendor: this.options.vendor, code: networkErrorCode(error), attempt }, 'retrying upstream GET');
             await sleep(backoffMs(attempt), ctx.signal);
             continue;
           }
-          throw this.asToolError(error, request, ctx.signal);
+          throw failure;
         }
       }
     } finally {
@@ -175,10 +207,17 @@ export class UpstreamClient implements UpstreamBinding {
     }
   }
 
+  /** The call's request id under the header this vendor takes it in (X-Request-Id unless the client names another, or none). */
+  private requestIdHeader(ctx: ToolContext): Record<string, string> {
+    const header = this.options.requestIdHeader ?? 'x-request-id';
+    return header === false || ctx.requestId === undefined ? {} : { [header]: ctx.requestId };
+  }
+
   /**
    * One request, following same-origin redirects of reads (each checked as a path argument would be and
-   * decided by the policy again) and foreign ones without credentials when allowed. A write is never
-   * redirected: the policy decided on the path the call named, and a 307 would re-send its body elsewhere.
+   * decided by the policy again) and foreign ones without credentials when allowed (each held to the egress
+   * guard and decided by the policy too). A write is never redirected: the policy decided on the path the call
+   * named, and a 307 would re-send its body elsewhere.
    */
   private async exchange(ctx: ToolContext, request: PreparedRequest, auth: Record<string, string>, options: SendOptions): Promise<RawResponse> {
     const deadline = new RequestDeadline(this.options.timeoutMs, () => new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError'));
@@ -189,11 +228,25 @@ export class UpstreamClient implements UpstreamBinding {
     try {
       let url = request.url;
       let withAuth = true;
+      // A client whose base URL an upstream gave is guarded from its first request; any other from its first
+      // foreign hop on. Guarded, each connection is judged where it is made (egress-connector.ts).
+      let egress = this.options.foreignOf === undefined ? undefined : this.egress;
+      const refused = egress?.refusalOf(url);
+      if (refused !== undefined) {
+        // The URL without its query, which may hold its signature.
+        throw new ToolError('egress_refused', `${this.options.label}: ${request.method} ${url.origin}${url.pathname} is not sent: ${refused}.`);
+      }
       for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
         const headers: Record<string, string> = { ...this.options.headers, ...(withAuth ? auth : {}) };
         if (request.body !== undefined || options.rawBody !== undefined) headers['content-type'] = options.rawBody?.contentType ?? 'application/json';
         const send = await loadPooledRequest();
-        const response = await send(url, { method: request.method, headers, body: options.rawBody?.bytes ?? request.body, signal });
+        const response = await send(url, {
+          method: request.method,
+          headers,
+          body: options.rawBody?.bytes ?? request.body,
+          signal,
+          ...(egress ? { egress } : {}),
+        });
         const location = response.headers.get('location');
         if (options.binary && response.status < 300) {
           const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
@@ -211,17 +264,12 @@ export class UpstreamClient implements UpstreamBinding {
         }
         discardBody(response);
         const target = new URL(location, url);
-        if (target.origin !== this.base.origin) {
-          if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
-            throw new ToolError(
-              'upstream_redirect_refused',
-              `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`,
-              { status: response.status },
-            );
-          }
-          withAuth = false;
-        } else if (withAuth) {
+        if (withAuth && target.origin === this.base.origin) {
           this.decideRedirect(ctx, request, target, response.status);
+        } else {
+          this.decideForeignHop(ctx, request, target, response.status, options);
+          withAuth = false;
+          egress = this.egress;
         }
         url = target;
       }
@@ -245,8 +293,7 @@ export class UpstreamClient implements UpstreamBinding {
         { status },
       );
     };
-    if (request.method !== 'GET')
-      refuse('a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.');
+    if (request.method !== 'GET') refuse(WRITE_NOT_REDIRECTED);
     const basePath = this.base.pathname.replace(/\/$/, '');
     if (target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`)) refuse(`it is outside ${this.base.href}.`);
     let path: string;
@@ -258,6 +305,54 @@ export class UpstreamClient implements UpstreamBinding {
       return refuse(isToolError(error) ? error.message : String(error));
     }
     ctx.gate?.({ method: request.method, path, redirectOf: { method: request.method, path: request.path } }, this.identity);
+  }
+
+  /**
+   * A redirect to another origin (or on from one) is followed only when the call asks for it, only for a read,
+   * without credentials, to a URL the egress guard lets through, and as a further request the request gate
+   * decides: policy rules see the vendor, the credential `signed URL` and the host it leads to.
+   */
+  private decideForeignHop(ctx: ToolContext, request: PreparedRequest, target: URL, status: number, options: SendOptions): void {
+    const refuse = (code: 'upstream_redirect_refused' | 'egress_refused', why: string): never => {
+      throw new ToolError(
+        code,
+        `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed: ${why}`,
+        {
+          status,
+        },
+      );
+    };
+    if (!options.followForeignRedirectWithoutAuth || !/^https?:$/.test(target.protocol)) {
+      throw new ToolError(
+        'upstream_redirect_refused',
+        `${this.options.label} redirected ${request.method} ${request.path} to another origin (${target.origin}); it is not followed, so credentials never leave ${this.base.origin}.`,
+        { status },
+      );
+    }
+    if (request.method !== 'GET') refuse('upstream_redirect_refused', WRITE_NOT_REDIRECTED);
+    const why = this.egress.refusalOf(target);
+    if (why !== undefined) refuse('egress_refused', `${why}.`);
+    let path: string;
+    try {
+      path = safeApiPath(target.pathname + target.search, this.options.label);
+    } catch (error) {
+      return refuse('upstream_redirect_refused', isToolError(error) ? error.message : String(error));
+    }
+    ctx.gate?.({ method: request.method, path, redirectOf: { method: request.method, path: request.path } }, this.foreignIdentity(target));
+  }
+
+  /** Who a foreign hop is sent as: this vendor, no credential, the host it goes to. */
+  private foreignIdentity(target: URL): UpstreamIdentity {
+    const own = this.identity;
+    return Object.freeze({
+      vendor: own.vendor,
+      credential: FOREIGN_CREDENTIAL,
+      host: target.host,
+      environment: own.environment,
+      get fingerprint(): string {
+        return own.fingerprint;
+      },
+    });
   }
 
   private accept(response: RawResponse, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
@@ -296,6 +391,10 @@ export class UpstreamClient implements UpstreamBinding {
 
   private asToolError(error: unknown, request: PreparedRequest, signal: AbortSignal): ToolError {
     if (isToolError(error)) return error;
+    const egress = egressRefusalIn(error);
+    if (egress !== undefined) {
+      return new ToolError('egress_refused', `${this.options.label}: ${request.method} ${request.path} was not sent: ${egress.message}.`);
+    }
     if (signal.aborted) return new ToolError('cancelled', `The ${this.options.label} request ${request.method} ${request.path} was cancelled.`);
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
@@ -307,6 +406,9 @@ export class UpstreamClient implements UpstreamBinding {
     return new ToolError('upstream_unreachable', unreachableMessage(this.options.label, request, this.base.origin, error), { cause: error });
   }
 }
+
+const WRITE_NOT_REDIRECTED =
+  'a write is never redirected, since the policy decided on the path the call named. Send it to the new path if that is the one meant.';
 
 /** What the interceptor onion passes inward: the headers a revalidation adds (If-None-Match). */
 interface Exchange {

@@ -1,6 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { CoreSettings } from '../config/core-settings.js';
 import type { Settings } from '../config/settings.js';
+import { parseEgressAllow, type EgressAllowList } from './egress-guard.js';
 
 /**
  * The identity settings every vendor plugin declares, for policy rules and `_meta["mcp-devtools/upstream"]`:
@@ -31,10 +32,18 @@ export function identityFrom(settings: Settings, prefix: string): { credentialLa
 }
 
 /** The core settings every upstream client is limited by. */
-const TransportLimitSettings = Type.Pick(CoreSettings, ['MCP_REQUEST_TIMEOUT_MS', 'MCP_MAX_RESPONSE_BYTES', 'MCP_UPSTREAM_RETRIES']);
+const TransportLimitSettings = Type.Pick(CoreSettings, ['MCP_REQUEST_TIMEOUT_MS', 'MCP_MAX_RESPONSE_BYTES', 'MCP_UPSTREAM_RETRIES', 'MCP_EGRESS_ALLOW']);
 
-/** Timeouts, size cap and retries of UpstreamClientOptions, from the core settings. */
-export function transportLimitsFrom(settings: Settings): { timeoutMs: number; maxBytes: number; retries: number } {
+/**
+ * Timeouts, size cap, retries and what foreign requests may reach (MCP_EGRESS_ALLOW, see egress-guard.ts) of
+ * UpstreamClientOptions, from the core settings. A mistake in MCP_EGRESS_ALLOW stops the start, naming it.
+ */
+export function transportLimitsFrom(settings: Settings): { timeoutMs: number; maxBytes: number; retries: number; egressAllow: EgressAllowList } {
   const core = settings.of(TransportLimitSettings);
-  return { timeoutMs: core.MCP_REQUEST_TIMEOUT_MS, maxBytes: core.MCP_MAX_RESPONSE_BYTES, retries: core.MCP_UPSTREAM_RETRIES };
+  return {
+    timeoutMs: core.MCP_REQUEST_TIMEOUT_MS,
+    maxBytes: core.MCP_MAX_RESPONSE_BYTES,
+    retries: core.MCP_UPSTREAM_RETRIES,
+    egressAllow: parseEgressAllow(core.MCP_EGRESS_ALLOW),
+  };
 }

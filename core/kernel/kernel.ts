@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { context } from '@opentelemetry/api';
 import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
@@ -6,7 +7,7 @@ import { StartupError } from '../errors/tool-error.js';
 import { callLineLogger, reportCall, type CallReport, type CallReporting } from './call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
-import type { Call } from '../plugin/call.js';
+import type { Call, ClientInfo } from '../plugin/call.js';
 import { successAnswer } from '../pipeline/answer.js';
 import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
 import type { Principal } from '../identity/principal.js';
@@ -27,7 +28,9 @@ import { ToolSelection } from './tool-selection.js';
 import { collectToolsets } from './toolsets.js';
 import { checkPluginName } from './declared-names.js';
 import { ToolsetDirectory } from './toolset-directory.js';
-import { observingInterceptors } from './upstream-observer.js';
+import { observingInterceptors, requestObserver } from './upstream-observer.js';
+import { endCallSpan, recordedTraceId, startCallSpan, type TraceCarrier } from './call-span.js';
+import { acceptedRequestId, makeRequestId } from './request-id.js';
 import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
 
@@ -56,6 +59,18 @@ export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clo
 export interface CallOptions {
   signal?: AbortSignal;
   protocolVersion?: string;
+  /**
+   * The id the caller's request carried (X-Request-Id, a traceparent's trace id): the call's log line, audit
+   * record, span and upstream requests carry it. Made when absent, or when it is not a short run of visible
+   * ASCII (request-id.ts): the trace id of the call's span when tracing is on, a random one otherwise.
+   */
+  requestId?: string;
+  /** The MCP client that sent the call, as it named itself. */
+  client?: ClientInfo;
+  /** The JSON-RPC id of the `tools/call` request, for its span. */
+  jsonRpcRequestId?: string | number;
+  /** The W3C trace context the request carried: the call's span continues that trace. */
+  traceCarrier?: TraceCarrier;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
@@ -201,6 +216,10 @@ export class Kernel {
         const own = { 'request-gate': requestGate(call, readOnlyServer), ...observingInterceptors((seen) => report && (report.observed = seen), metrics) };
         return interceptorsOfCall(this.tools.get(call.tool.spec.name)!.interceptors, own);
       },
+      observeRequestFor: (call) => {
+        const report = this.reports.get(call.scope);
+        return requestObserver(call, { metrics, scrub }, (id) => report && (report.upstreamRequestId = id));
+      },
       scrub,
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
       readOnlyServer,
@@ -312,7 +331,10 @@ export class Kernel {
     const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {
-      const report: CallReport = { tool: tool.definition, principal, timings: {} };
+      const span = startCallSpan({ tool: tool.definition, ...options });
+      const traceId = recordedTraceId(span);
+      const requestId = this.acceptedRequestId(options.requestId) ?? traceId ?? makeRequestId();
+      const report: CallReport = { tool: tool.definition, principal, requestId, client: options.client, traceId, timings: {} };
       const scope = {};
       this.reports.set(scope, report);
       const bodyLease = this.bodies.lease();
@@ -323,6 +345,9 @@ export class Kernel {
         signal,
         logger: this.options.logger,
         protocolVersion: options.protocolVersion,
+        requestId,
+        ...(options.client === undefined ? {} : { client: options.client }),
+        traceContext: span.context,
         args: args ?? {},
         meta: {},
         bodyLease,
@@ -332,13 +357,24 @@ export class Kernel {
       };
       const started = performance.now();
       try {
-        report.answer = await tool.chain.run(call);
+        // The call's span is the active one while it runs: a plugin's own spans are its children.
+        report.answer = await context.with(span.context, () => tool.chain.run(call));
       } finally {
         bodyLease.release();
         reportCall(report, performance.now() - started, this.reporting);
+        endCallSpan(span, requestId, report.answer);
       }
       return { result: report.answer.result, timings: report.timings };
     });
+  }
+
+  /**
+   * A caller's request id, if it is one (request-id.ts) and holds no configured secret: it goes into the audit
+   * record, a span and a header sent to the vendor, none of which the log's scrubbing reaches.
+   */
+  private acceptedRequestId(sent: string | undefined): string | undefined {
+    const id = acceptedRequestId(sent);
+    return id !== undefined && this.scrub(id) === id ? id : undefined;
   }
 
   /**

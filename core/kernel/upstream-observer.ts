@@ -1,7 +1,10 @@
 import { isToolError } from '../errors/tool-error.js';
-import type { PreparedRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+import type { Call } from '../plugin/call.js';
+import type { ObserveRequest, PreparedRequest, RequestEnd, UpstreamResponse } from '../plugin/upstream-types.js';
 import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { Scrub } from '../result/secret-scrubber.js';
+import { endUpstreamSpan, startUpstreamSpan, traceHeaders } from './upstream-span.js';
 
 /** A call's last upstream exchange as its tool saw it (through the HTTP cache): for the call's log line. */
 export interface UpstreamObservation {
@@ -15,7 +18,7 @@ export interface UpstreamObservation {
 /**
  * The two interceptors the kernel puts around a call's requests (pipeline.ts places them): `call-observer`, outside
  * the HTTP cache, records what the tool got, a cache hit included; `request-counter`, next to the network,
- * counts the requests that reach it (a revalidation is one, a cache hit is none).
+ * counts the requests that reach it (a revalidation is one, a cache hit is none), by HTTP status and outcome.
  */
 export function observingInterceptors(
   record: (seen: UpstreamObservation) => void,
@@ -41,13 +44,66 @@ export function observingInterceptors(
       try {
         response = await next();
       } catch (error) {
-        const status = isToolError(error) ? (error.status?.toString() ?? error.code) : 'error';
-        metrics.upstreamRequest(exchange.identity.vendor, status);
+        // The HTTP status apart from how the request ended: a 503 is status 503, outcome upstream_server_error.
+        const status = isToolError(error) && error.status !== undefined ? String(error.status) : 'none';
+        metrics.upstreamRequest(exchange.identity.vendor, status, isToolError(error) ? error.code : 'tool_failed');
         throw error;
       }
-      metrics.upstreamRequest(exchange.identity.vendor, String(response.status));
+      metrics.upstreamRequest(exchange.identity.vendor, String(response.status), 'ok');
       return response;
     },
   };
   return { 'call-observer': outer, 'request-counter': inner };
+}
+
+/**
+ * The observer of each request a call's upstream client puts on the network, each retry its own: its duration
+ * into the upstream latency histogram (by vendor, method and status class), its HTTP client span under the
+ * call's (its URL scrubbed of configured secrets, as log lines are), the trace context it carries to the vendor,
+ * and the vendor's own id for it (`vendorRequestId`).
+ */
+export function requestObserver(call: Call, { metrics, scrub }: { metrics: Metrics; scrub: Scrub }, vendorRequestId: (id: string) => void): ObserveRequest {
+  return (request, identity, attempt) => {
+    const started = performance.now();
+    const span = startUpstreamSpan(call.traceContext, request, identity, attempt, scrub);
+    let ended = false;
+    return {
+      headers: span === undefined ? {} : traceHeaders(call.traceContext, span),
+      end: (how) => {
+        if (ended) return;
+        ended = true;
+        metrics.upstreamDuration(identity.vendor, request.method, statusClass(how), (performance.now() - started) / 1000);
+        if ('headers' in how) {
+          const id = vendorIdOf(how.headers);
+          if (id !== undefined) vendorRequestId(id);
+        }
+        if (span !== undefined) endUpstreamSpan(span, how);
+      },
+    };
+  };
+}
+
+/** `2xx` to `5xx`; without a status, why none came: what an alert on slow or failing vendors groups by. */
+export function statusClass(how: RequestEnd): string {
+  const status = 'status' in how ? how.status : how.error.status;
+  if (status !== undefined) return `${Math.floor(status / 100)}xx`;
+  const code = (how as { error: { code: string } }).error.code;
+  return NO_STATUS[code] ?? 'error';
+}
+
+const NO_STATUS: Readonly<Record<string, string>> = { upstream_timeout: 'timeout', upstream_unreachable: 'unreachable', cancelled: 'cancelled' };
+
+/**
+ * The headers vendors name their own id of a request in (GitHub's X-GitHub-Request-Id, Atlassian's ATL-TraceId and
+ * X-AREQUESTID, X-Request-Id where a vendor or a gateway in front of it answers with one), in that order.
+ */
+const VENDOR_ID_HEADERS = ['x-github-request-id', 'atl-traceid', 'x-arequestid', 'x-request-id'];
+
+function vendorIdOf(headers: Headers): string | undefined {
+  for (const name of VENDOR_ID_HEADERS) {
+    const value = headers.get(name);
+    // Bounded: a header value is the vendor's to make as long as it likes.
+    if (value !== null && value !== '') return value.slice(0, 128);
+  }
+  return undefined;
 }

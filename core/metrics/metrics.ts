@@ -9,8 +9,16 @@ export type CacheLookupResult = 'hit' | 'revalidated' | 'miss' | 'bypass' | 'err
 export interface Metrics {
   /** One finished tool call: `outcome` is `ok` or the error code of its result. */
   toolCall(tool: string, outcome: string, seconds: number): void;
-  /** One request that reached the network: `status` is the HTTP status, or the error code when none came back. */
-  upstreamRequest(vendor: string, status: string): void;
+  /**
+   * One request that reached the network, retries included: `status` is the HTTP status (`none` when no answer
+   * came), `outcome` is `ok` or the error code the request ended with (`upstream_server_error`, `upstream_timeout`).
+   */
+  upstreamRequest(vendor: string, status: string, outcome: string): void;
+  /**
+   * How long one request to a vendor took on the network, each retry on its own, until its body was read:
+   * `statusClass` is `2xx` to `5xx`, or `timeout`, `unreachable`, `cancelled`, `error` when no status came back.
+   */
+  upstreamDuration(vendor: string, method: string, statusClass: string, seconds: number): void;
   cacheLookup(result: CacheLookupResult): void;
   /** A policy decision: `allow`, `deny` or `approval_required`. */
   policyDecision(effect: string): void;
@@ -22,6 +30,7 @@ export interface Metrics {
 export const noMetrics: Metrics = Object.freeze({
   toolCall: () => {},
   upstreamRequest: () => {},
+  upstreamDuration: () => {},
   cacheLookup: () => {},
   policyDecision: () => {},
   artifactStored: () => {},

@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
 import type { ToolContext, ToolOutput, UpstreamInterceptor } from '../plugin/tool-context.js';
-import type { UpstreamRequest } from '../plugin/upstream-types.js';
+import type { ObserveRequest, UpstreamRequest } from '../plugin/upstream-types.js';
 import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult } from '../result/tool-result.js';
 import { envelopeCheck } from './envelope-check.js';
@@ -17,6 +17,8 @@ export interface CoreStageDeps {
   validated?(call: Call): void;
   /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
   interceptorsFor(call: Call): readonly UpstreamInterceptor[];
+  /** The observer of each request one call puts on the network (its timings and spans). */
+  observeRequestFor?(call: Call): ObserveRequest;
   /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub: Scrub;
   /**
@@ -81,6 +83,8 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       prepared: call.prepared,
       interceptors: deps.interceptorsFor(call),
       bodyLease: call.bodyLease,
+      requestId: call.requestId,
+      observeRequest: deps.observeRequestFor?.(call),
       gate: furtherRequestGate(call, deps.readOnlyServer),
       time: (step, micros) => call.time(step, micros),
     };

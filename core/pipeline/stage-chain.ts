@@ -3,6 +3,7 @@ import type { ToolSpec } from '../plugin/contract.js';
 import { isAround, type AroundMiddleware, type StageMiddleware, type TransformMiddleware } from '../plugin/stages.js';
 import { compose, type Layer, type Onion } from '../flow/compose.js';
 import { byListedOrder, listedContributors, qualifiedName, STAGES } from './pipeline.js';
+import { stageSpan } from './stage-span.js';
 
 /** A stage middleware with the plugin that contributed it (`kernel` for the kernel's own). */
 export type Contribution = StageMiddleware & { readonly plugin: string };
@@ -39,7 +40,7 @@ export function chainForTool(contributions: readonly Contribution[], tool: ToolS
     let produced = await timedStep(call, 'upstream', () => handler(call));
     for (const t of transforms) {
       const input = produced;
-      produced = await timedStep(call, t.stage, () => t.transform(call, input));
+      produced = await timedStep(call, t.stage, () => t.transform(call, input), `${t.stage} ${qualifiedName(t)}`);
     }
     return finish(call, produced);
   };
@@ -51,11 +52,17 @@ export function chainForTool(contributions: readonly Contribution[], tool: ToolS
   };
 }
 
-async function timedStep<T>(call: Call, stage: string, step: () => T | Promise<T>): Promise<T> {
+async function timedStep<T>(call: Call, stage: string, step: () => T | Promise<T>, spanName = stage): Promise<T> {
   const started = performance.now();
+  const span = stageSpan(call, stage, spanName);
+  let failed: unknown;
   try {
     return await step();
+  } catch (error) {
+    failed = error;
+    throw error;
   } finally {
+    span.end(failed);
     call.time(stage, (performance.now() - started) * 1000);
   }
 }
@@ -66,8 +73,12 @@ function timedLayer(m: AroundMiddleware & { plugin: string }): Layer<Call, Answe
     run: async (call, next) => {
       const started = performance.now();
       let inner = 0;
+      // The span covers the stage's own work: it ends when the stage hands on, or when it ends without doing so.
+      const span = stageSpan(call, m.stage, `${m.stage} ${qualifiedName(m)}`);
+      let failed: unknown;
       try {
         return await m.run(call, async (handed) => {
+          span.end();
           const t = performance.now();
           try {
             return await next(handed);
@@ -75,7 +86,11 @@ function timedLayer(m: AroundMiddleware & { plugin: string }): Layer<Call, Answe
             inner += performance.now() - t;
           }
         });
+      } catch (error) {
+        failed = error;
+        throw error;
       } finally {
+        span.end(failed);
         call.time(m.stage, (performance.now() - started - inner) * 1000);
       }
     },

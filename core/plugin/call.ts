@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Principal } from '../identity/principal.js';
 import type { Rendering } from '../result/rendering.js';
@@ -14,6 +15,12 @@ import type { PreparedRequest, UpstreamIdentity, UpstreamRequest } from './upstr
  */
 export type FurtherRequestDecider = (request: FurtherRequest, identity: UpstreamIdentity) => void;
 
+/** The MCP client that sent a call, as it names itself (initialize's `clientInfo`, or the request's envelope). */
+export interface ClientInfo {
+  readonly name: string;
+  readonly version?: string;
+}
+
 /**
  * One tool call as its stages see it. Read-only: a stage that learns something for the stages inside it (the
  * validated arguments and the prepared request, the policy's decider) hands `next` a copy that carries it.
@@ -28,6 +35,15 @@ export interface Call {
   readonly logger: Logger;
   /** The MCP protocol revision negotiated with the client, when known. */
   readonly protocolVersion?: string;
+  /**
+   * Names the call in every record of it: the log line, the audit record, the request to the vendor (X-Request-Id),
+   * the trace. The id the caller sent (X-Request-Id, a traceparent's trace id), or one the kernel made.
+   */
+  readonly requestId: string;
+  /** The MCP client that sent the call, when it said. */
+  readonly client?: ClientInfo;
+  /** The OpenTelemetry context of the call's span: a plugin's own spans are its children. */
+  readonly traceContext: Context;
   /** As the client sent them until the validate stage; validated, with defaults applied, from there on. */
   readonly args: Record<string, unknown>;
   /** The request the tool's `route` computes from the validated arguments (set by the validate stage). */

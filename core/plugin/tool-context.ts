@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
-import type { PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
+import type { ObserveRequest, PreparedRequest, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
 import type { BodyLease } from './body-lease.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Principal } from '../identity/principal.js';
@@ -76,6 +76,10 @@ export interface HandlerContext<A, R extends UpstreamRequest | undefined = Upstr
   time(step: string, micros: number): void;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
+  /** The call's request id (Call.requestId): the upstream client sends it as the vendor's request id header. */
+  readonly requestId?: string;
+  /** The kernel's observer of each request the upstream client puts on the network (timings, spans). */
+  readonly observeRequest?: ObserveRequest;
   /**
    * The request gate (request-gate.ts): every request the pipeline did not prepare passes it before it is sent,
    * a handler's further request (the gate interceptor asks) and each same-origin redirect hop (the upstream

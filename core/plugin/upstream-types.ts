@@ -1,3 +1,5 @@
+import type { ToolError } from '../errors/tool-error.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A request as a tool describes it: relative to the vendor's API, before any normalisation. */
@@ -64,3 +66,20 @@ export interface UpstreamBinding {
    */
   secretForms?(): readonly string[];
 }
+
+/** How one request sent to the network ended: the status that came back (its body read), or why none did. */
+export type RequestEnd = { status: number; headers: Headers } | { error: ToolError };
+
+/** What the kernel keeps of one request while it is on the network (its timing and span). */
+export interface RequestObservation {
+  /** Headers the request carries for the observer (the trace context, `traceparent`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Called once, when the request has ended; a second call is ignored. */
+  end(how: RequestEnd): void;
+}
+
+/**
+ * Told of each request an upstream client sends to the network, each retry its own (`attempt` counts them from 0):
+ * what the upstream latency histogram, the HTTP client spans and the call line are made of.
+ */
+export type ObserveRequest = (request: PreparedRequest, identity: UpstreamIdentity, attempt: number) => RequestObservation;

@@ -25,6 +25,7 @@ export { CursorEnvelope, Incomplete, PagedEnvelope, ReadEnvelope } from '../sche
 
 // What a tool handler sees and returns, and the services it may inject.
 export type { EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
+export type { ClientInfo } from '../plugin/call.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
@@ -36,7 +37,17 @@ export { lenient, secret } from '../config/setting-kinds.js';
 // Calling the vendor's API.
 export { UpstreamClient, type SendOptions, type UpstreamClientOptions } from '../http/upstream-client.js';
 export type { BodyExpectation } from '../http/parse-body.js';
-export type { HttpMethod, PreparedRequest, UpstreamBinding, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+export type {
+  HttpMethod,
+  ObserveRequest,
+  PreparedRequest,
+  RequestEnd,
+  RequestObservation,
+  UpstreamBinding,
+  UpstreamIdentity,
+  UpstreamRequest,
+  UpstreamResponse,
+} from '../plugin/upstream-types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
 export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 

@@ -4,6 +4,7 @@ import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { CircleciSettings } from './circleci-client.js';
 
 /**
  * Reads the output of step actions from the URLs CircleCI's job detail gives (signed URLs on a storage host,
@@ -40,6 +41,8 @@ export class StepOutputReader {
         vendor: 'circleci',
         label: 'CircleCI step output',
         baseUrl: origin,
+        // Where the output lives is CircleCI's word, not the operator's: held to the egress guard.
+        foreignOf: this.settings.of(CircleciSettings).CIRCLECI_BASE_URL,
         auth: () => ({}),
         missingCredentials: '',
         secretMaterial: () => '',

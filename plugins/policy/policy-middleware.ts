@@ -91,7 +91,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         if (verdict.effect === 'approval_required' && decision.approvalId !== undefined && verdict.ruleId === decision.ruleId) return;
         const refused =
           request.redirectOf !== undefined
-            ? redirectRefusal(verdict, facts, request.redirectOf, request.path)
+            ? redirectRefusal(verdict, facts, request.redirectOf, redirectTarget(request.path, identity.host, facts))
             : furtherRefusal(verdict, facts, further, ctx.tool.plugin);
         decisions.set(ctx.scope, refused.meta!.decision as Decision);
         throw refused;
@@ -110,6 +110,14 @@ function withApprovalNote(answer: Answer, note: ApprovalNote): Answer {
   const why = note.reason === undefined ? '' : `: ${note.reason}`;
   const text = `Ran on approval ${note.id}, granted by ${note.by} at ${note.at}${why}`;
   return { ...answer, result: { ...answer.result, content: [...answer.result.content, { type: 'text', text }] } };
+}
+
+/**
+ * Where a refused redirect led, as its refusal names it: the path on the call's own host; on another host (a
+ * storage host), that host and the path without its query, which may hold the URL's signature.
+ */
+function redirectTarget(path: string, host: string, facts: CallFacts): string {
+  return host === facts.identity?.host ? path : `${host}${path.split('?', 1)[0]}`;
 }
 
 /**
@@ -134,6 +142,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, clock: Clock
       } finally {
         const entry = {
           time,
+          requestId: ctx.requestId,
           principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
           tool: ctx.tool.spec.name,
           decision: decisions.get(ctx.scope) ?? null,

@@ -1,6 +1,7 @@
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { loggedAuthenticator } from '../auth/auth-failure-log.js';
+import { countedAuthenticator } from '../metrics/counted-authenticator.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
@@ -16,6 +17,8 @@ import { CoreSettings } from '../../core/config/core-settings.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import { workerCount } from './worker-count.js';
 import { endOfLifeNotice } from './runtime-support.js';
+import { startTracingIfWanted } from '../tracing/tracing-wanted.js';
+import type { RunningTracing } from '../tracing/start-tracing.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
   transport?: string;
@@ -56,12 +59,17 @@ async function startServing(options: ServeOptions): Promise<void> {
   const notice = endOfLifeNotice();
   if (notice !== undefined) logger.warn({ node: process.versions.node }, notice);
   let stopMetrics: () => Promise<void>;
+  let tracing: RunningTracing | undefined;
   try {
+    // OpenTelemetry's SDK only when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER asks for traces.
+    tracing = await startTracingIfWanted(invocation.env, logger);
     stopMetrics = await startMetrics(kernel, settings, metrics, logger);
   } catch (error) {
     await kernel.close();
+    await tracing?.shutdown();
     throw error;
   }
+  const flushTraces = async (): Promise<void> => tracing?.shutdown();
   let stop: () => Promise<void>;
   if (settings.get('MCP_TRANSPORT') === 'http') {
     let http: RunningHttp;
@@ -92,18 +100,20 @@ async function startServing(options: ServeOptions): Promise<void> {
           mode: settings.of(AuthSettings).MCP_AUTH_MODE,
           open: async (endpoint) => {
             const opened = await openHttpAuth(settings, logger, endpoint);
-            authenticator = loggedAuthenticator(opened.authenticator, logger);
+            authenticator = countedAuthenticator(loggedAuthenticator(opened.authenticator, logger), metrics);
             routes = await httpRoutes(kernel, settings, authenticator, metrics, logger);
             return { ...opened, authenticator };
           },
         },
         routes: async (request, response) => (routes === undefined ? false : routes(request, response)),
+        requests: metrics,
         logger,
       });
     } catch (error) {
       await authenticator?.close?.();
       await stopMetrics();
       await kernel.close();
+      await flushTraces();
       throw error;
     }
     // Tests and scripts read the bound port from this line when they asked for port 0: written whatever
@@ -122,20 +132,22 @@ async function startServing(options: ServeOptions): Promise<void> {
     stop = async () => {
       await Promise.all([stdio.close(), stopMetrics()]);
     };
-    void stdio.closed.then(() => shutdown(kernel, logger, stop, 'the client closed stdin or stdout'));
+    void stdio.closed.then(() => shutdown(kernel, logger, stop, 'the client closed stdin or stdout', flushTraces));
   }
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(kernel, logger, stop, signal, flushTraces));
 }
 
 let shuttingDown = false;
 
 /** Stops taking requests, lets in-flight calls finish within the grace period, closes plugins and stores. */
-async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Promise<void>, why: string): Promise<void> {
+async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Promise<void>, why: string, flushTraces: () => Promise<void>): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   logger.info({ why }, 'shutting down');
   const transportStopped = stopTransport().catch(() => {});
   await kernel.close(kernel.settings.of(CoreSettings).MCP_SHUTDOWN_GRACE_MS);
+  // The spans of the calls that just finished, sent before the process ends (a collector that is gone gets 2 s).
+  await Promise.race([flushTraces().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
   await Promise.race([transportStopped, new Promise((r) => setTimeout(r, 1000))]);
   process.exit(0);
 }

@@ -6,8 +6,14 @@ import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
+import { callOrigin } from './call-origin.js';
 
 export interface McpServerOptions {
+  /**
+   * Tells the 2026-07-28 clients of this server's entry that the tool list changed (its `subscriptions/listen`
+   * streams: createMcpHandler's `notify.toolsChanged`); 2025-era clients are told on the request's own channel.
+   */
+  toolsChanged?: () => void;
   /**
    * The revision a request names when nothing else negotiated one: the `MCP-Protocol-Version` header of a
    * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
@@ -49,14 +55,15 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
     let result: CallToolResult;
     try {
-      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion });
+      const origin = callOrigin(server, ctx, request.params._meta);
+      result = await kernel.call(request.params.name, request.params.arguments, principal, { signal: ctx.mcpReq.signal, protocolVersion, ...origin });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
     // A toolset enabled: the caller's tool list changed (dynamic toolsets), which the protocol announces.
     if (toolsetsBefore !== undefined && result.isError !== true && (await kernel.enabledToolsets(principal)).size > toolsetsBefore) {
-      await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' }).catch(() => {});
+      await announceToolsChanged(server, ctx, options, (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined);
     }
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
@@ -68,4 +75,25 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
   });
   answerInvalidParamsAsSuch(server);
   return server;
+}
+
+/**
+ * `notifications/tools/list_changed` to the client that enabled a toolset: a 2025-era client on the request's
+ * channel (stdio, or the POST's stream); a 2026-07-28 client through its `subscriptions/listen` stream, which
+ * the entry owns (over stdio the pinned server publishes to it). Best effort: a client that cannot be told lists
+ * the tools again when it next needs them.
+ */
+async function announceToolsChanged(
+  server: Server,
+  ctx: { mcpReq: { notify(n: { method: string }): Promise<void> } },
+  options: McpServerOptions,
+  modern: boolean,
+): Promise<void> {
+  try {
+    if (!modern) await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' });
+    else if (options.toolsChanged !== undefined) options.toolsChanged();
+    else await server.sendToolListChanged();
+  } catch {
+    // Nobody is listening (no subscription open): nothing to tell.
+  }
 }

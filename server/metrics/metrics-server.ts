@@ -5,6 +5,7 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { HostCheck } from '../http/host-check.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { metricsRoute } from './metrics-route.js';
+import { countWhenAnswered } from './http-requests.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 
 export interface MetricsServerOptions {
@@ -30,6 +31,7 @@ export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsS
   }
   const route = metricsRoute(metrics, { requireAdminToken, adminToken: options.adminToken, hostCheck: options.hostCheck, logger: options.logger });
   const server = createServer((request, response) => {
+    countWhenAnswered(metrics, request, response);
     route(request, response)
       .then((answered) => {
         if (!answered) response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"metrics are served at /metrics"}');

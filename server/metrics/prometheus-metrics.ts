@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
+import type { Logger } from '../../core/logging/logger.js';
 import { VERSION } from '../../core/version.js';
+import { AUTH_FAILURE_REASONS, type AuthFailureCounter, type AuthFailureReason } from './counted-authenticator.js';
+import type { HttpRequestCounter } from './http-requests.js';
 
 /** A scrape's answer: the text exposition format and its content type. */
 export interface Exposition {
@@ -8,33 +11,42 @@ export interface Exposition {
   body: string;
 }
 
-/** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold. */
+/** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold, the approvals waiting. */
 export interface LiveFigures {
   callsInFlight(): number;
   bodyBytesInFlight(): number;
+  /** Approvals waiting for an approver, read from the approvals store (absent without the policy plugin). */
+  approvalsPending?(): Promise<number>;
 }
 
 const CACHE_RESULTS: readonly CacheLookupResult[] = ['hit', 'revalidated', 'miss', 'bypass', 'error'];
 const POLICY_EFFECTS = ['allow', 'deny', 'approval_required'];
 /** Tool calls last from milliseconds (a cache hit) to the upstream timeout (30 s by default) times its retries. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** One request to a vendor: tens of milliseconds for a small read, up to the upstream timeout (30 s by default). */
+const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The Prometheus metrics (prom-client), loaded only by a server that exposes them: the HTTP transport, or
  * MCP_METRICS_PORT. Counters whose labels are known in advance start at zero, so a rate or an alert on them
  * works from the first scrape.
  */
-export class PrometheusMetrics implements Metrics {
+export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailureCounter {
   readonly registry = new Registry();
   private live: LiveFigures = { callsInFlight: () => 0, bodyBytesInFlight: () => 0 };
   private source: () => Promise<Exposition> = async () => ({ contentType: this.registry.contentType, body: await this.registry.metrics() });
   private readonly calls: Counter<'tool' | 'outcome'>;
   private readonly durations: Histogram<'tool'>;
-  private readonly upstream: Counter<'vendor' | 'status'>;
+  private readonly upstream: Counter<'vendor' | 'status' | 'outcome'>;
+  private readonly upstreamDurations: Histogram<'vendor' | 'method' | 'status_class'>;
   private readonly cache: Counter<'result'>;
   private readonly policy: Counter<'effect'>;
   private readonly artifacts: Counter;
   private readonly artifactBytes: Counter;
+  private readonly httpRequests: Counter<'route' | 'status'>;
+  private readonly authFailures: Counter<'reason'>;
+  /** Where a failed read of the approvals store is told (set with the live figures). */
+  private logger: Logger | undefined;
 
   constructor() {
     const registers = [this.registry];
@@ -54,8 +66,15 @@ export class PrometheusMetrics implements Metrics {
     });
     this.upstream = new Counter({
       name: 'mcp_devtools_upstream_requests_total',
-      help: 'Requests that reached a vendor API, by vendor and HTTP status (or the error code when no answer came).',
-      labelNames: ['vendor', 'status'],
+      help: 'Requests that reached a vendor API, by vendor, HTTP status (none when no answer came) and outcome (ok, or the error code).',
+      labelNames: ['vendor', 'status', 'outcome'],
+      registers,
+    });
+    this.upstreamDurations = new Histogram({
+      name: 'mcp_devtools_upstream_request_duration_seconds',
+      help: 'Duration of each request to a vendor API (each retry on its own) until its body was read, by vendor, method and status class (2xx to 5xx, or timeout, unreachable, cancelled, error).',
+      labelNames: ['vendor', 'method', 'status_class'],
+      buckets: UPSTREAM_BUCKETS,
       registers,
     });
     this.cache = new Counter({
@@ -67,7 +86,37 @@ export class PrometheusMetrics implements Metrics {
     this.policy = new Counter({ name: 'mcp_devtools_policy_decisions_total', help: 'Policy decisions, by effect.', labelNames: ['effect'], registers });
     this.artifacts = new Counter({ name: 'mcp_devtools_artifacts_stored_total', help: 'Artifacts saved (oversized results, whole job logs).', registers });
     this.artifactBytes = new Counter({ name: 'mcp_devtools_artifact_bytes_stored_total', help: 'Bytes of the artifacts saved.', registers });
+    this.httpRequests = new Counter({
+      name: 'mcp_devtools_http_requests_total',
+      help: 'HTTP requests answered, by route (/mcp, /healthz, /metrics, /artifacts, /admin, /console, the OAuth metadata, or other) and status (499: the client left first).',
+      labelNames: ['route', 'status'],
+      registers,
+    });
+    this.authFailures = new Counter({
+      name: 'mcp_devtools_auth_failures_total',
+      help: 'Requests refused by authentication, by reason (missing_token, invalid_token, unverifiable).',
+      labelNames: ['reason'],
+      registers,
+    });
     const live = (): LiveFigures => this.live;
+    const warn = (error: unknown): void => this.logger?.warn({ err: (error as Error).message }, 'the approvals store could not be read for a scrape');
+    new Gauge({
+      name: 'mcp_devtools_approvals_pending',
+      help: 'Approvals waiting for an approver (from the shared approvals store; absent when it could not be read).',
+      registers,
+      // Every worker reads the same shared store: the figure is theirs alike, not a share to sum.
+      aggregator: 'max',
+      async collect() {
+        const read = live().approvalsPending;
+        if (read === undefined) return this.set(0);
+        try {
+          this.set(await read());
+        } catch (error) {
+          this.reset();
+          warn(error);
+        }
+      },
+    });
     new Gauge({
       name: 'mcp_devtools_inflight_body_bytes',
       help: 'Upstream body bytes held by calls in flight (bounded by MCP_MAX_INFLIGHT_BODY_BYTES).',
@@ -90,12 +139,22 @@ export class PrometheusMetrics implements Metrics {
       1,
     );
     for (const result of CACHE_RESULTS) this.cache.inc({ result }, 0);
+    for (const reason of AUTH_FAILURE_REASONS) this.authFailures.inc({ reason }, 0);
     for (const effect of POLICY_EFFECTS) this.policy.inc({ effect }, 0);
   }
 
-  /** Where the gauges read from, once the kernel runs. */
-  watch(live: LiveFigures): void {
+  /** Where the gauges read from, once the kernel runs; `logger` hears of a read that failed. */
+  watch(live: LiveFigures, logger?: Logger): void {
     this.live = live;
+    this.logger = logger;
+  }
+
+  httpRequest(route: string, status: number): void {
+    this.httpRequests.inc({ route, status: String(status) });
+  }
+
+  authFailure(reason: AuthFailureReason): void {
+    this.authFailures.inc({ reason });
   }
 
   toolCall(tool: string, outcome: string, seconds: number): void {
@@ -103,8 +162,12 @@ export class PrometheusMetrics implements Metrics {
     this.durations.observe({ tool }, seconds);
   }
 
-  upstreamRequest(vendor: string, status: string): void {
-    this.upstream.inc({ vendor, status });
+  upstreamRequest(vendor: string, status: string, outcome: string): void {
+    this.upstream.inc({ vendor, status, outcome });
+  }
+
+  upstreamDuration(vendor: string, method: string, statusClass: string, seconds: number): void {
+    this.upstreamDurations.observe({ vendor, method, status_class: statusClass }, seconds);
   }
 
   cacheLookup(result: CacheLookupResult): void {

@@ -12,6 +12,7 @@ import { INVALID_REQUEST, isJsonRpcPayload } from './json-rpc-shape.js';
 import { mcpExchange, type McpExchange } from './mcp-exchange.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { isLoopbackHost, originAllowed } from './origin-check.js';
+import { countWhenAnswered, type HttpRequestCounter } from '../metrics/http-requests.js';
 
 /** Inbound authentication, and the protected resource metadata that goes with it (OIDC). */
 export interface HttpAuth {
@@ -37,6 +38,8 @@ export interface HttpOptions {
   /** Extra routes (admin endpoints); return true when the request was answered. */
   routes?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
   maxBodyBytes?: number;
+  /** Counts every request answered, by route and status (the Prometheus metrics, when exposed). */
+  requests?: HttpRequestCounter;
   logger: Logger;
 }
 
@@ -71,6 +74,7 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
   const serving = new Promise<Serving>((resolve, reject) => ((ready = resolve), (failed = reject)));
   serving.catch(() => {}); // a start-up failure is thrown by serveHttp itself
   const server = createServer((request, response) => {
+    countWhenAnswered(options.requests, request, response);
     // Requests that arrive while authentication is still opening wait for it.
     void serving
       .then((s) => handle(s, request, response))

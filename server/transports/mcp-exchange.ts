@@ -4,6 +4,7 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Principal } from '../../core/identity/principal.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { correlationHeaders } from './correlation-headers.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */
@@ -18,7 +19,11 @@ export type McpExchange = (request: IncomingMessage, response: ServerResponse, b
  */
 export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
   const onerror = (error: Error): void => logger.debug({ err: error }, 'Streamable HTTP request refused or failed');
-  const modern = createMcpHandler(() => createMcpServer(kernel), { legacy: 'reject', onerror });
+  // 2026-07-28 clients hear of a changed tool list (dynamic toolsets) on their subscriptions/listen streams.
+  const modern: ReturnType<typeof createMcpHandler> = createMcpHandler(() => createMcpServer(kernel, { toolsChanged: () => modern.notify.toolsChanged() }), {
+    legacy: 'reject',
+    onerror,
+  });
   return async (request, response, body, principal) => {
     const header = (name: string): string | undefined => {
       const value = request.headers[name];
@@ -33,7 +38,8 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       body,
     });
     const webRequest = webRequestOf(request, response, `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`);
-    const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal } };
+    // The principal, and the request id and trace context the headers carry, reach the MCP server's handlers here.
+    const authInfo: AuthInfo = { token: '', clientId: principal.subject, scopes: [], extra: { principal, correlation: correlationHeaders(request) } };
     if (route.kind !== 'legacy') {
       await sendWebResponse(await modern.fetch(webRequest, { authInfo, parsedBody: body }), response);
       return;

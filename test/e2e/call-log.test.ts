@@ -92,6 +92,8 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
     await session.client.callTool({ name: 'jira_get', arguments: { path: 42 } });
     const lines = await waitForCallLines(session.stderr, 4);
     expect(lines[2]).to.deep.include({
+      // A 401 is the operator's to fix (the credential): warn, not info.
+      level: 40,
       tool: 'jira_get',
       vendor: 'jira',
       method: 'GET',
@@ -101,7 +103,15 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
       upstreamStatus: 401,
       cacheHit: null,
     });
-    expect(lines[3]).to.deep.include({ tool: 'jira_get', vendor: 'jira', method: null, path: null, outcome: 'invalid_arguments', upstreamStatus: null });
+    expect(lines[3]).to.deep.include({
+      level: 30,
+      tool: 'jira_get',
+      vendor: 'jira',
+      method: null,
+      path: null,
+      outcome: 'invalid_arguments',
+      upstreamStatus: null,
+    });
   });
 
   it('gives the time of each stage at debug', async () => {

@@ -95,8 +95,8 @@ describe('Prometheus metrics at /metrics of the HTTP transport, after real calls
 
   it('counts the requests that reached a vendor, by status: a cache hit and a refused call send none', () => {
     expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'circleci', status: '200' })).to.equal(1);
-    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '404' })).to.equal(1);
-    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '200' })).to.equal(1);
+    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '404', outcome: 'upstream_http_error' })).to.equal(1);
+    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '200', outcome: 'ok' })).to.equal(1);
     expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'jira' })).to.equal(undefined);
     expect(circleci.requests).to.have.length(1);
   });

@@ -1,131 +1,118 @@
-// Serving a subset of the tools, as github-mcp-server users know it: --toolsets (plugin names), --tools (exact
-// tools), --read-only, and the same as settings; `tools` lists what a server would serve.
+// Serving a subset of the tools, as github-mcp-server users know it: toolsets finer than vendors (--toolsets
+// github.actions,jira), a vendor's name for all of it, "all", the default toolsets when nothing is chosen,
+// --tools, --exclude-tools, --read-only, and --dynamic-toolsets; `tools` lists what a server would serve.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI_PATH } from '../support/paths.js';
 import { runCli } from '../support/run-cli.js';
-import { connectStdio } from '../support/sdk-client.js';
+import { connectStdio, isolatedEnv } from '../support/sdk-client.js';
 
 interface Row {
   name: string;
   title: string;
   access: 'read' | 'write';
   plugin: string;
+  toolset: string;
 }
 
+/** `tools --json` of a server started with `args` (and `env`); nothing chosen means the default toolsets. */
 async function served(args: string[], env: Record<string, string> = {}): Promise<Row[]> {
-  const ran = await runCli(['tools', '--json', ...args], { env });
+  const ran = await runCli(['tools', '--json', ...args], { env: Object.keys(env).length > 0 || args.length > 0 ? env : { MCP_TOOLSETS: '' } });
   expect(ran.code, ran.stderr).to.equal(0);
   return JSON.parse(ran.stdout) as Row[];
 }
 
 const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort();
+const toolsets = (rows: readonly Row[]): string[] => [...new Set(rows.map((r) => r.toolset))].sort();
+
+/** The default toolsets: the typed tools for the common jobs, never the REST passthroughs. */
+const DEFAULT_TOOLSETS = [
+  'artifacts',
+  'bitbucket.pipelines',
+  'bitbucket.pull_requests',
+  'circleci.pipelines',
+  'confluence.pages',
+  'github.actions',
+  'github.issues',
+  'github.pull_requests',
+  'jira.issues',
+];
 
 describe('toolsets: which tools a server serves', () => {
-  it('tools --json lists every tool with its title, read or write, and plugin', async () => {
+  it('serves the default toolsets when nothing is chosen: the typed tools, no passthrough', async () => {
     const rows = await served([]);
-    expect(rows).to.have.length(46);
-    expect(rows.find((r) => r.name === 'jira_post')).to.deep.equal({ name: 'jira_post', title: 'Jira POST Request', access: 'write', plugin: 'jira' });
-    expect(rows.find((r) => r.name === 'artifact_read')).to.deep.include({ access: 'read', plugin: 'artifacts' });
+    expect(toolsets(rows)).to.deep.equal(DEFAULT_TOOLSETS);
+    expect(names(rows)).to.include.members([
+      'github_rerun_workflow',
+      'jira_transition_issue',
+      'conf_update_page',
+      'bb_run_pipeline',
+      'circleci_pipeline_status',
+    ]);
+    expect(names(rows).filter((n) => /^(jira|conf|bb|circleci|github)_(get|post|put|patch|delete)$/.test(n))).to.deep.equal([]);
+    expect(rows.find((r) => r.name === 'jira_create_issue')).to.deep.equal({
+      name: 'jira_create_issue',
+      title: rows.find((r) => r.name === 'jira_create_issue')!.title,
+      access: 'write',
+      plugin: 'jira',
+      toolset: 'jira.issues',
+    });
   });
 
-  it('tools prints a table of the same', async () => {
-    const ran = await runCli(['tools', '--toolsets', 'circleci']);
+  it('serves every tool with --toolsets all, and all of a vendor by its name', async () => {
+    const all = await served(['--toolsets', 'all']);
+    expect(all.length).to.be.above(60);
+    expect(names(all)).to.include.members(['jira_get', 'jira_post', 'bb_upload', 'circleci_delete', 'github_get']);
+    const jira = await served(['--toolsets', 'jira']);
+    expect(toolsets(jira)).to.deep.equal(['jira.issues', 'jira.rest']);
+    expect(names(jira)).to.include.members(['jira_search', 'jira_get', 'jira_delete']);
+  });
+
+  it('serves one toolset by its name, with artifact_read while one of its tools can save an artifact', async () => {
+    expect(names(await served(['--toolsets', 'jira.rest']))).to.deep.equal(['jira_delete', 'jira_get', 'jira_patch', 'jira_post', 'jira_put']);
+    const actions = await served(['--toolsets', 'github.actions']);
+    expect(toolsets(actions)).to.deep.equal(['artifacts', 'github.actions']);
+    expect(names(actions)).to.include('github_get_job_logs').and.include('artifact_read');
+  });
+
+  it('tools prints a table with each tool toolset', async () => {
+    const ran = await runCli(['tools', '--toolsets', 'jira.rest']);
     expect(ran.code).to.equal(0);
     const lines = ran.stdout.trimEnd().split('\n');
-    expect(lines[0]).to.match(/^NAME\s+ACCESS\s+PLUGIN\s+TITLE$/);
-    // circleci_logs saves whole step outputs as artifacts: their reader is served with the toolset.
-    expect(lines[1]).to.match(/^artifact_read\s+read\s+artifacts\s+/);
-    expect(lines[2]).to.match(/^circleci_get\s+read\s+circleci\s+CircleCI API GET$/);
-    expect(lines.at(-1)).to.equal('12 tools (6 that write) from 2 plugins.');
+    expect(lines[0]).to.match(/^NAME\s+ACCESS\s+TOOLSET\s+TITLE$/);
+    expect(lines[1]).to.match(/^jira_get\s+read\s+jira\.rest\s+Jira GET Request$/);
+    expect(lines.at(-1)).to.equal('5 tools (4 that write) in 1 toolsets.');
   });
 
-  it("--toolsets serves the named plugins' tools, with artifact_read since GitHub's job logs spill", async () => {
-    const rows = await served(['--toolsets', 'github,jira']);
-    expect(names(rows)).to.deep.equal([
-      'artifact_read',
-      'github_add_comment',
-      'github_cancel_workflow_run',
-      'github_create_issue',
-      'github_create_pull_request',
-      'github_create_review',
-      'github_dispatch_workflow',
-      'github_get',
-      'github_get_file',
-      'github_get_issue',
-      'github_get_job_logs',
-      'github_get_pull_request',
-      'github_get_pull_request_diff',
-      'github_list_check_runs',
-      'github_list_issues',
-      'github_list_pull_requests',
-      'github_list_repositories',
-      'github_list_workflow_jobs',
-      'github_list_workflow_runs',
-      'github_merge_pull_request',
-      'github_rerun_workflow',
-      'github_search_issues',
-      'github_update_issue',
-      'jira_add_comment',
-      'jira_create_issue',
+  it('--tools adds tools by name, --exclude-tools takes them away whatever chose them', async () => {
+    expect(names(await served(['--toolsets', 'jira.rest', '--tools', 'bb_get']))).to.deep.equal([
+      'bb_get',
       'jira_delete',
       'jira_get',
-      'jira_get_attachment',
-      'jira_get_issue',
       'jira_patch',
       'jira_post',
       'jira_put',
-      'jira_search',
-      'jira_transition_issue',
-      'jira_update_issue',
     ]);
-  });
-
-  it('--tools serves exactly those tools, and artifact_read only while one of them can spill', async () => {
-    // circleci_logs saves artifacts and circleci_get does not: the reader comes with the one that saves.
-    expect(names(await served(['--tools', 'jira_get,circleci_get']))).to.deep.equal(['circleci_get', 'jira_get']);
-    expect(names(await served(['--tools', 'jira_get,circleci_logs']))).to.deep.equal(['artifact_read', 'circleci_logs', 'jira_get']);
-    // With structured output on, an oversized jira_get value is saved as an artifact: its reader comes along.
-    expect(names(await served(['--tools', 'jira_get'], { MCP_STRUCTURED_OUTPUT: 'true' }))).to.deep.equal(['artifact_read', 'jira_get']);
+    const without = await served(['--exclude-tools', 'github_merge_pull_request,jira_transition_issue']);
+    expect(names(without)).to.not.include('github_merge_pull_request').and.not.include('jira_transition_issue');
+    expect(names(without)).to.include('github_create_pull_request');
+    expect(names(await served([], { MCP_TOOLSETS: 'jira.rest', MCP_EXCLUDE_TOOLS: 'jira_delete' }))).to.deep.equal([
+      'jira_get',
+      'jira_patch',
+      'jira_post',
+      'jira_put',
+    ]);
   });
 
   it('--read-only hides every tool that can change something, within the toolsets', async () => {
-    const rows = await served(['--toolsets', 'jira,circleci', '--read-only']);
-    expect(names(rows)).to.deep.equal(['artifact_read', 'circleci_get', 'circleci_logs', 'jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
     expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment', 'jira_get_issue', 'jira_search']);
-    expect(names(rows)).to.deep.equal([
-      'artifact_read',
-      'circleci_flaky_tests',
-      'circleci_get',
-      'circleci_job_tests',
-      'circleci_logs',
-      'circleci_pipeline_status',
-      'jira_get',
-      'jira_get_attachment',
-    ]);
-    expect(names(await served(['--toolsets', 'jira', '--read-only']))).to.deep.equal(['jira_get', 'jira_get_attachment']);
   });
 
-  it('MCP_TOOLSETS and MCP_TOOLS do the same as settings, and add up', async () => {
-    const rows = await served([], { MCP_TOOLSETS: 'circleci', MCP_TOOLS: 'bb_get' });
-    expect(names(rows)).to.deep.equal([
-      'artifact_read',
-      'bb_get',
-      'circleci_delete',
-      'circleci_flaky_tests',
-      'circleci_get',
-      'circleci_job_tests',
-      'circleci_logs',
-      'circleci_patch',
-      'circleci_pipeline_status',
-      'circleci_post',
-      'circleci_put',
-      'circleci_rerun_workflow',
-      'circleci_trigger_pipeline',
-    ]);
-    // bb_upload reads artifacts others saved and saves none: Bitbucket's tools bring no reader.
-    expect(names(await served([], { MCP_TOOLS: 'bb_get,bb_upload' }))).to.deep.equal(['bb_get', 'bb_upload']);
-  });
-
-  it('a server serves what tools lists, and answers a hidden tool with the setting that hides it', async () => {
+  it('a server serves what tools lists, and answers a hidden tool with what hides it and what would serve it', async () => {
     const expected = names(await served(['--toolsets', 'confluence', '--read-only']));
     const session = await connectStdio({ args: ['--toolsets', 'confluence', '--read-only'] });
     try {
@@ -135,24 +122,99 @@ describe('toolsets: which tools a server serves', () => {
       await session.client.callTool({ name: 'conf_post', arguments: { path: '/wiki/api/v2/pages', body: {} } }).catch((e: Error) => (message = e.message));
       expect(message).to.contain('Unknown tool: conf_post: this server has it, but MCP_READ_ONLY=true hides it (it can change things).');
       await session.client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/myself' } }).catch((e: Error) => (message = e.message));
-      expect(message).to.contain('Unknown tool: jira_get: this server has it, but MCP_TOOLSETS=confluence does not include its plugin "jira".');
+      expect(message).to.contain('Unknown tool: jira_get: this server has it, but MCP_TOOLSETS=confluence does not include its toolset "jira.rest".');
     } finally {
       await session.close();
     }
   });
 
   it('a toolset or tool that does not exist fails start-up with the nearest names', async () => {
-    const toolset = await runCli(['tools', '--toolsets', 'gthub']);
+    const toolset = await runCli(['tools', '--toolsets', 'github.action']);
     expect(toolset.code).to.equal(1);
     expect(toolset.stderr).to.contain(
-      'mcp-devtools: MCP_TOOLSETS (--toolsets) names "gthub", which is not a loaded plugin with tools. Did you mean "github"? Toolsets: all, artifacts, github, circleci, jira, confluence, bitbucket.',
+      'mcp-devtools: MCP_TOOLSETS (--toolsets) names "github.action", which is no toolset or plugin with tools. Did you mean "github.actions"',
     );
-    const tool = await runCli(['--tools', 'jira_gte']);
-    expect(tool.code).to.equal(1);
-    // The server's reason for not starting is its last log line.
-    const reason = (JSON.parse(tool.stderr.trim().split('\n').at(-1)!) as { msg: string }).msg;
-    expect(reason).to.equal(
-      'MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"? `mcp-devtools tools` lists the tools.',
-    );
+    const excluded = await runCli(['tools', '--exclude-tools', 'jira_gte']);
+    expect(excluded.code).to.equal(1);
+    expect(excluded.stderr).to.contain('MCP_EXCLUDE_TOOLS (--exclude-tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"?');
   });
 });
+
+describe('dynamic toolsets (--dynamic-toolsets, over stdio with the SDK client)', () => {
+  it('starts with the three toolset tools, lists and enables toolsets, and tells a 2025-era client its tool list changed', async () => {
+    let changed = 0;
+    const session = await connectStdio({ args: ['--dynamic-toolsets'], versionNegotiation: { mode: 'legacy' } });
+    try {
+      session.client.setNotificationHandler('notifications/tools/list_changed', () => {
+        changed++;
+      });
+      expect(session.client.getServerCapabilities()?.tools?.listChanged).to.equal(true);
+      const first = await session.client.listTools();
+      expect(first.tools.map((t) => t.name).sort()).to.deep.equal(['enable_toolset', 'get_toolset_tools', 'list_toolsets']);
+
+      const listed = await session.client.callTool({ name: 'list_toolsets', arguments: {} });
+      const text = (listed.content as Array<{ text: string }>)[0]!.text;
+      expect(text).to.include('github.actions').and.include('jira.rest').and.not.include('toolsets,');
+
+      const tools = await session.client.callTool({ name: 'get_toolset_tools', arguments: { toolset: 'jira.rest' } });
+      expect((tools.content as Array<{ text: string }>)[0]!.text)
+        .to.include('jira_get')
+        .and.include('jira_delete');
+
+      const unknown = await session.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'jira.rst' } });
+      expect(unknown.isError).to.equal(true);
+      expect((unknown.content as Array<{ text: string }>)[0]!.text).to.include('There is no toolset "jira.rst" on this server. Toolsets:');
+
+      let message = '';
+      await session.client.callTool({ name: 'jira_get', arguments: { path: '/rest/api/3/myself' } }).catch((e: Error) => (message = e.message));
+      expect(message).to.contain('enable_toolset "jira.rest" serves it');
+
+      const enabled = await session.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'jira.rest' } });
+      expect(enabled.isError ?? false).to.equal(false);
+      await until(() => changed > 0);
+      expect(changed).to.equal(1);
+      const after = await session.client.listTools();
+      expect(after.tools.map((t) => t.name)).to.include.members(['jira_get', 'jira_post', 'jira_delete', 'enable_toolset']);
+      expect(after.tools).to.have.length(8);
+
+      // Enabling it again serves nothing new: no announcement.
+      await session.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'jira.rest' } });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(changed).to.equal(1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('tells a 2026-07-28 client on its subscriptions/listen stream', async () => {
+    let changed = 0;
+    const client = new Client(
+      { name: 'dynamic-toolsets-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' }, listChanged: { tools: { onChanged: () => changed++, autoRefresh: false, debounceMs: 0 } } },
+    );
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-dynamic-'));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, '--dynamic-toolsets'], env: isolatedEnv({}, cwd), cwd, stderr: 'ignore' }),
+    );
+    try {
+      expect(client.getNegotiatedProtocolVersion()).to.equal('2026-07-28');
+      await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'github.actions' } });
+      await until(() => changed > 0);
+      expect(changed).to.equal(1);
+      expect((await client.listTools()).tools.map((t) => t.name)).to.include('github_rerun_workflow');
+    } finally {
+      await client.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('never serves the toolset tools without --dynamic-toolsets', async () => {
+    const rows = await served(['--toolsets', 'all']);
+    expect(names(rows)).to.not.include('enable_toolset');
+  });
+});
+
+/** Waits up to two seconds for `done`. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+}

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream, type RecordedRequest } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { canary } from '../support/canaries.js';
 
 /** Everything a caller could see of a result: text, structured value and `_meta`. */
@@ -37,6 +37,8 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
         GITHUB_API_URL: github.url,
         GITHUB_TOKEN: ghToken,
         MCP_STRUCTURED_OUTPUT: 'true',
+        // github_get is in the github.repos toolset, which is not served by default.
+        MCP_TOOLSETS: 'all',
       },
     });
   });
@@ -120,5 +122,37 @@ describe('hardening: secrets in derived forms (echoed Basic values, URL-encoding
     const text = textOf(result);
     expect(text).to.contain('Code: upstream_http_error').and.to.contain('... (truncated:');
     expect(text).not.to.contain(atlassian.slice(0, 10));
+  });
+});
+
+describe('hardening: the Basic credential echoed without its scheme (base64(email:token) alone)', () => {
+  let jira: MockUpstream;
+  let kernel: TestKernel;
+  const token = `${canary('ATATT3x')}+/Zq=`;
+  // 17 characters before the token: base64 of the pair does not hold base64 of the token alone (with a prefix a
+  // multiple of 3 long, as derived-bot@example.com: is, it would, and scrubbing that would hide a lost form).
+  const email = 'bot@acme.example';
+  const pair = Buffer.from(`${email}:${token}`).toString('base64');
+
+  before(async () => {
+    jira = await MockUpstream.start();
+    kernel = await startTestKernel({
+      configFile: { content: JSON.stringify({ plugins: ['jira'] }) },
+      env: { JIRA_BASE_URL: jira.url, ATLASSIAN_USER_EMAIL: email, ATLASSIAN_API_TOKEN: token, MCP_STRUCTURED_OUTPUT: 'true' },
+    });
+  });
+  after(async () => {
+    await kernel?.close();
+    await jira?.close();
+  });
+
+  it('redacts it whole, in text and structured content', async () => {
+    expect(`${email}:`.length % 3).not.to.equal(0);
+    expect(pair).not.to.contain(Buffer.from(token).toString('base64'));
+    jira.on('GET', '/rest/api/3/myself', (request) => ({ body: { credentials: String(request.headers.authorization).replace(/^Basic /, '') } }));
+    const result = await kernel.call('jira_get', { path: '/rest/api/3/myself', outputFormat: 'json' });
+    expect(JSON.parse(textOf(result))).to.deep.equal({ credentials: '[REDACTED]' });
+    expect(seen(result)).not.to.contain(pair.slice(0, 12));
+    expect(seen(result)).not.to.contain(pair.slice(-12));
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { percentDecoded } from '../../core/http/path-guards.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { tooDeeplyNested } from '../../core/schema/argument-depth.js';
 import { nested } from '../support/hostile-strings.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { vendorCanaries } from '../support/canaries.js';
 import { SchemaOracle } from '../support/call-oracle.js';
 import { checkGeneratedCall, FuzzTally, generatedCall, hardeningRuns, replayable, withHangGuard } from '../support/generated-calls.js';

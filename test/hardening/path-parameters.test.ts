@@ -5,7 +5,7 @@ import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js'
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { tempFile } from '../support/enterprise-fixture.js';
 
 /** The review's policy: the user directory is off limits; issue writes are allowed; reads are. */

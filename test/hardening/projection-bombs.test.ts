@@ -5,7 +5,7 @@ import type { ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { auditLines } from '../support/audit-records.js';
 import { tempFile } from '../support/enterprise-fixture.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';

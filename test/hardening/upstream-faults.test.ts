@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { startTestKernel, textOf, type TestKernel } from '../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../support/test-kernel.js';
 import { vendorCanaries } from '../support/canaries.js';
 import { errorCodeOf, expectUsableResult } from '../support/call-oracle.js';
 import { FAULT_LIMITS, UPSTREAM_FAULTS, type UpstreamFault } from '../support/upstream-faults.js';

@@ -49,6 +49,10 @@ for (const structured of [false, true]) {
           JIRA_BASE_URL: jira.url,
           BITBUCKET_BASE_URL: bitbucket.url,
           MCP_STRUCTURED_OUTPUT: String(structured),
+          // The storage and media host mocks are on loopback: the egress guard lets them through only by name.
+          MCP_EGRESS_ALLOW: [storage, media].map((m) => new URL(m.url).host).join(','),
+          // github_list_repositories and github_get_file are in github.repos, which is not served by default.
+          MCP_TOOLSETS: 'all',
         },
       });
       github.on('GET', '/repos/octo-org/octo-repo/pulls', (req) => pagedArrayReply(req, pullRequests(45), '/repositories/1296269/pulls'));

@@ -7,6 +7,11 @@ import { setDataMember } from '../../../core/result/data-member.js';
 export interface AuditRecord {
   seq: number;
   time: string;
+  /**
+   * The call's request id, as in its log line, its trace and the X-Request-Id the vendor got. Absent from records
+   * written before it was kept, and from an approver's decision.
+   */
+  requestId?: string;
   principal: { subject: string; groups: string[]; via: string };
   tool: string;
   /** The policy's decision, or null when no policy is configured or the call failed before the policy stage. */

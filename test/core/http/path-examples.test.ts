@@ -4,7 +4,7 @@ import { UpstreamClient } from '../../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin } from '../../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../../core/plugin/decorators.js';
-import { startTestKernel, textOf, type TestKernel } from '../../../server/testing/test-kernel.js';
+import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 
 const PathArgs = Type.Object({ path: Type.String() }, { additionalProperties: false });
 

@@ -59,6 +59,21 @@ describe('the shared path check and the one reading of a path (core/http)', () =
     expect(percentDecoded('/a/%2e%2e/%c0%ae/%E2%82%AC/%zz/%')).to.equal('/a/../%c0%ae/€/%zz/%');
   });
 
+  // A CR/LF in a request path is a second header line (or a second request) to a server or proxy that splits on it.
+  for (const path of [
+    '/rest/api/3/issue/PLAT-1\r\nX-Injected: 1',
+    '/rest/api/3/issue/PLAT-1%0d%0aHost:%20evil.example',
+    '/rest/api/3/issue/PLAT-1%0AX-Injected:%201',
+    '/rest/api/3/issue/PLAT-1%250d%250a',
+    '/rest/api/3/search?jql=a%0d%0aX-Injected:%201',
+    '/rest/api/3/issue/PLAT-1%00',
+    '/rest/api/3/issue/PLAT-1\u007f',
+  ]) {
+    it(`refuses ${JSON.stringify(path)}: control characters, in any encoding, in the path or its query`, () => {
+      expect(refusal(path)).to.contain('it contains control characters');
+    });
+  }
+
   it('reads a path as the most liberal server serves it: parameters dropped, dots resolved, escapes decoded', () => {
     expect(servedPath('/rest/api/3/user;x=1/search')).to.equal('/rest/api/3/user/search');
     expect(servedPath('/rest/api/3/x/..;/user/search')).to.equal('/rest/api/3/user/search');

@@ -4,6 +4,7 @@ import type { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { FAILED_TEST_OUTPUT, jobDetailV1, serveJobLogs } from '../../fixtures/circleci/circleci-v1.js';
 import { readTextArtifact } from '../../support/artifact-reader.js';
 import { textOf } from '../../support/test-kernel.js';
+import { freePort } from '../../support/free-port.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const TOKEN = 'circle-logsTestToken0123456789';
@@ -23,7 +24,12 @@ const OTHER_OUTPUTS: Record<number, string> = {
 const artifactIdIn = (text: string): string => /artifact ([0-9a-f]{32})/.exec(text)?.[1] ?? '';
 
 describe('circleci_logs (v1.1 job detail on the API mock, step output on a storage mock)', () => {
-  const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
+  // The storage mock is on loopback, as an internal service would be: the operator allows it by host and port.
+  const t = useVendorKernel({
+    plugins: ['circleci'],
+    otherMocks: 1,
+    env: (url, [storage]) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+  });
   const api = (): MockUpstream => t.mock;
   const storage = (): MockUpstream => t.others[0]!;
   const logs = (args: Record<string, unknown> = {}, principal?: Principal) =>
@@ -175,5 +181,52 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
       expect(textOf(result), projectSlug).to.match(/Code: invalid_(arguments|path)/);
     }
     expect(api().requests).to.have.length(0);
+  });
+});
+
+describe("circleci_logs: an output URL that points into the server's own network (issue 42)", () => {
+  // No MCP_EGRESS_ALLOW: the "storage host" below is an internal service on loopback, as in the review.
+  const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
+  const api = (): MockUpstream => t.mock;
+  const internal = (): MockUpstream => t.others[0]!;
+  const CANARY = 'canary-internal-service-7f3a';
+  const logs = () => t.kernel.call('circleci_logs', { projectSlug: SLUG, jobNumber: 1262 });
+
+  it("returns none of an internal loopback service's JSON, to the caller or to an artifact, and sends it nothing", async () => {
+    serveJobLogs(api(), internal(), { 103: `{"admin_password":"${CANARY}"}` });
+    internal().on('GET', '/internal/config', { body: { secret: CANARY } });
+    const text = textOf(await logs());
+    expect(text).not.to.contain(CANARY);
+    expect(text).to.contain(
+      `=== Step 5 "Run tests" (failed, exit code 1) ===\n(the output could not be read: CircleCI step output: GET ${internal().url}/picard/`,
+    );
+    expect(text).to.contain(': 127.0.0.1 is a loopback address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.)');
+    expect(await readTextArtifact(t.kernel, artifactIdIn(text))).not.to.contain(CANARY);
+    expect(internal().requests).to.have.length(0);
+  });
+
+  it('is no port scanner: an open port and a closed one give the same answer', async () => {
+    const answers: string[] = [];
+    for (const port of [Number(new URL(internal().url).port), await freePort()]) {
+      serveJobLogs(api(), internal(), { 103: 'npm test failed\n' }, jobDetailV1(`http://127.0.0.1:${port}`));
+      answers.push(
+        textOf(await logs())
+          .replaceAll(String(port), 'PORT')
+          .replace(/[0-9a-f]{32}/g, 'ID'),
+      );
+    }
+    expect(answers[0]).to.contain('127.0.0.1 is a loopback address');
+    expect(answers[1]).to.equal(answers[0]);
+    expect(internal().requests).to.have.length(0);
+  });
+
+  it('refuses an output URL on a cloud metadata address', async () => {
+    for (const [host, why] of [
+      ['http://169.254.169.254', '169.254.169.254 is a cloud metadata address'],
+      ['http://[fd00:ec2::254]', 'fd00:ec2::254 is a cloud metadata address'],
+    ]) {
+      serveJobLogs(api(), internal(), {}, jobDetailV1(host!));
+      expect(textOf(await logs()), host).to.contain(`${why}. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.)`);
+    }
   });
 });

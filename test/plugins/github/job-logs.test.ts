@@ -38,7 +38,12 @@ async function readArtifact(kernel: TestKernel, owner: Principal, artifactId: st
 }
 
 describe('github_get_job_logs (API mock redirecting to a second mock acting as the blob host)', () => {
-  const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  // The blob host mock is on loopback, where the egress guard allows only what the operator names.
+  const t = useVendorKernel({
+    plugins: ['github'],
+    otherMocks: 1,
+    env: (url, [blobUrl]) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_EGRESS_ALLOW: new URL(blobUrl!).host }),
+  });
   const api = (): MockUpstream => t.mock;
   const blob = (): MockUpstream => t.others[0]!;
 
@@ -165,9 +170,10 @@ describe('github_get_job_logs when the artifact store fails', () => {
   const t = useVendorKernel({
     plugins: ['github'],
     otherMocks: 1,
-    env: (url) => ({
+    env: (url, [blobUrl]) => ({
       GITHUB_API_URL: url,
       GITHUB_TOKEN: TOKEN,
+      MCP_EGRESS_ALLOW: new URL(blobUrl!).host,
       MCP_STORE_URL: `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-logs-store-')), 'store.db')}`,
     }),
   });
@@ -185,5 +191,28 @@ describe('github_get_job_logs when the artifact store fails', () => {
     expect(text).to.contain('The whole log could not be saved as an artifact; only the lines below are available.');
     expect(text.endsWith('Post job cleanup.\n2020-01-20T17:44:39.0150081Z Cleaning up orphan processes')).to.equal(true);
     expect(t.kernel.logs.some((line) => line.includes('could not save the whole log as an artifact'))).to.equal(true);
+  });
+});
+
+describe("github_get_job_logs: a log redirect into the server's own network (issue 42)", () => {
+  // No MCP_EGRESS_ALLOW: the redirect leads to an internal service on loopback, as in the review.
+  const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  const api = (): MockUpstream => t.mock;
+  const internal = (): MockUpstream => t.others[0]!;
+
+  it('is refused: nothing is sent to the internal service, and the error names the address and the setting', async () => {
+    api().on('GET', LOGS_PATH, redirectTo(internal()));
+    internal().on('GET', '/actions-results/:job/logs/job.txt', { headers: { 'content-type': 'text/plain' }, body: 'canary-internal-body' });
+    const result = await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 });
+    expect(textOf(result)).to.equal(
+      `Error: GitHub redirected GET ${LOGS_PATH} to another origin (${internal().url}); it is not followed: 127.0.0.1 is a loopback address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.\nCode: egress_refused\nHTTP Status: 302`,
+    );
+    expect(internal().requests).to.have.length(0);
+  });
+
+  it('is refused for a metadata address too', async () => {
+    api().on('GET', LOGS_PATH, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' } });
+    const result = await t.kernel.call('github_get_job_logs', { owner: 'octo-org', repo: 'octo-repo', jobId: 399444496 });
+    expect(textOf(result)).to.contain('it is not followed: 169.254.169.254 is a cloud metadata address.').and.to.contain('Code: egress_refused');
   });
 });

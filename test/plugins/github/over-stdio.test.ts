@@ -16,7 +16,11 @@ describe('GitHub tools over stdio with the official SDK client', () => {
   before(async () => {
     api = await MockUpstream.start();
     blob = await MockUpstream.start();
-    session = await connectStdio({ env: { GITHUB_API_URL: api.url, GITHUB_TOKEN: TOKEN, LOG_LEVEL: 'debug' } });
+    // Every toolset (github.repos is not served by default); the blob host mock is on loopback, where the egress
+    // guard lets it through only because it is named.
+    session = await connectStdio({
+      env: { GITHUB_API_URL: api.url, GITHUB_TOKEN: TOKEN, LOG_LEVEL: 'debug', MCP_EGRESS_ALLOW: new URL(blob.url).host, MCP_TOOLSETS: 'all' },
+    });
   });
   after(async () => {
     await session.close();

@@ -12,7 +12,12 @@ const imageOf = (result: CallToolResult): { data: string; mimeType: string } | u
 };
 
 describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () => {
-  const t = useVendorKernel({ plugins: ['jira'], otherMocks: 1, env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url }) });
+  // The media host mock is on loopback, where the egress guard allows only what the operator names.
+  const t = useVendorKernel({
+    plugins: ['jira'],
+    otherMocks: 1,
+    env: (url, [mediaUrl]) => ({ ...ACCOUNT, JIRA_BASE_URL: url, MCP_EGRESS_ALLOW: new URL(mediaUrl!).host }),
+  });
   const jira = (): MockUpstream => t.mock;
   const media = (): MockUpstream => t.others[0]!;
 
@@ -103,5 +108,21 @@ describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () 
       expect(textOf(await t.kernel.call('jira_get_attachment', { attachmentId })), attachmentId).to.contain('Code: invalid_arguments');
     }
     expect(jira().requests).to.have.length(0);
+  });
+});
+
+describe("jira_get_attachment: an attachment redirect into the server's own network (issue 42)", () => {
+  // No MCP_EGRESS_ALLOW: the "media host" is an internal service on loopback, as in the review.
+  const t = useVendorKernel({ plugins: ['jira'], otherMocks: 1, env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url }) });
+
+  it('is refused: nothing is sent to the internal service, and no byte of it comes back', async () => {
+    const internal = t.others[0]!;
+    serveAttachment(t.mock, internal, '10001', { filename: 'a.png', mimeType: 'image/png' }, TINY_IMAGES['image/png']);
+    const result = await t.kernel.call('jira_get_attachment', { attachmentId: '10001' });
+    expect(textOf(result)).to.equal(
+      `Error: Jira redirected GET /rest/api/3/attachment/content/10001 to another origin (${internal.url}); it is not followed: 127.0.0.1 is a loopback address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.\nCode: egress_refused\nHTTP Status: 303`,
+    );
+    expect(result.content).to.have.length(1);
+    expect(internal.requests).to.have.length(0);
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { textOf } from '../../../server/testing/test-kernel.js';
+import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'further-requests-'));
@@ -32,6 +32,8 @@ describe("policy: the built-in tools' further requests are decided like their ro
       ATLASSIAN_USER_EMAIL: 'bot@example.com',
       ATLASSIAN_API_TOKEN: 'atl-further-0000',
       MCP_POLICY_FILE: policy,
+      // github_list_repositories is in the github.repos toolset, which is not served by default.
+      MCP_TOOLSETS: 'all',
     }),
   });
 

@@ -1,0 +1,44 @@
+import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server';
+import type { CallOptions } from '../../core/kernel/kernel.js';
+import { acceptedRequestId, traceIdOf } from '../../core/kernel/request-id.js';
+import type { ClientInfo } from '../../core/plugin/call.js';
+import type { CorrelationHeaders } from '../transports/correlation-headers.js';
+
+/** What a `tools/call` handler's context offers of where the request came from. */
+export interface RequestContext {
+  mcpReq: { id: string | number; envelope?: Record<string, unknown> };
+  http?: { authInfo?: { extra?: Record<string, unknown> } };
+}
+
+/**
+ * Who sent a `tools/call` and under which ids, for the kernel (CallOptions):
+ * - the trace it continues: the `traceparent` of the request's `_meta` (SEP-414, any transport), else the HTTP
+ *   request's `traceparent` header, each with its `tracestate`;
+ * - its request id: the HTTP request's X-Request-Id, else that trace's id (the kernel makes one when neither came);
+ * - its client: the request's 2026-07-28 envelope (`io.modelcontextprotocol/clientInfo`), else what `initialize`
+ *   said on this connection (a stateless 2025-era HTTP POST saw no `initialize`: no client then).
+ */
+export function callOrigin(server: Server, ctx: RequestContext, meta: Record<string, unknown> | undefined): Partial<CallOptions> {
+  const headers = (ctx.http?.authInfo?.extra?.correlation ?? {}) as CorrelationHeaders;
+  const fromMeta = traceIdOf(meta?.traceparent) === undefined ? undefined : carrier(meta!.traceparent, meta!.tracestate);
+  const fromHeaders = traceIdOf(headers.traceparent) === undefined ? undefined : carrier(headers.traceparent, headers.tracestate);
+  const traceCarrier = fromMeta ?? fromHeaders;
+  const requestId = acceptedRequestId(headers.requestId) ?? traceIdOf(traceCarrier?.traceparent);
+  const client = clientOf(ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY]) ?? clientOf(server.getClientVersion());
+  return {
+    jsonRpcRequestId: ctx.mcpReq.id,
+    ...(traceCarrier === undefined ? {} : { traceCarrier }),
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(client === undefined ? {} : { client }),
+  };
+}
+
+function carrier(traceparent: unknown, tracestate: unknown): { traceparent: string; tracestate?: string } {
+  return { traceparent: String(traceparent).trim(), ...(typeof tracestate === 'string' ? { tracestate } : {}) };
+}
+
+function clientOf(info: unknown): ClientInfo | undefined {
+  const { name, version } = (info ?? {}) as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string' || name === '') return undefined;
+  return typeof version === 'string' ? { name, version } : { name };
+}
