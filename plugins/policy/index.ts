@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { inject } from 'tsyringe';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
+import { parseEgressAllow } from '../../core/http/egress-guard.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
@@ -42,8 +44,11 @@ export class PolicyPlugin implements DevtoolsPlugin {
   ) {
     const own = settings.of(PolicySettings);
     const audit = (): AuditSink | undefined => this.auditSink();
-    const receivers = ApprovalNotifier.receivers(own.MCP_APPROVAL_WEBHOOK_URL);
-    this.notifier = receivers.length === 0 ? undefined : new ApprovalNotifier(receivers, own.MCP_APPROVAL_WEBHOOK_SECRET, { clock, logger, audit });
+    // Receivers are reached under the egress guard, as URLs an upstream hands out are.
+    const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
+    const receivers = ApprovalNotifier.receivers(own.MCP_APPROVAL_WEBHOOK_URL, egressAllow);
+    this.notifier =
+      receivers.length === 0 ? undefined : new ApprovalNotifier(receivers, own.MCP_APPROVAL_WEBHOOK_SECRET, { clock, logger, audit, egressAllow });
     this.approvals = new ApprovalStore(store, clock, own.MCP_APPROVAL_TTL_SECONDS * 1000, own.MCP_APPROVAL_MAX_PENDING, {
       preview: { redact: redactPaths(own.MCP_APPROVAL_REDACT), scrub },
       events: this.notifier,

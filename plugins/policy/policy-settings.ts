@@ -29,7 +29,7 @@ export const PolicySettings = Type.Object({
     Type.String({
       default: '',
       description:
-        'Receivers told when a call is held, granted, rejected or expires undecided: http(s) URLs, comma-separated (a Slack incoming webhook shows the event as is). Empty: none.',
+        'Receivers told when a call is held, granted, rejected or expires undecided: http(s) URLs, comma-separated (a Slack incoming webhook shows the event as is); one at a loopback or private address needs MCP_EGRESS_ALLOW. Empty: none.',
     }),
   ),
   MCP_APPROVAL_WEBHOOK_SECRET: secret(

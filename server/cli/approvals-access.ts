@@ -1,5 +1,6 @@
 import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
+import { parseEgressAllow } from '../../core/http/egress-guard.js';
 import { createLogger } from '../../core/logging/logger.js';
 import { systemClock } from '../../core/store/key-value-store.js';
 import { ApprovalNotifier, ApprovalStore, PolicySettings, rejectHeldCalls, type ApprovalRecord, type Approver } from '../../plugins/policy/index.js';
@@ -37,10 +38,13 @@ export async function storeApprovals(settings: Settings): Promise<Approvals> {
   }
   const own = settings.of(PolicySettings);
   const audit = own.MCP_AUDIT_LOG === '' ? undefined : cliAuditSink(own.MCP_AUDIT_LOG);
-  const receivers = ApprovalNotifier.receivers(own.MCP_APPROVAL_WEBHOOK_URL);
+  const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
+  const receivers = ApprovalNotifier.receivers(own.MCP_APPROVAL_WEBHOOK_URL, egressAllow);
   const logger = createLogger({ level: 'warn', secrets: settings.secretValues() });
   const notifier =
-    receivers.length === 0 ? undefined : new ApprovalNotifier(receivers, own.MCP_APPROVAL_WEBHOOK_SECRET, { clock: systemClock, logger, audit: () => audit });
+    receivers.length === 0
+      ? undefined
+      : new ApprovalNotifier(receivers, own.MCP_APPROVAL_WEBHOOK_SECRET, { clock: systemClock, logger, audit: () => audit, egressAllow });
   notifier?.linkTo(consoleUrl(settings));
   const store = await openConfiguredStore(settings);
   const approvals = new ApprovalStore(store, systemClock, own.MCP_APPROVAL_TTL_SECONDS * 1000, own.MCP_APPROVAL_MAX_PENDING, {

@@ -20,7 +20,10 @@ describe('deciding in the console: confirmation, reasons, history, bulk rejectio
 
   before(async () => {
     receiver = await WebhookReceiver.start(SECRET);
-    d = await ConsoleDeployment.start({ store: 'sqlite', env: { MCP_APPROVAL_WEBHOOK_URL: receiver.url, MCP_APPROVAL_WEBHOOK_SECRET: SECRET } });
+    d = await ConsoleDeployment.start({
+      store: 'sqlite',
+      env: { MCP_APPROVAL_WEBHOOK_URL: receiver.url, MCP_APPROVAL_WEBHOOK_SECRET: SECRET, MCP_EGRESS_ALLOW: receiver.egressAllow },
+    });
     olga = await ConsoleClient.signIn(d.base, d.tokens.olga);
     dave = await ConsoleClient.signIn(d.base, d.tokens.dave);
   });

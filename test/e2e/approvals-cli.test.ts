@@ -29,7 +29,13 @@ describe('mcp-devtools approvals on a shared SQLite store (dist/cli.js)', functi
   before(async () => {
     receiver = await WebhookReceiver.start(SECRET);
     const store = `sqlite://${join(dirname(audit), 'store.db')}`;
-    env = { MCP_STORE_URL: store, MCP_AUDIT_LOG: audit, MCP_APPROVAL_WEBHOOK_URL: receiver.url, MCP_APPROVAL_WEBHOOK_SECRET: SECRET };
+    env = {
+      MCP_STORE_URL: store,
+      MCP_AUDIT_LOG: audit,
+      MCP_APPROVAL_WEBHOOK_URL: receiver.url,
+      MCP_APPROVAL_WEBHOOK_SECRET: SECRET,
+      MCP_EGRESS_ALLOW: receiver.egressAllow,
+    };
     ent = await startEnterpriseKernel({ env });
     ent.circleci.on('POST', PIPELINE, { status: 201, body: { id: 'p-9', number: 9, state: 'pending' } });
   });

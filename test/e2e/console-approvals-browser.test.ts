@@ -21,7 +21,10 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
 
     before(async () => {
       receiver = await WebhookReceiver.start(SECRET);
-      d = await ConsoleDeployment.start({ store, env: { MCP_APPROVAL_WEBHOOK_URL: receiver.url, MCP_APPROVAL_WEBHOOK_SECRET: SECRET } });
+      d = await ConsoleDeployment.start({
+        store,
+        env: { MCP_APPROVAL_WEBHOOK_URL: receiver.url, MCP_APPROVAL_WEBHOOK_SECRET: SECRET, MCP_EGRESS_ALLOW: receiver.egressAllow },
+      });
       browser = await launchChromium();
       page = await (await browser.newContext({ viewport: VIEWPORTS.laptop })).newPage();
     });

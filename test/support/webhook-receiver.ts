@@ -66,6 +66,11 @@ export class WebhookReceiver {
     return receiver;
   }
 
+  /** The MCP_EGRESS_ALLOW entry a server needs to reach this receiver: the egress guard refuses loopback otherwise. */
+  get egressAllow(): string {
+    return new URL(this.url).host;
+  }
+
   /** The next `count` POSTs are answered `status` (after `delayMs`, if given). */
   answerNext(count: number, status: number, options: { delayMs?: number; retryAfter?: string } = {}): void {
     for (let i = 0; i < count; i++) this.plan.push({ status, ...options });

@@ -60,6 +60,8 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
       env: {
         MCP_APPROVAL_WEBHOOK_URL: `${receiver.url}, ${down}`,
         MCP_APPROVAL_WEBHOOK_SECRET: SECRET,
+        // Both receivers are on loopback, which the egress guard refuses unless named.
+        MCP_EGRESS_ALLOW: `${receiver.egressAllow}, ${new URL(down).host}`,
         MCP_APPROVAL_TTL_SECONDS: String(TTL_SECONDS),
         MCP_AUDIT_LOG: audit,
       },

@@ -1,4 +1,5 @@
 import { StartupError } from '../../../../core/errors/tool-error.js';
+import { EgressGuard, NO_EGRESS_ALLOWANCE, egressRefusalIn, type EgressAllowList } from '../../../../core/http/egress-guard.js';
 import type { Logger } from '../../../../core/logging/logger.js';
 import type { Clock } from '../../../../core/store/key-value-store.js';
 import type { AuditRecord } from '../../audit/audit-record.js';
@@ -23,6 +24,8 @@ export interface NotifierOptions {
   logger: Logger;
   /** The audit log once it is open (the policy plugin opens it at boot), or undefined without one. */
   audit: () => AuditSink | undefined;
+  /** MCP_EGRESS_ALLOW, parsed: the loopback, private or metadata addresses receivers may be at. */
+  egressAllow?: EgressAllowList;
   post?: PostWebhook;
   /** Waits before each retry: 5 attempts over about a minute and a half by default. */
   backoffMs?: readonly number[];
@@ -44,6 +47,8 @@ const SERVER = { subject: 'mcp-devtools', groups: [], via: 'webhook' };
 export class ApprovalNotifier implements ApprovalEvents {
   private consoleUrl: string | undefined;
   private readonly queue: WebhookQueue;
+  /** Each receiver's egress guard, by its URL (one pool of connections each, judged by the guard). */
+  private readonly guards = new Map<string, EgressGuard>();
 
   constructor(
     private readonly urls: readonly URL[],
@@ -57,10 +62,15 @@ export class ApprovalNotifier implements ApprovalEvents {
       maxQueued: options.maxQueued ?? MAX_QUEUED,
       concurrency: 4,
     });
+    for (const url of urls) this.guards.set(url.href, receiverGuard(url, options.egressAllow ?? NO_EGRESS_ALLOWANCE));
   }
 
-  /** The receivers of MCP_APPROVAL_WEBHOOK_URL (comma- or space-separated), checked without echoing the setting (a secret). */
-  static receivers(setting: string): URL[] {
+  /**
+   * The receivers of MCP_APPROVAL_WEBHOOK_URL (comma- or space-separated), checked without echoing the setting (a
+   * secret): http(s) URLs, and none at an address the egress guard refuses (loopback, private, metadata...) unless
+   * MCP_EGRESS_ALLOW names it. A receiver named by a host name is judged on each connection instead.
+   */
+  static receivers(setting: string, allow: EgressAllowList = NO_EGRESS_ALLOWANCE): URL[] {
     const entries = setting.split(/[\s,]+/).filter(Boolean);
     return entries.map((entry, i) => {
       let url: URL | undefined;
@@ -73,6 +83,9 @@ export class ApprovalNotifier implements ApprovalEvents {
         throw new StartupError(
           `MCP_APPROVAL_WEBHOOK_URL: receiver ${i + 1} of ${entries.length} is not an http(s) URL without user information (the setting is a secret, so it is not shown).`,
         );
+      // Only an address written in the URL is named: the rest of it (a Slack path) is the secret.
+      const refused = receiverGuard(url, allow).refusalOf(url);
+      if (refused !== undefined) throw new StartupError(`MCP_APPROVAL_WEBHOOK_URL: receiver ${i + 1} of ${entries.length} is refused: ${refused}.`);
       return url;
     });
   }
@@ -113,12 +126,16 @@ export class ApprovalNotifier implements ApprovalEvents {
     // Wall time, whatever clock the server runs on: it is the receiver's clock the timestamp is checked against.
     if (this.secret !== '') headers[SIGNATURE_HEADER] = signatureHeader(this.secret, Math.floor(Date.now() / 1000), d.body);
     try {
-      const answer = await (this.options.post ?? postWebhook)(d.url, d.body, headers, this.options.timeoutMs ?? TIMEOUT_MS);
+      const guard = this.guards.get(d.url.href) ?? receiverGuard(d.url, NO_EGRESS_ALLOWANCE);
+      const answer = await (this.options.post ?? postWebhook)(d.url, d.body, headers, this.options.timeoutMs ?? TIMEOUT_MS, guard);
       if (answer.status >= 200 && answer.status < 300) return { delivered: true, status: answer.status };
       // A receiver that is busy or down may take it later; one that refuses it (4xx, a redirect) will not.
       const retry = answer.status === 408 || answer.status === 429 || answer.status >= 500;
       return { delivered: false, status: answer.status, error: `the receiver answered ${answer.status}`, retry, retryAfterMs: answer.retryAfterMs };
     } catch (error) {
+      // The guard's refusal stands on every attempt (the address is the receiver's): not retried.
+      const refused = egressRefusalIn(error);
+      if (refused !== undefined) return { delivered: false, error: `refused by the egress guard: ${refused.message}`, retry: false };
       return { delivered: false, error: (error as Error).message || String(error), retry: true };
     }
   }
@@ -157,4 +174,13 @@ export class ApprovalNotifier implements ApprovalEvents {
       .append(entry)
       .catch((error: unknown) => this.options.logger.error({ err: error, eventId: d.eventId }, 'audit record of a webhook delivery could not be written'));
   }
+}
+
+/**
+ * The egress guard of one receiver. The guard was made for URLs a vendor hands out, judged against the vendor's
+ * base URL; a receiver has no vendor, so its base is a name that never resolves (RFC 2606's .invalid), with the
+ * receiver's own scheme: the operator chose http or https, and no address is allowed for being the base's.
+ */
+function receiverGuard(url: URL, allow: EgressAllowList): EgressGuard {
+  return new EgressGuard(new URL(`${url.protocol}//webhook-receiver.invalid/`), allow);
 }
