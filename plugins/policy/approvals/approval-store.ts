@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Scrub } from '../../../core/result/secret-scrubber.js';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { sha256Hex } from '../canonical-json.js';
 import type { ApprovalNote, Decision } from '../engine/policy-engine.js';
 import { argsHash, bindingKey, type ApprovalSubject } from './approval-binding.js';
+import { ApprovalLists } from './approval-lists.js';
 import { alreadyDecided, ApprovalError, decisionReason, grantTokenKey, type ApprovalRecord, type Approver } from './approval-record.js';
 import { argumentPreview } from './argument-preview.js';
 import { decisionAuditEntry } from './decision-audit.js';
 import { ExpiryWatch } from './expiry-watch.js';
 import type { ApprovalEvents, AuditSink } from './notify/approval-notifier.js';
-import { changeList } from './shared-list.js';
 
 export { ApprovalError, type ApprovalRecord, type ApprovalStatus, type Approver } from './approval-record.js';
 
@@ -26,8 +26,6 @@ export interface ApprovalHooks {
 const RECORD = 'approval';
 const BINDING = 'approval-binding';
 const GRANT = 'approval-grant';
-const INDEX = 'approval-index';
-const PENDING = 'approval-pending';
 const NO_SCRUB = Object.assign((text: string) => text, { longestForm: 0 });
 
 /**
@@ -39,6 +37,7 @@ const NO_SCRUB = Object.assign((text: string) => text, { longestForm: 0 });
  */
 export class ApprovalStore {
   private readonly expiry: ExpiryWatch | undefined;
+  private readonly lists: ApprovalLists;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -48,6 +47,7 @@ export class ApprovalStore {
     private readonly maxPendingPerPrincipal = 20,
     private readonly hooks: ApprovalHooks = {},
   ) {
+    this.lists = new ApprovalLists(store, clock, ttlMs);
     // Expiries are watched only for someone to tell.
     this.expiry = hooks.events === undefined ? undefined : new ExpiryWatch(store, clock);
   }
@@ -87,10 +87,10 @@ export class ApprovalStore {
     }
     if (record?.status === 'pending') {
       // Puts the approval back on the approvers' list if writers racing to create the list dropped it there.
-      await this.index(record.id, Date.parse(record.expiresAt));
+      await this.lists.index(record.id, Date.parse(record.expiresAt));
       return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
     }
-    const { pending: pendingIds, settled } = await this.pendingOf(call.principal);
+    const { pending: pendingIds, settled } = await this.lists.pendingOf(call.principal, (id) => this.get(id));
     if (pendingIds.length >= this.maxPendingPerPrincipal) {
       return {
         ...decision,
@@ -99,7 +99,7 @@ export class ApprovalStore {
       };
     }
     const pending = await this.create(decision, call, binding, id);
-    await this.notePending(call.principal, pending, settled);
+    await this.lists.notePending(call.principal, pending, settled);
     // Racing retries on several replicas can each create the same record and tell of it: the event's id is the
     // same for all of them, so a receiver drops the repeats.
     this.hooks.events?.notify('approval.held', pending);
@@ -116,8 +116,7 @@ export class ApprovalStore {
 
   /** Every approval still within its expiry, oldest first. */
   async list(): Promise<ApprovalRecord[]> {
-    const index = (await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? [];
-    const records = await Promise.all(index.map((e) => this.get(e.id)));
+    const records = await Promise.all((await this.lists.ids()).map((id) => this.get(id)));
     return records.filter((r): r is ApprovalRecord => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -231,54 +230,12 @@ export class ApprovalStore {
     const ttl = Date.parse(record.expiresAt) - this.clock.now();
     if (ttl <= 0) return;
     await this.store.set(BINDING, record.binding, record.id, ttl + record.ttlMs);
-    await this.index(record.id, Date.parse(record.expiresAt));
-  }
-
-  /** The ids of the principal's approvals that are still pending, and of those listed that no longer are. */
-  private async pendingOf(principal: ApprovalSubject['principal']): Promise<{ pending: string[]; settled: Set<string> }> {
-    const entries = (await this.store.get<IndexEntry[]>(PENDING, principalKey(principal))) ?? [];
-    const records = await Promise.all(entries.map((e) => this.get(e.id)));
-    const pending = entries.filter((_, i) => records[i]?.status === 'pending').map((e) => e.id);
-    return { pending, settled: new Set(entries.map((e) => e.id).filter((id) => !pending.includes(id))) };
-  }
-
-  /** Adds a new pending approval to its principal's list, dropping those found settled. */
-  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, settled: ReadonlySet<string>): Promise<void> {
-    const now = this.clock.now();
-    const entry = { id: record.id, expiresAt: Date.parse(record.expiresAt) };
-    await changeList<IndexEntry>(
-      this.store,
-      PENDING,
-      principalKey(principal),
-      (entries) => [...entries.filter((e) => e.expiresAt > now && e.id !== entry.id && !settled.has(e.id)), entry],
-      () => this.ttlMs,
-    );
-  }
-
-  /** The list behind `approvals list` (the store cannot enumerate keys): each approval until it expires. */
-  private async index(id: string, expiresAt: number): Promise<void> {
-    const now = this.clock.now();
-    await changeList<IndexEntry>(
-      this.store,
-      INDEX,
-      'all',
-      (entries) => {
-        const live = entries.filter((e) => e.expiresAt > now && e.id !== id);
-        if (live.length === entries.length - 1 && entries.some((e) => e.id === id && e.expiresAt === expiresAt)) return undefined;
-        return [...live, { id, expiresAt }];
-      },
-      (entries) => Math.max(...entries.map((e) => e.expiresAt)) - now,
-    );
+    await this.lists.index(record.id, Date.parse(record.expiresAt));
   }
 
   private iso(ms: number): string {
     return new Date(ms).toISOString();
   }
-}
-
-interface IndexEntry {
-  id: string;
-  expiresAt: number;
 }
 
 function noteOf(record: ApprovalRecord): ApprovalNote {
@@ -289,8 +246,4 @@ function noteOf(record: ApprovalRecord): ApprovalNote {
     at: record.decidedAt ?? '',
     ...(record.decisionReason === undefined ? {} : { reason: record.decisionReason }),
   };
-}
-
-function principalKey(principal: ApprovalSubject['principal']): string {
-  return sha256Hex(canonicalJson([principal.via, principal.subject]));
 }
