@@ -1,12 +1,18 @@
 # syntax=docker/dockerfile:1
 # mcp-devtools as a shared server: Streamable HTTP on 0.0.0.0:3000, bearer tokens required, run as a non-root
 # user, with production dependencies only. docs/deployment.md walks through building and running it.
-# Node 24 LTS. To pin the base image exactly, name its digest: FROM node:24.x.y-bookworm-slim@sha256:<digest>
-# (`docker buildx imagetools inspect node:24-bookworm-slim` prints it); docs/deployment.md says more.
-ARG NODE_VERSION=24
+#
+# The base: Node.js 24 LTS, named by its exact release. A tag can still be moved to a rebuilt image; to build on
+# exactly the image you reviewed, pin every stage by its digest, which
+#   docker buildx imagetools inspect node:24.22.3-bookworm-slim
+# prints (Digest: sha256:...):
+#   docker build --build-arg NODE_IMAGE=node:24.22.3-bookworm-slim@sha256:<digest> -t mcp-devtools:<version> .
+# docs/deployment.md says more.
+ARG NODE_VERSION=24.22.3
+ARG NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
 # 1. The bundle: every dependency (rollup, TypeScript), then `npm run build` into dist/.
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # No install scripts: the build needs none, and the dev-only reference servers' would run for nothing.
@@ -19,7 +25,7 @@ RUN npm run build && rm -f dist/*.map dist/chunks/*.map
 
 # 2. Production dependencies only, with SQLite's native module built for this image (a prebuilt binary when
 #    one can be fetched, a compiler otherwise).
-FROM node:${NODE_VERSION}-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -28,7 +34,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. The image: Node, the production node_modules and the bundle; nothing else of the build.
-FROM node:${NODE_VERSION}-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     MCP_TRANSPORT=http \
     MCP_HTTP_HOST=0.0.0.0 \

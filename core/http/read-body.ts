@@ -31,11 +31,21 @@ export function bomLength(bytes: Buffer): number {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 }
 
+/** Told the bytes read so far after each network chunk, with the size the body declared (Content-Length), if any. */
+export type BytesRead = (read: number, declared?: number) => void;
+
 /**
  * The same, keeping the bytes as they came (images, files): nothing is decoded, so nothing is lost. While a
  * chunk waits for the budget, the request's `deadline` stands still: the wait is ours, not the vendor's.
  */
-export async function readBytesCapped(response: BodySource, maxBytes: number, what: string, lease?: BodyLease, deadline?: RequestDeadline): Promise<Buffer> {
+export async function readBytesCapped(
+  response: BodySource,
+  maxBytes: number,
+  what: string,
+  lease?: BodyLease,
+  deadline?: RequestDeadline,
+  onRead?: BytesRead,
+): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? undefined);
   if (Number.isFinite(declared) && declared > maxBytes) {
     discardBody(response);
@@ -49,6 +59,7 @@ export async function readBytesCapped(response: BodySource, maxBytes: number, wh
       if (body.total + chunk.byteLength > maxBytes) throw tooLarge(what, maxBytes);
       if (lease !== undefined) await lease.take(chunk.byteLength, deadline?.signal ?? new AbortController().signal, deadline);
       body.add(chunk);
+      onRead?.(body.total, Number.isFinite(declared) && declared > 0 ? declared : undefined);
     }
   } catch (error) {
     discardBody(response);

@@ -96,6 +96,11 @@ export interface SendOptions {
   binary?: boolean;
   /** Send these bytes (a multipart upload) as the body, instead of the route's JSON body. */
   rawBody?: { contentType: string; bytes: Buffer };
+  /**
+   * A long download (a log, a diff): its body's bytes are reported as they arrive, of its Content-Length when
+   * it has one (`ctx.progress`, with this message: `reading the log of job 42`).
+   */
+  progress?: string;
 }
 
 const MAX_REDIRECTS = 5;
@@ -288,12 +293,14 @@ export class UpstreamClient implements UpstreamBinding {
           ...(egress ? { egress } : {}),
         });
         const location = response.headers.get('location');
+        const progress = options.progress;
+        const onRead = progress === undefined ? undefined : (read: number, size?: number): void => ctx.progress(read, size, progress);
         if (options.binary && response.status < 300) {
-          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline, onRead);
           return { status: response.status, statusText: response.statusText, headers: response.headers, text: '', bytes };
         }
         if (response.status < 300 && response.status !== 204) {
-          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline);
+          const bytes = await readBytesCapped(response, this.options.maxBytes, `The ${this.options.label} response`, ctx.bodyLease, deadline, onRead);
           const textBytes = decodedTextBytes(bytes);
           if (ctx.bodyLease !== undefined) ctx.bodyLease.textBytes += textBytes;
           return rawResponse({ status: response.status, statusText: response.statusText, headers: response.headers }, bytes, textBytes);

@@ -8,6 +8,7 @@ import { callLineLogger, reportCall, type CallReport, type CallReporting } from 
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
 import type { Call, ClientInfo } from '../plugin/call.js';
+import type { ProgressReporter } from '../plugin/tool-context.js';
 import { successAnswer } from '../pipeline/answer.js';
 import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
 import type { Principal } from '../identity/principal.js';
@@ -60,6 +61,8 @@ export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clo
 export interface CallOptions {
   signal?: AbortSignal;
   protocolVersion?: string;
+  /** Told how far the call has come (the MCP server's `notifications/progress`, when the client asked). */
+  progress?: ProgressReporter;
   /**
    * The id the caller's request carried (X-Request-Id, a traceparent's trace id): the call's log line, audit
    * record, span and upstream requests carry it. Made when absent, or when it is not a short run of visible
@@ -359,6 +362,7 @@ export class Kernel {
         time: (step, micros) => {
           report.timings[step] = (report.timings[step] ?? 0) + micros;
         },
+        ...(options.progress && { progress: options.progress }),
       };
       const started = performance.now();
       try {

@@ -2,7 +2,7 @@ import type { Validator } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
-import type { ToolContext, ToolOutput, UpstreamInterceptor } from '../plugin/tool-context.js';
+import { noProgress, type ToolContext, type ToolOutput, type UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { ObserveRequest, Route } from '../plugin/upstream-types.js';
 import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
 import { errorResult } from '../result/tool-result.js';
@@ -87,6 +87,7 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       observeRequest: deps.observeRequestFor?.(call),
       gate: furtherRequestGate(call, deps.readOnlyServer),
       time: (step, micros) => call.time(step, micros),
+      progress: call.progress ?? noProgress,
     };
     const output: ToolOutput = await call.tool.handler(toolCtx);
     if (output === null || typeof output !== 'object') {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../identity/principal.js';
 import type { Rendering } from '../result/rendering.js';
 import type { BodyLease } from './body-lease.js';
-import type { FurtherRequest, ToolOutput } from './tool-context.js';
+import type { FurtherRequest, ProgressReporter, ToolOutput } from './tool-context.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { PreparedRequest, Route, UpstreamIdentity } from './upstream-types.js';
 
@@ -58,6 +58,8 @@ export interface Call {
   readonly bodyLease?: BodyLease;
   /** Records microseconds spent in a sub-step (the policy decision, the network), for the stage breakdown. */
   time(step: string, micros: number): void;
+  /** Where the handler and the stages after it report progress (a spill's bytes); absent when no one asked. */
+  readonly progress?: ProgressReporter;
 }
 
 /**

@@ -60,6 +60,17 @@ export type ToolContext<I extends TSchema = TSchema, R extends Route | undefined
 /** The context of any handler, whatever its arguments and route: what the upstream client and interceptors take. */
 export type AnyToolContext = ToolContext<TSchema, Route | undefined>;
 
+/**
+ * How far a long call has come: `done` of `total` units (bytes read or written, requests made; `total` omitted
+ * when unknown), and what it is doing. The MCP server sends it as `notifications/progress` when the client's
+ * request carried a progress token, at a bounded rate; otherwise it does nothing. Cheap: report as work
+ * advances. A report whose `done` is below the last one starts a new step, counted after the previous one.
+ */
+export type ProgressReporter = (done: number, total?: number, message?: string) => void;
+
+/** The reporter of a call whose client asked for no progress. */
+export const noProgress: ProgressReporter = () => {};
+
 /** ToolContext by its arguments' type rather than their schema (what the compiler compares handlers by). */
 export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest> {
   readonly toolName: string;
@@ -78,6 +89,8 @@ export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest
   readonly interceptors: readonly UpstreamInterceptor[];
   /** Records the duration of a sub-step (the policy decision, the network call) for the stage breakdown. */
   time(step: string, micros: number): void;
+  /** Reports how far the call has come (downloads, fan-outs, saves): `notifications/progress` when asked for. */
+  readonly progress: ProgressReporter;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
   /** The call's request id (Call.requestId): the upstream client sends it as the vendor's request id header. */

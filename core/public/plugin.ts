@@ -39,7 +39,7 @@ export { JqArg, OutputFormatArg, renderingArgs } from '../schema/common-args.js'
 export { CursorEnvelope, EnvelopeData, Incomplete, PagedEnvelope, ReadEnvelope } from '../schema/envelopes.js';
 
 // What a tool handler sees and returns, and the services it may inject.
-export type { AnyToolContext, EnvelopeMeta, ToolContext, ToolOutput } from '../plugin/tool-context.js';
+export type { AnyToolContext, EnvelopeMeta, ProgressReporter, ToolContext, ToolOutput } from '../plugin/tool-context.js';
 export type { ClientInfo } from '../plugin/call.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';

@@ -7,8 +7,13 @@ export const JqArg = Type.Optional(
   }),
 );
 
-/** `outputFormat`: TOON (default, compact) or pretty JSON. An enum: it says the same as a union of constants in half the tokens. */
-export const OutputFormatArg = Type.Optional(Type.Enum(['toon', 'json'], { description: 'Default toon (compact); json: pretty JSON.' }));
+/**
+ * `outputFormat`: TOON (default, compact) or pretty JSON. A string enum: it says the same as a union of constants in
+ * half the tokens, and `type: "string"` keeps it the argument the reference Atlassian servers declare.
+ */
+export const OutputFormatArg = Type.Optional(
+  Type.Unsafe<'toon' | 'json'>({ type: 'string', enum: ['toon', 'json'], description: 'Default toon (compact); json: pretty JSON.' }),
+);
 
 /** The two rendering arguments, to spread into a tool's input object. */
 export const renderingArgs = { jq: JqArg, outputFormat: OutputFormatArg };

@@ -63,7 +63,8 @@ export async function pullRequestDiffText(
   const pr = (await bitbucket.send(ctx, ctx.route, { expect: 'json' })).body as PullRequestRefs;
   const where = described(args, pr);
   try {
-    const diff = await bitbucket.send(ctx, { method: 'GET', path: `${repoPath(args)}/diff/${diffSpec(pr)}`, query: { topic: true } }, { expect: 'text' });
+    const diffRoute = { method: 'GET', path: `${repoPath(args)}/diff/${diffSpec(pr)}`, query: { topic: true } } as const;
+    const diff = await bitbucket.send(ctx, diffRoute, { expect: 'text', progress: `reading the diff of ${where}` });
     return await diffText(ctx, deps.artifacts, where, deps.scrub(diff.text));
   } catch (error) {
     if (!isToolError(error) || error.code !== 'upstream_too_large') throw error;

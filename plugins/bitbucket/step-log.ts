@@ -66,7 +66,8 @@ export async function stepLogText(ctx: ToolContext<typeof StepLogArgs>, bitbucke
   }
   let raw: string;
   try {
-    raw = (await bitbucket.send(ctx, logRoute, { expect: 'text', followForeignRedirectWithoutAuth: true })).text;
+    const progress = `reading the log of ${step} of the ${pipeline}`;
+    raw = (await bitbucket.send(ctx, logRoute, { expect: 'text', followForeignRedirectWithoutAuth: true, progress })).text;
   } catch (error) {
     throw explained(error, `${step} of the ${pipeline}`, deps.maxBytes);
   }

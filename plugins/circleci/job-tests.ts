@@ -36,6 +36,7 @@ export async function jobTests(ctx: ToolContext<typeof JobTestsArgs>, circleci: 
     }
     token = typeof page.next_page_token === 'string' && page.next_page_token !== '' ? page.next_page_token : undefined;
     pages++;
+    ctx.progress(pages, token === undefined ? pages : undefined, `reading the test results of job ${args.jobNumber}: ${total} so far`);
   } while (token !== undefined && pages < MAX_PAGES);
   const summary: Json = { projectSlug: args.projectSlug, jobNumber: args.jobNumber, total, counts, shown: failedOnly ? 'failed' : 'all', tests };
   if (total === 0)

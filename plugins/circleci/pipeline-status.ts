@@ -38,8 +38,14 @@ export async function pipelineStatus(ctx: ToolContext<typeof StatusArgs>, circle
   const all = itemsOf(workflowPage, 'workflows');
   const shown = all.slice(0, MAX_WORKFLOWS);
   const workflows: Json[] = [];
+  let read = 0;
+  const jobsOf = async (w: Json): Promise<Json> => {
+    const summary = await workflowWithJobs(ctx, circleci, w);
+    ctx.progress(++read, shown.length, `reading the jobs of pipeline ${String(latest.number ?? latest.id)}'s workflows`);
+    return summary;
+  };
   for (let start = 0; start < shown.length; start += CONCURRENT) {
-    workflows.push(...(await Promise.all(shown.slice(start, start + CONCURRENT).map((w) => workflowWithJobs(ctx, circleci, w)))));
+    workflows.push(...(await Promise.all(shown.slice(start, start + CONCURRENT).map(jobsOf))));
   }
   const result: Json = {
     projectSlug: args.projectSlug,

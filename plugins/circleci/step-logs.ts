@@ -53,9 +53,15 @@ export async function stepLogsText(
 
 async function readOutputs(ctx: ToolContext, reader: StepOutputReader, selected: SelectedAction[]): Promise<string[]> {
   const outputs: string[] = new Array<string>(selected.length);
+  let read = 0;
   for (let start = 0; start < selected.length; start += CONCURRENT_OUTPUTS) {
     const batch = selected.slice(start, start + CONCURRENT_OUTPUTS);
-    await Promise.all(batch.map(async (s, i) => (outputs[start + i] = await outputOf(ctx, reader, s))));
+    await Promise.all(
+      batch.map(async (s, i) => {
+        outputs[start + i] = await outputOf(ctx, reader, s);
+        ctx.progress(++read, selected.length, 'reading the output of each step');
+      }),
+    );
   }
   return outputs;
 }

@@ -109,6 +109,7 @@ export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, conflu
       );
     }
     post = { ...ctx.route, body: { spaceId: space.id, ...(ctx.route.body as object) } };
+    ctx.progress(1, 2, `found space ${ctx.args.spaceKey}; creating the page`);
   }
   const page = jsonObject<Content>((await confluence.send(ctx, post, { expect: 'json' })).body);
   return { value: { ...api.view(page, space) } };

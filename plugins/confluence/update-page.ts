@@ -49,6 +49,7 @@ export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, conflu
   const api = confluenceApi(confluence);
   const { pageId, title, version } = ctx.args;
   const current = version === undefined || title === undefined ? await currentPage(ctx, confluence) : undefined;
+  if (current !== undefined) ctx.progress(1, 2, `read the current version of page ${pageId}; saving it`);
   const base = version ?? current?.version?.number ?? 0;
   const put: UpstreamRequest =
     current === undefined ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), title: title ?? current.title, version: { number: base + 1 } } };

@@ -92,11 +92,15 @@ export abstract class GithubReadTools {
   @Tool(JOB_LOGS)
   async getJobLogs(ctx: ToolContext<typeof JobLogsArgs>): Promise<ToolOutput> {
     const args = ctx.args;
+    const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
     try {
       // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
-      const response = await this.upstream.send(ctx, ctx.route, { expect: 'text', followForeignRedirectWithoutAuth: true });
+      const response = await this.upstream.send(ctx, ctx.route, {
+        expect: 'text',
+        followForeignRedirectWithoutAuth: true,
+        progress: `reading the log of ${where}`,
+      });
       const log = this.scrub(response.text);
-      const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
       return {
         text: await logResultText(ctx, this.artifacts, { where, what: 'log', tailLines: args.tailLines ?? DEFAULT_TAIL_LINES, shown: log, whole: log }),
       };
@@ -155,7 +159,7 @@ export abstract class GithubReadTools {
     const args = ctx.args;
     const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
     try {
-      const response = await this.diffs.send(ctx, ctx.route, { expect: 'text' });
+      const response = await this.diffs.send(ctx, ctx.route, { expect: 'text', progress: `reading the diff of ${where}` });
       return { text: await diffText(ctx, this.artifacts, where, this.scrub(response.text)) };
     } catch (error) {
       const { code, status } = error as { code?: string; status?: number };

@@ -64,6 +64,7 @@ export async function transitionIssue(ctx: ToolContext<typeof TransitionArgs>, j
   const { issueKey, transition } = ctx.args;
   const path = api.issuePath(issueKey);
   const listed = jsonObject<{ transitions: Transition[] }>((await jira.send(ctx, { method: 'GET', path: `${path}/transitions` }, { expect: 'json' })).body);
+  ctx.progress(1, 3, `listed the transitions of ${issueKey}`);
   const available = (Array.isArray(listed.transitions) ? listed.transitions : []).filter((t) => typeof t?.id === 'string' && typeof t.name === 'string');
   const wanted = transition.trim().toLowerCase();
   const chosen = isId(transition)
@@ -82,6 +83,7 @@ export async function transitionIssue(ctx: ToolContext<typeof TransitionArgs>, j
   // Given by id, the route goes out as policy decided it; named, the same POST carries the id found.
   const post: UpstreamRequest = isId(transition) ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), transition: { id: chosen.id } } };
   await jira.send(ctx, post, { expect: 'lenient' });
+  ctx.progress(2, 3, `moved ${issueKey} through "${chosen.name}"; reading its status`);
   const after = jsonObject<{ fields: { status?: { name?: string } } }>(
     (await jira.send(ctx, { method: 'GET', path, query: { fields: 'status' } }, { expect: 'json' })).body,
   );

@@ -1,14 +1,19 @@
 import { resolve } from 'node:path';
 import { inject } from 'tsyringe';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
+import { parseEgressAllow } from '../../core/http/egress-guard.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
+import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { ApprovalStore } from './approvals/approval-store.js';
+import { redactPaths } from './approvals/argument-preview.js';
+import { ApprovalNotifier, type AuditSink } from './approvals/notify/approval-notifier.js';
 import { AuditLog } from './audit/audit-log.js';
 import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog, type OperationLog } from './policy-middleware.js';
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
@@ -24,6 +29,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   private source: PolicySource | undefined;
   private audit: AuditLog | undefined;
   private readonly approvals: ApprovalStore;
+  private readonly notifier: ApprovalNotifier | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
   /** Each call's decision, by its scope (Call.scope), for its audit record. */
   private readonly decisions: DecisionLog = new WeakMap();
   /** What each GraphQL call asks for, by its scope, for its audit record. */
@@ -35,13 +42,25 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Store) store: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Metrics) private readonly metrics: Metrics,
+    @inject(TOKENS.Scrubber) scrub: Scrub,
   ) {
-    const { MCP_APPROVAL_TTL_SECONDS, MCP_APPROVAL_MAX_PENDING } = settings.of(PolicySettings);
-    this.approvals = new ApprovalStore(store, clock, MCP_APPROVAL_TTL_SECONDS * 1000, MCP_APPROVAL_MAX_PENDING);
+    const own = settings.of(PolicySettings);
+    const audit = (): AuditSink | undefined => this.auditSink();
+    // Receivers are reached under the egress guard, as URLs an upstream hands out are.
+    const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
+    const receivers = ApprovalNotifier.receivers(own.MCP_APPROVAL_WEBHOOK_URL, egressAllow);
+    this.notifier =
+      receivers.length === 0 ? undefined : new ApprovalNotifier(receivers, own.MCP_APPROVAL_WEBHOOK_SECRET, { clock, logger, audit, egressAllow });
+    this.approvals = new ApprovalStore(store, clock, own.MCP_APPROVAL_TTL_SECONDS * 1000, own.MCP_APPROVAL_MAX_PENDING, {
+      preview: { redact: redactPaths(own.MCP_APPROVAL_REDACT), scrub },
+      events: this.notifier,
+      audit,
+    });
   }
 
   async boot(ctx: BootContext): Promise<void> {
     ctx.provide(POLICY_TOKENS.Approvals, this.approvals);
+    if (this.notifier !== undefined) this.watchApprovals(ctx);
     const policyFile = this.settings.of(PolicySettings).MCP_POLICY_FILE;
     if (policyFile !== '') {
       this.source = await PolicySource.open(policyFile, process.cwd(), this.logger);
@@ -58,11 +77,39 @@ export class PolicyPlugin implements DevtoolsPlugin {
 
   async close(): Promise<void> {
     this.source?.stop();
+    clearInterval(this.sweeper);
+    if (this.notifier !== undefined) {
+      // Deliveries under way get a moment to land (and be audited); retries still waiting are given up, and logged.
+      await this.notifier.drain(2_000);
+      this.notifier.close();
+    }
     if (this.audit !== undefined) {
       await this.audit.close();
       // Copy this line elsewhere to detect a rewrite of the whole log later.
       this.logger.info({ file: this.audit.path, writer: this.audit.writer || undefined, head: this.audit.current }, 'audit log closed');
     }
+  }
+
+  /** Webhooks: the notifier for the console, and a sweep every few seconds that tells of approvals expired undecided. */
+  private watchApprovals(ctx: BootContext): void {
+    const own = this.settings.of(PolicySettings);
+    ctx.provide(POLICY_TOKENS.Notifier, this.notifier);
+    if (own.MCP_APPROVAL_WEBHOOK_SECRET === '')
+      this.logger.warn('MCP_APPROVAL_WEBHOOK_URL is set without MCP_APPROVAL_WEBHOOK_SECRET: approval events are sent unsigned.');
+    const every = Math.min(5_000, Math.max(250, (own.MCP_APPROVAL_TTL_SECONDS * 1000) / 4));
+    this.sweeper = setInterval(() => {
+      this.approvals.sweepExpired().catch((error: unknown) => this.logger.warn({ err: error }, 'approvals expiry sweep failed; the next one tries again'));
+    }, every);
+    this.sweeper.unref();
+  }
+
+  /** The audit log as decisions and deliveries are recorded in it: a failed write is logged, never thrown at them. */
+  private auditSink(): AuditSink | undefined {
+    const audit = this.audit;
+    if (audit === undefined) return undefined;
+    return {
+      append: (entry) => audit.append(entry).catch((error: unknown) => this.logger.error({ err: error, record: entry }, 'audit record could not be written')),
+    };
   }
 
   middleware(): StageMiddleware[] {
@@ -77,9 +124,14 @@ export class PolicyPlugin implements DevtoolsPlugin {
 
 // What the rest of the server (the CLI's policy, approvals and audit commands, the admin routes, the approvals
 // console) uses of the policy layer: this entry point only, never the files behind it.
-export { ApprovalError, ApprovalStore, type ApprovalRecord } from './approvals/approval-store.js';
-export type { AuditLog } from './audit/audit-log.js';
-export { shapeOf, type AuditRecord, type Shape } from './audit/audit-record.js';
+export { ApprovalError, ApprovalStore, type ApprovalHooks, type ApprovalRecord, type Approver } from './approvals/approval-store.js';
+export { MAX_REASON_CHARS } from './approvals/approval-record.js';
+export { redactPaths } from './approvals/argument-preview.js';
+export { rejectHeldCalls, type BulkOutcome } from './approvals/bulk-reject.js';
+export { ApprovalNotifier, type AuditSink } from './approvals/notify/approval-notifier.js';
+export type { ApprovalEvent, ApprovalEventType } from './approvals/notify/approval-event.js';
+export { AuditLog } from './audit/audit-log.js';
+export { shapeOf, type AuditRecord, type Notification, type Shape } from './audit/audit-record.js';
 export { chainLabel, findChains, workerWriter, type AuditChain } from './audit/audit-writers.js';
 export { verifyAuditLog, type AuditVerification, type ChainVerification } from './audit/verify-audit-log.js';
 export { readPolicyDocument, type ConditionsSpec } from './document/policy-document.js';

@@ -2,7 +2,7 @@ import { isToolError } from '../../core/errors/tool-error.js';
 import { servedPath } from '../../core/http/path-guards.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Metrics } from '../../core/metrics/metrics.js';
-import type { Call } from '../../core/plugin/call.js';
+import type { Answer, Call } from '../../core/plugin/call.js';
 import type { GraphqlFacts } from '../../core/plugin/upstream-types.js';
 import type { AroundMiddleware } from '../../core/plugin/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -10,12 +10,14 @@ import type { ApprovalStore } from './approvals/approval-store.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { shapeOf, type AuditRecord } from './audit/audit-record.js';
 import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
-import type { Decision } from './engine/policy-engine.js';
+import type { ApprovalNote, Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
 import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 
 /** The `_meta` key naming the upstream identity that acted. */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
+/** The `_meta` key of a call an approver decided: who granted or rejected it, when and why. */
+export const APPROVAL_META_KEY = 'mcp-devtools/approval';
 
 /** Decisions of calls in flight, for the audit record (a refusal's also travels in `_meta`). */
 export type DecisionLog = WeakMap<Call['scope'], Decision>;
@@ -76,6 +78,8 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
             args: ctx.args,
             policyVersion: decision.policyVersion,
             ...(facts.method !== null && facts.path !== null ? { request: { method: facts.method, path: facts.path } } : {}),
+            identity: facts.identity,
+            redact: engine.policy.document.rules.find((r) => r.id === decision.ruleId)?.redact ?? [],
           });
         } catch (error) {
           logger.error({ err: error, tool: facts.tool }, 'approvals store failed; the call is denied');
@@ -90,6 +94,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       }
       decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
+      if (decision.approval !== undefined) ctx.meta[APPROVAL_META_KEY] = decision.approval;
       if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts);
       const decideFurther: Call['decideFurther'] = (request, identity) => {
         // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
@@ -113,9 +118,20 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
         decisions.set(ctx.scope, refused.meta!.decision as Decision);
         throw refused;
       };
-      return next({ ...ctx, decideFurther });
+      const answer = await next({ ...ctx, decideFurther });
+      return decision.approval === undefined ? answer : withApprovalNote(answer, decision.approval);
     },
   };
+}
+
+/**
+ * The result of a call that ran on a grant, with a last text block that says so: who granted it, when and why
+ * (the tool's own text stays first and unchanged; `_meta` carries the same for programs).
+ */
+function withApprovalNote(answer: Answer, note: ApprovalNote): Answer {
+  const why = note.reason === undefined ? '' : `: ${note.reason}`;
+  const text = `Ran on approval ${note.id}, granted by ${note.by} at ${note.at}${why}`;
+  return { ...answer, result: { ...answer.result, content: [...answer.result.content, { type: 'text', text }] } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
 import { WRITER_PATTERN } from './audit/audit-writers.js';
 
 /** Settings of the enterprise plugin: all empty by default, so nothing changes until one is set. */
@@ -19,6 +20,24 @@ export const PolicySettings = Type.Object({
     default: 20,
     description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.',
   }),
+  MCP_APPROVAL_REDACT: Type.String({
+    default: '',
+    description:
+      "Comma-separated argument paths (dotted, * for any one key: body.*.password) whose values approvers never see, beside each rule's redact; secret-looking values are always hidden.",
+  }),
+  MCP_APPROVAL_WEBHOOK_URL: secret(
+    Type.String({
+      default: '',
+      description:
+        'Receivers told when a call is held, granted, rejected or expires undecided: http(s) URLs, comma-separated (a Slack incoming webhook shows the event as is); one at a loopback or private address needs MCP_EGRESS_ALLOW. Empty: none.',
+    }),
+  ),
+  MCP_APPROVAL_WEBHOOK_SECRET: secret(
+    Type.String({
+      default: '',
+      description: 'Key of the HMAC-SHA256 signature of each approval event (header mcp-devtools-signature: t=<time>,v1=<hex>). Empty: unsigned.',
+    }),
+  ),
   MCP_AUDIT_LOG: Type.String({
     default: '',
     description: 'Append-only, hash-chained JSON Lines audit log of every call. Empty: none.',
@@ -37,4 +56,6 @@ export const POLICY_TOKENS = {
   PolicySource: 'mcp-devtools:PolicySource',
   /** The AuditLog, when MCP_AUDIT_LOG is set (the console reads it and records approvers' decisions in it). */
   AuditLog: 'mcp-devtools:AuditLog',
+  /** The ApprovalNotifier, when MCP_APPROVAL_WEBHOOK_URL is set (the console tells it where it is, for links). */
+  Notifier: 'mcp-devtools:ApprovalNotifier',
 } as const;

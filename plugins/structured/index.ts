@@ -8,6 +8,8 @@ import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
+import { noProgress } from '../../core/plugin/tool-context.js';
+import { reportedPieces } from '../../core/vendor/reported-pieces.js';
 import { outputSchemaOf } from './output-schema.js';
 import { clientAccepts, isObjectRooted } from './protocol-gate.js';
 import { applySizeBound } from './size-bound.js';
@@ -63,7 +65,8 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
     if (structured === undefined) return produced;
     const save = async (serialized: string | Iterable<string>): Promise<string | null> => {
       try {
-        return (await this.artifacts.save(call.principal, 'application/json', serialized)).artifactId;
+        const reported = reportedPieces(serialized, call.progress ?? noProgress, 'saving the whole structured value as an artifact');
+        return (await this.artifacts.save(call.principal, 'application/json', reported)).artifactId;
       } catch (error) {
         // Still an incomplete result, never an error: the caller can narrow the request instead.
         this.logger.warn({ err: error, tool: call.tool.spec.name }, 'could not save an oversized structured value as an artifact');

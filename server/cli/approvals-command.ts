@@ -1,35 +1,31 @@
 import { userInfo } from 'node:os';
+import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { systemClock } from '../../core/store/key-value-store.js';
-import { ApprovalStore, type ApprovalRecord } from '../../plugins/policy/index.js';
-import { resolveConfig } from '../bootstrap/resolve-config.js';
-import { openConfiguredStore } from '../bootstrap/start-kernel.js';
-import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
-import { PolicySettings } from '../../plugins/policy/index.js';
+import type { ApprovalRecord } from '../../plugins/policy/index.js';
+import { resolveConfig } from '../bootstrap/resolve-config.js';
+import { adminEndpoint, storeApprovals, type Approvals } from './approvals-access.js';
+import { describeApproval } from './approval-text.js';
+import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 interface ApprovalsOptions extends ConfigOptions {
   server?: string;
   by?: string;
   all?: boolean;
   json?: boolean;
-}
-
-/** What the command needs of approvals, wherever they are kept. */
-interface Approvals {
-  list(): Promise<ApprovalRecord[]>;
-  grant(id: string, by: string): Promise<ApprovalRecord>;
-  reject(id: string, by: string): Promise<ApprovalRecord>;
-  close(): Promise<void>;
+  reason?: string;
+  subject?: string;
+  yes?: boolean;
 }
 
 /**
- * `mcp-devtools approvals list|grant ID|reject ID`: against the server's store (MCP_STORE_URL, sqlite:// or
- * redis://), or with `--server URL` against a running server's admin endpoint (MCP_ADMIN_TOKEN), which is the
- * only way to reach approvals in the memory store.
+ * `mcp-devtools approvals list|show ID|grant ID|reject ID...`: against the server's store (MCP_STORE_URL,
+ * sqlite:// or redis://), or with `--server URL` against a running server's admin endpoint (MCP_ADMIN_TOKEN),
+ * which is the only way to reach approvals in the memory store. A decision shows the approval and asks for a
+ * confirmation first (`--yes` answers it); a rejection needs `--reason`, which the caller is told.
  */
 export function registerApprovals(program: Command): void {
-  const approvals = program.command('approvals').description('list, grant or reject calls held for approval by the policy');
+  const approvals = program.command('approvals').description('list, show, grant or reject calls held for approval by the policy');
   const common = (command: Command): Command =>
     withConfigOptions(command).option('--server <url>', 'a running server (its admin endpoint, with MCP_ADMIN_TOKEN) instead of the store');
   common(approvals.command('list').description('approvals still within their expiry (pending only, unless --all)'))
@@ -39,46 +35,58 @@ export function registerApprovals(program: Command): void {
       await withApprovals(options, async (access) => {
         const records = (await access.list()).filter((r) => options.all || r.status === 'pending');
         process.stdout.write(
-          options.json ? `${JSON.stringify(records, null, 2)}\n` : records.length === 0 ? 'No approvals.\n' : records.map(describe).join('\n'),
+          options.json ? `${JSON.stringify(records, null, 2)}\n` : records.length === 0 ? 'No approvals.\n' : records.map(describeApproval).join('\n'),
         );
       });
     });
-  for (const verdict of ['grant', 'reject'] as const) {
-    common(
-      approvals.command(`${verdict} <id>`).description(verdict === 'grant' ? 'let the held call run once, when its caller retries it' : 'refuse the held call'),
-    )
-      .option('--by <name>', 'who decides (default: your user name)')
-      .action(async (id: string, options: ApprovalsOptions) => {
-        await withApprovals(options, async (access) => {
-          const by = options.by ?? userInfo().username;
-          const record = verdict === 'grant' ? await access.grant(id, by) : await access.reject(id, by);
-          process.stdout.write(`${record.id} ${record.status} by ${by}; holds until ${record.expiresAt}.\n`);
-        });
+  common(approvals.command('show <id>').description('one approval: the call, who asked, the identity that will act, the argument values'))
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: ApprovalsOptions) => {
+      await withApprovals(options, async (access) => {
+        const record = await access.get(id);
+        if (record === undefined) throw new Error(`Approval ${id} was not found or has expired.`);
+        process.stdout.write(options.json ? `${JSON.stringify(record, null, 2)}\n` : describeApproval(record));
       });
-  }
+    });
+  const decision = (command: Command): Command =>
+    common(command).option('--by <name>', 'who decides (default: your user name)').option('--yes', 'decide without asking for a confirmation');
+  decision(approvals.command('grant <id>').description('let the held call run once, when its caller retries it'))
+    .option('--reason <text>', 'why (told to the caller, recorded in the audit log)')
+    .action(async (id: string, options: ApprovalsOptions) => {
+      await withApprovals(options, async (access) => {
+        await confirm(access, [id], `Grant ${id}?`, options);
+        const record = await access.grant(id, options.by ?? userInfo().username, options.reason);
+        process.stdout.write(`${record.id} granted by ${record.decidedBy}; the caller's next identical call runs once, until ${record.expiresAt}.\n`);
+      });
+    });
+  decision(approvals.command('reject [ids...]').description("refuse held calls: the ones named, or with --subject all of one caller's"))
+    .requiredOption('--reason <text>', 'why (required: told to the caller, recorded in the audit log)')
+    .option('--subject <name>', "reject this caller's held calls: those named, or all of them")
+    .action(async (ids: string[], options: ApprovalsOptions) => {
+      await withApprovals(options, async (access) => {
+        const by = options.by ?? userInfo().username;
+        if (ids.length === 0 && options.subject === undefined)
+          throw new Error("Name the approvals to reject, or --subject NAME for all of one caller's held calls.");
+        if (options.subject === undefined && ids.length === 1) {
+          await confirm(access, ids, `Reject ${ids[0]}?`, options);
+          const record = await access.reject(ids[0]!, by, options.reason);
+          process.stdout.write(`${record.id} rejected by ${record.decidedBy}: ${record.decisionReason}\n`);
+          return;
+        }
+        const subject = options.subject ?? (await subjectOf(access, ids));
+        const named = ids.length === 0 ? 'all' : ids;
+        const targets = named === 'all' ? (await access.list()).filter((r) => r.status === 'pending' && r.subject === subject).map((r) => r.id) : named;
+        await confirm(access, targets, `Reject ${targets.length} held call${targets.length === 1 ? '' : 's'} of ${subject}?`, options);
+        const results = await access.rejectSeveral(subject, named, by, options.reason);
+        for (const r of results) process.stdout.write('status' in r ? `${r.id} ${r.status}\n` : `${r.id} not rejected: ${r.error}\n`);
+        if (results.some((r) => 'error' in r)) process.exitCode = 1;
+      });
+    });
 }
 
 async function withApprovals(options: ApprovalsOptions, work: (access: Approvals) => Promise<void>): Promise<void> {
   const { settings } = await resolveConfig(invocationFrom(options));
-  let access: Approvals;
-  if (options.server !== undefined) {
-    access = adminEndpoint(options.server, settings.of(CoreSettings).MCP_ADMIN_TOKEN);
-  } else {
-    const url = settings.of(CoreSettings).MCP_STORE_URL;
-    if (url.startsWith('memory:')) {
-      throw new Error(
-        'MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server http://HOST:PORT (with MCP_ADMIN_TOKEN set), or give the server and this command the same sqlite:// or redis:// store.',
-      );
-    }
-    const store = await openConfiguredStore(settings);
-    const approvals = new ApprovalStore(store, systemClock, settings.of(PolicySettings).MCP_APPROVAL_TTL_SECONDS * 1000);
-    access = {
-      list: () => approvals.list(),
-      grant: (id, by) => approvals.grant(id, by),
-      reject: (id, by) => approvals.reject(id, by),
-      close: () => store.close(),
-    };
-  }
+  const access = options.server !== undefined ? adminEndpoint(options.server, settings.of(CoreSettings).MCP_ADMIN_TOKEN) : await storeApprovals(settings);
   try {
     await work(access);
   } finally {
@@ -86,37 +94,26 @@ async function withApprovals(options: ApprovalsOptions, work: (access: Approvals
   }
 }
 
-/** The admin endpoint of a running server, `/admin/approvals`. */
-function adminEndpoint(server: string, token: string): Approvals {
-  if (token === '') throw new Error("--server needs MCP_ADMIN_TOKEN (the server's admin token) in the environment or a --set.");
-  const base = new URL(server);
-  base.pathname = '/admin/approvals';
-  const call = async (path: string, method: string, body?: unknown): Promise<unknown> => {
-    const response = await fetch(new URL(path, `${base.href}/`), {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = (await response.json().catch(() => ({}))) as { error?: string };
-    if (!response.ok) throw new Error(`${server} answered ${response.status}: ${answer.error ?? 'no reason given'}`);
-    return answer;
-  };
-  return {
-    list: async () => ((await call(base.href, 'GET')) as { approvals: ApprovalRecord[] }).approvals,
-    grant: async (id, by) => ((await call(`${encodeURIComponent(id)}/grant`, 'POST', { by })) as { approval: ApprovalRecord }).approval,
-    reject: async (id, by) => ((await call(`${encodeURIComponent(id)}/reject`, 'POST', { by })) as { approval: ApprovalRecord }).approval,
-    close: async () => {},
-  };
+/** The one caller whose held calls `ids` are (several ids without --subject must all be one caller's). */
+async function subjectOf(access: Approvals, ids: readonly string[]): Promise<string> {
+  const subjects = new Set((await Promise.all(ids.map((id) => access.get(id)))).flatMap((r) => (r === undefined ? [] : [r.subject])));
+  if (subjects.size !== 1) throw new Error('Several approvals are rejected at once for one caller: add --subject NAME, or reject them one by one.');
+  return [...subjects][0]!;
 }
 
-function describe(r: ApprovalRecord): string {
-  const request = r.request ? ` ${r.request.method} ${r.request.path}` : '';
-  const decided = r.decidedBy ? ` by ${r.decidedBy}` : '';
-  return [
-    `${r.id}  ${r.status}${decided}  until ${r.expiresAt}`,
-    `  ${r.subject} [${r.groups.join(', ')}] called ${r.tool}${request}`,
-    `  rule ${r.ruleId ?? '(none)'}: ${r.reason}`,
-    `  arguments: ${r.arguments}`,
-    '',
-  ].join('\n');
+/**
+ * Shows what is about to be decided and reads the answer from stdin (a terminal, or a pipe: `echo y |`);
+ * anything but y or yes, or no answer, decides nothing. `--yes` skips it.
+ */
+async function confirm(access: Approvals, ids: readonly string[], question: string, options: ApprovalsOptions): Promise<void> {
+  if (options.yes) return;
+  const records = (await Promise.all(ids.map((id) => access.get(id)))).filter((r): r is ApprovalRecord => r !== undefined);
+  process.stderr.write(`${records.map(describeApproval).join('\n')}\n${question} [y/N] `);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  const answer = await new Promise<string | undefined>((resolve) => {
+    lines.once('line', resolve);
+    lines.once('close', () => resolve(undefined));
+  });
+  lines.close();
+  if (!/^\s*y(es)?\s*$/i.test(answer ?? '')) throw new Error('Nothing was decided: answer y to confirm, or pass --yes.');
 }

@@ -19,6 +19,11 @@ export function withToolOptions(command: Command): Command {
     .option('--read-only', 'hide every tool that can change something (MCP_READ_ONLY)');
 }
 
+/** `--verbose`: the commands that answer a person add the kernel's log lines on stderr (command-kernel.ts). */
+export function withVerboseOption(command: Command): Command {
+  return command.option('--verbose', "also write the server's log lines on stderr (JSON, or as LOG_FORMAT says)");
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

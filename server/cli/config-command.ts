@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { redactUrl } from '../../core/text/url-credentials.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
+import { printWarnings } from './command-kernel.js';
 import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
 
 /** `mcp-devtools config`: the effective configuration, secrets masked, with where each value came from. */
@@ -9,7 +10,7 @@ export function registerConfig(program: Command): void {
     .option('--json', 'print JSON instead of a table')
     .action(async (options: ConfigOptions & { json?: boolean }) => {
       const { settings, config, plugins, warnings } = await resolveConfig(invocationFrom(options));
-      for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+      printWarnings(warnings);
       const rows = settings.entries().map((s) => ({
         key: s.key,
         value: s.secret ? (s.value === '' ? '' : '********') : typeof s.value === 'string' ? redactUrl(s.value) : s.value,

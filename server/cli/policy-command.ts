@@ -5,11 +5,11 @@ import { readPolicyDocument } from '../../plugins/policy/index.js';
 import type { CallFacts } from '../../plugins/policy/index.js';
 import type { Decision, RuleTrace } from '../../plugins/policy/index.js';
 import { loadPolicyFile } from '../../plugins/policy/index.js';
-import { startKernel } from '../bootstrap/start-kernel.js';
+import { startCommandKernel, type VerboseOption } from './command-kernel.js';
 import { explainCall } from '../policy/explain-call.js';
-import { invocationFrom, withConfigOptions, type ConfigOptions } from './common-options.js';
+import { invocationFrom, withConfigOptions, withVerboseOption, type ConfigOptions } from './common-options.js';
 
-interface ExplainOptions extends ConfigOptions {
+interface ExplainOptions extends ConfigOptions, VerboseOption {
   tool: string;
   args: string;
   subject: string;
@@ -24,29 +24,39 @@ export function registerPolicy(program: Command): void {
   policy
     .command('check <file>')
     .description('validate a policy document; every problem is printed with its line')
-    .action(async (file: string) => {
+    .option('--json', 'print the result as JSON: {file, valid, rules, version} or {file, valid, problems: [{line, message}]}')
+    .action(async (file: string, options: { json?: boolean }) => {
       const text = await readFile(file, 'utf8').catch((error: Error) => {
         throw new Error(`Cannot read ${file}: ${error.message}`);
       });
       try {
         const loaded = readPolicyDocument(text, file);
-        process.stdout.write(`${file}: valid, ${loaded.document.rules.length} rules, version ${loaded.version}\n`);
+        const { length: rules } = loaded.document.rules;
+        process.stdout.write(
+          options.json
+            ? `${JSON.stringify({ file, valid: true, rules, version: loaded.version }, null, 2)}\n`
+            : `${file}: valid, ${rules} rules, version ${loaded.version}\n`,
+        );
       } catch (error) {
         if (!(error instanceof InvalidDocumentError)) throw error;
-        process.stderr.write(`${error.message}\n`);
+        // A script reads the problems from stdout with --json; a person reads them on stderr, each with its line.
+        if (options.json) process.stdout.write(`${JSON.stringify({ file, valid: false, problems: error.problems }, null, 2)}\n`);
+        else process.stderr.write(`${error.message}\n`);
         process.exitCode = 1;
       }
     });
-  withConfigOptions(
-    policy
-      .command('explain <file>')
-      .description('decide one call as the server would, printing the decision and every rule that held or failed')
-      .requiredOption('--tool <name>', 'the tool called')
-      .option('--args <json>', 'the arguments, as a JSON object', '{}')
-      .requiredOption('--subject <subject>', "the caller's subject")
-      .addOption(new Option('--group <group>', 'a group of the caller (repeatable)').argParser((v: string, all: string[]) => [...all, v]).default([]))
-      .option('--via <mode>', 'how the caller was authenticated (tokens, oidc, local)', 'tokens')
-      .option('--json', 'print JSON'),
+  withVerboseOption(
+    withConfigOptions(
+      policy
+        .command('explain <file>')
+        .description('decide one call as the server would, printing the decision and every rule that held or failed')
+        .requiredOption('--tool <name>', 'the tool called')
+        .option('--args <json>', 'the arguments, as a JSON object', '{}')
+        .requiredOption('--subject <subject>', "the caller's subject")
+        .addOption(new Option('--group <group>', 'a group of the caller (repeatable)').argParser((v: string, all: string[]) => [...all, v]).default([]))
+        .option('--via <mode>', 'how the caller was authenticated (tokens, oidc, local)', 'tokens')
+        .option('--json', 'print JSON'),
+    ),
   ).action(async (file: string, options: ExplainOptions) => explain(file, options));
 }
 
@@ -57,7 +67,7 @@ async function explain(file: string, options: ExplainOptions): Promise<void> {
   });
   // The vendors' routes and clients decide the request the policy sees: boot them as the server does,
   // without the server's own policy and audit log.
-  const { kernel } = await startKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }));
+  const { kernel } = await startCommandKernel(invocationFrom(options, { MCP_POLICY_FILE: '', MCP_AUDIT_LOG: '' }), options);
   try {
     const principal = { subject: options.subject, groups: options.group, via: options.via };
     const { decision, hiddenByReadOnly: hidden, call: facts, rules, request } = explainCall(kernel, engine, options.tool, args, principal);

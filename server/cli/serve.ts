@@ -11,6 +11,8 @@ import type { RunningHttp } from '../transports/http.js';
 import { serveStdio } from '../transports/stdio.js';
 import { whenOutputCloses } from './closed-output.js';
 import { invocationFrom, toolFlags, type ConfigOptions, type ToolOptions } from './invocation.js';
+import { logDestination } from './log-output.js';
+import { startedAtTerminal, stdioBanner } from './stdio-banner.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
@@ -29,7 +31,7 @@ export interface ServeOptions extends ConfigOptions, ToolOptions {
 
 /**
  * Starts the kernel, the metrics and the transport the settings name, until stdin ends or a signal comes. A
- * failure to start is reported as the log stream's last line (startup-failure.ts).
+ * failure to start is said in one sentence on stderr (startup-failure.ts).
  */
 export async function serve(options: ServeOptions): Promise<void> {
   await startServing(options).catch(reportStartupFailure);
@@ -55,6 +57,7 @@ async function startServing(options: ServeOptions): Promise<void> {
     resolved: worker === undefined ? resolved : { ...resolved, settings: worker.settings(resolved.settings) },
     metrics: (s) => exposedMetrics(s, worker !== undefined),
     logFields: worker?.logFields,
+    logDestination: logDestination(resolved.settings),
   });
   const notice = endOfLifeNotice();
   if (notice !== undefined) logger.warn({ node: process.versions.node }, notice);
@@ -129,6 +132,7 @@ async function startServing(options: ServeOptions): Promise<void> {
     // The transport sees stdout close and ends the connection; the server then shuts down as for stdin's end.
     whenOutputCloses(() => {});
     const stdio = serveStdio(kernel, logger);
+    if (startedAtTerminal()) process.stderr.write(stdioBanner(kernel));
     stop = async () => {
       await Promise.all([stdio.close(), stopMetrics()]);
     };

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { startKernel } from '../bootstrap/start-kernel.js';
-import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, type ConfigOptions, type ToolOptions } from './common-options.js';
+import { startCommandKernel, type VerboseOption } from './command-kernel.js';
+import { invocationFrom, toolFlags, withConfigOptions, withToolOptions, withVerboseOption, type ConfigOptions, type ToolOptions } from './common-options.js';
 
-interface ToolsOptions extends ConfigOptions, ToolOptions {
+interface ToolsOptions extends ConfigOptions, ToolOptions, VerboseOption {
   json?: boolean;
 }
 
@@ -20,12 +20,16 @@ export interface ToolRow {
  * the same configuration and options would serve, with their title, whether they only read, and their plugin.
  */
 export function registerTools(program: Command): void {
-  withConfigOptions(
-    withToolOptions(program.command('tools').description('list the tools a server would serve with this configuration (name, title, read or write, plugin)')),
+  withVerboseOption(
+    withConfigOptions(
+      withToolOptions(
+        program.command('tools').description('list the tools a server would serve with this configuration (name, title, read or write, toolset)'),
+      ),
+    ),
   )
     .option('--json', 'print JSON')
     .action(async (options: ToolsOptions) => {
-      const { kernel } = await startKernel(invocationFrom(options, toolFlags(options)));
+      const { kernel } = await startCommandKernel(invocationFrom(options, toolFlags(options)), options);
       try {
         const rows: ToolRow[] = kernel.servedDefinitions().map((d) => ({
           name: d.spec.name,

@@ -5,6 +5,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { workerWriter } from '../../plugins/policy/index.js';
 import { aggregateWorkerMetrics } from '../metrics/cluster-metrics.js';
+import { logDestination } from './log-output.js';
 
 /** What a worker tells the primary once its HTTP transport listens. */
 interface ListeningMessage {
@@ -50,7 +51,7 @@ export function serveThroughWorkers(workers: number, settings: Settings): boolea
         'Set MCP_STORE_URL=sqlite:///absolute/path.db (one host) or redis://host:6379 (replicas), or run one worker.',
     );
   }
-  const logger = createLogger({ level: core.LOG_LEVEL, secrets: settings.secretValues() });
+  const logger = createLogger({ level: core.LOG_LEVEL, secrets: settings.secretValues(), destination: logDestination(settings) });
   // Scrapes land on any worker, which asks here for every worker's figures, summed.
   aggregateWorkerMetrics(logger);
   new ClusterPrimary(workers, logger).start();

@@ -9,17 +9,19 @@ export interface ActivityFilter {
 }
 
 /** What the outcome filter offers; each record has exactly one of these. */
-export const OUTCOMES = ['ok', 'error', 'denied', 'held', 'granted', 'rejected'] as const;
+export const OUTCOMES = ['ok', 'error', 'denied', 'held', 'granted', 'rejected', 'notified'] as const;
 
 const TAIL_BYTES = 2 * 1024 * 1024;
 const SHOWN = 200;
 
 /**
- * One record's outcome as an auditor names it: an approver's decision (granted, rejected), a call the
- * policy refused (denied) or held (held), or a call that ran (ok) or failed (error).
+ * One record's outcome as an auditor names it: an approver's decision (granted, rejected), an attempt to tell
+ * a webhook receiver of an approval (notified, delivered or not), a call the policy refused (denied) or held
+ * (held), or a call that ran (ok) or failed (error).
  */
 export function outcomeOf(record: AuditRecord): (typeof OUTCOMES)[number] {
   if (record.approval !== undefined) return record.approval.status;
+  if (record.notification !== undefined) return 'notified';
   if (record.outcome.status === 'ok') return 'ok';
   if (record.outcome.code === 'policy_denied') return 'denied';
   if (record.outcome.code === 'approval_required') return 'held';

@@ -6,18 +6,20 @@ import type { ApprovalStore } from '../../plugins/policy/index.js';
 import type { PolicySource } from '../../plugins/policy/index.js';
 import { explainCall, UnexplainableCall, type Explanation } from '../policy/explain-call.js';
 import type { ConsoleAccess } from './access.js';
-import type { ArgumentValues } from './argument-view.js';
 import { LIVE_SCRIPT } from './assets/live-script.js';
 import { STYLESHEET } from './assets/stylesheet.js';
 import type { AuditView } from './audit-view.js';
+import type { DecisionHistory } from './decision-history.js';
+import { BULK, DECIDE, DecisionRoutes, ONE } from './decision-routes.js';
 import type { Decisions, Verdict } from './decisions.js';
 import { readForm, redirect, sendAsset, sendHtml } from './http-kit.js';
 import { activityPage } from './pages/activity-page.js';
 import { approvalsPage, pendingCards, type ApprovalsView } from './pages/approvals-page.js';
+import { decidedPage } from './pages/decided-page.js';
 import type { Banner, Viewer } from './pages/layout.js';
 import { policyPage, type ExplainForm } from './pages/policy-page.js';
 import { problemPage } from './pages/sign-in-page.js';
-import { ConsoleRequest, SESSION_COOKIE } from './request-context.js';
+import { ConsoleRequest, NEXT_COOKIE, SESSION_COOKIE } from './request-context.js';
 import type { CheckedSessions } from './session-check.js';
 import type { ConsoleSession } from './sessions.js';
 import type { SignInRoutes } from './sign-in/sign-in-routes.js';
@@ -27,21 +29,27 @@ export interface ConsoleParts {
   approvals: ApprovalStore;
   policy?: PolicySource;
   audit?: AuditView;
+  history?: DecisionHistory;
   sessions: CheckedSessions;
   access: ConsoleAccess;
   decisions: Decisions;
-  values: ArgumentValues;
   signIn: SignInRoutes;
   publicUrl: string;
   clock: Clock;
   logger: Logger;
 }
 
-const DECIDE = /^\/console\/approvals\/([^/]+)\/(grant|reject)$/;
-const NOTICES: Record<string, (id: string) => string> = {
-  granted: (id) => `Granted ${id}: the caller's next identical call runs once.`,
-  rejected: (id) => `Rejected ${id}: the caller's retries are refused, with your reason.`,
+const NOTICES: Record<string, (query: URLSearchParams) => string | undefined> = {
+  granted: (q) => (APPROVAL.test(q.get('id') ?? '') ? `Granted ${q.get('id')}: the caller's next identical call runs once.` : undefined),
+  rejected: (q) => (APPROVAL.test(q.get('id') ?? '') ? `Rejected ${q.get('id')}: the caller's retries are refused, with your reason.` : undefined),
+  'rejected-several': (q) =>
+    /^\d{1,4}$/.test(q.get('n') ?? '')
+      ? `Rejected ${q.get('n')} of ${q.get('subject') ?? ''}'s held calls: their retries are refused, with your reason.`
+      : undefined,
 };
+const APPROVAL = /^apr-[0-9a-f]{24}$/;
+/** Pages worth coming back to after signing in (a webhook event's link): GETs of the console's own pages. */
+const RETURNABLE = /^\/console\/(approvals\/apr-[0-9a-f]{24}(\/(grant|reject))?|decided|activity|policy)$/;
 
 /**
  * The approvals console, a route module of the HTTP server (`/console` and below), independent of MCP: it
@@ -71,7 +79,17 @@ export function consoleRoutes(parts: ConsoleParts): (request: IncomingMessage, r
 }
 
 class Routes {
-  constructor(private readonly parts: ConsoleParts) {}
+  private readonly deciding: DecisionRoutes;
+
+  constructor(private readonly parts: ConsoleParts) {
+    this.deciding = new DecisionRoutes(
+      parts.approvals,
+      parts.decisions,
+      parts.history,
+      (s) => this.view(s),
+      (rq, s) => this.forged(rq, s),
+    );
+  }
 
   async handle(rq: ConsoleRequest): Promise<void> {
     const { path } = rq;
@@ -87,6 +105,8 @@ class Routes {
       const cookies = rq.ended ? [rq.clear(SESSION_COOKIE)] : [];
       const signIn = rq.ended ? '/console/signin?notice=ended' : '/console/signin';
       if (path === '/console/approvals/live') return sendHtml(rq.response, 401, problemPage('Signed out', 'Sign in again.', signIn), cookies);
+      // A link followed before signing in (a webhook event's) is where the sign-in leads back to.
+      if (method === 'GET' && RETURNABLE.test(path)) cookies.push(rq.cookie(NEXT_COOKIE, encodeURIComponent(rq.request.url ?? path), 600, '/console', 'Lax'));
       if (method === 'GET') return redirect(rq.response, signIn, cookies);
       const why = rq.ended ? 'Your sign-in has ended (your token or your groups changed)' : 'Your sign-in has expired';
       return sendHtml(rq.response, 403, problemPage('Not signed in', `${why}, so nothing was done. Sign in and try again.`, signIn), cookies);
@@ -95,11 +115,16 @@ class Routes {
     if (method === 'GET' && (path === '/console' || path === '/console/')) return this.approvals(rq, s, this.notice(rq));
     if (method === 'GET' && path === '/console/approvals/live')
       return sendHtml(rq.response, 200, pendingCards(await this.parts.approvals.list(), this.view(s)));
+    if (method === 'GET' && path === '/console/decided') return this.decided(rq, s);
     if (method === 'GET' && path === '/console/activity') return this.activity(rq, s);
+    if (path === BULK) return method === 'POST' ? this.deciding.bulkReject(rq, s) : this.deciding.bulkConfirm(rq, s);
+    const one = ONE.exec(path);
+    if (one !== null && method === 'GET') return this.deciding.one(rq, s, one[1]!);
     if (method === 'GET' && path === '/console/policy') return this.policy(rq, s);
     if (method === 'POST' && path === '/console/policy/explain') return this.explain(rq, s);
     const decide = DECIDE.exec(path);
-    if (decide !== null && method === 'POST') return this.decide(rq, s, decide[1]!, decide[2] as Verdict);
+    if (decide !== null && method === 'POST') return this.deciding.decide(rq, s, decide[1]!, decide[2] as Verdict);
+    if (decide !== null && method === 'GET') return this.deciding.confirm(rq, s, decide[1]!, decide[2] as Verdict);
     sendHtml(rq.response, 404, problemPage('Not found', `There is no console page at ${path}.`));
   }
 
@@ -107,12 +132,11 @@ class Routes {
     sendHtml(rq.response, status, approvalsPage(await this.parts.approvals.list(), this.view(s), banner));
   }
 
-  private async decide(rq: ConsoleRequest, s: ConsoleSession, id: string, verdict: Verdict): Promise<void> {
-    const form = await readForm(rq.request);
-    if (form === undefined || !rq.formAllowed(form, s.csrf)) return this.forged(rq, s);
-    const outcome = await this.parts.decisions.decide(s.principal, id, verdict, form.get('reason') ?? '');
-    if (!outcome.ok) return this.approvals(rq, s, { kind: 'error', text: outcome.message }, outcome.status);
-    redirect(rq.response, `/console?notice=${outcome.approval.status}&id=${outcome.approval.id}`);
+  private async decided(rq: ConsoleRequest, s: ConsoleSession): Promise<void> {
+    const history = this.parts.history;
+    const page = Number.parseInt(rq.query.get('page') ?? '1', 10);
+    const data = { path: this.parts.audit?.path, history: await history?.page(Number.isFinite(page) ? page : 1), now: this.parts.clock.now() };
+    sendHtml(rq.response, 200, decidedPage(this.viewer(s), data));
   }
 
   private async activity(rq: ConsoleRequest, s: ConsoleSession): Promise<void> {
@@ -198,9 +222,8 @@ class Routes {
   }
 
   private notice(rq: ConsoleRequest): Banner | undefined {
-    const make = NOTICES[rq.query.get('notice') ?? ''];
-    const id = rq.query.get('id') ?? '';
-    return make !== undefined && /^apr-[0-9a-f]{24}$/.test(id) ? { kind: 'notice', text: make(id) } : undefined;
+    const text = NOTICES[rq.query.get('notice') ?? '']?.(rq.query);
+    return text === undefined ? undefined : { kind: 'notice', text };
   }
 
   private viewer(s: ConsoleSession): Viewer {
@@ -213,7 +236,6 @@ class Routes {
       viewer: this.viewer(s),
       principal: s.principal,
       access: this.parts.access,
-      values: this.parts.values,
       vendorOf: (name) => {
         const tool = tools.find((t) => t.spec.name === name);
         return tool?.upstream?.identity.vendor ?? tool?.plugin ?? 'unknown';

@@ -39,8 +39,4 @@ export const ConsoleSettings = Type.Object({
     description:
       "How old a console session's last check of its token (tokens file, or the OIDC provider) and groups may be; a revoked token or a changed group ends the session within it.",
   }),
-  MCP_CONSOLE_ARGUMENT_VALUES: Type.String({
-    default: 'path',
-    description: 'Comma-separated argument paths (dotted: body.fields.summary) whose values approvers see; the others show their type only. "*" shows all.',
-  }),
 });

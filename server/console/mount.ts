@@ -4,18 +4,19 @@ import type { Logger } from '../../core/logging/logger.js';
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
-import type { ApprovalStore } from '../../plugins/policy/index.js';
+import type { ApprovalNotifier, ApprovalStore } from '../../plugins/policy/index.js';
 import type { AuditLog } from '../../plugins/policy/index.js';
 import { POLICY_TOKENS, PolicySettings } from '../../plugins/policy/index.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { PolicySource } from '../../plugins/policy/index.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { ConsoleAccess } from './access.js';
 import { ConsoleSettings } from './console-settings.js';
-import { ArgumentValues } from './argument-view.js';
 import { AuditView } from './audit-view.js';
 import { consoleRoutes } from './console-routes.js';
+import { DecisionHistory } from './decision-history.js';
 import { Decisions } from './decisions.js';
 import { CheckedSessions } from './session-check.js';
 import { SessionStore } from './sessions.js';
@@ -43,15 +44,16 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
   const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
   const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, own.MCP_CONSOLE_SESSION_TTL_SECONDS * 1000);
   const audit = policy.MCP_AUDIT_LOG === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
+  if (policy.MCP_APPROVAL_WEBHOOK_URL !== '') kernel.resolve<ApprovalNotifier>(POLICY_TOKENS.Notifier).linkTo(consoleLink(settings, logger));
   const routes = consoleRoutes({
     kernel,
     approvals,
     policy: policy.MCP_POLICY_FILE === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
     audit: audit === undefined ? undefined : new AuditView(audit.logPath),
+    history: audit === undefined ? undefined : new DecisionHistory(audit.logPath),
     sessions: new CheckedSessions(sessions, credentialCheck(method), clock, own.MCP_CONSOLE_SESSION_RECHECK_SECONDS * 1000, logger),
     access,
-    decisions: new Decisions(approvals, access, kernel, audit, clock, logger),
-    values: new ArgumentValues(own.MCP_CONSOLE_ARGUMENT_VALUES),
+    decisions: new Decisions(approvals, access, logger),
     signIn: new SignInRoutes(method, sessions, access, logger),
     publicUrl: own.MCP_CONSOLE_PUBLIC_URL,
     clock,
@@ -59,6 +61,19 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
   });
   logger.info({ path: '/console', signIn: method.mode, approverGroups: access.approverGroups }, 'approvals console on');
   return async (request, response) => (await routes(request, response)) || (others !== undefined && (await others(request, response)));
+}
+
+/**
+ * Where webhook events link to: MCP_CONSOLE_PUBLIC_URL, or the address the server listens on when a browser can
+ * reach it as it is (a named or loopback host and a fixed port); otherwise events go without a link.
+ */
+function consoleLink(settings: Kernel['settings'], logger: Logger): string | undefined {
+  const publicUrl = settings.of(ConsoleSettings).MCP_CONSOLE_PUBLIC_URL;
+  if (publicUrl !== '') return publicUrl;
+  const { MCP_HTTP_HOST: host, MCP_HTTP_PORT: port } = settings.of(CoreSettings);
+  if (port !== 0 && host !== '0.0.0.0' && host !== '::' && host !== '') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.warn('Approval webhook events carry no console link: set MCP_CONSOLE_PUBLIC_URL to the address approvers open the console at.');
+  return undefined;
 }
 
 function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logger): SignInMethod {

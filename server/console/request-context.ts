@@ -8,6 +8,9 @@ export const SESSION_COOKIE = 'mcp_console';
 export const SIGN_IN_COOKIE = 'mcp_console_signin';
 /** Binds an OIDC sign-in to the browser that started it (Lax: it must come back with the provider's redirect). */
 export const STATE_COOKIE = 'mcp_console_state';
+/** The console page a signed-out browser asked for (a webhook event's link): where signing in leads back to. */
+export const NEXT_COOKIE = 'mcp_console_next';
+const NEXT_PAGE = /^\/console(\/[A-Za-z0-9_-]+)*(\?[A-Za-z0-9_=&%.-]*)?$/;
 
 /** One console request: its URL, where the console is, whether cookies must be Secure, who is signed in. */
 export class ConsoleRequest {
@@ -72,5 +75,17 @@ export class ConsoleRequest {
 
   readCookie(name: string): string | undefined {
     return readCookie(this.request, name);
+  }
+
+  /** The page to go to after signing in: the one asked for before, if it is a console page, else the console. */
+  nextPage(): string {
+    let next = '';
+    try {
+      next = decodeURIComponent(this.readCookie(NEXT_COOKIE) ?? '');
+    } catch {
+      // a cookie this console did not write
+    }
+    // Only a path of the console itself: never another site, never `//host`.
+    return NEXT_PAGE.test(next) ? next : '/console';
   }
 }

@@ -36,7 +36,7 @@ export function explainCall(kernel: Kernel, engine: PolicyEngine, toolName: stri
   if (tool === undefined)
     throw new UnexplainableCall(
       `No tool "${toolName}" is loaded. Tools: ${kernel
-        .definitions()
+        .servedDefinitions()
         .map((t) => t.spec.name)
         .sort()
         .join(', ')}.`,

@@ -85,9 +85,7 @@ export async function serveHttp(kernel: Kernel, options: HttpOptions): Promise<R
       });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new StartupError(`Cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`)),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new StartupError(listenFailure(options.host, options.port, error))));
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
@@ -174,4 +172,19 @@ function closeServer(server: HttpServer): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+}
+
+/** Why the port could not be taken, and the setting (and flag) that changes it. */
+function listenFailure(host: string, port: number, error: NodeJS.ErrnoException): string {
+  const at = `Cannot listen on ${host}:${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `${at}: the port is already in use (EADDRINUSE). Stop what uses it, or choose another port with MCP_HTTP_PORT (--port).`;
+    case 'EACCES':
+      return `${at}: this user may not use that port (EACCES; ports below 1024 need privileges). Choose another with MCP_HTTP_PORT (--port).`;
+    case 'EADDRNOTAVAIL':
+      return `${at}: no interface of this machine has that address (EADDRNOTAVAIL). Bind another with MCP_HTTP_HOST (--host).`;
+    default:
+      return `${at} (MCP_HTTP_HOST, MCP_HTTP_PORT): ${error.code ?? error.message}`;
+  }
 }

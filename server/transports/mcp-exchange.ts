@@ -4,6 +4,9 @@ import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { Principal } from '../../core/identity/principal.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
+import { principalLogLevels, type ClientLogLevels } from '../mcp/client-log-levels.js';
+import type { KeyValueStore } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
 import { correlationHeaders } from './correlation-headers.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
@@ -24,6 +27,7 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
     legacy: 'reject',
     onerror,
   });
+  const levels = principalLogLevels(kernel.resolve<KeyValueStore>(TOKENS.Store));
   return async (request, response, body, principal) => {
     const header = (name: string): string | undefined => {
       const value = request.headers[name];
@@ -44,8 +48,11 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       await sendWebResponse(await modern.fetch(webRequest, { authInfo, parsedBody: body }), response);
       return;
     }
-    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const logLevels = readOnce(levels);
+    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader, logLevels });
+    // Plain JSON, unless notifications may come before the result: then an SSE stream carries them, then it.
+    const enableJsonResponse = !(await sendsNotifications(body, () => logLevels.get(principal)));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
     const teardown = (): void => {
       void transport.close().catch(() => {});
       void mcp.close().catch(() => {});
@@ -59,4 +66,24 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       teardown();
     }
   };
+}
+
+/**
+ * Whether a 2025-era POST is a tools/call that may send notifications before its result: it asked for progress
+ * (`_meta.progressToken`), or its principal asked for log messages (`logging/setLevel`). They go on the
+ * request's own stream, which a JSON answer does not have. (The 2026-07-28 entry opens the stream by itself
+ * when a notification comes first.)
+ */
+async function sendsNotifications(body: unknown, logLevel: () => Promise<unknown>): Promise<boolean> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const { method, params } = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } };
+  if (method !== 'tools/call') return false;
+  const token = params?._meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' || (await logLevel()) !== undefined;
+}
+
+/** The levels of one POST: the principal's level is read from the store at most once (the exchange and the call both ask). */
+function readOnce(levels: ClientLogLevels): ClientLogLevels {
+  let read: ReturnType<ClientLogLevels['get']> | undefined;
+  return { get: (principal) => (read ??= levels.get(principal)), set: (principal, level) => levels.set(principal, level) };
 }

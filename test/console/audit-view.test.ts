@@ -82,4 +82,48 @@ describe("recent activity over every writer's chain", () => {
     expect(broken).to.include('<strong>Audit chain broken</strong>');
     expect(broken).to.include('<li>writer w2: line 2 (record 2): its content does not match its hash: the record was edited.</li>');
   });
+
+  it('files webhook deliveries under "notified", naming the event, the receiver and how the attempt went', async () => {
+    const chain = await AuditLog.open(`${log}.w3`);
+    const delivery = {
+      event: 'approval.held',
+      eventId: 'apr-0123456789abcdef01234567.held',
+      approvalId: 'apr-0123456789abcdef01234567',
+      receiver: 'https://hooks.example',
+    };
+    for (const [attempt, delivered] of [
+      [1, false],
+      [2, true],
+    ] as const) {
+      await chain.append({
+        time: new Date(Date.UTC(2026, 10, 30, 9, 7 + attempt)).toISOString(),
+        principal: { subject: 'mcp-devtools', groups: [], via: 'webhook' },
+        tool: 'jira_delete',
+        decision: null,
+        upstream: null,
+        outcome: delivered ? { status: 'ok' } : { status: 'error', code: 'webhook_failed' },
+        durationMs: 12,
+        args: {},
+        notification: {
+          ...delivery,
+          attempt,
+          delivered,
+          ...(delivered ? { status: 200 } : { status: 503, error: 'the receiver answered 503' }),
+          retrying: !delivered,
+        },
+      });
+    }
+    await chain.close();
+    const { records } = await new AuditView(log).recent({ ...ANY, outcome: 'notified' });
+    expect(records.map((r) => [r.notification!.attempt, r.notification!.delivered])).to.deep.equal([
+      [2, true],
+      [1, false],
+    ]);
+    const verification = await new AuditView(log).verification();
+    const page = activityPage(VIEWER, { ...ANY, outcome: 'notified' }, { path: log, records, scanned: 9, verification, principals: [], tools: [] }).text;
+    expect(page).to.include(
+      'approval.held to https://hooks.example, attempt 1: <span class="status error">not delivered</span> (the receiver answered 503), retrying',
+    );
+    expect(page).to.include('<span class="outcome notified">notified</span>');
+  });
 });

@@ -22,7 +22,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
   let dave: ConsoleClient;
 
   before(async () => {
-    d = await ConsoleDeployment.start({ store: 'sqlite', env: { MCP_CONSOLE_ARGUMENT_VALUES: 'path,body.branch' } });
+    d = await ConsoleDeployment.start({ store: 'sqlite' });
     olga = await ConsoleClient.signIn(d.base, d.tokens.olga);
     dave = await ConsoleClient.signIn(d.base, d.tokens.dave);
   });
@@ -75,23 +75,29 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       expect(card).to.include('rule <code>deletes-need-approval</code>: Deletes and pipeline triggers are reviewed by an approver first.');
       expect(card).to.match(/data-expires="[^"]+">1[45] min \d\d s left</);
       expect(card).to.include('<span class="key">path</span> <code class="value">&quot;/rest/api/3/issue/PLAT-7&quot;</code>');
-      expect(card).to.include(`action="/console/approvals/${id}/grant"`);
+      expect(card).to.include(`href="/console/approvals/${id}/grant"`);
       // The live list serves the same card.
       expect(cardOf((await olga.get('/console/approvals/live')).text, id)).to.equal(card);
     });
 
-    it('shows argument values only on the paths MCP_CONSOLE_ARGUMENT_VALUES names, and escapes them', async () => {
+    it('shows the argument values (the branch a pipeline builds), the identity that will act and the policy version, escaped', async () => {
       const id = heldApproval(
         await d.call('rene', 'circleci_post', {
           path: PIPELINE,
-          body: { branch: '<img src=x onerror=alert(1)>', parameters: { note: 'words only rene should see' } },
+          body: { branch: '<img src=x onerror=alert(1)>', parameters: { deploy_env: 'production', api_token: 'tok-pasted-by-the-agent-123' } },
         }),
       );
       const card = cardOf((await dave.get('/console')).text, id)!;
-      expect(card).to.include('<span class="key">branch</span> <code class="value">&quot;&lt;img src=x onerror=alert(1)&gt;&quot;</code>');
-      expect(card).to.include('<span class="key">note</span> <span class="type">string</span>');
+      expect(card).to.include(
+        '<span class="key">body</span> <code class="value">{&quot;branch&quot;:&quot;&lt;img src=x onerror=alert(1)&gt;&quot;,&quot;parameters&quot;:{&quot;deploy_env&quot;:&quot;production&quot;,&quot;api_token&quot;:&quot;[REDACTED]&quot;}}</code>',
+      );
+      expect(card).to.include('Hidden from approvers: body.parameters.api_token');
+      expect(card).to.include(
+        `<dt>Acts as</dt><dd class="identity"><strong>circleci-deployer</strong> <span class="environment env-production">production</span> <span class="muted">circleci at ${new URL(d.circleci.url).host}</span></dd>`,
+      );
+      expect(card).to.match(/<dt>Policy<\/dt><dd><code class="policy-version">sha256:[0-9a-f]{16}<\/code><\/dd>/);
       expect(card).not.to.include('<img');
-      expect(card).not.to.include('words only rene should see');
+      expect(card).not.to.include('tok-pasted-by-the-agent-123');
     });
   });
 
@@ -113,7 +119,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-9')));
       const page = (await dave.get('/console')).text;
       expect(page).to.include('You can see what is waiting; members of approvers decide.');
-      expect(cardOf(page, id)).not.to.include('<button');
+      expect(cardOf(page, id)).not.to.include('class="actions"');
       const answer = await dave.post(`/console/approvals/${id}/grant`, {}, { csrf: await dave.csrf() });
       expect(answer.status).to.equal(403);
       expect(answer.text).to.include('Only members of approvers may grant or reject calls; dave is not.');
@@ -124,7 +130,7 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
       const id = heldApproval(await d.call('olga', 'jira_delete', issue('PLAT-10')));
       const card = cardOf((await olga.get('/console')).text, id)!;
       expect(card).to.include('olga asked for this call, so another approver must decide it.');
-      expect(card).not.to.include('<button');
+      expect(card).not.to.include('class="actions"');
       const answer = await olga.post(`/console/approvals/${id}/grant`, {}, { csrf: await olga.csrf() });
       expect(answer.status).to.equal(403);
       expect(answer.text).to.include('olga asked for this call, so another approver must decide it.');
@@ -134,19 +140,18 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
     it("grants: the caller's retry runs once, a second retry is held again, and a second decision conflicts", async () => {
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-11')));
       const csrf = await olga.csrf();
-      const answer = await olga.post(`/console/approvals/${id}/grant`, {}, { csrf });
+      const answer = await olga.post(`/console/approvals/${id}/grant`, { confirmed: 'yes' }, { csrf });
       expect(answer.status).to.equal(303);
       expect(answer.headers.get('location')).to.equal(`/console?notice=granted&id=${id}`);
       const page = (await olga.get(answer.headers.get('location')!)).text;
       expect(page).to.include(`Granted ${id}: the caller&#39;s next identical call runs once.`);
       expect(cardOf(page, id)).to.equal(undefined);
-      expect(page).to.match(new RegExp(`<span class="status granted">granted</span> by olga`));
 
       const ran = await d.call('alice', 'jira_delete', issue('PLAT-11'));
       expect(ran.isError).to.equal(undefined);
       expect(heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-11')))).not.to.equal(id);
       expect(d.jira.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).to.deep.equal(['/rest/api/3/issue/PLAT-11']);
-      const late = await olga.post(`/console/approvals/${id}/reject`, { reason: 'too late' }, { csrf });
+      const late = await olga.post(`/console/approvals/${id}/reject`, { reason: 'too late', confirmed: 'yes' }, { csrf });
       expect(late.status).to.equal(409);
       expect(late.text).to.include(`Approval ${id} was already decided: granted by olga, and the call it covers has run.`);
     });
@@ -154,17 +159,21 @@ describe('approvals console over HTTP (built server, bearer tokens, SQLite store
     it("rejects only with a reason, which the caller's retry is told", async () => {
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-12')));
       const csrf = await olga.csrf();
-      const blank = await olga.post(`/console/approvals/${id}/reject`, { reason: '   ' }, { csrf });
+      const blank = await olga.post(`/console/approvals/${id}/reject`, { reason: '   ', confirmed: 'yes' }, { csrf });
       expect(blank.status).to.equal(400);
       expect(blank.text).to.include('Say why you reject the call: the reason is told to the caller.');
       expect(heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-12')))).to.equal(id);
 
-      const answer = await olga.post(`/console/approvals/${id}/reject`, { reason: 'PLAT-12 is the release tracker; close it instead.' }, { csrf });
+      const answer = await olga.post(
+        `/console/approvals/${id}/reject`,
+        { reason: 'PLAT-12 is the release tracker; close it instead.', confirmed: 'yes' },
+        { csrf },
+      );
       expect(answer.status).to.equal(303);
       const refused = await d.call('alice', 'jira_delete', issue('PLAT-12'));
       expect(refused._meta?.code).to.equal('policy_denied');
       expect(textOf(refused)).to.include(`olga rejected approval ${id} for this call: PLAT-12 is the release tracker; close it instead.`);
-      expect((await olga.post(`/console/approvals/${id}/grant`, {}, { csrf })).status).to.equal(409);
+      expect((await olga.post(`/console/approvals/${id}/grant`, { confirmed: 'yes' }, { csrf })).status).to.equal(409);
     });
 
     it('records each decision in the audit log with the approver, and the chain verifies', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { openMemoryStore } from '../../core/store/memory-store.js';
 import { ConsoleAccess } from '../../server/console/access.js';
-import { ArgumentValues } from '../../server/console/argument-view.js';
+import { argumentRows, FOLD_CHARS } from '../../server/console/argument-view.js';
 import { html } from '../../server/console/html.js';
 import { timeLeft } from '../../server/console/pages/layout.js';
 import { SessionStore } from '../../server/console/sessions.js';
@@ -9,34 +9,25 @@ import { manualClock } from '../support/enterprise-fixture.js';
 
 describe('approvals console parts', () => {
   describe('argument values shown to approvers', () => {
-    const args = JSON.stringify({ path: '/rest/api/3/issue', body: { fields: { summary: 'Rotate the key', labels: ['a', 'b'] }, fieldsExtra: 'x' } });
-
-    it('shows the values of the named paths and everything under them, the type of the rest', () => {
-      const lines = new ArgumentValues('path, body.fields').lines(args);
-      expect(lines).to.deep.equal([
-        { depth: 0, key: 'body', text: 'object', value: false },
-        { depth: 1, key: 'fields', text: 'object', value: false },
-        { depth: 2, key: 'labels', text: '["a","b"]', value: true },
-        { depth: 2, key: 'summary', text: '"Rotate the key"', value: true },
-        // A sibling whose name merely starts the same is not under body.fields.
-        { depth: 1, key: 'fieldsExtra', text: 'string', value: false },
-        { depth: 0, key: 'path', text: '"/rest/api/3/issue"', value: true },
+    it('shows each argument with its value as the call sends it, an object as JSON (the branch a pipeline builds)', () => {
+      const rows = argumentRows(JSON.stringify({ path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } }));
+      expect(rows).to.deep.equal([
+        { key: 'path', text: '"/api/v2/project/gh/acme/app/pipeline"', redacted: false },
+        { key: 'body', text: '{"branch":"main"}', redacted: false },
       ]);
     });
 
-    it('shows every value with "*" and none with an empty setting', () => {
-      expect((new ArgumentValues('*').lines(args) as Array<{ value: boolean; text: string }>).filter((l) => l.value).map((l) => l.text)).to.deep.equal([
-        '["a","b"]',
-        '"Rotate the key"',
-        '"x"',
-        '"/rest/api/3/issue"',
-      ]);
-      expect((new ArgumentValues('').lines(args) as Array<{ value: boolean }>).some((l) => l.value)).to.equal(false);
+    it('folds a long value: its start, with the whole of it pretty-printed behind "show all"', () => {
+      const body = { fields: { summary: 'Rotate the key', description: 'd'.repeat(300) } };
+      const [row] = argumentRows(JSON.stringify({ body })) as Array<{ text: string; full?: string }>;
+      expect(row!.text).to.equal(`${JSON.stringify(body).slice(0, FOLD_CHARS)}...`);
+      expect(row!.full).to.equal(JSON.stringify(body, null, 2));
     });
 
-    it('says so when the stored preview was cut (not JSON any more)', () => {
-      expect(new ArgumentValues('*').lines(`${args.slice(0, 40)}... (9000 characters)`)).to.deep.equal({
-        unavailable: 'The arguments are too large to show here; use `mcp-devtools approvals list --json`.',
+    it('marks a value the approvals store redacted, and says so when a stored preview is not JSON', () => {
+      expect(argumentRows('{"token":"[REDACTED]"}')).to.deep.equal([{ key: 'token', text: 'redacted', redacted: true }]);
+      expect(argumentRows('{"path":"/rest/api/3/issue"... (9000 characters)')).to.deep.equal({
+        unavailable: 'The arguments are too large to show here; use `mcp-devtools approvals show ID`.',
       });
     });
   });

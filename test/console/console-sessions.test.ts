@@ -31,8 +31,15 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const id = (held._meta?.decision as { approvalId: string }).approvalId;
       const olga = await ConsoleClient.signIn(d.baseOf(1), d.tokens.olga);
       expect((await olga.get('/console')).text).to.include(`id="${id}"`);
-      expect((await olga.post(`/console/approvals/${id}/grant`, {}, { csrf: await olga.csrf() })).status).to.equal(303);
+      expect(
+        (await olga.post(`/console/approvals/${id}/grant`, { confirmed: 'yes', reason: 'Cleared on replica two.' }, { csrf: await olga.csrf() })).status,
+      ).to.equal(303);
       expect((await d.call('alice', 'jira_delete', { path: '/rest/api/3/issue/REP-1' })).isError).to.equal(undefined);
+      // The decided tab of the other replica reads both chains: the decision (r2's) and the run it let through (r1's).
+      const alice = await ConsoleClient.signIn(d.baseOf(0), d.tokens.alice);
+      const row = (await alice.get('/console/decided')).text.match(new RegExp(`<tr id="${id}">.*?</tr>`))![0];
+      expect(row).to.include('<span class="status granted">granted</span> by <strong>olga</strong>').and.to.include('Cleared on replica two.');
+      expect(row).to.include('<span class="outcome ok">ran</span>');
     });
 
     it('keeps out principals in neither MCP_CONSOLE_VIEWER_GROUPS nor MCP_APPROVER_GROUPS', async () => {

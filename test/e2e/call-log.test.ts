@@ -133,7 +133,10 @@ describe('the log line of every tool call (dist/cli.js over stdio)', () => {
     const mock = await MockUpstream.start();
     try {
       mock.on('GET', '/api/v2/me', { body: { login: 'bot' } });
-      const ran = await runCli(['call', 'circleci_get', '{"path":"/me"}'], { env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: secrets.circleci } });
+      // `call` writes the server's log lines only when asked (--verbose): a person gets the result alone.
+      const ran = await runCli(['call', 'circleci_get', '{"path":"/me"}', '--verbose'], {
+        env: { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: secrets.circleci },
+      });
       const lines = ran.stderr.split('\n').filter(Boolean);
       leakAudit.transcript('call command stderr', ran.stderr);
       expect(callLines(lines)).to.have.length(1);
@@ -180,7 +183,11 @@ describe('the result bytes of a call line with structured output on', () => {
     const spilled = results[1]!.structuredContent as { incomplete?: { reason: string } };
     expect(spilled.incomplete?.reason).to.equal('size');
     results.forEach((result, i) => {
-      const text = (result.content as Array<{ text: string }>).reduce((n, block) => n + Buffer.byteLength(block.text, 'utf8'), 0);
+      // The text blocks: the resource_link the MCP server appends to a spilled result (the artifact as a
+      // resource) is the protocol's addition, not the tool's answer the call line measures.
+      const blocks = result.content as Array<{ type: string; text?: string }>;
+      expect(blocks.filter((b) => b.type !== 'text').map((b) => b.type)).to.deep.equal(i === 1 ? ['resource_link'] : []);
+      const text = blocks.reduce((n, block) => n + (block.type === 'text' ? Buffer.byteLength(block.text!, 'utf8') : 0), 0);
       expect(result.structuredContent).to.be.an('object');
       expect(lines[i]!.resultBytes).to.equal(text + Buffer.byteLength(JSON.stringify(result.structuredContent), 'utf8'));
     });

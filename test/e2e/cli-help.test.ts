@@ -29,14 +29,13 @@ describe('CLI help for mistakes', () => {
     expect(level.stderr.trim()).to.equal(
       'mcp-devtools: Setting LOG_LEVEL="verbose" from environment is not one of the allowed values: trace, debug, info, warn, error, fatal, silent.',
     );
-    // `serve` writes a log stream: its reason for not starting is a JSON line too (plain text on a terminal).
+    // `serve` writes a log stream: its reason for not starting is a fatal JSON line too, before the sentence.
     const transport = await runCli(['--transport', 'sse']);
     expect(transport.code).to.equal(1);
-    expect(JSON.parse(transport.stderr.trim())).to.deep.include({
-      level: 60,
-      name: 'mcp-devtools',
-      msg: 'Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.',
-    });
+    const [fatal, sentence] = transport.stderr.trim().split('\n');
+    const reason = 'Setting MCP_TRANSPORT="sse" from command line is not one of the allowed values: stdio, http.';
+    expect(JSON.parse(fatal!)).to.deep.include({ level: 60, name: 'mcp-devtools', msg: reason });
+    expect(sentence).to.equal(`mcp-devtools: ${reason}`);
   });
 
   it('an unknown setting suggests the nearest one', async () => {

@@ -45,7 +45,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
     };
 
     before(async () => {
-      d = await ConsoleDeployment.start({ store, env: { MCP_CONSOLE_ARGUMENT_VALUES: 'path,body.branch' } });
+      d = await ConsoleDeployment.start({ store });
       browser = await launchChromium();
       olga = await browser.newContext({ viewport: VIEWPORTS.laptop });
       olga.on('request', (r) => origins.add(new URL(r.url()).origin));
@@ -90,7 +90,9 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       await page.locator(`#${pipeline}`).waitFor();
       await screenshot(page, `${store}-approvals-laptop`, docs);
 
-      await card.locator('button.grant').click();
+      await card.locator('a.grant').click();
+      await page.waitForURL(`${d.base}/console/approvals/${id}/grant`);
+      await page.click('form.confirm button.grant');
       await page.waitForURL(/notice=granted/);
       expect(await page.textContent('.banner.notice')).to.equal(`Granted ${id}: the caller's next identical call runs once.`);
       expect(await page.locator(`#${id}`).count()).to.equal(0);
@@ -104,15 +106,14 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-43')));
       const card = page.locator(`#${id}`);
       await card.waitFor({ timeout: 15_000 });
-      await card.locator('button.reject').click();
-      expect(await card.locator('textarea').evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).to.equal(true);
-      expect(page.url()).to.match(/notice=granted/);
-      await card.locator('textarea').fill('PLAT-43 holds the audit trail; archive it instead.');
-      // New calls arriving while a reason is typed do not wipe it.
-      const other = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-44')));
-      await page.locator(`#${other}`).waitFor({ timeout: 15_000 });
-      expect(await card.locator('textarea').inputValue()).to.equal('PLAT-43 holds the audit trail; archive it instead.');
-      await card.locator('button.reject').click();
+      await card.locator('a.reject').click();
+      await page.waitForURL(`${d.base}/console/approvals/${id}/reject`);
+      await page.click('form.confirm button.reject');
+      const reason = page.locator('form.confirm textarea[name=reason]');
+      expect(await reason.evaluate((el) => (el as unknown as { validity: { valueMissing: boolean } }).validity.valueMissing)).to.equal(true);
+      expect(page.url()).to.equal(`${d.base}/console/approvals/${id}/reject`);
+      await reason.fill('PLAT-43 holds the audit trail; archive it instead.');
+      await page.click('form.confirm button.reject');
       await page.waitForURL(/notice=rejected/);
       const refused = await d.call('alice', 'jira_delete', issue('PLAT-43'));
       expect(refused._meta?.code).to.equal('policy_denied');
@@ -124,7 +125,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-45')));
       await dave.locator(`#${id}`).waitFor({ timeout: 15_000 });
       expect(await dave.textContent('.who')).to.match(/dave\s+viewer/);
-      expect(await dave.locator('#pending button').count()).to.equal(0);
+      expect(await dave.locator('#pending .actions').count()).to.equal(0);
       expect(await forgeGrant(dave, id, true)).to.equal(403);
       await page.locator(`#${id}`).waitFor({ timeout: 15_000 });
       expect(await forgeGrant(page, id, false)).to.equal(403);
@@ -137,7 +138,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const card = page.locator(`#${id}`);
       await card.waitFor({ timeout: 15_000 });
       expect(await card.locator('.own').textContent()).to.equal('olga asked for this call, so another approver must decide it.');
-      expect(await card.locator('button').count()).to.equal(0);
+      expect(await card.locator('.actions').count()).to.equal(0);
       expect(await forgeGrant(page, id, true)).to.equal(403);
       expect(heldApproval(await d.call('olga', 'jira_delete', issue('PLAT-46')))).to.equal(id);
     });
@@ -176,6 +177,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const p = await phone.newPage();
       for (const [name, path] of [
         ['approvals', '/console'],
+        ['decided', '/console/decided'],
         ['activity', '/console/activity'],
         ['policy', '/console/policy'],
       ] as const) {

@@ -78,7 +78,8 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       const card = olga.locator(`#${id}`);
       await card.waitFor({ timeout: 15_000 });
       expect(await card.locator('dd').first().textContent()).to.equal('alice developers via oidc');
-      await card.locator('button.grant').click();
+      await card.locator('a.grant').click();
+      await olga.click('form.confirm button.grant');
       await olga.waitForURL(/notice=granted/);
       const ran = await d.call('alice', 'jira_delete', { path: '/rest/api/3/issue/OIDC-1' });
       expect(ran.isError, textOf(ran)).to.equal(undefined);
@@ -90,7 +91,7 @@ for (const store of ['sqlite', 'redis'] as const satisfies readonly StoreKind[])
       expect(await dave.textContent('.who')).to.match(/dave\s+viewer/);
       const id = heldApproval(await d.call('alice', 'jira_delete', { path: '/rest/api/3/issue/OIDC-2' }));
       await dave.locator(`#${id}`).waitFor({ timeout: 15_000 });
-      expect(await dave.locator('#pending button').count()).to.equal(0);
+      expect(await dave.locator('#pending .actions').count()).to.equal(0);
     });
   });
 }

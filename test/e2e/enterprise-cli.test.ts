@@ -13,6 +13,13 @@ import { capturedLogger } from '../support/auth-fixture.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, PEOPLE, startEnterpriseKernel, tempFile, vendorEnv } from '../support/enterprise-fixture.js';
 import { runCli } from '../support/run-cli.js';
 
+/** What `approvals show` prints of an approval (the confirmation shows the same before it asks). */
+async function describedOver(server: string, id: string, env: Record<string, string>): Promise<string> {
+  const shown = await runCli(['approvals', 'show', id, '--server', server], { env });
+  expect(shown.code, shown.stderr).to.equal(0);
+  return shown.stdout;
+}
+
 describe('enterprise CLI commands (dist/cli.js)', function () {
   this.timeout(60_000);
 
@@ -128,7 +135,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       }
       const unknown = await explain(['--tool', 'jira_archive', '--subject', 'alice']);
       expect(unknown.code).to.equal(1);
-      expect(unknown.stderr).to.contain(
+      expect(unknown.stderr, unknown.stderr).to.contain(
         'No tool "jira_archive" is loaded. Tools: artifact_read, circleci_get, circleci_post, jira_delete, jira_get, jira_post, jira_put.',
       );
     });
@@ -154,8 +161,17 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
         const list = await runCli(['approvals', 'list', '--server', server], { env });
         expect(list.code, list.stderr).to.equal(0);
         expect(list.stdout).to.contain(`${approvalId}  pending`).and.to.contain('alice [developers] called jira_delete DELETE /rest/api/3/issue/PLAT-3');
-        const grant = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga'], { env });
+        const unconfirmed = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga'], { env });
+        expect([unconfirmed.code, unconfirmed.stderr]).to.deep.equal([
+          1,
+          `${await describedOver(server, approvalId!, env)}\nGrant ${approvalId}? [y/N] mcp-devtools: Nothing was decided: answer y to confirm, or pass --yes.\n`,
+        ]);
+        const grant = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga', '--reason', 'PLAT-3 is a duplicate.'], {
+          env,
+          stdin: 'y\n',
+        });
         expect(grant.code, grant.stderr).to.equal(0);
+        expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; the caller's next identical call runs once, until `));
         const wrong = await runCli(['approvals', 'list', '--server', server], { env: { MCP_ADMIN_TOKEN: 'guess' } });
         expect(wrong.code).to.equal(1);
         expect(wrong.stderr).to.contain('answered 401');

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -11,6 +11,14 @@ import { ENTERPRISE_PLUGIN_PATH, vendorEnv, writeEnterpriseFiles } from '../supp
 import { AUDIENCE, FakeIssuer } from '../support/fake-issuer.js';
 import { runCli } from '../support/run-cli.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+
+/** What the test reads of an audit record: the call, and an approver's decision when it is one. */
+interface AuditLine {
+  tool: string;
+  principal: { subject: string };
+  outcome: { code?: string };
+  approval?: { status: string; requestedBy: string; reason?: string };
+}
 
 const TOKENS = { alice: 'tok-alice-e2e-31f0a9', carol: 'tok-carol-e2e-8d2c41', rene: 'tok-rene-e2e-c07b5e', dave: 'tok-dave-e2e-5a9f13' };
 const GROUPS = { alice: ['developers'], carol: ['contractors'], rene: ['developers', 'release-engineers'], dave: [] as string[] };
@@ -145,11 +153,11 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       subject: 'alice',
       request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-42' },
     });
-    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga'], cli);
+    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga', '--yes'], cli);
     expect(grant.code, grant.stderr).to.equal(0);
-    expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; holds until `));
+    expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; the caller's next identical call runs once, until `));
     // A second approver comes too late: told who decided, and how, and nothing changes.
-    const late = await runCli(['approvals', 'reject', approvalId!, '--by', 'paul'], cli);
+    const late = await runCli(['approvals', 'reject', approvalId!, '--by', 'paul', '--reason', 'PLAT-42 holds the audit trail.', '--yes'], cli);
     expect([late.code, late.stderr]).to.deep.equal([1, `mcp-devtools: Approval ${approvalId} was already decided: granted by olga.\n`]);
 
     const otherPrincipal = await call('rene', 'jira_delete', { path: '/rest/api/3/issue/PLAT-42' });
@@ -174,17 +182,29 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     expect(decisionOf(held)).to.include({ effect: 'approval_required', ruleId: 'deletes-need-approval' });
     const listed = (await (await admin('/admin/approvals')).json()) as { approvals: Array<{ id: string }> };
     expect(listed.approvals.map((a) => a.id)).to.include(approvalId);
-    const rejected = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' });
+    const blank = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' });
+    expect([blank.status, ((await blank.json()) as { error: string }).error]).to.deep.equal([
+      400,
+      'Say why you reject the call: the reason is told to the caller.',
+    ]);
+    const rejected = await admin(`/admin/approvals/${approvalId}/reject`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'No deploys during the freeze.' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(rejected.status).to.equal(200);
     const retry = await call('rene', 'circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } });
     expect(retry._meta).to.deep.include({ code: 'policy_denied' });
     expect(decisionOf(retry)).to.include({ effect: 'deny', approvalId });
-    expect(decisionOf(retry).reason).to.match(/^admin rejected approval /);
+    expect(decisionOf(retry).reason).to.match(/^admin rejected approval apr-[0-9a-f]{24} for this call: No deploys during the freeze\./);
     expect(circleci.requests.filter((r) => r.method === 'POST')).to.have.length(0);
   });
 
   it('put the upstream identity that acted on every result, and never a secret', () => {
     expect(results.length).to.be.greaterThan(12);
+    // The retries that followed a decision (olga's grant, admin's rejection) also say which approval and why.
+    const followsDecision = (r: CallToolResult): boolean => /Ran on approval apr-|rejected approval apr-/.test(JSON.stringify(r.content));
+    expect(results.filter((r) => followsDecision(r.result)).map((r) => `${r.who} ${r.tool}`)).to.deep.equal(['alice jira_delete', 'rene circleci_post']);
     for (const { who, tool, result } of results) {
       const vendor = tool.split('_')[0]!;
       const mock = vendor === 'jira' ? jira : circleci;
@@ -199,7 +219,8 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       const refused = result.isError === true && /\nCode: (policy_denied|approval_required)$/.test((result.content[0] as { text: string }).text);
       // Beside ours, a 2026-07-28 result carries the protocol's own keys (`io.modelcontextprotocol/serverInfo`).
       const ours = Object.keys(result._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/'));
-      expect(ours.sort()).to.deep.equal(refused ? ['code', 'decision', 'mcp-devtools/upstream'] : ['mcp-devtools/upstream']);
+      const expected = [...(refused ? ['code', 'decision'] : []), ...(followsDecision(result) ? ['mcp-devtools/approval'] : []), 'mcp-devtools/upstream'];
+      expect(ours.sort(), `${who} ${tool}`).to.deep.equal(expected);
     }
   });
 
@@ -209,12 +230,31 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     const records = readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { tool: string; principal: { subject: string }; outcome: { code?: string } });
-    expect(records.map((r) => `${r.principal.subject} ${r.tool}`)).to.deep.equal(results.map((r) => `${r.who} ${r.tool}`));
+      .map((l) => JSON.parse(l) as AuditLine);
+    // The server's chain: every call, and the decision made through its admin endpoint.
+    const calls = records.filter((r) => r.approval === undefined);
+    expect(calls.map((r) => `${r.principal.subject} ${r.tool}`)).to.deep.equal(results.map((r) => `${r.who} ${r.tool}`));
     const codeOf = (r: CallToolResult): string | undefined => /\nCode: (\w+)/.exec((r.content[0] as { text: string }).text)?.[1];
-    expect(records.map((r) => r.outcome.code)).to.deep.equal(results.map((r) => (r.result.isError ? codeOf(r.result) : undefined)));
+    expect(calls.map((r) => r.outcome.code)).to.deep.equal(results.map((r) => (r.result.isError ? codeOf(r.result) : undefined)));
+    const decisionsIn = (lines: AuditLine[]): string[] =>
+      lines
+        .filter((r) => r.approval !== undefined)
+        .map((r) => `${r.principal.subject} ${r.approval!.status} ${r.approval!.requestedBy} ${r.tool}: ${r.approval!.reason ?? ''}`);
+    expect(decisionsIn(records)).to.deep.equal(['admin rejected rene circleci_post: No deploys during the freeze.']);
+    // The CLI's grant went through the store, so the CLI recorded it, in a chain of its own beside the server's.
+    const cliChains = readdirSync(setup.dir).filter((f) => /^audit\.jsonl\.cli-[A-Za-z0-9_-]+$/.test(f));
+    expect(cliChains).to.have.length(1);
+    const cliRecords = readFileSync(join(setup.dir, cliChains[0]!), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as AuditLine);
+    expect(decisionsIn(cliRecords)).to.deep.equal(['olga granted alice jira_delete: ']);
     const intact = await runCli(['audit', 'verify', log]);
-    expect([intact.code, intact.stdout]).to.deep.equal([0, `${log}: OK, ${records.length} records, chain intact.\n`]);
+    expect(intact.code, intact.stdout).to.equal(0);
+    expect(intact.stdout).to.equal(
+      `${log}: OK, ${records.length + cliRecords.length} records in 2 writers' chains, every chain intact.\n` +
+        `  ${log}: ${records.length} records, intact\n  writer ${cliChains[0]!.slice('audit.jsonl.'.length)} (${join(setup.dir, cliChains[0]!)}): 1 records, intact\n`,
+    );
 
     const copy = (edit: (lines: string[]) => string[]): string => {
       const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-tamper-'));

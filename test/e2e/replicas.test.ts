@@ -181,7 +181,7 @@ for (const store of STORES) {
         expect(upstreams.count('circleci', 'GET', `/api/v2${projectPath(i)}`)).to.equal(1);
 
         // The approver uses the CLI against the shared store, as with no replica at hand.
-        const grant = await runCli(['approvals', 'grant', pending[i]!, '--by', 'olga'], { cwd: deployment.dir, env: storeEnv });
+        const grant = await runCli(['approvals', 'grant', pending[i]!, '--by', 'olga', '--yes'], { cwd: deployment.dir, env: storeEnv });
         expect(grant.code, grant.stderr).to.equal(0);
         const path = `/rest/api/3/issue/PLAT-${80 + i}`;
         expect((await call(way.a, 'jira_delete', { path })).isError, way.label).to.equal(undefined);

@@ -134,6 +134,12 @@ describe('toolsets: which tools a server serves', () => {
     expect(toolset.stderr).to.contain(
       'mcp-devtools: MCP_TOOLSETS (--toolsets) names "github.action", which is no toolset or plugin with tools. Did you mean "github.actions"',
     );
+    const tool = await runCli(['--tools', 'jira_gte']);
+    expect(tool.code).to.equal(1);
+    // The server's reason for not starting is its last line, a plain sentence (after the same as a fatal log line).
+    expect(tool.stderr.trim().split('\n').at(-1)).to.equal(
+      'mcp-devtools: MCP_TOOLS (--tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"? `mcp-devtools tools` lists the tools.',
+    );
     const excluded = await runCli(['tools', '--exclude-tools', 'jira_gte']);
     expect(excluded.code).to.equal(1);
     expect(excluded.stderr).to.contain('MCP_EXCLUDE_TOOLS (--exclude-tools) names "jira_gte", which no loaded plugin provides. Did you mean "jira_get"?');

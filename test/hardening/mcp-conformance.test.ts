@@ -68,7 +68,8 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
     );
     expect(run.code, summary).to.equal(0);
     expect(failed.sort()).to.deep.equal(notApplicable().sort());
-    expect(passed).to.include.members(['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']);
+    // logging/setLevel is honoured; resources/list answers (the artifacts are resources, listed by none).
+    expect(passed).to.include.members(['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'resources-list', 'dns-rebinding-protection']);
   });
 
   it('meets the requirements of revision 2026-07-28 that apply; the check-level baseline names the others', async () => {
@@ -76,10 +77,19 @@ describe('hardening: the official MCP conformance suite, server side (@modelcont
     const summary = run.out.slice(run.out.indexOf('=== SUMMARY ==='));
     expect(run.code, summary).to.equal(0);
     expect(summary).to.contain('Baseline check passed');
-    // The stateless lifecycle (per-request envelope, 404 for removed methods, header checks) and the cache hints.
-    for (const scenario of ['tools-list', 'dns-rebinding-protection', 'input-required-result-unsupported-methods', 'input-required-result-validate-input'])
+    // The stateless lifecycle (per-request envelope, 404 for removed methods, header checks), the resources
+    // (a read of a missing one is -32602 with its uri) and the cache hints.
+    for (const scenario of [
+      'tools-list',
+      'resources-list',
+      'sep-2164-resource-not-found',
+      'dns-rebinding-protection',
+      'input-required-result-unsupported-methods',
+      'input-required-result-validate-input',
+    ])
       expect(summary).to.match(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     expect(summary).to.match(/✗ server-stateless: 24 passed, 4 failed/);
     expect(summary).to.match(/✓ http-header-validation: 14 passed, 0 failed/);
+    expect(summary).to.match(/✗ caching: 6 passed, 1 failed/);
   });
 });

@@ -118,6 +118,6 @@ describe('public API: a plugin that fails at call time', () => {
     const answered = await client.callTool({ name: 'acme_ok', arguments: {} });
     expect(answered.content).to.deep.equal([{ type: 'text', text: 'greeting: hi' }]);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.include.members(['acme_ok', 'acme_crash', 'acme_legacy_ok', 'artifact_read']);
+    expect(tools.map((t) => t.name)).to.include.members(['acme_ok', 'acme_crash', 'acme_legacy_ok']);
   });
 });

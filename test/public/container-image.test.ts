@@ -2,6 +2,7 @@
 // dependencies, non-root user, health check), then its entrypoint command and environment run as they are,
 // outside a container, against the built CLI. The image's /app is this repository's root (dist/ is copied
 // there), so /app/dist/cli.js runs as dist/cli.js.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { argsOf, dockerfileStages, envOf, execForm, runToEnd, startCommand, type RunningCommand, type Stage } from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
-import { REPO_ROOT } from '../support/paths.js';
+import { CLI_PATH, REPO_ROOT } from '../support/paths.js';
 import { freePort } from '../support/free-port.js';
 import { connectHttp } from '../support/sdk-client.js';
 
@@ -129,7 +130,12 @@ describe('the container image (Dockerfile)', () => {
       expect(refused.status).to.equal(401);
       const client = await connectHttp(url, token);
       try {
-        expect((await client.listTools()).tools).to.have.length(46);
+        // The image serves the default toolsets: what `tools` lists in the same environment, no REST passthrough.
+        const listed = JSON.parse(execFileSync(process.execPath, [CLI_PATH, 'tools', '--json'], { env, encoding: 'utf8' })) as { name: string }[];
+        const served = (await client.listTools()).tools.map((t) => t.name);
+        expect(served.sort()).to.deep.equal(listed.map((t) => t.name).sort());
+        expect(served).to.include.members(['github_list_workflow_runs', 'jira_search', 'circleci_pipeline_status']);
+        expect(served).not.to.include('jira_get');
       } finally {
         await client.close();
       }

@@ -12,6 +12,7 @@ import { canary } from '../support/canaries.js';
 import {
   argsOf,
   composeFile,
+  containerEnv,
   dockerfileStages,
   envOf,
   execForm,
@@ -55,7 +56,7 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
   it('runs two replicas of the image built here, after Redis is healthy, with the store on the Redis service', () => {
     expect(app.build).to.equal('.');
     expect(app.deploy.replicas).to.equal(2);
-    const store = new URL(app.environment.MCP_STORE_URL!);
+    const store = new URL(interpolate(app.environment.MCP_STORE_URL!, { REDIS_PASSWORD: 'hex0password' }));
     expect(store.protocol).to.equal('redis:');
     expect(services[store.hostname], `no service named ${store.hostname}`).to.not.equal(undefined);
     expect(store.port || '6379').to.equal('6379');
@@ -84,7 +85,7 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
       upstream = await MockUpstream.start();
       const dir = mkdtempSync(join(tmpdir(), 'compose-run-'));
       writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: caller, subject: 'alice' }]));
-      const vars = { MCP_ADMIN_TOKEN: admin, GITHUB_TOKEN: github };
+      const vars = { MCP_ADMIN_TOKEN: admin, GITHUB_TOKEN: github, REDIS_PASSWORD: canary('redis-') };
       const composeEnv = Object.fromEntries(Object.entries(app.environment).map(([k, v]) => [k, interpolate(String(v), vars)]));
       const env = {
         PATH: process.env.PATH ?? '',
@@ -196,13 +197,8 @@ describe('deploy/kubernetes: a Deployment of two replicas with probes, a Service
     const testRedis = await sharedRedisUrl();
     const dir = mkdtempSync(join(tmpdir(), 'kube-run-'));
     writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: canary('mcp-caller-'), subject: 'alice' }]));
-    const secrets: Record<string, string> = { 'admin-token': canary('admin-') };
-    const podEnv = Object.fromEntries(
-      container.env.flatMap((e) => {
-        const value = e.value ?? secrets[e.valueFrom!.secretKeyRef.key];
-        return value === undefined ? [] : [[e.name, value]];
-      }),
-    );
+    const secrets: Record<string, string> = { 'admin-token': canary('admin-'), 'redis-password': canary('redis-') };
+    const podEnv = containerEnv(container.env, secrets);
     const port = String(await freePort());
     const server = await startCommand(
       [...entrypoint, ...container.args],

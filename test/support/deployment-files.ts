@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from './paths.js';
@@ -12,7 +12,7 @@ export interface Instruction {
 }
 
 export interface Stage {
-  /** The base image (`node:${NODE_VERSION}-bookworm-slim`). */
+  /** The base image as written (`${NODE_IMAGE}`; resolvedFrom gives it with the build arguments' defaults). */
   from: string;
   name?: string;
   instructions: Instruction[];
@@ -34,6 +34,27 @@ export function dockerfileStages(): Stage[] {
     }
   }
   return stages;
+}
+
+/**
+ * The Dockerfile's global build arguments (the ARGs before the first FROM) with their defaults, each default's
+ * `${VAR}` resolved from the ones before it, as BuildKit does.
+ */
+export function dockerfileArgs(): Record<string, string> {
+  const text = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const args: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (/^FROM\s/i.test(trimmed)) break;
+    const [, name, value = ''] = /^ARG\s+(\w+)(?:=(\S*))?$/i.exec(trimmed) ?? [];
+    if (name !== undefined) args[name] = value.replace(/\$\{(\w+)\}/g, (_m, v: string) => args[v] ?? '');
+  }
+  return args;
+}
+
+/** A stage's base image as built without --build-arg: its `${VAR}` resolved from the global ARGs' defaults. */
+export function resolvedFrom(stage: Stage, args = dockerfileArgs()): string {
+  return stage.from.replace(/\$\{(\w+)\}/g, (_m, v: string) => args[v] ?? '');
 }
 
 /** The arguments of every instruction with this keyword in a stage. */
@@ -72,6 +93,30 @@ export function kubernetesObjects(file: string): Array<{ kind: string; metadata:
   return parseAllDocuments(readFileSync(join(REPO_ROOT, 'deploy/kubernetes', file), 'utf8')).map(
     (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> },
   );
+}
+
+/** Every object of every manifest in deploy/kubernetes. */
+export function allKubernetesObjects(): Array<{ kind: string; metadata: { name: string }; spec: Record<string, unknown> }> {
+  return readdirSync(join(REPO_ROOT, 'deploy/kubernetes'))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((f) => kubernetesObjects(f));
+}
+
+/**
+ * A container's environment as Kubernetes makes it: values from `secrets` (by key) for secretKeyRef, and
+ * `$(VAR)` in a value replaced by a variable defined before it (left as is when there is none).
+ */
+export function containerEnv(
+  env: ReadonlyArray<{ name: string; value?: string; valueFrom?: { secretKeyRef: { key: string } } }>,
+  secrets: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of env) {
+    const value = e.value !== undefined ? e.value.replace(/\$\((\w+)\)/g, (m, v: string) => out[v] ?? m) : secrets[e.valueFrom!.secretKeyRef.key];
+    if (value !== undefined) out[e.name] = value;
+  }
+  return out;
 }
 
 export interface RunningCommand {

@@ -20,7 +20,7 @@ export function policyDeployment(policyYaml: string): PolicyDeployment {
   return {
     dir,
     env,
-    grant: (approvalId, by) => runCli(['approvals', 'grant', approvalId, '--by', by], { cwd: dir, env }),
+    grant: (approvalId, by) => runCli(['approvals', 'grant', approvalId, '--by', by, '--yes'], { cwd: dir, env }),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { everyToolUnlessChosen } from './every-tool.js';
 import { CLI_PATH } from './paths.js';
 import { isolatedEnv } from './sdk-client.js';
 
@@ -48,7 +49,7 @@ export class RawStdioServer {
 
   /** The server as started, before any message: the test writes the opening exchange itself. */
   static spawn(env: Record<string, string>, cwd: string): RawStdioServer {
-    const child = spawn(process.execPath, [CLI_PATH], { cwd, env: isolatedEnv(env, cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH], { cwd, env: isolatedEnv(everyToolUnlessChosen(env), cwd), stdio: ['pipe', 'pipe', 'pipe'] });
     return new RawStdioServer(child);
   }
 

@@ -79,7 +79,8 @@ export async function decideOnAdminEndpoint(
   const response = await fetch(`${origin}/admin/approvals/${approvalId}/${verdict}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ by }),
+    // A rejection says why (the caller is told it).
+    body: JSON.stringify(verdict === 'reject' ? { by, reason: `${by} says no.` } : { by }),
   });
   return { status: response.status, body: await response.json() };
 }

@@ -1,5 +1,5 @@
 import { createLogger } from '../../core/logging/logger.js';
-import type { ToolContext } from '../../core/plugin/tool-context.js';
+import { noProgress, type ToolContext } from '../../core/plugin/tool-context.js';
 import { LOCAL_PRINCIPAL } from '../../core/identity/principal.js';
 
 /** The context a handler gets, for calling an UpstreamClient directly: no interceptors, a silent logger. */
@@ -13,6 +13,7 @@ export function plainToolContext(extra: Partial<ToolContext> = {}): ToolContext 
     logger: createLogger({ level: 'silent', secrets: [], destination: { write: () => true } }),
     interceptors: [],
     time: () => {},
+    progress: noProgress,
     ...extra,
   };
 }

@@ -1,6 +1,7 @@
 import { renderingArgs } from '../../../core/schema/common-args.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import type { PublicIdentity } from '../engine/call-facts.js';
 
 /** What an approval is for: one caller, one tool, one set of arguments, under one policy version. */
 export interface ApprovalSubject {
@@ -11,6 +12,10 @@ export interface ApprovalSubject {
   policyVersion: string;
   /** The upstream request, shown to approvers. */
   request?: { method: string; path: string };
+  /** The upstream identity that will act (shown to approvers; not part of the binding). */
+  identity?: PublicIdentity | null;
+  /** Argument paths the holding rule keeps from approvers (its `redact`). */
+  redact?: readonly string[];
 }
 
 const PRESENTATION_ONLY = new Set(Object.keys(renderingArgs));

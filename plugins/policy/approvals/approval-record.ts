@@ -1,3 +1,5 @@
+import type { PublicIdentity } from '../engine/call-facts.js';
+
 /** What the approvals store keeps of one held call, and what approvers are told when they cannot decide it. */
 
 export type ApprovalStatus = 'pending' | 'granted' | 'rejected' | 'used';
@@ -10,8 +12,15 @@ export interface ApprovalRecord {
   via: string;
   tool: string;
   request?: { method: string; path: string };
-  /** The arguments as JSON, cut at 4 KiB: enough for an approver to see what the call does. */
+  /**
+   * The arguments as JSON (always valid JSON), as approvers see them: the values the call will send, except
+   * what a rule or MCP_APPROVAL_REDACT marks redacted and anything secret, each `[REDACTED]` (argument-preview.ts).
+   */
   arguments: string;
+  /** The argument paths whose values were hidden from approvers (absent on records made before redaction). */
+  redacted?: string[];
+  /** The upstream identity that will act if the call is granted (credential label, host, environment). */
+  identity?: PublicIdentity | null;
   argsHash: string;
   /** The key a retry of this exact call finds the approval by (a hash: who, which tool, which arguments, which policy). */
   binding: string;
@@ -26,15 +35,15 @@ export interface ApprovalRecord {
   decidedAt?: string;
   /** Names the single-use token of this grant: only the approver whose decision stands wrote that one. */
   grantKey?: string;
-  /** Why the approver decided so (a rejection's reason is told to the caller). */
+  /** Why the approver decided so (required to reject; told to the caller either way). */
   decisionReason?: string;
   usedAt?: string;
 }
 
-/** A grant or rejection that cannot be made (unknown, expired or already decided). */
+/** A grant or rejection that cannot be made (unknown, expired or already decided, or without a reason it needs). */
 export class ApprovalError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'conflict',
+    readonly kind: 'not_found' | 'conflict' | 'invalid',
     message: string,
   ) {
     super(message);
@@ -53,4 +62,25 @@ export function alreadyDecided(record: ApprovalRecord): ApprovalError {
   const by = record.decidedBy === undefined ? '' : ` by ${record.decidedBy}`;
   const ran = record.status === 'used' ? ', and the call it covers has run' : '';
   return new ApprovalError('conflict', `Approval ${record.id} was already decided: ${how}${by}${ran}.`);
+}
+
+/** Who decides: an approver in the console, the admin endpoint's caller, or the user of the CLI. */
+export interface Approver {
+  subject: string;
+  groups: readonly string[];
+  /** How they came: tokens or oidc (console), admin (endpoint), cli. */
+  via: string;
+}
+
+export const MAX_REASON_CHARS = 500;
+
+/**
+ * An approver's reason as it is kept: whitespace collapsed, at most MAX_REASON_CHARS. A rejection needs one (it
+ * is what the caller is told); a grant may have one. Throws an `invalid` ApprovalError saying what to fix.
+ */
+export function decisionReason(raw: string | undefined, verdict: 'granted' | 'rejected'): string | undefined {
+  const reason = (raw ?? '').trim().replace(/\s+/g, ' ');
+  if (reason.length > MAX_REASON_CHARS) throw new ApprovalError('invalid', `Keep the reason under ${MAX_REASON_CHARS} characters.`);
+  if (reason === '' && verdict === 'rejected') throw new ApprovalError('invalid', 'Say why you reject the call: the reason is told to the caller.');
+  return reason === '' ? undefined : reason;
 }

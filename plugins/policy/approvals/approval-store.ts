@@ -1,19 +1,32 @@
 import { randomBytes } from 'node:crypto';
+import type { Scrub } from '../../../core/result/secret-scrubber.js';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import type { Decision } from '../engine/policy-engine.js';
-import { argsHash, bindingKey, normalizedArgs, type ApprovalSubject } from './approval-binding.js';
-import { alreadyDecided, ApprovalError, grantTokenKey, type ApprovalRecord } from './approval-record.js';
-import { changeList } from './shared-list.js';
+import { sha256Hex } from '../canonical-json.js';
+import type { ApprovalNote, Decision } from '../engine/policy-engine.js';
+import { argsHash, bindingKey, type ApprovalSubject } from './approval-binding.js';
+import { ApprovalLists } from './approval-lists.js';
+import { alreadyDecided, ApprovalError, decisionReason, grantTokenKey, type ApprovalRecord, type Approver } from './approval-record.js';
+import { argumentPreview } from './argument-preview.js';
+import { decisionAuditEntry } from './decision-audit.js';
+import { ExpiryWatch } from './expiry-watch.js';
+import type { ApprovalEvents, AuditSink } from './notify/approval-notifier.js';
 
-export { ApprovalError, type ApprovalRecord, type ApprovalStatus } from './approval-record.js';
+export { ApprovalError, type ApprovalRecord, type ApprovalStatus, type Approver } from './approval-record.js';
+
+/** What the store does beside keeping approvals: how it previews arguments, whom it tells, where it records decisions. */
+export interface ApprovalHooks {
+  /** Paths approvers never see (MCP_APPROVAL_REDACT) and the server's scrubber; without it, secret-shaped values are still hidden. */
+  preview?: { redact: readonly string[]; scrub: Scrub };
+  /** Told when a call is held, granted, rejected, or expires undecided (the webhook notifier). */
+  events?: ApprovalEvents;
+  /** The audit log each decision is recorded in (an append that fails is the sink's to report). */
+  audit?: () => AuditSink | undefined;
+}
 
 const RECORD = 'approval';
 const BINDING = 'approval-binding';
 const GRANT = 'approval-grant';
-const INDEX = 'approval-index';
-const PENDING = 'approval-pending';
-const ARGUMENTS_PREVIEW_CHARS = 4096;
+const NO_SCRUB = Object.assign((text: string) => text, { longestForm: 0 });
 
 /**
  * Pending approvals in the shared KeyValueStore, so a grant made through any replica, the CLI or the admin
@@ -23,13 +36,21 @@ const ARGUMENTS_PREVIEW_CHARS = 4096;
  * and deletes as one), so of identical retries racing for it, one runs.
  */
 export class ApprovalStore {
+  private readonly expiry: ExpiryWatch | undefined;
+  private readonly lists: ApprovalLists;
+
   constructor(
     private readonly store: KeyValueStore,
     private readonly clock: Clock,
     private readonly ttlMs: number,
     /** Pending approvals one principal may have at once: one caller cannot flood the approvers' list. */
     private readonly maxPendingPerPrincipal = 20,
-  ) {}
+    private readonly hooks: ApprovalHooks = {},
+  ) {
+    this.lists = new ApprovalLists(store, clock, ttlMs);
+    // Expiries are watched only for someone to tell.
+    this.expiry = hooks.events === undefined ? undefined : new ExpiryWatch(store, clock);
+  }
 
   /**
    * Turns an `approval_required` decision into what happens now: allowed once after a grant, denied after a
@@ -45,7 +66,14 @@ export class ApprovalStore {
       // The grant is spent once taken, so this call runs whatever happens next: a record left "granted" by a
       // store failing now is harmless (no retry can take the token again), and the call is audited as allowed.
       await this.save({ ...record, status: 'used', usedAt: this.iso(this.clock.now()) }).catch(() => {});
-      return { ...decision, effect: 'allow', reason: `Approved by ${record.decidedBy} (approval ${record.id}). ${decision.reason}`, approvalId: record.id };
+      const why = record.decisionReason ? `: ${record.decisionReason}` : '';
+      return {
+        ...decision,
+        effect: 'allow',
+        reason: `Approved by ${record.decidedBy} (approval ${record.id})${why}. ${decision.reason}`,
+        approvalId: record.id,
+        approval: noteOf(record),
+      };
     }
     if (record?.status === 'rejected') {
       const why = record.decisionReason ? `: ${record.decisionReason}` : '';
@@ -54,14 +82,15 @@ export class ApprovalStore {
         effect: 'deny',
         reason: `${record.decidedBy} rejected approval ${record.id} for this call${why}. ${decision.reason}`,
         approvalId: record.id,
+        approval: noteOf(record),
       };
     }
     if (record?.status === 'pending') {
       // Puts the approval back on the approvers' list if writers racing to create the list dropped it there.
-      await this.index(record.id, Date.parse(record.expiresAt));
+      await this.lists.index(record.id, Date.parse(record.expiresAt));
       return { ...decision, approvalId: record.id, expiresAt: record.expiresAt };
     }
-    const { pending: pendingIds, settled } = await this.pendingOf(call.principal);
+    const { pending: pendingIds, settled } = await this.lists.pendingOf(call.principal, (id) => this.get(id));
     if (pendingIds.length >= this.maxPendingPerPrincipal) {
       return {
         ...decision,
@@ -70,7 +99,11 @@ export class ApprovalStore {
       };
     }
     const pending = await this.create(decision, call, binding, id);
-    await this.notePending(call.principal, pending, settled);
+    await this.lists.notePending(call.principal, pending, settled);
+    // Racing retries on several replicas can each create the same record and tell of it: the event's id is the
+    // same for all of them, so a receiver drops the repeats.
+    this.hooks.events?.notify('approval.held', pending);
+    await this.expiry?.watch(pending).catch(() => {});
     return { ...decision, approvalId: pending.id, expiresAt: pending.expiresAt };
   }
 
@@ -83,30 +116,44 @@ export class ApprovalStore {
 
   /** Every approval still within its expiry, oldest first. */
   async list(): Promise<ApprovalRecord[]> {
-    const index = (await this.store.get<IndexEntry[]>(INDEX, 'all')) ?? [];
-    const records = await Promise.all(index.map((e) => this.get(e.id)));
+    const records = await Promise.all((await this.lists.ids()).map((id) => this.get(id)));
     return records.filter((r): r is ApprovalRecord => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  grant(id: string, by: string): Promise<ApprovalRecord> {
-    return this.decide(id, 'granted', by);
+  /** `reason`, when given, is kept with the decision, told to the caller's retry, the audit log and webhook receivers. */
+  grant(id: string, by: string | Approver, reason?: string): Promise<ApprovalRecord> {
+    return this.decide(id, 'granted', by, reason);
   }
 
-  /** `reason`, when given, is kept with the decision and told to the caller whose retry is refused. */
-  reject(id: string, by: string, reason?: string): Promise<ApprovalRecord> {
+  /** `reason` is required: the caller whose retry is refused is told it, as are the audit log and webhook receivers. */
+  reject(id: string, by: string | Approver, reason?: string): Promise<ApprovalRecord> {
     return this.decide(id, 'rejected', by, reason);
   }
 
-  private async decide(id: string, verdict: 'granted' | 'rejected', by: string, reason?: string): Promise<ApprovalRecord> {
+  /**
+   * Tells receivers of the pending approvals that expired with nobody deciding them (one server of those sharing
+   * the store tells of each); the plugin calls it every few seconds while webhooks are configured.
+   */
+  async sweepExpired(): Promise<ApprovalRecord[]> {
+    if (this.expiry === undefined) return [];
+    const expired = await this.expiry.sweep(async (id) => (await this.get(id)) !== undefined);
+    for (const record of expired) this.hooks.events?.notify('approval.expired', record);
+    return expired;
+  }
+
+  private async decide(id: string, verdict: 'granted' | 'rejected', by: string | Approver, rawReason?: string): Promise<ApprovalRecord> {
+    const approver: Approver = typeof by === 'string' ? { subject: by, groups: [], via: 'api' } : by;
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
     if (record.status !== 'pending') throw alreadyDecided(record);
+    // After the checks above: no reason makes a decision that cannot be made, so they are what an approver is told.
+    const reason = decisionReason(rawReason, verdict);
     // The decision holds for the server's TTL from now, so an approver's grant is not wasted on a nearly expired request.
     const now = this.clock.now();
     const decided: ApprovalRecord = {
       ...record,
       status: verdict,
-      decidedBy: by,
+      decidedBy: approver.subject,
       decidedAt: this.iso(now),
       expiresAt: this.iso(now + record.ttlMs),
       ...(reason ? { decisionReason: reason } : {}),
@@ -123,6 +170,12 @@ export class ApprovalStore {
       throw alreadyDecided(current);
     }
     await this.link(decided);
+    await this.expiry?.forget(id).catch(() => {});
+    this.hooks.events?.notify(verdict === 'granted' ? 'approval.granted' : 'approval.rejected', decided);
+    await this.hooks
+      .audit?.()
+      ?.append(decisionAuditEntry(decided, approver, decided.decidedAt!))
+      .catch(() => {});
     return decided;
   }
 
@@ -133,7 +186,10 @@ export class ApprovalStore {
    */
   private async create(decision: Decision, call: ApprovalSubject, binding: string, previous: string | undefined): Promise<ApprovalRecord> {
     const now = this.clock.now();
-    const args = canonicalJson(normalizedArgs(call.args));
+    const preview = argumentPreview(call.args, {
+      redact: [...(this.hooks.preview?.redact ?? []), ...(call.redact ?? [])],
+      scrub: this.hooks.preview?.scrub ?? NO_SCRUB,
+    });
     const record: ApprovalRecord = {
       id: `apr-${sha256Hex(`${binding}\0${previous ?? ''}`).slice(0, 24)}`,
       status: 'pending',
@@ -142,7 +198,9 @@ export class ApprovalStore {
       via: call.principal.via,
       tool: call.tool,
       ...(call.request ? { request: call.request } : {}),
-      arguments: args.length > ARGUMENTS_PREVIEW_CHARS ? `${args.slice(0, ARGUMENTS_PREVIEW_CHARS)}... (${args.length} characters)` : args,
+      arguments: preview.json,
+      redacted: preview.redacted,
+      identity: call.identity ?? null,
       argsHash: argsHash(call.args),
       binding,
       policyVersion: call.policyVersion,
@@ -172,44 +230,7 @@ export class ApprovalStore {
     const ttl = Date.parse(record.expiresAt) - this.clock.now();
     if (ttl <= 0) return;
     await this.store.set(BINDING, record.binding, record.id, ttl + record.ttlMs);
-    await this.index(record.id, Date.parse(record.expiresAt));
-  }
-
-  /** The ids of the principal's approvals that are still pending, and of those listed that no longer are. */
-  private async pendingOf(principal: ApprovalSubject['principal']): Promise<{ pending: string[]; settled: Set<string> }> {
-    const entries = (await this.store.get<IndexEntry[]>(PENDING, principalKey(principal))) ?? [];
-    const records = await Promise.all(entries.map((e) => this.get(e.id)));
-    const pending = entries.filter((_, i) => records[i]?.status === 'pending').map((e) => e.id);
-    return { pending, settled: new Set(entries.map((e) => e.id).filter((id) => !pending.includes(id))) };
-  }
-
-  /** Adds a new pending approval to its principal's list, dropping those found settled. */
-  private async notePending(principal: ApprovalSubject['principal'], record: ApprovalRecord, settled: ReadonlySet<string>): Promise<void> {
-    const now = this.clock.now();
-    const entry = { id: record.id, expiresAt: Date.parse(record.expiresAt) };
-    await changeList<IndexEntry>(
-      this.store,
-      PENDING,
-      principalKey(principal),
-      (entries) => [...entries.filter((e) => e.expiresAt > now && e.id !== entry.id && !settled.has(e.id)), entry],
-      () => this.ttlMs,
-    );
-  }
-
-  /** The list behind `approvals list` (the store cannot enumerate keys): each approval until it expires. */
-  private async index(id: string, expiresAt: number): Promise<void> {
-    const now = this.clock.now();
-    await changeList<IndexEntry>(
-      this.store,
-      INDEX,
-      'all',
-      (entries) => {
-        const live = entries.filter((e) => e.expiresAt > now && e.id !== id);
-        if (live.length === entries.length - 1 && entries.some((e) => e.id === id && e.expiresAt === expiresAt)) return undefined;
-        return [...live, { id, expiresAt }];
-      },
-      (entries) => Math.max(...entries.map((e) => e.expiresAt)) - now,
-    );
+    await this.lists.index(record.id, Date.parse(record.expiresAt));
   }
 
   private iso(ms: number): string {
@@ -217,11 +238,12 @@ export class ApprovalStore {
   }
 }
 
-interface IndexEntry {
-  id: string;
-  expiresAt: number;
-}
-
-function principalKey(principal: ApprovalSubject['principal']): string {
-  return sha256Hex(canonicalJson([principal.via, principal.subject]));
+function noteOf(record: ApprovalRecord): ApprovalNote {
+  return {
+    id: record.id,
+    status: record.status === 'rejected' ? 'rejected' : 'granted',
+    by: record.decidedBy ?? '',
+    at: record.decidedAt ?? '',
+    ...(record.decisionReason === undefined ? {} : { reason: record.decisionReason }),
+  };
 }

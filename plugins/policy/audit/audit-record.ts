@@ -24,10 +24,38 @@ export interface AuditRecord {
   args: Shape;
   /** For a GraphQL call: its operation type, name and root fields, never a variable's value. */
   graphql?: GraphqlFacts;
-  /** Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`). */
-  approval?: { id: string; status: 'granted' | 'rejected'; requestedBy: string; reason?: string };
+  /**
+   * Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`):
+   * the upstream request it is for, and until when a grant may be used.
+   */
+  approval?: {
+    id: string;
+    status: 'granted' | 'rejected';
+    requestedBy: string;
+    reason?: string;
+    request?: { method: string; path: string };
+    expiresAt?: string;
+  };
+  /** Only on the record of one delivery attempt of an approval event to a webhook receiver (its origin only). */
+  notification?: Notification;
   prev: string;
   hash: string;
+}
+
+export interface Notification {
+  event: string;
+  eventId: string;
+  approvalId: string;
+  /** The receiver's origin: its path may hold a secret (a Slack incoming webhook's does). */
+  receiver: string;
+  attempt: number;
+  delivered: boolean;
+  /** The receiver's HTTP status, when it answered. */
+  status?: number;
+  /** Why the attempt failed, when it did. */
+  error?: string;
+  /** Whether another attempt follows (false once delivered, given up or dropped). */
+  retrying: boolean;
 }
 
 export type Shape = string | { [key: string]: Shape };

@@ -43,6 +43,8 @@ export const RuleSchema = Type.Object(
     match: Type.Optional(Conditions),
     /** The rule does not apply when these conditions all hold too (e.g. a deny except for a group). */
     except: Type.Optional(Conditions),
+    /** approval_required rules: argument paths (dotted, `*` for any one key) whose values approvers never see. */
+    redact: Type.Optional(Type.Array(Type.String({ minLength: 1, pattern: '^[^.]+(\\.[^.]+)*$' }), { minItems: 1 })),
   },
   { additionalProperties: false },
 );
@@ -89,6 +91,12 @@ export function readPolicyDocument(text: string, label: string): LoadedPolicy {
       problems.push({
         line: lineOf(['rules', i, 'except']),
         message: `rules[${i}].except: is empty, so it always holds and the rule would never apply. Give the conditions under which the rule does not apply, or remove except.`,
+      });
+    }
+    if (rule.redact !== undefined && rule.effect !== 'approval_required') {
+      problems.push({
+        line: lineOf(['rules', i, 'redact']),
+        message: `rules[${i}].redact: only an approval_required rule shows a call to approvers, so only it can hide argument values from them; remove redact here.`,
       });
     }
     for (const part of ['match', 'except'] as const) {

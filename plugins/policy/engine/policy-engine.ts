@@ -15,6 +15,17 @@ export interface Decision {
   policyVersion: string;
   approvalId?: string;
   expiresAt?: string;
+  /** For a call an approver decided (the retry of a granted call, a rejected one): who, when, and why. */
+  approval?: ApprovalNote;
+}
+
+/** An approver's decision as the caller's result and the audit record of the call carry it. */
+export interface ApprovalNote {
+  id: string;
+  status: 'granted' | 'rejected';
+  by: string;
+  at: string;
+  reason?: string;
 }
 
 /** What settling tool-level conditions leaves, shared by every caller of one tool. */

@@ -22,7 +22,10 @@ export const LIVE_SCRIPT = `'use strict';
       if (text === 'expired') {
         el.classList.add('expired');
         var card = el.closest('.approval');
-        if (card) card.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
+        if (card) {
+          card.classList.add('expired-card');
+          card.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
+        }
       }
     });
   }

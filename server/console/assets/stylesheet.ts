@@ -43,9 +43,26 @@ dt { color: var(--muted); } dd { margin: 0; min-width: 0; overflow-wrap: anywher
 .args li { overflow-wrap: anywhere; }
 .d1 { padding-left: 16px; } .d2 { padding-left: 32px; } .d3 { padding-left: 48px; } .d4 { padding-left: 64px; } .d5 { padding-left: 80px; }
 .key { font-weight: 600; } .type { color: var(--muted); font-style: italic; }
-.actions { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-end; margin-top: 12px; border-top: 1px solid var(--line); padding-top: 12px; }
-.actions form.reject { display: flex; flex: 1 1 260px; gap: 8px; align-items: flex-end; }
-.actions label { flex: 1; font-size: 13px; color: var(--muted); }
+.actions { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin-top: 12px; border-top: 1px solid var(--line); padding-top: 12px; }
+.actions .bulk { margin-left: auto; font-size: 13px; }
+a.button { display: inline-block; padding: 7px 16px; border-radius: 6px; text-decoration: none; font-weight: 600; color: #fff; }
+a.button.grant { background: var(--ok); } a.button.reject { background: var(--bad); }
+.expired-card .actions { display: none; }
+.args li { padding: 1px 0; }
+.args .value { white-space: pre-wrap; }
+pre.value { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: var(--bg); border-radius: 6px; padding: 8px; margin: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 420px; overflow: auto; }
+details.fold { display: inline; } details.fold summary { display: inline; cursor: pointer; list-style: none; } details.fold summary::-webkit-details-marker { display: none; }
+details.fold[open] summary code { display: none; }
+.show-all { font-size: 12px; color: var(--accent); text-decoration: underline; white-space: nowrap; }
+.redacted { font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 10px; background: #eceff4; color: var(--muted); }
+.redactions { font-size: 12px; margin: 4px 0 0; }
+.environment { font-size: 12px; font-weight: 700; padding: 1px 8px; border-radius: 10px; background: var(--bg); text-transform: uppercase; letter-spacing: .03em; }
+.env-production, .env-prod { background: var(--bad-bg); color: var(--bad); }
+form.confirm { display: grid; gap: 10px; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px; margin: 14px 0; }
+form.confirm .buttons { display: flex; gap: 14px; align-items: center; }
+ul.picks { list-style: none; margin: 0; padding: 0; } ul.picks li { padding: 4px 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+label.pick { display: block; color: var(--fg); font-size: 14px; } label.pick input { width: auto; margin-right: 6px; }
+.pager { display: flex; gap: 16px; justify-content: center; margin: 14px 0; }
 textarea, input, select { width: 100%; font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--fg); }
 button { font: inherit; padding: 7px 16px; border-radius: 6px; border: 1px solid var(--line); background: #fff; cursor: pointer; }
 button.grant { background: var(--ok); border-color: var(--ok); color: #fff; font-weight: 600; }
@@ -55,7 +72,8 @@ button:disabled { opacity: .5; cursor: not-allowed; }
 .status, .outcome, .effect { font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 10px; background: var(--bg); white-space: nowrap; }
 .granted, .ok, .allow, .used { background: var(--ok-bg); color: var(--ok); }
 .rejected, .denied, .deny, .error { background: var(--bad-bg); color: var(--bad); }
-.held, .approval_required { background: var(--warn-bg); color: var(--warn); }
+.held, .approval_required, .waiting { background: var(--warn-bg); color: var(--warn); }
+.outcome.expired { background: #eceff4; color: var(--muted); }
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
 th, td { text-align: left; padding: 8px 10px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 td code { overflow-wrap: break-word; }

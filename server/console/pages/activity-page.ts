@@ -55,11 +55,14 @@ function chainStatus(path: string, v: AuditVerification): Html {
 function row(r: WrittenRecord): Html {
   const outcome = outcomeOf(r);
   const d = r.decision;
+  const n = r.notification;
   const decision = r.approval
     ? html`<span class="status ${r.approval.status}">${r.approval.status}</span> ${r.approval.id} for ${r.approval.requestedBy}${r.approval.reason ? html`: ${r.approval.reason}` : ''}`
-    : d === null
-      ? html`<span class="muted">none</span>`
-      : html`${d.effect}${d.ruleId ? html` (<code>${d.ruleId}</code>)` : ''}${d.approvalId ? html` <span class="muted">${d.approvalId}</span>` : ''}`;
+    : n !== undefined
+      ? html`${n.event} to ${n.receiver}, attempt ${n.attempt}: <span class="status ${n.delivered ? 'ok' : 'error'}">${n.delivered ? 'delivered' : 'not delivered'}</span>${n.error ? html` (${n.error})` : ''}${n.retrying ? ', retrying' : ''}`
+      : d === null
+        ? html`<span class="muted">none</span>`
+        : html`${d.effect}${d.ruleId ? html` (<code>${d.ruleId}</code>)` : ''}${d.approvalId ? html` <span class="muted">${d.approvalId}</span>` : ''}`;
   const detail = r.outcome.status === 'error' && outcome === 'error' ? html` <code>${r.outcome.code}</code>` : '';
   // The number is the record's place in its writer's chain: name the writer when it is not the log itself.
   return html`<tr><td data-label="#">${r.writer === '' ? '' : html`<span class="muted">${r.writer}</span> `}${r.seq}</td><td data-label="Time"><time datetime="${r.time}">${shortTime(r.time)}</time></td><td data-label="Principal">${r.principal.subject}</td><td data-label="Tool"><code>${r.tool}</code></td><td data-label="Decision">${decision}</td><td data-label="Outcome"><span class="outcome ${outcome}">${outcome}</span>${detail}</td></tr>`;

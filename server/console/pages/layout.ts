@@ -7,10 +7,11 @@ export interface Viewer {
   csrf: string;
 }
 
-export type Section = 'approvals' | 'activity' | 'policy';
+export type Section = 'approvals' | 'decided' | 'activity' | 'policy';
 
 const SECTIONS: ReadonlyArray<[Section, string, string]> = [
   ['approvals', 'Approvals', '/console'],
+  ['decided', 'Decided', '/console/decided'],
   ['activity', 'Activity', '/console/activity'],
   ['policy', 'Policy', '/console/policy'],
 ];

@@ -18,10 +18,10 @@ export function signInPage(mode: 'tokens' | 'oidc', csrf: string, banner?: Banne
 }
 
 /** After the provider's redirect: a same-site navigation, so the browser sends the SameSite=Strict session cookie. */
-export function continuePage(): Html {
+export function continuePage(next = '/console'): Html {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/console"><title>Signed in</title><link rel="stylesheet" href="/console/assets/console.css"></head>
-<body><main><p>Signed in. <a href="/console">Continue to the console</a>.</p></main></body></html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${next}"><title>Signed in</title><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body><main><p>Signed in. <a href="${next}">Continue to the console</a>.</p></main></body></html>
 `;
 }
 

@@ -7,7 +7,7 @@ import type { ConsoleAccess } from '../access.js';
 import { readForm, redirect, sendHtml } from '../http-kit.js';
 import type { Banner } from '../pages/layout.js';
 import { continuePage, signInPage } from '../pages/sign-in-page.js';
-import { SESSION_COOKIE, SIGN_IN_COOKIE, STATE_COOKIE, type ConsoleRequest } from '../request-context.js';
+import { NEXT_COOKIE, SESSION_COOKIE, SIGN_IN_COOKIE, STATE_COOKIE, type ConsoleRequest } from '../request-context.js';
 import { randomSecret, sameSecret, type SessionCredential, type SessionStore } from '../sessions.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 
@@ -117,10 +117,16 @@ export class SignInRoutes {
     const { id } = await this.sessions.create(principal, credential);
     this.logger.info({ how, subject: principal.subject, approver: this.access.isApprover(principal) }, 'console sign-in');
     const ttl = Math.floor(this.sessions.ttlMs / 1000);
-    const all = [...cookies, rq.cookie(SESSION_COOKIE, id, ttl), rq.clear(SIGN_IN_COOKIE)];
+    const next = rq.nextPage();
+    const all = [
+      ...cookies,
+      rq.cookie(SESSION_COOKIE, id, ttl),
+      rq.clear(SIGN_IN_COOKIE),
+      ...(next === '/console' ? [] : [rq.clear(NEXT_COOKIE, '/console', 'Lax')]),
+    ];
     // After the provider's redirect, a 200 page moves on by itself: a redirect chain that began on another
     // site would not carry the SameSite=Strict cookie to the first console page.
-    if (how === 'oidc') return sendHtml(rq.response, 200, continuePage(), all);
-    redirect(rq.response, '/console', all);
+    if (how === 'oidc') return sendHtml(rq.response, 200, continuePage(next), all);
+    redirect(rq.response, next, all);
   }
 }

@@ -112,8 +112,10 @@ export class ConsoleDeployment {
       Object.assign(env, { MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml') });
     }
     leakAudit.watchPath(dir);
-    const servers = [await startHttpServer({ cwd: dir, env, args: ['--port', String(port)] })];
-    if (options.replica) servers.push(await startHttpServer({ cwd: dir, env: { ...env, MCP_AUDIT_LOG: join(dir, 'audit-replica.jsonl') } }));
+    // Replicas share the audit log's volume, each writing its own chain of it (MCP_AUDIT_WRITER).
+    const first = options.replica ? { ...env, MCP_AUDIT_WRITER: 'r1' } : env;
+    const servers = [await startHttpServer({ cwd: dir, env: first, args: ['--port', String(port)] })];
+    if (options.replica) servers.push(await startHttpServer({ cwd: dir, env: { ...env, MCP_AUDIT_WRITER: 'r2' } }));
     return new ConsoleDeployment(dir, env, servers, jira, circleci, tokens, provider, accounts);
   }
 

@@ -33,7 +33,11 @@ describe('bb_list_pipelines, bb_get_pipeline_step_log and bb_run_pipeline (in-pr
   }
 
   describe('bb_get_pipeline_step_log', () => {
-    const t = useVendorKernel({ plugins: ['bitbucket'], otherMocks: 1, env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url }) });
+    const t = useVendorKernel({
+      plugins: ['bitbucket'],
+      otherMocks: 1,
+      env: (url, [storage]) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+    });
     const log = bitbucketText('step-log.txt');
 
     it("follows the redirect to the log's storage without the credentials, and shows the cleaned tail", async () => {

@@ -26,7 +26,12 @@ describe('HTTP cache when its store fails', () => {
     mock = await MockUpstream.start();
     const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['circleci'] }));
-    const env = { CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: 'circle-outageToken0123', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw') };
+    const env = {
+      CIRCLECI_BASE_URL: mock.url,
+      CIRCLECI_TOKEN: 'circle-outageToken0123',
+      MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'),
+      MCP_TOOLSETS: 'circleci.rest',
+    };
     // The test kit opens its own store; this kernel is started by hand to run on the store with an outage switch.
     const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
     store = new StoreWithOutage(await openStore('memory://'));

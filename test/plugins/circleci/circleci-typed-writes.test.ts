@@ -92,19 +92,21 @@ describe('circleci_rerun_workflow and circleci_trigger_pipeline (in-process, Cir
       expect(t.mock.requests).to.have.length(0);
     });
 
-    it('annotates the typed writes as writes that destroy nothing, and the reads as reads, all in the circleci toolset', () => {
+    it('annotates the typed writes as writes that destroy nothing, and the reads as reads, the typed tools in circleci.pipelines (a default toolset)', () => {
       const tools = Object.fromEntries(t.kernel.kernel.listTools().map((tool) => [tool.name, tool]));
       for (const name of ['circleci_rerun_workflow', 'circleci_trigger_pipeline'])
         expect(tools[name]!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
       for (const name of ['circleci_pipeline_status', 'circleci_job_tests', 'circleci_flaky_tests'])
         expect(tools[name]!.annotations).to.deep.include({ readOnlyHint: true });
-      const toolsets = new Set(
+      const toolsetOf = Object.fromEntries(
         t.kernel.kernel
           .definitions()
           .filter((d) => d.plugin === 'circleci')
-          .map((d) => d.spec.toolset),
+          .map((d) => [d.spec.name, d.spec.toolset]),
       );
-      expect([...toolsets]).to.deep.equal(['circleci']);
+      for (const name of ['circleci_rerun_workflow', 'circleci_trigger_pipeline', 'circleci_pipeline_status', 'circleci_job_tests', 'circleci_flaky_tests'])
+        expect(toolsetOf[name], name).to.equal('circleci.pipelines');
+      expect(toolsetOf['circleci_get']).to.equal('circleci.rest');
     });
   });
 });

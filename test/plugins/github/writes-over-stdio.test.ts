@@ -107,7 +107,7 @@ describe('GitHub writes over stdio: structured answers, a policy deny and an app
     expect(list.code, list.stderr).to.equal(0);
     const pending = (JSON.parse(list.stdout) as Array<{ id: string; tool: string; request: unknown }>).find((a) => a.id === approvalId);
     expect(pending).to.deep.include({ tool: 'github_create_issue', request: { method: 'POST', path: '/repos/octo-org/octo-repo/issues' } });
-    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga'], { cwd: dir, env });
+    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga', '--yes'], { cwd: dir, env });
     expect(grant.code, grant.stderr).to.equal(0);
 
     const granted = await call('github_create_issue', args);

@@ -107,7 +107,7 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
     expect((JSON.parse(list.stdout) as Array<{ id: string; request: unknown }>).find((a) => a.id === approvalId)).to.deep.include({
       request: { method: 'POST', path: '/rest/api/3/issue' },
     });
-    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga'], cli);
+    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga', '--yes'], cli);
     expect(grant.code, grant.stderr).to.equal(0);
 
     mock.on('POST', '/rest/api/3/issue', jsonReply(payload('jira/created-issue.json'), 201));

@@ -76,7 +76,7 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
     );
     // Once an approver decides one, the caller may ask for another.
     const first = (await approvals.list()).find((a) => a.subject === 'dave-flood' && a.request?.path === '/rest/api/3/issue/FLD-1')!;
-    await approvals.reject(first.id, 'olga');
+    await approvals.reject(first.id, 'olga', 'Too many at once.');
     expect(decisionOf(await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-4' }, dave)).effect).to.equal('approval_required');
     expect(ent.jira.requests).to.have.length(0);
   });
@@ -89,7 +89,7 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
     const two = decisionOf(await call(2));
     expect(one.approvalId).not.to.equal(two.approvalId);
     const record = (await approvals.get(one.approvalId!))!;
-    expect(record.arguments).to.equal('{"body":{"__proto__":{"parameters":1},"branch":"main"},"path":"/api/v2/project/gh/acme/app/pipeline"}');
+    expect(record.arguments).to.equal('{"path":"/api/v2/project/gh/acme/app/pipeline","body":{"branch":"main","__proto__":{"parameters":1}}}');
     await approvals.grant(one.approvalId!, 'olga');
     expect(decisionOf(await call(2)).effect).to.equal('approval_required');
     expect((await call(1)).isError).to.equal(undefined);

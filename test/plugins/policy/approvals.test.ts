@@ -67,6 +67,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
     expect(ran.isError, textOf(ran)).to.equal(undefined);
     expect(ran._meta).to.deep.equal({
       'mcp-devtools/upstream': { vendor: 'jira', credential: 'jira-bot', host: new URL(ent.jira.url).host, environment: 'production' },
+      'mcp-devtools/approval': { id: approvalId, status: 'granted', by: 'olga', at: new Date(clock.now()).toISOString() },
     });
     expect(ent.jira.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['DELETE /rest/api/3/issue/PLAT-7']);
     const replay = await held();
@@ -89,11 +90,11 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('denies the call after a rejection, naming the approver', async () => {
     const { approvalId } = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-9' });
-    await approvals.reject(approvalId!, 'olga');
+    await approvals.reject(approvalId!, 'olga', 'PLAT-9 is still in use.');
     const result = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-9' }, PEOPLE.alice);
     expect(result._meta).to.deep.include({ code: 'policy_denied' });
     expect(decisionOf(result)).to.include({ effect: 'deny', ruleId: 'deletes-need-approval', approvalId });
-    expect(decisionOf(result).reason).to.match(/^olga rejected approval apr-[0-9a-f]{24} for this call\./);
+    expect(decisionOf(result).reason).to.match(/^olga rejected approval apr-[0-9a-f]{24} for this call: PLAT-9 is still in use\./);
     expect(ent.jira.requests).to.have.length(0);
   });
 

@@ -34,7 +34,7 @@ describe('the testing kit: the folders it makes for a server are removed when th
   });
   after(() => mock.close());
 
-  const env = (): Record<string, string> => ({ ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn' });
+  const env = (): Record<string, string> => ({ ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, LOG_LEVEL: 'warn', MCP_TOOLSETS: 'jira.rest' });
   const bigCall = { name: 'jira_get', arguments: { path: SEARCH_PATH, outputFormat: 'json' } };
 
   it('connectStdio: the working folder with the saved text, and HOME, are gone after close', async () => {
