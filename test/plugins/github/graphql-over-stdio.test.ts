@@ -83,7 +83,7 @@ describe('github_graphql over stdio: graphql policy rules, an approval hold, the
     expect(held._meta).to.deep.include({ code: 'approval_required' });
     const { approvalId } = held._meta?.decision as { approvalId: string };
     expect(api.requests).to.have.length(0);
-    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga'], { cwd: dir, env });
+    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga', '--yes'], { cwd: dir, env });
     expect(grant.code, grant.stderr).to.equal(0);
     const granted = await call(args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);
