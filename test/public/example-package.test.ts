@@ -47,6 +47,5 @@ for (const example of EXAMPLES) {
         }
       }
     });
-
   });
 }
