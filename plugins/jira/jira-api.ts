@@ -12,8 +12,13 @@ import { markdownToWiki, wikiToMarkdown } from './markup/wiki.js';
  */
 
 export const IssueKey = Type.String({ pattern: '^([A-Za-z][A-Za-z0-9_]*-[1-9][0-9]*|[1-9][0-9]*)$', description: 'Issue key, e.g. "PLAT-12" (or its id).' });
+/**
+ * Jira refuses a text field over 32,767 characters; refusing it here also keeps a pathological text from the
+ * Markdown converters, whose time grows faster than the text (a megabyte of markup took them minutes).
+ */
+export const JIRA_TEXT_MAX = 32_767;
 export const Markdown = (what: string): ReturnType<typeof Type.String> =>
-  Type.String({ description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
+  Type.String({ maxLength: JIRA_TEXT_MAX, description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
 export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), Type.Unknown(), {
   description: 'More fields as Jira names them, e.g. {"labels": ["api"], "priority": {"name": "High"}, "customfield_10010": 5}.',
 });

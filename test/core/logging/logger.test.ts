@@ -31,7 +31,10 @@ describe('createLogger: every line names the process that wrote it', () => {
     this.timeout(20_000);
     const run = await runCli(['--transport', 'sse']);
     expect(run.code).to.equal(1);
-    const line = JSON.parse(run.stderr.trim()) as Record<string, unknown>;
+    // The fatal JSON line comes first (stderr is no terminal here), then the same reason as one plain sentence.
+    const [json, sentence] = run.stderr.trim().split('\n');
+    expect(sentence).to.match(/^mcp-devtools: Setting MCP_TRANSPORT="sse" .* allowed values: stdio, http\.$/);
+    const line = JSON.parse(json!) as Record<string, unknown>;
     expect(line).to.include({ level: 60, name: 'mcp-devtools', hostname: hostname() });
     expect(line.pid).to.be.a('number').and.to.be.above(0);
   });

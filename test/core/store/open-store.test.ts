@@ -104,8 +104,11 @@ describe('Opening the store named by MCP_STORE_URL', () => {
     await redis.kill();
     const { code, stderr } = await runCli(['--transport', 'http', '--port', '0'], { MCP_STORE_URL: redis.url });
     expect(code).to.equal(1);
-    // The server's stderr is a log stream: the reason is its last JSON line, at the fatal level.
-    const last = JSON.parse(stderr.trim().split('\n').at(-1)!) as { level: number; msg: string };
+    // The server's stderr is a log stream: the reason is its last JSON line, at the fatal level, and then the
+    // same reason as one plain sentence for a person.
+    const lines = stderr.trim().split('\n');
+    expect(lines.at(-1)).to.match(/^mcp-devtools: MCP_STORE_URL=redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0: cannot connect to Redis/);
+    const last = JSON.parse(lines.at(-2)!) as { level: number; msg: string };
     expect(last.level).to.equal(60);
     expect(last.msg).to.contain(`MCP_STORE_URL=redis://:***@127.0.0.1:${redis.port}/0: cannot connect to Redis: connect ECONNREFUSED`);
     expect(stderr).not.to.contain('cli-secret-pw');

@@ -199,6 +199,20 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
       }
       expect(t.mock.requests).to.have.length(0);
     });
+
+    it("refuses rich text longer than Jira's 32,767-character limit on a text field, saying so, before sending anything", async () => {
+      const long = 'word '.repeat(6554).slice(0, 32_768);
+      for (const [tool, args] of [
+        ['jira_update_issue', { issueKey: 'PLAT-1421', description: long }],
+        ['jira_create_issue', { projectKey: 'PLAT', issueType: 'Bug', summary: 'Too long', description: long }],
+        ['jira_add_comment', { issueKey: 'PLAT-1421', body: long }],
+      ] as const) {
+        const result = await t.kernel.call(tool, args);
+        expect(result.isError, tool).to.equal(true);
+        expect(textOf(result), tool).to.contain('Code: invalid_arguments').and.to.contain('32767');
+      }
+      expect(t.mock.requests).to.have.length(0);
+    });
   });
 
   describe('jira_transition_issue', () => {
