@@ -28,7 +28,7 @@ describe('GitHub tools over stdio with the official SDK client', () => {
     await blob.close();
   });
 
-  it('lists the twenty-two GitHub tools with titles, annotations and input schemas', async () => {
+  it('lists the twenty-three GitHub tools with titles, annotations and input schemas', async () => {
     const { tools } = await session.client.listTools();
     const github = tools.filter((t) => t.name.startsWith('github_'));
     expect(github.map((t) => t.name).sort()).to.deep.equal([
@@ -44,6 +44,7 @@ describe('GitHub tools over stdio with the official SDK client', () => {
       'github_get_job_logs',
       'github_get_pull_request',
       'github_get_pull_request_diff',
+      'github_graphql',
       'github_list_check_runs',
       'github_list_issues',
       'github_list_pull_requests',
@@ -61,7 +62,8 @@ describe('GitHub tools over stdio with the official SDK client', () => {
       expect(tool.annotations, tool.name).to.deep.include({ openWorldHint: true, title: tool.title });
     }
     const reads = github.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name);
-    expect(reads).to.have.length(13);
+    // github_graphql is a read: it sends queries only unless GITHUB_GRAPHQL_MUTATIONS=true.
+    expect(reads).to.have.length(14);
     const runs = github.find((t) => t.name === 'github_list_workflow_runs')!;
     expect(runs.inputSchema.required).to.deep.equal(['owner', 'repo']);
     expect(Object.keys(runs.inputSchema.properties ?? {})).to.include.members([

@@ -49,6 +49,12 @@ export const BITBUCKET_DOWNLOADS = {
 /** GitHub's check runs of a commit (what github_list_check_runs summarizes), as its last page. */
 export const GITHUB_CHECK_RUNS = { name: 'github check runs page', reply: { status: 200, body: githubFixture('check-run-paginated') } };
 
+/** A GraphQL answer as GitHub gives one (github_graphql refuses an answer without `data`, as GitHub's errors). */
+export const GITHUB_GRAPHQL = {
+  name: 'github graphql answer',
+  reply: { status: 200, body: { data: { viewer: { login: 'octocat', repositories: { totalCount: 8 } } } } },
+};
+
 /** An issue's transitions (what jira_transition_issue reads first), holding the one the conformance call names. */
 export const JIRA_TRANSITIONS = {
   name: 'jira transitions of an issue',
@@ -85,6 +91,7 @@ const TYPED_ARGS: Record<string, Record<string, unknown>> = {
   conf_create_page: { spaceKey: 'ENG', title: 'Conformance', body: 'conformance' },
   conf_update_page: { pageId: '163841', title: 'Conformance', body: 'conformance', version: 7 },
   conf_add_comment: { pageId: '163841', body: 'conformance' },
+  github_graphql: { query: 'query Conformance { viewer { login repositories { totalCount } } }' },
 };
 
 export const conformanceArgsFor = (tool: { name: string }): Record<string, unknown> | undefined => {
@@ -108,7 +115,7 @@ export function representativeCorpus(): ReturnType<typeof standardCorpus> {
     'text body (a diff)',
     'json null',
   ]);
-  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, JIRA_TRANSITIONS, CONFLUENCE_SPACES];
+  return [...standardCorpus().filter((c) => wanted.has(c.name)), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, GITHUB_GRAPHQL, JIRA_TRANSITIONS, CONFLUENCE_SPACES];
 }
 
 export const REPRESENTATIVE_PROJECTIONS: Projection[] = [

@@ -11,6 +11,7 @@ import {
   conformanceArgsFor,
   conformanceServerFolder,
   GITHUB_CHECK_RUNS,
+  GITHUB_GRAPHQL,
   JIRA_TRANSITIONS,
   representativeCorpus,
   REPRESENTATIVE_PROJECTIONS,
@@ -59,7 +60,7 @@ describe('structured output conformance (official SDK client + independent 2020-
         client: session.client,
         upstreams: [mock],
         argsFor: conformanceArgsFor,
-        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, JIRA_TRANSITIONS, CONFLUENCE_SPACES],
+        corpus: [...standardCorpus(), ...githubCorpus(mock.url), BITBUCKET_DOWNLOADS, GITHUB_CHECK_RUNS, GITHUB_GRAPHQL, JIRA_TRANSITIONS, CONFLUENCE_SPACES],
       });
     });
     after(async () => {
