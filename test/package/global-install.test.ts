@@ -54,18 +54,22 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
     expect(stdout.trim()).to.equal(version);
   });
 
-  it('lists the tools it serves', async () => {
-    const { stdout } = await run(bin, ['tools', '--json'], { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix } });
-    const tools = JSON.parse(stdout) as Array<{ name: string }>;
-    expect(tools).to.have.length(46);
-    expect(tools.map((t) => t.name)).to.include.members(['github_list_workflow_runs', 'jira_get', 'artifact_read']);
+  it('lists the tools it serves: the default toolsets, and every tool with --toolsets all', async () => {
+    const options = { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix } };
+    const listed = async (...args: string[]): Promise<string[]> =>
+      (JSON.parse((await run(bin, ['tools', '--json', ...args], options)).stdout) as Array<{ name: string }>).map((t) => t.name);
+    const defaults = await listed();
+    const all = await listed('--toolsets', 'all');
+    expect(defaults).to.include.members(['github_list_workflow_runs', 'jira_search', 'circleci_pipeline_status', 'artifact_read']);
+    expect(defaults).not.to.include('jira_get');
+    expect(all).to.include.members([...defaults, 'jira_get', 'circleci_get', 'bb_get']);
   });
 
   it('serves MCP over stdio to the official SDK client, calling a vendor', async () => {
     const mock = await MockUpstream.start();
     const transport = new StdioClientTransport({
       command: bin,
-      args: [],
+      args: ['--toolsets', 'circleci.rest'],
       cwd: prefix,
       env: { PATH: process.env.PATH ?? '', HOME: prefix, CIRCLECI_BASE_URL: mock.url, CIRCLECI_TOKEN: canary('CCIPAT_') },
       stderr: 'ignore',
@@ -87,8 +91,9 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
     }
   });
 
-  it('has written the code cache of its start-up code beside it, in the installed package', () => {
-    const chunks = join(prefix, 'lib', 'node_modules', 'mcp-devtools', 'dist', 'chunks');
-    expect(readdirSync(chunks).filter((file) => /^startup-[\w-]+\.code\.js\..+\.cache$/.test(file))).to.have.length(1);
+  it('has written nothing into its installed folder after serving (a compile cache goes to the OS cache or temp folder)', () => {
+    const installed = walk(join(prefix, 'lib', 'node_modules', 'mcp-devtools')).filter((f) => !f.startsWith('node_modules/'));
+    expect(installed.filter((f) => !f.startsWith('dist/')).sort()).to.deep.equal(['LICENSE', 'README.md', 'package.json']);
+    expect(installed.filter((f) => f.endsWith('.cache') || f.includes('compile-cache'))).to.deep.equal([]);
   });
 });

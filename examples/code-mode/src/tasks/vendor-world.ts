@@ -41,6 +41,8 @@ export async function startVendorWorld(tasks: readonly Task[]): Promise<VendorWo
       const env = {
         PATH: process.env.PATH ?? '',
         HOME: cwd,
+        // A program may call any tool: the harness declares every one, the REST passthroughs too.
+        MCP_TOOLSETS: 'all',
         MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'),
         GITHUB_API_URL: mock.url,
         CIRCLECI_BASE_URL: mock.url,
