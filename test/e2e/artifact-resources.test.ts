@@ -1,15 +1,12 @@
 // Artifacts as MCP resources from the built server, as the official SDK client reads them: the resource_link a
 // result carries, resources/read of it by its owner, and for anyone else the same not-found as artifact_read.
 // Over stdio, and over Streamable HTTP with two principals (MCP_AUTH_MODE=tokens), for a client of each era.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CallToolResult, Client, ResourceLink } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import type { VersionNegotiation } from '../../server/testing/sdk-client.js';
 import { jobLog } from '../fixtures/github/github-api.js';
-import { tokensFileYaml } from '../support/auth-fixture.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
@@ -81,15 +78,11 @@ describe('artifacts as MCP resources (dist/cli.js, the SDK client)', function ()
     let server: HttpServerProcess;
 
     before(async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'artifact-resources-'));
-      writeFileSync(
-        join(dir, 'tokens.yaml'),
-        tokensFileYaml([
-          { token: alice, subject: 'alice' },
-          { token: bob, subject: 'bob' },
-        ]),
-      );
-      server = await startHttpServer({ cwd: dir, env: { ...env(), MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml') } });
+      const tokens = tokensFileFolder('artifact-resources-', [
+        { token: alice, subject: 'alice' },
+        { token: bob, subject: 'bob' },
+      ]);
+      server = await startHttpServer({ cwd: tokens.dir, env: { ...env(), ...tokens.env } });
     });
     after(async () => {
       for (const line of server?.stderr ?? []) leakAudit.transcript('HTTP server stderr', line);

@@ -3,14 +3,11 @@
 // every POST meets a fresh server, it holds for the principal that set it (the messages then come on the call's
 // SSE stream), and no other principal is sent anything. A 2026-07-28 client (versionNegotiation auto) names the
 // level in each request's `_meta` and is sent nothing for a request that names none.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LOG_LEVEL_META_KEY, type Client, type LoggingLevel, type LoggingMessageNotificationParams } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { githubFixture } from '../fixtures/github/github-api.js';
-import { tokensFileYaml } from '../support/auth-fixture.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
@@ -82,15 +79,11 @@ describe('log messages to the client (dist/cli.js, the SDK client of each era)',
     let server: HttpServerProcess;
 
     before(async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'client-logging-'));
-      writeFileSync(
-        join(dir, 'tokens.yaml'),
-        tokensFileYaml([
-          { token: alice, subject: 'alice' },
-          { token: bob, subject: 'bob' },
-        ]),
-      );
-      server = await startHttpServer({ cwd: dir, env: { ...env(), MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml') } });
+      const tokens = tokensFileFolder('client-logging-', [
+        { token: alice, subject: 'alice' },
+        { token: bob, subject: 'bob' },
+      ]);
+      server = await startHttpServer({ cwd: tokens.dir, env: { ...env(), ...tokens.env } });
     });
     after(async () => {
       for (const line of server?.stderr ?? []) leakAudit.transcript('HTTP server stderr', line);
