@@ -26,16 +26,25 @@ const REFUSED_RANGES: ReadonlyArray<readonly [kind: string, cidrs: readonly stri
 /** IPv4 ranges are also refused as NAT64 addresses (64:ff9b::/96), which a NAT64 gateway turns back into them. */
 const NAT64_PREFIX = '64:ff9b::';
 
-const REFUSED: ReadonlyArray<{ kind: string; list: BlockList }> = REFUSED_RANGES.map(([kind, cidrs]) => {
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const [address = '', bits = ''] = cidr.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    list.addSubnet(address, Number(bits), family);
-    if (family === 'ipv4') list.addSubnet(nat64(address), 96 + Number(bits), 'ipv6');
-  }
-  return { kind, list };
-});
+/**
+ * The refused ranges as lists Node checks addresses against. Built by the first check, not at start: most
+ * servers never follow a URL an upstream hands out, and the lists cost milliseconds of every start otherwise.
+ */
+let refusedLists: ReadonlyArray<{ kind: string; list: BlockList }> | undefined;
+
+function refusedRanges(): ReadonlyArray<{ kind: string; list: BlockList }> {
+  refusedLists ??= REFUSED_RANGES.map(([kind, cidrs]) => {
+    const list = new BlockList();
+    for (const cidr of cidrs) {
+      const [address = '', bits = ''] = cidr.split('/');
+      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      list.addSubnet(address, Number(bits), family);
+      if (family === 'ipv4') list.addSubnet(nat64(address), 96 + Number(bits), 'ipv6');
+    }
+    return { kind, list };
+  });
+  return refusedLists;
+}
 
 /** What MCP_EGRESS_ALLOW names: hosts (any port, or one), and CIDR ranges. */
 export interface EgressAllowList {
@@ -136,10 +145,10 @@ export class EgressGuard {
     const ip = canonicalHost(address) ?? address;
     if (this.allows(host, port, ip)) return undefined;
     const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-    const refused = REFUSED.find(({ list }) => list.check(ip, family));
-    if (refused === undefined) return undefined;
+    const refusedRange = refusedRanges().find(({ list }) => list.check(ip, family));
+    if (refusedRange === undefined) return undefined;
     const what = host === ip ? ip : `${host} resolves to ${ip}, which`;
-    return `${what} is ${refused.kind} address`;
+    return `${what} is ${refusedRange.kind} address`;
   }
 
   private allows(host: string, port: number, ip: string): boolean {
