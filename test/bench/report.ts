@@ -1,6 +1,6 @@
 import { gainOf, MECHANISM_MIN_GAIN } from './mechanism-gains.js';
 import type { BenchResults, Outcome } from './results.js';
-import { bytesCell, fmt, ratio, spread } from './stats.js';
+import { bytesCell, fmt, ratio, spread, type Summary } from './stats.js';
 import { PER_CALL_BUDGET, perCallRatio, spillMultiple, targetsOf, timesCell, type TargetRow } from './targets.js';
 import { TYPICAL_JIRA_JQ } from './jira-bodies.js';
 
@@ -24,24 +24,26 @@ function targets(rows: TargetRow[]): string {
 function method(r: BenchResults): string {
   const p = r.plan;
   const calls = p.callsBySize.map(([bytes, n]) => `${n} at ${bytesCell(bytes)}`).join(', ');
-  return `Everything is measured in one run: ours (this checkout's \`dist/\`) and before (the baseline checkout's \`dist/\`, given with \`--before\`) run side by side and take turns, start by start, call by call, window by window, the order swapped each round, so that whatever else the machine does slows both alike; every budget is a ratio of figures from that run, and the bench reports rather than fails. Start-up is the time from spawning \`dist/cli.js\` to the answer of its first \`tools/list\` (initialize, then tools/list, over stdio with the official SDK client), the median of ${p.startups} warm starts per server, both servers run by the machine's Node and then by Node 24 (the registry's binary package, \`.ci/install-node 24\`); warm means each server's first start, not counted, has filled its caches: ours Node's compile cache, which the server enables from Node 22.1 on, the baseline its own code cache. jira_get is timed over stdio with the official SDK client on real-shaped Jira search pages served by one loopback mock, the same bytes to every server, in TOON and JSON, with and without the typical jq (\`${TYPICAL_JIRA_JQ}\`); each server first answers ${p.warmUpCalls} calls, then each row takes the median of its calls (${calls}); the reference server, @aashari/mcp-server-atlassian-jira@3.3.0, is timed alongside for context. Memory is a fresh server over Streamable HTTP with structured output on, one 16 MiB page whose value spills to an artifact and is read back whole and checked: the kernel's high-water mark (VmHWM) less the resident set once the server has answered 600 small calls (V8 grows its young generation to its default size over a server's first hundreds of calls and keeps it: from a server that has answered one call, that growth counts against the spill), ${p.spillRuns === 1 ? 'one server' : `the median of ${p.spillRuns} servers`} each. Mechanisms are timed in the bench's own process, the product's way and the plain way alternating on the same page, after a warm-up. Tokens are the \`result\` of \`tools/list\` as sent, counted with o200k_base, structured output off. Throughput is the uncached github_list_workflow_runs over Streamable HTTP, ${p.throughput.clients} clients kept busy by autocannon, ${p.throughput.rounds} rounds of ${p.throughput.windowSeconds} s windows per server.`;
+  return `Everything is measured in one run: ours (this checkout's \`dist/\`) and before (the baseline checkout's \`dist/\`, given with \`--before\`) run side by side and take turns, start by start, call by call, window by window, the order swapped each round, so that whatever else the machine does slows both alike; every budget is a ratio of figures from that run, and the bench reports rather than fails. Start-up is the time from spawning \`dist/cli.js\` to the answer of its first \`tools/list\` (initialize, then tools/list, over stdio with the official SDK client), the median of ${p.startups} warm starts per server, the servers run by the machine's Node and then by Node 24 (the registry's binary package, \`.ci/install-node 24\`); warm means each server's first start, not counted, has filled its caches: ours Node's compile cache, which the server enables from Node 22.1 on, the baseline its own code cache. Beside them starts the floor: the SDK alone (test/bench/sdk-floor/: the SDK's low-level Server over its stdio entry with one tool, bundled into one file as ours is, the compile cache enabled the same way), which no server made with this SDK starts under. jira_get is timed over stdio with the official SDK client on real-shaped Jira search pages served by one loopback mock, the same bytes to every server, in TOON and JSON, with and without the typical jq (\`${TYPICAL_JIRA_JQ}\`); each server first answers ${p.warmUpCalls} calls, then each row takes the median of its calls (${calls}); the reference server, @aashari/mcp-server-atlassian-jira@3.3.0, is timed alongside for context. Memory is a fresh server over Streamable HTTP with structured output on, one 16 MiB page whose value spills to an artifact and is read back whole and checked: the kernel's high-water mark (VmHWM) less the resident set once the server has answered 600 small calls (V8 grows its young generation to its default size over a server's first hundreds of calls and keeps it: from a server that has answered one call, that growth counts against the spill), ${p.spillRuns === 1 ? 'one server' : `the median of ${p.spillRuns} servers`} each. Mechanisms are timed in the bench's own process, the product's way and the plain way alternating on the same page, after a warm-up. Tokens are the \`result\` of \`tools/list\` as sent, counted with o200k_base, structured output off. Throughput is the uncached github_list_workflow_runs over Streamable HTTP, ${p.throughput.clients} clients kept busy by autocannon, ${p.throughput.rounds} rounds of ${p.throughput.windowSeconds} s windows per server.`;
 }
 
 function startup(r: BenchResults): string {
   const rows = r.startup.map((s) => {
-    if (!s.outcome.ok) return [s.runtime, `not measured: ${s.outcome.error}`, '', '', `<= ${timesCell(s.budget)}`, verdict(undefined)];
-    const { node, ours, before, oursCacheFiles } = s.outcome.value;
+    if (!s.outcome.ok) return [s.runtime, `not measured: ${s.outcome.error}`, '', '', '', '', `<= ${timesCell(s.budget)}`, verdict(undefined)];
+    const { node, ours, before, sdkFloor, oursCacheFiles } = s.outcome.value;
     const met = before === undefined ? undefined : ours.median <= s.budget * before.median;
+    const overFloor = (x: Summary | undefined): string => (x && sdkFloor ? ratio(x.median, sdkFloor.median) : 'n/a');
     return [
       `${s.runtime} (${node}; ours' compile cache: ${oursCacheFiles} files)`,
       `${ms(ours.median)} (IQR ${spread(ours)})`,
       before ? `${ms(before.median)} (IQR ${spread(before)})` : 'n/a',
+      sdkFloor ? `${ms(sdkFloor.median)} (IQR ${spread(sdkFloor)}); ours ${overFloor(ours)}, before ${overFloor(before)}` : 'n/a',
       before ? ratio(ours.median, before.median) : 'n/a',
       `<= ${timesCell(s.budget)}`,
       verdict(met),
     ];
   });
-  return table(['runtime', 'ours', 'before', 'ours / before', 'budget', ''], rows);
+  return table(['runtime', 'ours', 'before', 'the SDK alone (floor)', 'ours / before', 'budget', ''], rows);
 }
 
 function perCall(r: BenchResults): string {

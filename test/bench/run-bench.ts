@@ -17,6 +17,7 @@ import { benchPerCall } from './per-call.js';
 import { renderReport } from './report.js';
 import type { BenchPlan, BenchResults, Outcome } from './results.js';
 import { benchSpillMemory } from './spill-memory.js';
+import { bundleSdkFloor } from './sdk-floor.js';
 import { benchStartup } from './startup.js';
 import { MiB } from './stats.js';
 import { failuresOf } from './targets.js';
@@ -69,16 +70,19 @@ const machine = describeMachine();
 const node24 = await part('Node 24', () =>
   execFileSync(join(REPO_ROOT, '.ci/install-node'), ['24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim(),
 );
+// The bare SDK server, bundled as ours is: the start-up floor beside ours and the baseline's.
+const sdkFloor = await part('the bare SDK server', () => bundleSdkFloor(join(scratch, 'sdk-floor')));
+const floorCli = sdkFloor.ok ? sdkFloor.value : undefined;
 const startup = [
   {
     runtime: "the machine's Node",
     budget: 1.3,
-    outcome: await part("start-up, the machine's Node", () => benchStartup(process.execPath, plan.startups, beforeCli)),
+    outcome: await part("start-up, the machine's Node", () => benchStartup(process.execPath, plan.startups, beforeCli, floorCli)),
   },
   {
     runtime: 'Node 24',
     budget: 1.0,
-    outcome: node24.ok ? await part('start-up, Node 24', () => benchStartup(node24.value, plan.startups, beforeCli)) : node24,
+    outcome: node24.ok ? await part('start-up, Node 24', () => benchStartup(node24.value, plan.startups, beforeCli, floorCli)) : node24,
   },
 ];
 const toolsList = await part('tools/list tokens', () => benchToolsList(TOOLS_LIST_CONFIGURATIONS));

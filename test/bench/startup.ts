@@ -14,6 +14,8 @@ export interface StartupResult {
   ours: Summary;
   /** The baseline build, when one was given. */
   before?: Summary;
+  /** The bare SDK server (sdk-floor/), when one was given: what no server made with this SDK starts under. */
+  sdkFloor?: Summary;
   /** Files in ours' compile cache after its first start: 0 where this Node has none (before 22.1). */
   oursCacheFiles: number;
 }
@@ -26,19 +28,21 @@ interface Server {
 
 /**
  * Milliseconds from spawning a server to the answer of its first tools/list (initialize, then tools/list,
- * over stdio with the official SDK client), ours and the baseline build taking turns, both run by the Node
- * at `node`. Starts are warm: each server keeps one home for all its starts, and its first start, not counted,
- * fills whatever it caches there (ours: Node's compile cache, from 22.1 on; the baseline: its own code cache).
+ * over stdio with the official SDK client), ours, the baseline build and the bare SDK server taking turns, all run
+ * by the Node at `node`. Starts are warm: each server keeps one home for all its starts, and its first start, not counted,
+ * fills whatever it caches there (ours and the SDK's: Node's compile cache, from 22.1 on; the baseline: its own code cache).
  */
-export async function benchStartup(node: string, runs: number, beforeCli?: string): Promise<StartupResult> {
-  const servers: Server[] = [CLI_PATH, ...(beforeCli === undefined ? [] : [beforeCli])].map((cliPath) => ({
+export async function benchStartup(node: string, runs: number, beforeCli?: string, sdkFloorCli?: string): Promise<StartupResult> {
+  const paths = [CLI_PATH, beforeCli ?? null, sdkFloorCli ?? null].filter((path): path is string => path !== null);
+  const servers: Server[] = paths.map((cliPath) => ({
     cliPath,
     home: mkdtempSync(join(tmpdir(), 'mcp-devtools-startup-')),
   }));
   const samples = servers.map(() => [] as number[]);
+  const summaryOf = (cliPath: string | undefined): Summary | undefined => (cliPath === undefined ? undefined : summarize(samples[paths.indexOf(cliPath)]!));
   let oursCacheFiles = 0;
   for (let i = 0; i <= runs; i++) {
-    // Every other round the other one goes first, so that neither always follows the same process.
+    // Every other round the order is reversed, so that none always follows the same process.
     const order = i % 2 === 0 ? servers.keys() : [...servers.keys()].reverse();
     for (const at of order) {
       const took = await firstToolsList(node, servers[at]!);
@@ -49,7 +53,8 @@ export async function benchStartup(node: string, runs: number, beforeCli?: strin
   return {
     node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
     ours: summarize(samples[0]!),
-    ...(servers.length > 1 ? { before: summarize(samples[1]!) } : {}),
+    before: summaryOf(beforeCli),
+    sdkFloor: summaryOf(sdkFloorCli),
     oursCacheFiles,
   };
 }
