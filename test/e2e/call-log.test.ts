@@ -2,12 +2,9 @@
 // was sent upstream and how it ended, never a query value or a secret; stage timings at debug; refused HTTP
 // requests logged with their reason and never the token; every line JSON, the "listening on" line included.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { tokensFileYaml } from '../support/auth-fixture.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { runCli } from '../support/run-cli.js';
@@ -200,9 +197,8 @@ describe('HTTP server logs (dist/cli.js --transport http)', () => {
   let server: HttpServerProcess;
 
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'http-logs-'));
-    writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: good, subject: 'alice' }]));
-    server = await startHttpServer({ cwd: dir, env: { MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'), LOG_LEVEL: 'warn' } });
+    const { dir, env } = tokensFileFolder('http-logs-', [{ token: good, subject: 'alice' }]);
+    server = await startHttpServer({ cwd: dir, env: { ...env, LOG_LEVEL: 'warn' } });
   });
   after(async () => {
     for (const line of server?.stderr ?? []) leakAudit.transcript('HTTP server stderr', line);

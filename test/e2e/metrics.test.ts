@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { tokensFileYaml } from '../support/auth-fixture.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { freePort } from '../support/free-port.js';
@@ -127,9 +127,8 @@ describe('/metrics when callers must authenticate', () => {
   const servers: HttpServerProcess[] = [];
 
   const start = async (env: Record<string, string>): Promise<HttpServerProcess> => {
-    const dir = mkdtempSync(join(tmpdir(), 'metrics-auth-'));
-    writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: caller, subject: 'alice' }]));
-    const server = await startHttpServer({ cwd: dir, env: { MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'), ...env } });
+    const folder = tokensFileFolder('metrics-auth-', [{ token: caller, subject: 'alice' }]);
+    const server = await startHttpServer({ cwd: folder.dir, env: { ...folder.env, ...env } });
     servers.push(server);
     return server;
   };

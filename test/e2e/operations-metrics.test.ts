@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { circleciFixture } from '../fixtures/circleci/circleci-api.js';
 import { githubFixture } from '../fixtures/github/github-api.js';
-import { tokensFileYaml } from '../support/auth-fixture.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { parseExposition, valueOf, type Sample } from '../support/prometheus-text.js';
@@ -117,9 +117,8 @@ describe('authentication failures by reason, counted at /metrics', () => {
   let server: HttpServerProcess;
 
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'operations-auth-'));
-    writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: caller, subject: 'alice' }]));
-    server = await startHttpServer({ cwd: dir, env: { MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'), MCP_ADMIN_TOKEN: admin } });
+    const { dir, env } = tokensFileFolder('operations-auth-', [{ token: caller, subject: 'alice' }]);
+    server = await startHttpServer({ cwd: dir, env: { ...env, MCP_ADMIN_TOKEN: admin } });
   });
   after(async () => {
     for (const line of server?.stderr ?? []) leakAudit.transcript('HTTP server stderr', line);

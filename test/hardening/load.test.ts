@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { hashToken } from '../../server/auth/token-hash.js';
+import { tokensFileFolder } from '../support/auth-fixture.js';
 import { canary, vendorCanaries } from '../support/canaries.js';
 import { hardeningRuns } from '../support/generated-calls.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
@@ -35,19 +33,20 @@ describe(`hardening: ${PRINCIPALS} principals at once over Streamable HTTP for $
   before(async () => {
     mocks = await VendorMocks.start(vendorCanaries());
     serveTaggedData(mocks);
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-load-'));
-    leakAudit.watchPath(cwd);
     const people = Array.from({ length: PRINCIPALS }, (_, i) => ({
       tag: `p${String(i).padStart(2, '0')}-${randomBytes(3).toString('hex')}`,
       token: canary('mcp-bearer-'),
     }));
-    writeFileSync(join(cwd, 'tokens.yaml'), `tokens:\n${people.map((p) => `  - sha256: ${hashToken(p.token)}\n    subject: ${p.tag}\n`).join('')}`);
+    const { dir: cwd, env: auth } = tokensFileFolder(
+      'mcp-devtools-load-',
+      people.map((p) => ({ token: p.token, subject: p.tag })),
+    );
+    leakAudit.watchPath(cwd);
     server = await startHttpServer({
       cwd,
       env: {
         ...mocks.env(),
-        MCP_AUTH_MODE: 'tokens',
-        MCP_AUTH_TOKENS_FILE: join(cwd, 'tokens.yaml'),
+        ...auth,
         MCP_STORE_URL: `sqlite://${join(cwd, 'store.db')}`,
         MCP_STRUCTURED_OUTPUT: 'true',
         MCP_STRUCTURED_MAX_BYTES: '16384',

@@ -1,12 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { byteRange } from '../../../server/http/byte-range.js';
-import { hashToken } from '../../../server/auth/token-hash.js';
+import { tokensFileFolder } from '../../support/auth-fixture.js';
 import { jobLog } from '../../fixtures/github/github-api.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
 
@@ -23,16 +20,11 @@ describe('GET /artifacts/{artifactId} over Streamable HTTP (dist/cli.js, bearer 
   before(async () => {
     github = await MockUpstream.start();
     github.on('GET', '/repos/octo-org/octo-repo/actions/jobs/:id/logs', { headers: { 'content-type': 'text/plain' }, body: LOG });
-    const cwd = mkdtempSync(join(tmpdir(), 'artifact-download-'));
-    const tokens = join(cwd, 'tokens.yaml');
-    writeFileSync(
-      tokens,
-      `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [] }\n  - { sha256: ${hashToken(TOKENS.bob)}, subject: bob, groups: [] }\n`,
-    );
-    server = await startHttpServer({
-      cwd,
-      env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp_downloadTest0123', MCP_AUTH_MODE: 'tokens', MCP_AUTH_TOKENS_FILE: tokens },
-    });
+    const { dir, env } = tokensFileFolder('artifact-download-', [
+      { token: TOKENS.alice, subject: 'alice' },
+      { token: TOKENS.bob, subject: 'bob' },
+    ]);
+    server = await startHttpServer({ cwd: dir, env: { ...env, GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp_downloadTest0123' } });
     base = server.url.replace(/\/mcp$/, '');
     alice = await connectHttp(server.url, TOKENS.alice);
     const result = (await alice.callTool({
