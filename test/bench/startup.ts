@@ -28,9 +28,10 @@ interface Server {
 
 /**
  * Milliseconds from spawning a server to the answer of its first tools/list (initialize, then tools/list,
- * over stdio with the official SDK client), ours, the baseline build and the bare SDK server taking turns, all run
- * by the Node at `node`. Starts are warm: each server keeps one home for all its starts, and its first start, not counted,
- * fills whatever it caches there (ours and the SDK's: Node's compile cache, from 22.1 on; the baseline: its own code cache).
+ * over stdio with the official SDK client), ours, the baseline build and the bare SDK server taking turns, all
+ * run by the Node at `node`. Starts are warm: each server keeps one home for all its starts, and its first start,
+ * not counted, fills whatever it caches there (ours and the SDK's: Node's compile cache, from 22.1 on; the
+ * baseline: its own code cache).
  */
 export async function benchStartup(node: string, runs: number, beforeCli?: string, sdkFloorCli?: string): Promise<StartupResult> {
   const paths = [CLI_PATH, beforeCli ?? null, sdkFloorCli ?? null].filter((path): path is string => path !== null);
