@@ -7,6 +7,7 @@ import type { GraphqlFacts } from '../../core/plugin/upstream-types.js';
 import type { AroundMiddleware } from '../../core/plugin/stages.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
+import { freeFormMaps } from './approvals/free-form-maps.js';
 import type { AuditLog } from './audit/audit-log.js';
 import { shapeOf, type AuditRecord } from './audit/audit-record.js';
 import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
@@ -80,6 +81,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
             ...(facts.method !== null && facts.path !== null ? { request: { method: facts.method, path: facts.path } } : {}),
             identity: facts.identity,
             redact: engine.policy.document.rules.find((r) => r.id === decision.ruleId)?.redact ?? [],
+            maps: freeFormMaps(ctx.tool.spec.input),
           });
         } catch (error) {
           logger.error({ err: error, tool: facts.tool }, 'approvals store failed; the call is denied');

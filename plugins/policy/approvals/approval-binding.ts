@@ -16,6 +16,8 @@ export interface ApprovalSubject {
   identity?: PublicIdentity | null;
   /** Argument paths the holding rule keeps from approvers (its `redact`). */
   redact?: readonly string[];
+  /** The tool's free-form maps (free-form-maps.ts): their values are shown to approvers, not to webhook receivers. */
+  maps?: readonly string[];
 }
 
 const PRESENTATION_ONLY = new Set(Object.keys(renderingArgs));

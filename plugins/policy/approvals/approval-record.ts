@@ -19,6 +19,11 @@ export interface ApprovalRecord {
   arguments: string;
   /** The argument paths whose values were hidden from approvers (absent on records made before redaction). */
   redacted?: string[];
+  /**
+   * The free-form maps the call fills (`parameters`): approvers see their values, webhook receivers their names
+   * only (approval-event.ts). Absent when there are none.
+   */
+  withheld?: string[];
   /** The upstream identity that will act if the call is granted (credential label, host, environment). */
   identity?: PublicIdentity | null;
   argsHash: string;

@@ -7,6 +7,7 @@ import { argsHash, bindingKey, type ApprovalSubject } from './approval-binding.j
 import { ApprovalLists } from './approval-lists.js';
 import { alreadyDecided, ApprovalError, decisionReason, grantTokenKey, type ApprovalRecord, type Approver } from './approval-record.js';
 import { argumentPreview } from './argument-preview.js';
+import { withoutTokens } from './secret-shaped.js';
 import { decisionAuditEntry } from './decision-audit.js';
 import { ExpiryWatch } from './expiry-watch.js';
 import type { ApprovalEvents, AuditSink } from './notify/approval-notifier.js';
@@ -186,9 +187,11 @@ export class ApprovalStore {
    */
   private async create(decision: Decision, call: ApprovalSubject, binding: string, previous: string | undefined): Promise<ApprovalRecord> {
     const now = this.clock.now();
+    const scrub = this.hooks.preview?.scrub ?? NO_SCRUB;
     const preview = argumentPreview(call.args, {
       redact: [...(this.hooks.preview?.redact ?? []), ...(call.redact ?? [])],
-      scrub: this.hooks.preview?.scrub ?? NO_SCRUB,
+      scrub,
+      maps: call.maps ?? [],
     });
     const record: ApprovalRecord = {
       id: `apr-${sha256Hex(`${binding}\0${previous ?? ''}`).slice(0, 24)}`,
@@ -197,9 +200,11 @@ export class ApprovalStore {
       groups: [...call.principal.groups],
       via: call.principal.via,
       tool: call.tool,
-      ...(call.request ? { request: call.request } : {}),
+      // The path is shown beside the preview, so a token an agent put in a segment is cut out of it too.
+      ...(call.request ? { request: { method: call.request.method, path: withoutTokens(scrub(call.request.path)) } } : {}),
       arguments: preview.json,
       redacted: preview.redacted,
+      ...(preview.withheld.length > 0 ? { withheld: preview.withheld } : {}),
       identity: call.identity ?? null,
       argsHash: argsHash(call.args),
       binding,

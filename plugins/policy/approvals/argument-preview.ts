@@ -1,7 +1,8 @@
 import { setDataMember } from '../../../core/result/data-member.js';
 import type { Scrub } from '../../../core/result/secret-scrubber.js';
 import { normalizedArgs } from './approval-binding.js';
-import { isSecretKey, REDACTED, withoutTokens } from './secret-shaped.js';
+import { isCredentialName } from './credential-names.js';
+import { REDACTED, withoutTokens } from './secret-shaped.js';
 
 /** What an approver sees of a held call's arguments (console, CLI, admin endpoint, webhook events). */
 export interface ArgumentPreview {
@@ -9,6 +10,8 @@ export interface ArgumentPreview {
   json: string;
   /** The argument paths (dotted, `body.token`) whose value was hidden whole or in part, in the order met. */
   redacted: string[];
+  /** The tool's free-form maps this call fills (`parameters`): their values are shown to approvers, never to receivers. */
+  withheld: string[];
 }
 
 export interface PreviewRules {
@@ -16,6 +19,8 @@ export interface PreviewRules {
   redact: readonly string[];
   /** The server's scrubber: every configured secret, in every form it travels in. */
   scrub: Scrub;
+  /** The dotted paths of the tool's free-form maps (free-form-maps.ts), whose values webhook receivers are not sent. */
+  maps?: readonly string[];
 }
 
 /** A string longer than this is cut, saying how long it was: an approver reads the start of a 1 MB body. */
@@ -27,8 +32,9 @@ const MAX_PREVIEW_CHARS = 64 * 1024;
 
 /**
  * The preview of a call's arguments that approvals keep and show: the values the call will send, by default,
- * except those a rule or setting marks redacted, every value under a key named like a credential, and every
- * secret (the server's own, scrubbed as in results, and token-shaped strings), each replaced by `[REDACTED]`.
+ * except those a rule or setting marks redacted, every value under a name that names a credential (a key, or
+ * the name of a name and value pair), a secured variable's, and every secret (the server's own, scrubbed as in
+ * results, and token-shaped strings), each replaced by `[REDACTED]`.
  * Made once when the call is held, so a hidden value never reaches the store, a page, the CLI or a webhook.
  */
 export function argumentPreview(args: Record<string, unknown>, rules: PreviewRules): ArgumentPreview {
@@ -37,10 +43,10 @@ export function argumentPreview(args: Record<string, unknown>, rules: PreviewRul
     const redacted = new Set<string>();
     const value = walk(normalizedArgs(args), [], 0, { redact, scrub: rules.scrub, redacted, limit });
     const json = JSON.stringify(value);
-    if (json.length <= MAX_PREVIEW_CHARS) return { json, redacted: [...redacted] };
+    if (json.length <= MAX_PREVIEW_CHARS) return { json, redacted: [...redacted], withheld: filledMaps(args, rules.maps ?? []) };
   }
   const size = JSON.stringify(normalizedArgs(args)).length;
-  return { json: JSON.stringify({ '...': `The arguments are ${size} characters, too large to preview.` }), redacted: [] };
+  return { json: JSON.stringify({ '...': `The arguments are ${size} characters, too large to preview.` }), redacted: [], withheld: [] };
 }
 
 interface Walk {
@@ -51,7 +57,7 @@ interface Walk {
 }
 
 function walk(value: unknown, path: string[], depth: number, w: Walk): unknown {
-  if (path.length > 0 && (w.redact.some((r) => covers(r, path)) || isSecretKey(path[path.length - 1]!))) {
+  if (path.length > 0 && (w.redact.some((r) => covers(r, path)) || isCredentialName(path[path.length - 1]!))) {
     w.redacted.add(path.join('.'));
     return REDACTED;
   }
@@ -68,8 +74,36 @@ function walk(value: unknown, path: string[], depth: number, w: Walk): unknown {
     return value.length > MAX_ITEMS ? [...items, `... ${value.length - MAX_ITEMS} more items`] : items;
   }
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) setDataMember(out, withoutTokens(w.scrub(key)), walk(child, [...path, key], depth + 1, w));
+  const secretValue = isSecretPair(value as Record<string, unknown>);
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, key];
+    if (secretValue && key === 'value') {
+      w.redacted.add(at.join('.'));
+      setDataMember(out, key, REDACTED);
+    } else setDataMember(out, withoutTokens(w.scrub(key)), walk(child, at, depth + 1, w));
+  }
   return out;
+}
+
+/**
+ * Whether an object is a name and value pair whose value is secret: a variable Bitbucket keeps `secured`, or
+ * a pair named like a credential (`{"key": "DB_PASS", "value": ...}`, `{"name": "Authorization", "value": ...}`),
+ * as variables, headers and environment variables are sent.
+ */
+function isSecretPair(item: Record<string, unknown>): boolean {
+  if (!Object.hasOwn(item, 'value')) return false;
+  if (item.secured === true) return true;
+  const name = Object.hasOwn(item, 'key') ? item.key : Object.hasOwn(item, 'name') ? item.name : undefined;
+  return typeof name === 'string' && isCredentialName(name);
+}
+
+/** The maps of `maps` the call fills, as dotted paths. */
+function filledMaps(args: Record<string, unknown>, maps: readonly string[]): string[] {
+  return maps.filter((map) => {
+    let at: unknown = args;
+    for (const key of map.split('.')) at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
+    return at !== null && typeof at === 'object' && Object.keys(at).length > 0;
+  });
 }
 
 /** Whether a redact path names `path` or something above it (`body` covers `body.fields.summary`). */

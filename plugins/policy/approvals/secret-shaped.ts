@@ -1,67 +1,75 @@
-/**
- * What looks like a credential in a held call's arguments, though the server was never told it (the server's
- * scrubber finds only the secrets it is configured with): a value under a key named like one (`password`,
- * `apiKey`, `deployToken`, `Authorization`), and strings shaped like the well-known token formats. Approvers see
- * what a call will do; they never need the token an agent pasted into it.
- */
-
-/** Words of a key that name a credential (the key is split at camelCase humps, `_`, `-` and `.`). */
-const SECRET_WORDS = new Set([
-  'password',
-  'passwd',
-  'passphrase',
-  'pwd',
-  'secret',
-  'secrets',
-  'token',
-  'tokens',
-  'authorization',
-  'credential',
-  'credentials',
-  'cookie',
-  'cookies',
-]);
-/** Pairs of words that name one (`apiKey`, `private_key`, `accessKey`, `clientSecret` is covered above). */
-const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'secret key', 'signing key', 'session id']);
+import { isCredentialName } from './credential-names.js';
 
 /**
- * Token formats with a prefix of their own (GitHub, Slack, Atlassian, CircleCI, GitLab, npm, AWS key ids,
- * Stripe-style keys), JSON Web Tokens, PEM private keys, HTTP credentials written out, and URLs carrying a
- * password: found anywhere in a string, so a token inside a comment is cut out and the words around it kept.
+ * Strings shaped like a credential in a held call's arguments, though the server was never told them (the
+ * server's scrubber, core/result/secret-scrubber.ts, finds only the secrets it is configured with, and the
+ * preview runs it first): the vendors' token formats, webhook URLs that are themselves credentials, HTTP
+ * credentials written out, and URLs carrying a password or a token. Approvers see what a call will do; they
+ * never need the token an agent pasted into it. (Values under a key that names a credential are hidden whole:
+ * credential-names.ts.)
  */
-const TOKEN_SHAPES: readonly RegExp[] = [
-  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  /\bATATT[A-Za-z0-9_=-]{20,}/g,
-  /\bCCIPAT_[A-Za-z0-9_]{20,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  /\bnpm_[A-Za-z0-9]{30,}/g,
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-  /\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/gi,
-];
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:)[^\s@/]+@/gi;
 
 export const REDACTED = '[REDACTED]';
 
-/** Whether a key names a credential, so that its whole value is hidden. */
-export function isSecretKey(key: string): boolean {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  if (words.some((w) => SECRET_WORDS.has(w))) return true;
-  for (let i = 0; i + 1 < words.length; i++) if (SECRET_PAIRS.has(`${words[i]} ${words[i + 1]}`)) return true;
-  // Keys written as one word: "apikey", "privatekey".
-  return words.some((w) => /^(?:apikey|privatekey|accesskey|secretkey)$/.test(w));
-}
+/** A token written after an HTTP scheme word: what `Authorization` headers carry. */
+const CREDENTIAL = '[A-Za-z0-9._~+/=-]';
 
-/** The string with every token-shaped part replaced by [REDACTED] (and a URL's password by it). */
+/**
+ * Token formats, each replaced where found in a string, so a token inside a comment is cut out and the words
+ * around it kept. `$1` keeps what names the place (a webhook's host and kind), never the secret part.
+ */
+const TOKEN_SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
+  // GitHub: personal (classic and fine-grained), OAuth, user-to-server, server-to-server and refresh tokens.
+  [/\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
+  // Slack bot, user, app-level and refresh tokens.
+  [/\b(?:xox[abposr]-|xapp-)[A-Za-z0-9-]{10,}/g, REDACTED],
+  // Atlassian API tokens; Bitbucket app passwords and access tokens.
+  [/\bAT(?:ATT|BB)[A-Za-z0-9_=-]{20,}/g, REDACTED],
+  // CircleCI personal and project tokens.
+  [/\bCCIP(?:AT|RJ)_[A-Za-z0-9_]{20,}/g, REDACTED],
+  [/\bglpat-[A-Za-z0-9_-]{20,}/g, REDACTED],
+  [/\bnpm_[A-Za-z0-9]{30,}/g, REDACTED],
+  // AWS access key ids; Google API keys and OAuth access tokens; Stripe-style and OpenAI-style keys.
+  [/\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g, REDACTED],
+  [/\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, REDACTED],
+  [/\bya29\.[0-9A-Za-z_-]{20,}/g, REDACTED],
+  [/\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, REDACTED],
+  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{32,}/g, REDACTED],
+  // JSON Web Tokens and PEM private keys.
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, REDACTED],
+  // Incoming webhooks whose URL is the credential: Slack (services, workflows, triggers) and Discord.
+  [/\b(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{8,}/gi, `$1${REDACTED}`],
+  [/\b((?:discord|discordapp)\.com\/api\/webhooks\/)[0-9]+\/[A-Za-z0-9_-]+/gi, `$1${REDACTED}`],
+  // An Authorization header written out, whatever its scheme; then the schemes on their own.
+  [new RegExp(`\\b((?:proxy-)?authorization\\s*[:=]\\s*)(?:[A-Za-z]+\\s+)?${CREDENTIAL}{8,}`, 'gi'), `$1${REDACTED}`],
+  [new RegExp(`\\b(?:Bearer|Basic)\\s+${CREDENTIAL}{12,}`, 'gi'), REDACTED],
+];
+
+/**
+ * `Token <credential>` (CircleCI, Django REST) and `Bot <credential>` (Discord), as written in a header: the
+ * words are capitalized and the credential looks random (a digit, or both cases), so prose such as "the Bot
+ * deployment-runner" is left alone.
+ */
+const SCHEME_TOKEN = new RegExp(`\\b(?:Token|Bot)\\s+(${CREDENTIAL}{16,})`, 'g');
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:)[^\s@/]+@/gi;
+/**
+ * A URL's query parameter (`?access_token=...`), whose value is hidden when its name names a credential. A name
+ * holds no `?`, so a long text of them is read once, not once from each.
+ */
+const QUERY_PARAMETER = /([?&])([^=&#?\s]+)=([^&#\s]*)/g;
+
+/** The string with every token-shaped part replaced by [REDACTED] (and a URL's password or token by it). */
 export function withoutTokens(text: string): string {
   let out = text;
-  for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
-  return out.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  for (const [shape, replacement] of TOKEN_SHAPES) out = out.replace(shape, replacement);
+  out = out.replace(SCHEME_TOKEN, (whole, credential: string) => (looksRandom(credential) ? REDACTED : whole));
+  out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  return out.includes('=')
+    ? out.replace(QUERY_PARAMETER, (whole, sep: string, name: string) => (isCredentialName(name) ? `${sep}${name}=${REDACTED}` : whole))
+    : out;
+}
+
+function looksRandom(credential: string): boolean {
+  return /[0-9]/.test(credential) || (/[a-z]/.test(credential) && /[A-Z]/.test(credential.slice(1)));
 }

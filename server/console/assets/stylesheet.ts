@@ -55,7 +55,7 @@ details.fold { display: inline; } details.fold summary { display: inline; cursor
 details.fold[open] summary code { display: none; }
 .show-all { font-size: 12px; color: var(--accent); text-decoration: underline; white-space: nowrap; }
 .redacted { font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 10px; background: #eceff4; color: var(--muted); }
-.redactions { font-size: 12px; margin: 4px 0 0; }
+.redactions, .withheld { font-size: 12px; margin: 4px 0 0; }
 .environment { font-size: 12px; font-weight: 700; padding: 1px 8px; border-radius: 10px; background: var(--bg); text-transform: uppercase; letter-spacing: .03em; }
 .env-production, .env-prod { background: var(--bad-bg); color: var(--bad); }
 form.confirm { display: grid; gap: 10px; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px; margin: 14px 0; }

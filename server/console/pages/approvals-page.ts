@@ -66,7 +66,9 @@ ${a.request ? html`<p class="request"><span class="method">${a.request.method}</
                     : html`<details class="fold"><summary><code class="value">${r.text}</code> <span class="show-all">show all</span></summary><pre class="value">${r.full}</pre></details>`
               }</li>`,
           )}</ul>`
-  }${a.redacted !== undefined && a.redacted.length > 0 ? html`<p class="muted redactions">Hidden from approvers: ${a.redacted.join(', ')}</p>` : ''}</div>
+  }${a.redacted !== undefined && a.redacted.length > 0 ? html`<p class="muted redactions">Hidden from approvers: ${a.redacted.join(', ')}</p>` : ''}${
+    a.withheld !== undefined && a.withheld.length > 0 ? html`<p class="muted withheld">Values not sent to webhook receivers: ${a.withheld.join(', ')}</p>` : ''
+  }</div>
 <dl>
 <dt>Asked by</dt><dd><strong>${a.subject}</strong>${a.groups.length > 0 ? html` <span class="groups">${a.groups.join(', ')}</span>` : ''} <span class="via">via ${a.via}</span></dd>
 <dt>Acts as</dt><dd class="identity">${

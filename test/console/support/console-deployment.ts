@@ -35,6 +35,13 @@ export interface ConsoleDeploymentOptions {
   env?: Record<string, string>;
   /** A second server process on the same store and files (a replica). */
   replica?: boolean;
+  /** The policy document; default: the worked example of docs/policy.md. */
+  policy?: string;
+  /**
+   * Which vendor plugins serve: the fixture Jira and CircleCI the worked example is written for (default), or the
+   * real CircleCI plugin (its typed tools), on the same CircleCI mock with the same credential label and environment.
+   */
+  vendors?: 'fixtures' | 'circleci';
 }
 
 /**
@@ -67,15 +74,23 @@ export class ConsoleDeployment {
       status: 201,
       body: { id: '6a3e1c2b-0000-4c43-9457-de07e2029e7b', state: 'pending', number: 43 },
     });
-    writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
-    writeFileSync(join(dir, 'policy.yaml'), docsPolicyExample());
+    const realCircleci = options.vendors === 'circleci';
+    writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [realCircleci ? 'circleci' : ENTERPRISE_PLUGIN_PATH] }));
+    writeFileSync(join(dir, 'policy.yaml'), options.policy ?? docsPolicyExample());
     const store: Record<string, string> =
       options.store === 'sqlite'
         ? { MCP_STORE_URL: `sqlite://${join(dir, 'store.db')}` }
         : { MCP_STORE_URL: await sharedRedisUrl(), MCP_STORE_NAMESPACE: uniqueNamespace('console') };
     const port = await freePort();
     const env: Record<string, string> = {
-      ...vendorEnv(jira.url, circleci.url),
+      ...(realCircleci
+        ? {
+            CIRCLECI_BASE_URL: circleci.url,
+            CIRCLECI_TOKEN: canary('CCIPAT_'),
+            CIRCLECI_CREDENTIAL_LABEL: 'circleci-deployer',
+            CIRCLECI_ENVIRONMENT: 'production',
+          }
+        : vendorEnv(jira.url, circleci.url)),
       ...store,
       MCP_POLICY_FILE: join(dir, 'policy.yaml'),
       MCP_AUDIT_LOG: join(dir, 'audit.jsonl'),

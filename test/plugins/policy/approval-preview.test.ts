@@ -128,5 +128,13 @@ describe('what approvers see of a held call', () => {
         .to.equal(decision.policyVersion)
         .and.to.match(/^sha256:[0-9a-f]{16}$/);
     });
+
+    it('cuts a token out of the request path shown beside the arguments', async () => {
+      const path = '/api/v2/project/gh/acme/app/checkout-key/ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+      const result = (await ent.kernel.call('circleci_post', { path, body: {} }, PEOPLE.rene)) as CallToolResult;
+      const record = (await approvals.get((result._meta!.decision as Decision).approvalId!))!;
+      expect(record.request).to.deep.equal({ method: 'POST', path: '/api/v2/project/gh/acme/app/checkout-key/[REDACTED]' });
+      expect(JSON.parse(record.arguments).path).to.equal('/api/v2/project/gh/acme/app/checkout-key/[REDACTED]');
+    });
   });
 });

@@ -104,6 +104,7 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
       identity: { vendor: 'circleci', credential: 'circleci-deployer', host: new URL(ent.circleci.url).host, environment: 'production' },
       arguments: { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } },
       redacted: [],
+      withheld: [],
       createdAt: new Date(clock.now()).toISOString(),
       expiresAt: new Date(clock.now() + TTL_SECONDS * 1000).toISOString(),
       url: null,

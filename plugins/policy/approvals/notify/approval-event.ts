@@ -1,5 +1,7 @@
 import type { PublicIdentity } from '../../engine/call-facts.js';
+import { setDataMember } from '../../../../core/result/data-member.js';
 import type { ApprovalRecord } from '../approval-record.js';
+import { REDACTED } from '../secret-shaped.js';
 
 export type ApprovalEventType = 'approval.held' | 'approval.granted' | 'approval.rejected' | 'approval.expired';
 
@@ -18,9 +20,14 @@ export interface ApprovalEvent {
     policyVersion: string;
     /** The upstream identity that will act if it runs: credential label, host, environment. */
     identity: PublicIdentity | null;
-    /** The argument preview approvers see (redacted values are "[REDACTED]"). */
+    /**
+     * The argument preview approvers see (redacted values are "[REDACTED]"), less the values of the tool's
+     * free-form maps, each "[WITHHELD]": a receiver (often a third party, a chat channel) is sent their names.
+     */
     arguments: unknown;
     redacted: string[];
+    /** The free-form maps whose values were withheld (`parameters`): approvers see them in the console. */
+    withheld: string[];
     createdAt: string;
     /** Until when a pending call can be decided, or a decision holds. */
     expiresAt: string;
@@ -47,8 +54,9 @@ export function approvalEvent(type: ApprovalEventType, record: ApprovalRecord, t
       rule: { id: record.ruleId, reason: record.reason },
       policyVersion: record.policyVersion,
       identity: record.identity ?? null,
-      arguments: parsed(record.arguments),
+      arguments: withheldValues(parsed(record.arguments), record.withheld ?? []),
       redacted: record.redacted ?? [],
+      withheld: record.withheld ?? [],
       createdAt: record.createdAt,
       expiresAt: record.expiresAt,
       url: consoleUrl === undefined ? null : `${consoleUrl}/console/approvals/${record.id}`,
@@ -96,6 +104,28 @@ function esc(text: string): string {
 /** "09:14 UTC" of an ISO time (the date is the event's own). */
 function clock(iso: string): string {
   return `${iso.slice(11, 16)} UTC`;
+}
+
+export const WITHHELD = '[WITHHELD]';
+
+/**
+ * The arguments with each value of the maps at `maps` (dotted paths) replaced by WITHHELD, their names kept; a
+ * value already "[REDACTED]" stays so. The objects on the way to a map are copied, the record's own never changed.
+ */
+export function withheldValues(args: unknown, maps: readonly string[]): unknown {
+  let out = args;
+  for (const map of maps) out = withheldAt(out, map.split('.'));
+  return out;
+}
+
+function withheldAt(value: unknown, path: readonly string[]): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return path.length === 0 ? WITHHELD : value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (path.length === 0) setDataMember(copy, key, child === REDACTED ? REDACTED : WITHHELD);
+    else setDataMember(copy, key, key === path[0] ? withheldAt(child, path.slice(1)) : child);
+  }
+  return copy;
 }
 
 function parsed(json: string): unknown {
