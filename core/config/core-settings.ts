@@ -38,7 +38,7 @@ export const CoreSettings = Type.Object({
   MCP_EGRESS_ALLOW: Type.String({
     default: '',
     description:
-      "Comma-separated hosts, host:port pairs and CIDR ranges that URLs an upstream hands out (redirects to another origin, storage URLs) may reach although loopback, private, link-local or metadata addresses; the vendor's own host always may.",
+      "Comma-separated hosts, host:port pairs and CIDR ranges that may be reached although at loopback, private, link-local or metadata addresses: by URLs an upstream hands out (redirects to another origin, storage URLs; the vendor's own host always may), webhook receivers, the OIDC provider (discovery, keys, token and userinfo endpoints) and the OTLP collector.",
   }),
   MCP_READ_ONLY: Type.Boolean({
     default: false,

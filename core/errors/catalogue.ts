@@ -14,7 +14,7 @@ export const ERROR_CATALOGUE = {
   invalid_graphql: {
     retryable: false,
     summary:
-      "A GraphQL document the caller wrote is refused before it is sent: it does not parse, holds a subscription, asks for introspection, exceeds the tool's depth or field limit, or holds a mutation where the tool sends queries only.",
+      "A GraphQL document the caller wrote is refused before it is sent: it does not parse, holds a subscription, asks for introspection, exceeds the tool's byte, depth or field limit, or holds a mutation where the tool sends queries only; or a request to a GraphQL endpoint carries no operation.",
   },
   projection_too_large: {
     retryable: false,

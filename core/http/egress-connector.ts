@@ -44,7 +44,7 @@ function guardedConnector(guard: EgressGuard): BuildConnector.connector {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup, every answer judged: one refused address refuses the name (a name that mixes them is not trusted). */
-function guardedLookup(guard: EgressGuard, port: number) {
+export function guardedLookup(guard: EgressGuard, port: number) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);

@@ -4,6 +4,18 @@ import type { GraphqlFacts, GraphqlOperationType } from '../plugin/upstream-type
 /** Tokens a document may have before parsing stops: far above any real operation, far below a denial of service. */
 export const MAX_DOCUMENT_TOKENS = 20_000;
 
+/**
+ * Bytes a document may have, comments and layout included (which the token count does not see): 100 KiB, room
+ * for any operation a person or an agent writes; a passthrough's limits may set another bound.
+ */
+export const MAX_DOCUMENT_BYTES = 102_400;
+
+/** The byte bound a document is held to, and the setting that sets it (named when a document is refused). */
+export interface DocumentBound {
+  readonly maxBytes: number;
+  readonly setting?: string;
+}
+
 /** What is wrong with a GraphQL document, in words for whoever wrote it (a plugin author, or the agent). */
 export class GraphqlDocumentError extends Error {
   constructor(message: string) {
@@ -18,7 +30,10 @@ export interface AnalysedDocument {
   readonly facts: GraphqlFacts;
   /** The type of every operation the document holds, in order (a mutation beside the query that runs is seen). */
   readonly types: readonly GraphqlOperationType[];
-  /** The document printed without layout or comments: how two documents are compared. */
+  /**
+   * The document printed from its syntax tree (graphql's print), without the sender's layout or comments: how two
+   * documents are compared, and what is sent, so that the vendor parses exactly what policy read.
+   */
   readonly canonical: string;
   readonly operation: OperationDefinitionNode;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
@@ -29,7 +44,13 @@ export interface AnalysedDocument {
  * as a GraphQL server would: the named one, or the only one. Refuses what no request should carry: a syntax
  * error, a subscription, type system definitions, a spread of an undefined fragment, fragments in a cycle.
  */
-export function analyseDocument(text: string, operationName?: string): AnalysedDocument {
+export function analyseDocument(text: string, operationName?: string, bound: DocumentBound = { maxBytes: MAX_DOCUMENT_BYTES }): AnalysedDocument {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > bound.maxBytes) {
+    throw new GraphqlDocumentError(
+      `The GraphQL document is ${bytes} bytes, more than the ${bound.maxBytes} a document may have${bound.setting === undefined ? '' : ` (${bound.setting})`}, comments and layout included; send a shorter one.`,
+    );
+  }
   const document = parsed(text);
   const operations: OperationDefinitionNode[] = [];
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -57,6 +78,20 @@ export function analyseDocument(text: string, operationName?: string): AnalysedD
     operation,
     fragments,
   };
+}
+
+/**
+ * A document as its syntax tree prints (graphql's print, as `canonical`): what a client sends in place of the
+ * text it was given, so that the vendor parses what policy read (no comments, no layout a parser could read
+ * otherwise). Undefined for a text that does not parse: it is sent as written, and refused where it is read.
+ */
+export function printedDocument(text: string): string | undefined {
+  try {
+    return print(parse(text, { noLocation: true, maxTokens: MAX_DOCUMENT_TOKENS }));
+  } catch (error) {
+    if (error instanceof GraphQLError) return undefined;
+    throw error;
+  }
 }
 
 /** Each operation of a document, analysed as a request naming it would be: what a tool declaring it may send. */

@@ -1,4 +1,5 @@
 import type { GraphqlOperation, UpstreamRequest } from '../plugin/upstream-types.js';
+import { printedDocument } from './graphql-document.js';
 
 /** Where a GraphQL route goes when its client names no endpoint: the path nearly every GraphQL API serves. */
 export const DEFAULT_GRAPHQL_PATH = '/graphql';
@@ -32,4 +33,15 @@ export function operationInBody(body: string | undefined): GraphqlOperation | st
     ...(variables !== null && typeof variables === 'object' ? { variables: variables as Record<string, unknown> } : {}),
     ...(typeof operationName === 'string' ? { operationName } : {}),
   };
+}
+
+/**
+ * A body POSTed to the GraphQL endpoint with its document printed from its syntax tree (by a GraphQL route or a
+ * REST one): the vendor parses exactly what the request gate and the policy read, comments and layout dropped.
+ */
+export function printedQuery(body: unknown): unknown {
+  const query = (body as { query?: unknown } | null)?.query;
+  if (typeof query !== 'string' || Array.isArray(body)) return body;
+  const printed = printedDocument(query);
+  return printed === undefined ? body : { ...(body as object), query: printed };
 }

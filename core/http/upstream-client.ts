@@ -24,7 +24,7 @@ import {
   type UpstreamResponse,
 } from '../plugin/upstream-types.js';
 import { analyseDocument, GraphqlDocumentError } from './graphql-document.js';
-import { DEFAULT_GRAPHQL_PATH, graphqlRequest } from './graphql-request.js';
+import { DEFAULT_GRAPHQL_PATH, graphqlRequest, printedQuery } from './graphql-request.js';
 
 export interface UpstreamClientOptions {
   /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */
@@ -124,6 +124,8 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly prefixInBase: string;
   /** What a foreign request of this client may reach (the egress guard, see egress-guard.ts). */
   private readonly egress: EgressGuard;
+  /** The GraphQL endpoint's path, once mapped (see endpoint()). */
+  private graphqlEndpoint: string | null | undefined;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
@@ -174,8 +176,22 @@ export class UpstreamClient implements UpstreamBinding {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
     }
     const prepared: PreparedRequest = { method: request.method, path: this.prefixInBase + path, url };
-    if (request.body !== undefined) prepared.body = JSON.stringify(request.body);
+    if (request.body !== undefined)
+      prepared.body = JSON.stringify(request.method === 'POST' && path === this.endpoint() ? printedQuery(request.body) : request.body);
     return prepared;
+  }
+
+  /** The GraphQL endpoint's path as prepareRest maps it; null when the vendor's path rules refuse it. */
+  private endpoint(): string | null {
+    if (this.graphqlEndpoint === undefined) {
+      try {
+        const path = safeApiPath(this.graphqlPath, this.options.label);
+        this.graphqlEndpoint = this.options.mapPath ? this.options.mapPath(path) : path;
+      } catch {
+        this.graphqlEndpoint = null;
+      }
+    }
+    return this.graphqlEndpoint;
   }
 
   secretForms(): string[] {
@@ -190,13 +206,7 @@ export class UpstreamClient implements UpstreamBinding {
    */
   async send(ctx: AnyToolContext, request: Route, options: SendOptions = {}): Promise<UpstreamResponse> {
     const prepared = this.preparedFor(ctx, request);
-    if (options.rawBody !== undefined && (prepared.graphql !== undefined || ctx.prepared?.graphql !== undefined)) {
-      // The gate reads a GraphQL operation from the body it is shown: other bytes would go out undecided.
-      throw new ToolError(
-        'tool_failed',
-        `A GraphQL request to ${this.options.label} carries its operation as its body; rawBody is refused and nothing was sent.`,
-      );
-    }
+    if (options.rawBody !== undefined) this.checkRawBody(ctx, prepared, options.rawBody.contentType);
     const auth = this.options.auth();
     if (auth === undefined) throw new ToolError('missing_credentials', this.options.missingCredentials);
     const layers = ctx.interceptors.map((interceptor): Layer<Exchange, UpstreamResponse> => ({
@@ -207,6 +217,28 @@ export class UpstreamClient implements UpstreamBinding {
       },
     }));
     return compose(layers, (x) => this.network(ctx, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+  }
+
+  /**
+   * Raw bytes (a multipart upload) go out in place of the body the request gate compared with what was decided,
+   * so they may not be what a server reads as a decided body: a GraphQL operation, or JSON (which a tool sends
+   * as its route's or further request's `body`, where it is held to the declaration).
+   */
+  private checkRawBody(ctx: AnyToolContext, prepared: PreparedRequest, contentType: string): void {
+    const endpoint = this.endpoint();
+    if (prepared.graphql !== undefined || ctx.prepared?.graphql !== undefined || (endpoint !== null && prepared.path === this.prefixInBase + endpoint)) {
+      // The gate reads a GraphQL operation from the body it is shown: other bytes would go out undecided.
+      throw new ToolError(
+        'tool_failed',
+        `A GraphQL request to ${this.options.label} carries its operation as its body; rawBody is refused and nothing was sent.`,
+      );
+    }
+    if (/^application\/(?:[\w.+-]*\+)?(?:json|graphql)\b/i.test(contentType.trim())) {
+      throw new ToolError(
+        'tool_failed',
+        `rawBody of ${contentType} for ${prepared.method} ${prepared.path} to ${this.options.label} is refused and nothing was sent: a JSON body is the request's \`body\` (the route's, or one a further request declares), so that what is sent is what was decided. rawBody carries other media, such as a multipart upload.`,
+      );
+    }
   }
 
   /** The route as the pipeline prepared it, when this client would prepare it the same way; else prepared now. */

@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings.js';
-import { analyseEveryOperation, GraphqlDocumentError, type AnalysedDocument } from '../http/graphql-document.js';
+import { analyseEveryOperation, GraphqlDocumentError, MAX_DOCUMENT_BYTES, type AnalysedDocument } from '../http/graphql-document.js';
 import type { DeclaredGraphql, DeclaredWire, ToolDefinition } from '../plugin/tool-definition.js';
 import type { GraphqlLimits, ToolSpec } from '../plugin/tool-spec.js';
 
@@ -102,9 +102,13 @@ function effectiveLimits(limits: GraphqlLimits, readOnlyServer: boolean): NonNul
   for (const key of ['introspection', 'mutations'] as const) {
     if (limits[key] !== undefined && typeof limits[key] !== 'boolean') throw new DeclarationError(`its graphql.limits.${key} must be true or false.`);
   }
+  if (limits.maxBytes !== undefined && !positiveInteger(limits.maxBytes)) {
+    throw new DeclarationError(`its graphql.limits.maxBytes must be a whole number of bytes above 0 (default ${MAX_DOCUMENT_BYTES}).`);
+  }
   return {
     maxDepth: limits.maxDepth,
     maxFields: limits.maxFields,
+    maxBytes: limits.maxBytes ?? MAX_DOCUMENT_BYTES,
     introspection: limits.introspection === true,
     mutations: limits.mutations === true && !readOnlyServer,
     ...(limits.settings !== undefined ? { settings: limits.settings } : {}),

@@ -1,8 +1,9 @@
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Call } from '../plugin/call.js';
 import type { FurtherRequest } from '../plugin/tool-context.js';
-import type { FurtherRoute, ToolSpec } from '../plugin/tool-spec.js';
+import { FROM_UPSTREAM, type FurtherRoute, type ToolSpec } from '../plugin/tool-spec.js';
 import type { UpstreamBinding, UpstreamIdentity } from '../plugin/upstream-types.js';
+import { bodyMatches } from './declared-body.js';
 import { DeclarationError } from './declared-wire.js';
 
 /** A path without its query. */
@@ -20,22 +21,44 @@ interface FurtherMatcher {
 const perCall = new WeakMap<object, readonly FurtherMatcher[]>();
 
 /**
- * Refuses a request the tool does not declare: one that is neither its route (the same method and path, the
- * query aside: a second page) nor one of its `further` routes. A bug of the plugin, named; nothing is sent.
+ * Refuses a request the tool does not declare: one that is neither its route as prepared (same method, path,
+ * query and body: what the policy decided on) nor one of its `further` routes, body included. A bug of the
+ * plugin, named; nothing is sent.
  */
 export function undeclaredRefusal(call: Call, request: FurtherRequest, identity: UpstreamIdentity): ToolError | undefined {
-  const route = call.prepared;
   const ownHost = call.tool.upstream?.identity.host;
-  if (route !== undefined && identity.host === ownHost && request.method === route.method && pathPart(request.path) === pathPart(route.path)) return undefined;
   let matchers = perCall.get(call.scope);
   if (matchers === undefined) perCall.set(call.scope, (matchers = furtherMatchers(call)));
-  if (matchers.some((m) => m.matches(request, identity, ownHost))) return undefined;
+  const samePath = matchers.filter((m) => m.matches(request, identity, ownHost));
+  if (samePath.some((m) => bodyMatches(m.declared.body, request.body))) return undefined;
+  const name = `The ${call.tool.plugin} plugin's ${call.tool.spec.name}`;
+  const where = identity.host === ownHost ? '' : ` to ${identity.host}`;
+  const sent = `${request.method} ${pathPart(request.path)}${where}`;
+  if (samePath.length > 0) {
+    // The body's values are the caller's arguments or an upstream's: never echoed, only whether it declares one.
+    const declared = samePath
+      .map((m) => `${describeRoute(m.declared)} ${m.declared.body === undefined ? 'without a body' : 'with its declared body'}`)
+      .join(', ');
+    return new ToolError(
+      'tool_failed',
+      `${name} sent ${sent} with ${request.body === undefined ? 'no body' : 'a body'}, which no further request it declares carries (it declares ${declared}); it was refused and nothing was sent. A further request declares its body in \`body\`, with FROM_UPSTREAM where a value comes from an earlier answer.`,
+    );
+  }
+  const route = call.prepared;
+  if (route !== undefined && identity.host === ownHost && request.method === route.method && pathPart(request.path) === pathPart(route.path)) {
+    const other = [request.search !== undefined && request.search !== route.url.search ? 'query' : '', request.body !== route.body ? 'body' : '']
+      .filter(Boolean)
+      .join(' and ');
+    return new ToolError(
+      'tool_failed',
+      `${name} sent ${sent}, its route's method and path, with another ${other || 'query or body'} than the route the policy decided on; it was refused and nothing was sent. The route goes out as prepared (send ctx.route); a tool declares any other request, a second page or the write a read resolved, in \`further\` on its spec, with its body.`,
+    );
+  }
   const declared = matchers.length === 0 ? 'it declares none' : `it declares ${matchers.map((m) => describeRoute(m.declared)).join(', ')}`;
   const own = route === undefined ? 'it has none' : `${route.method} ${pathPart(route.path)}`;
-  const where = identity.host === ownHost ? '' : ` to ${identity.host}`;
   return new ToolError(
     'tool_failed',
-    `The ${call.tool.plugin} plugin's ${call.tool.spec.name} sent ${request.method} ${pathPart(request.path)}${where}, which is neither its route (${own}) nor a further request it declares (${declared}); it was refused and nothing was sent. A tool declares what it may send beyond its route in \`further\` on its spec.`,
+    `${name} sent ${sent}, which is neither its route (${own}) nor a further request it declares (${declared}); it was refused and nothing was sent. A tool declares what it may send beyond its route in \`further\` on its spec.`,
   );
 }
 
@@ -71,6 +94,9 @@ function preparedFurther(routes: readonly FurtherRoute[], upstream: UpstreamBind
       throw new DeclarationError(`${where} needs a method: one of GET, POST, PUT, PATCH, DELETE.`);
     }
     if (typeof route.path !== 'string' || !route.path.startsWith('/')) throw new DeclarationError(`${where}.path must be a path that starts with "/".`);
+    if (typeof route.body === 'function' || (typeof route.body === 'symbol' && route.body !== FROM_UPSTREAM)) {
+      throw new DeclarationError(`${where}.body must be the JSON body it sends (FROM_UPSTREAM where a value comes from an earlier answer).`);
+    }
     const segments = route.path.split('/');
     if (segments.slice(0, -1).includes('**')) throw new DeclarationError(`${where}.path may hold "**" only as its last segment.`);
     if (route.host !== undefined) {

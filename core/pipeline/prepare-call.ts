@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../plugin/contract.js';
 import { declaresDefaults } from '../schema/declares-defaults.js';
 import { MAX_ARGUMENT_DEPTH, tooDeeplyNested } from '../schema/argument-depth.js';
 import { describeValidationErrors } from '../schema/validation-errors.js';
+import { restRouteOperation } from './graphql-endpoint.js';
 import { checkedOperation, describe } from './graphql-route.js';
 import { writeRefusal } from './request-gate.js';
 
@@ -45,7 +46,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   let request: UpstreamRequest;
   let graphql: GraphqlFacts | undefined;
   if (isGraphqlRoute(route)) {
-    graphql = checkedOperation(tool, route.graphql, { source: 'route', readOnlyServer });
+    graphql = checkedOperation(tool, route.graphql, { source: 'route', readOnlyServer }).facts;
     request = graphqlRequest(route.graphql, tool.upstream?.graphqlPath);
   } else request = route;
   // Start-up refused a read-only tool whose route is a write where it could compute the route; this holds
@@ -63,5 +64,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   const prepared = tool.upstream?.prepare(request);
   if (prepared === undefined) return { args, route };
   safeApiPath(prepared.path, tool.upstream!.identity.vendor);
+  // A REST route to the GraphQL endpoint is decided on the operation it carries, as a GraphQL route is.
+  graphql ??= restRouteOperation(tool, request, prepared);
   return { args, route, prepared: graphql === undefined ? prepared : { ...prepared, graphql } };
 }

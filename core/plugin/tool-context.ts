@@ -110,6 +110,8 @@ export interface FurtherRequest {
   readonly method: string;
   /** The path as the client sends it (normalised, API prefix included): what policy rules match. */
   readonly path: string;
+  /** The query the URL carries as sent (`?page=2`, or ''), held against the route's by the request gate. */
+  readonly search?: string;
   /** The body as sent, for a request the gate reads (a GraphQL operation to its endpoint). */
   readonly body?: string;
   /** Set by the request gate for a GraphQL operation: what it asks for, read from the body sent. */

@@ -11,7 +11,8 @@ export interface ToolAnnotations {
 
 /**
  * A request a tool may send beyond its route (a second page, a follow-up read, the write a read resolved):
- * anything else a handler sends is refused, naming the plugin, with or without a policy.
+ * anything else a handler sends is refused, naming the plugin, with or without a policy. The route itself goes
+ * out exactly as prepared: sending its method and path with another query or body is a further request too.
  */
 export interface FurtherRoute {
   method: HttpMethod;
@@ -25,7 +26,20 @@ export interface FurtherRoute {
    * client without credentials): a glob of that host (`*` for any). Its path is matched as sent.
    */
   host?: string;
+  /**
+   * The JSON body the request carries, as a route's `body` (computed from the arguments when `further` is a
+   * function of them): the body sent must be this value. Where it holds a value the handler reads from an earlier
+   * answer (the id of a transition found by its name), write FROM_UPSTREAM: any string, number, boolean or null there.
+   * Without `body` the request carries none.
+   */
+  body?: unknown;
 }
+
+/**
+ * In a further request's declared `body`: a value the handler takes from an earlier answer of the upstream (an id
+ * it looked up), any string, number, boolean or null. Everything else in the body is bound to the declaration.
+ */
+export const FROM_UPSTREAM: unique symbol = Symbol.for('mcp-devtools.further-body.from-upstream');
 
 /** Shape guards of a GraphQL document the caller writes (a passthrough such as `linear_graphql`). */
 export interface GraphqlLimits {
@@ -40,8 +54,10 @@ export interface GraphqlLimits {
    * decided as a write; MCP_READ_ONLY turns it back into queries only.
    */
   mutations?: boolean;
+  /** Most bytes (UTF-8) a document may have, comments and layout included (default 102,400: 100 KiB). */
+  maxBytes?: number;
   /** The settings these limits come from, named when a document is refused (`{ maxDepth: 'ACME_GRAPHQL_MAX_DEPTH' }`). */
-  settings?: { maxDepth?: string; maxFields?: string; mutations?: string };
+  settings?: { maxDepth?: string; maxFields?: string; mutations?: string; maxBytes?: string };
 }
 
 /**

@@ -27,7 +27,7 @@ export type {
   ToolSpec,
   ToolSpecBase,
 } from '../plugin/contract.js';
-export type { GraphqlRouting, RestRouting } from '../plugin/tool-spec.js';
+export { FROM_UPSTREAM, type GraphqlRouting, type RestRouting } from '../plugin/tool-spec.js';
 export type { ToolHandler } from '../plugin/decorators.js';
 export { inject } from 'tsyringe';
 export { TOKENS } from '../tokens.js';

@@ -127,8 +127,12 @@ export const JOB_TESTS: RoutedToolSpec<typeof JobTestsArgs, typeof ReadEnvelope>
   input: JobTestsArgs,
   envelope: ReadEnvelope,
   toolset: 'circleci.pipelines',
-  route: (args: JobTestsArgs) => ({ method: 'GET', path: `/project/${args.projectSlug}/${args.jobNumber}/tests` }),
+  route: (args: JobTestsArgs) => ({ method: 'GET', path: testsPath(args) }),
+  // Further pages of the same results, by CircleCI's page-token.
+  further: (args: JobTestsArgs) => [{ method: 'GET', path: testsPath(args) }],
 };
+
+const testsPath = (args: JobTestsArgs): string => `/project/${args.projectSlug}/${args.jobNumber}/tests`;
 
 export const FLAKY_TESTS: RoutedToolSpec<typeof FlakyArgs, typeof ReadEnvelope> = {
   name: 'circleci_flaky_tests',

@@ -3,7 +3,8 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import type { FurtherRoute, RoutedToolSpec } from '../../core/plugin/contract.js';
+import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
@@ -88,12 +89,19 @@ export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvel
   envelope: ReadEnvelope,
   toolset: 'confluence.pages',
   route: (args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => {
-    const { request, body } = confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
+    const { request, body } = newPage(args, upstream);
     return withBody(request, body);
   },
-  // Cloud takes the space by id: it is found by its key first.
-  further: (_args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => spaceReads(upstream, '/wiki/api/v2/spaces'),
+  // Cloud takes the space by id: it is found by its key first, and the POST carries the id found.
+  further: (args: Static<typeof CreatePageArgs>, upstream?: UpstreamBinding) => {
+    const { request, body } = newPage(args, upstream);
+    const withSpace = withBody(request, () => ({ spaceId: FROM_UPSTREAM, ...body() }));
+    return [...spaceReads(upstream, '/wiki/api/v2/spaces'), ...(confluenceApi(upstream).deployment === 'cloud' ? [withSpace as FurtherRoute] : [])];
+  },
 };
+
+const newPage = (args: Static<typeof CreatePageArgs>, upstream: UpstreamBinding | undefined): ReturnType<ConfluenceApi['createPage']> =>
+  confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
 
 export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
   const api = confluenceApi(confluence);

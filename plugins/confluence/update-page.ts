@@ -3,10 +3,11 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import type { FurtherRoute, RoutedToolSpec } from '../../core/plugin/contract.js';
+import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
-import { confluenceApi, MarkdownBody, PageId, type Content } from './confluence-api.js';
+import { confluenceApi, MarkdownBody, PageId, type ConfluenceApi, type Content } from './confluence-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 export const UpdatePageArgs = Type.Object(
@@ -38,12 +39,22 @@ export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvel
   envelope: ReadEnvelope,
   toolset: 'confluence.pages',
   route: (args: Args, upstream?: UpstreamBinding) => {
-    const { request, body } = confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
+    const { request, body } = pageUpdate(args, upstream);
     return withBody(request, body);
   },
-  // The page's current version and title, read when the call does not give them (or Confluence answers 409).
-  further: (args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: confluenceApi(upstream).readPage(args.pageId, false).path }],
+  // The page's current version and title, read when the call does not give them (or Confluence answers 409);
+  // the PUT then carries what was read, all else as the route has it.
+  further: (args: Args, upstream?: UpstreamBinding) => {
+    const read: FurtherRoute = { method: 'GET', path: confluenceApi(upstream).readPage(args.pageId, false).path };
+    if (args.version !== undefined && args.title !== undefined) return [read];
+    const { request, body } = pageUpdate(args, upstream);
+    const version = args.version === undefined ? FROM_UPSTREAM : args.version + 1;
+    return [read, withBody(request, () => ({ ...body(), title: args.title ?? FROM_UPSTREAM, version: { number: version } })) as FurtherRoute];
+  },
 };
+
+const pageUpdate = (args: Args, upstream: UpstreamBinding | undefined): ReturnType<ConfluenceApi['updatePage']> =>
+  confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
 
 export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
   const api = confluenceApi(confluence);

@@ -16,6 +16,11 @@ export const GithubGraphqlSettings = Type.Object({
     default: 1000,
     description: 'Most fields a github_graphql document may select, aliases and fragment spreads counted.',
   }),
+  GITHUB_GRAPHQL_MAX_BYTES: Type.Integer({
+    minimum: 1,
+    default: 102_400,
+    description: 'Most bytes a github_graphql document may have, comments and layout included (it is sent printed, without them).',
+  }),
   GITHUB_GRAPHQL_MUTATIONS: Type.Boolean({
     default: false,
     description: 'Let github_graphql send mutations (it is then listed as a write; MCP_READ_ONLY still refuses them).',
@@ -52,8 +57,14 @@ export const GRAPHQL: GraphqlToolSpec<typeof GraphqlArgs, typeof ReadEnvelope> =
       return {
         maxDepth: s.GITHUB_GRAPHQL_MAX_DEPTH,
         maxFields: s.GITHUB_GRAPHQL_MAX_FIELDS,
+        maxBytes: s.GITHUB_GRAPHQL_MAX_BYTES,
         mutations: s.GITHUB_GRAPHQL_MUTATIONS,
-        settings: { maxDepth: 'GITHUB_GRAPHQL_MAX_DEPTH', maxFields: 'GITHUB_GRAPHQL_MAX_FIELDS', mutations: 'GITHUB_GRAPHQL_MUTATIONS' },
+        settings: {
+          maxDepth: 'GITHUB_GRAPHQL_MAX_DEPTH',
+          maxFields: 'GITHUB_GRAPHQL_MAX_FIELDS',
+          maxBytes: 'GITHUB_GRAPHQL_MAX_BYTES',
+          mutations: 'GITHUB_GRAPHQL_MUTATIONS',
+        },
       };
     },
   },

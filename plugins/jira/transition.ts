@@ -3,7 +3,8 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import type { FurtherRoute, RoutedToolSpec } from '../../core/plugin/contract.js';
+import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
 import { CREATE, IssueKey, jiraApi, Markdown } from './jira-api.js';
@@ -24,8 +25,8 @@ const isId = (transition: string): boolean => /^[0-9]+$/.test(transition);
 
 /**
  * The route is the transition's POST. A transition named rather than given by id is resolved to its id from
- * the issue's transitions first (a read); the POST then carries that id, and the request gate has policy
- * decide that request as it decided the route (same method and path).
+ * the issue's transitions first (a read); the POST then carries that id, a further request the tool declares
+ * with its body (everything but the id as the route has it), which the request gate holds it to.
  */
 export const TRANSITION_ISSUE: RoutedToolSpec<typeof TransitionArgs, typeof ReadEnvelope> = {
   name: 'jira_transition_issue',
@@ -38,20 +39,24 @@ export const TRANSITION_ISSUE: RoutedToolSpec<typeof TransitionArgs, typeof Read
   toolset: 'jira.issues',
   route: (args: Args, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
-    return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/transitions` }, () => ({
-      transition: isId(args.transition) ? { id: args.transition } : { name: args.transition },
-      ...(args.comment === undefined ? {} : { update: { comment: [{ add: { body: api.richText(args.comment) } }] } }),
-    }));
+    return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/transitions` }, () => transitionBody(args, api));
   },
-  // The issue's transitions (to resolve a name), then its status after the move.
+  // The issue's transitions (to resolve a name), the POST with the id found, then its status after the move.
   further: (args: Args, upstream?: UpstreamBinding) => {
-    const path = jiraApi(upstream).issuePath(args.issueKey);
-    return [
-      { method: 'GET', path: `${path}/transitions` },
-      { method: 'GET', path },
-    ];
+    const api = jiraApi(upstream);
+    const path = api.issuePath(args.issueKey);
+    const resolved = withBody({ method: 'POST', path: `${path}/transitions` }, () => ({ ...transitionBody(args, api), transition: { id: FROM_UPSTREAM } }));
+    return [{ method: 'GET', path: `${path}/transitions` }, ...(isId(args.transition) ? [] : [resolved as FurtherRoute]), { method: 'GET', path }];
   },
 };
+
+/** The transition's POST body: the transition by id or name, and the comment when there is one. */
+function transitionBody(args: Args, api: ReturnType<typeof jiraApi>): Record<string, unknown> {
+  return {
+    transition: isId(args.transition) ? { id: args.transition } : { name: args.transition },
+    ...(args.comment === undefined ? {} : { update: { comment: [{ add: { body: api.richText(args.comment) } }] } }),
+  };
+}
 
 interface Transition {
   id: string;

@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTPayload } from 'jose';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
 import { StartupError } from '../../core/errors/tool-error.js';
+import { egressRefusalIn, NO_EGRESS_ALLOWANCE, parseEgressAllow, type EgressAllowList } from '../../core/http/egress-guard.js';
+import { configuredUrlGuard, egressRefusalNow, guardedFetch } from '../../core/http/guarded-fetch.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { isLoopbackHost } from '../transports/origin-check.js';
 import { bearerToken, type AuthOutcome, type Authenticator } from './authenticator.js';
@@ -17,6 +20,8 @@ export interface OidcOptions {
   maxLifetimeSeconds: number;
   subjectClaim: string;
   groupsClaim: string;
+  /** MCP_EGRESS_ALLOW, parsed: the keys are fetched through the egress guard (a private address only when it names it). */
+  egressAllow?: EgressAllowList;
 }
 
 /** Failures of fetching the issuer's keys: the token could not be checked, which is not the caller's fault. */
@@ -35,7 +40,14 @@ export class OidcAuthenticator implements Authenticator {
   private readonly keys: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(private readonly options: OidcOptions) {
-    this.keys = createRemoteJWKSet(options.jwksUrl, { timeoutDuration: 5000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+    // The keys' URL is the provider's word (its discovery document): fetched through the egress guard.
+    const guard = configuredUrlGuard(options.jwksUrl, options.egressAllow ?? NO_EGRESS_ALLOWANCE, 'oidc-keys');
+    this.keys = createRemoteJWKSet(options.jwksUrl, {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 600_000,
+      [customFetch]: guardedFetch(guard),
+    });
   }
 
   /**
@@ -51,10 +63,13 @@ export class OidcAuthenticator implements Authenticator {
         "MCP_AUTH_MODE=oidc needs MCP_OIDC_ISSUER (the tokens' iss) and MCP_OIDC_AUDIENCE (their aud) or MCP_PUBLIC_URL (the resource they are issued for).",
       );
     requireSecureUrl('MCP_OIDC_ISSUER', issuer);
+    const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
     const given = oidc.MCP_OIDC_JWKS_URL;
-    const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer);
+    const jwksUrl = given !== '' ? requireSecureUrl('MCP_OIDC_JWKS_URL', given) : await discoverJwksUrl(issuer, egressAllow);
+    await refuseKeysUrl(given !== '' ? 'MCP_OIDC_JWKS_URL' : 'jwks_uri (discovered)', jwksUrl, egressAllow);
     logger.info({ issuer, audience, jwks: jwksUrl.href }, 'OIDC bearer tokens accepted');
     return new OidcAuthenticator({
+      egressAllow,
       issuer,
       audience,
       jwksUrl,
@@ -79,6 +94,10 @@ export class OidcAuthenticator implements Authenticator {
       }));
     } catch (error) {
       const code = (error as { code?: string }).code;
+      const refused = egressRefusalIn(error);
+      if (refused !== undefined) {
+        return { failure: `the token cannot be checked: the issuer's keys at ${this.options.jwksUrl.href} are not fetched: ${refused.message}.`, status: 503 };
+      }
       if (!(error instanceof errors.JOSEError) || (code !== undefined && KEY_FETCH_FAILURES.has(code))) {
         return {
           failure: `the token cannot be checked now: the issuer's keys at ${this.options.jwksUrl.href} could not be fetched. Try again shortly.`,
@@ -131,14 +150,27 @@ function requireSecureUrl(setting: string, value: string): URL {
   return url;
 }
 
-async function discoverJwksUrl(issuer: string): Promise<URL> {
+/**
+ * The keys' URL held to the egress guard at start-up, on the addresses its host resolves to now: one at a
+ * loopback, private or metadata address stops the start with a sentence unless MCP_EGRESS_ALLOW names it (each
+ * connection is judged again when the keys are fetched, so a name that resolves elsewhere later gets nowhere).
+ */
+async function refuseKeysUrl(what: string, url: URL, allow: EgressAllowList): Promise<void> {
+  const refused = await egressRefusalNow(configuredUrlGuard(url, allow, 'oidc-keys'), url);
+  if (refused !== undefined) throw new StartupError(`${what} ${url.href} is not fetched: ${refused}.`);
+}
+
+async function discoverJwksUrl(issuer: string, allow: EgressAllowList): Promise<URL> {
   const where = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   let metadata: { issuer?: unknown; jwks_uri?: unknown };
+  const fetchGuarded = guardedFetch(configuredUrlGuard(new URL(where), allow, 'oidc-issuer'));
   try {
-    const response = await fetch(where, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    const response = await fetchGuarded(where, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), headers: { accept: 'application/json' } });
     if (!response.ok) throw new Error(`it answered ${response.status}`);
     metadata = (await response.json()) as typeof metadata;
   } catch (error) {
+    const refused = egressRefusalIn(error);
+    if (refused !== undefined) throw new StartupError(`OIDC discovery at ${where} is not fetched: ${refused.message}.`);
     throw new StartupError(`OIDC discovery at ${where} failed (${(error as Error).message}). Set MCP_OIDC_JWKS_URL, or check MCP_OIDC_ISSUER.`);
   }
   if (metadata.issuer !== issuer) {

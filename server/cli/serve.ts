@@ -16,6 +16,7 @@ import { startedAtTerminal, stdioBanner } from './stdio-banner.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
+import { parseEgressAllow } from '../../core/http/egress-guard.js';
 import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import { workerCount } from './worker-count.js';
 import { endOfLifeNotice } from './runtime-support.js';
@@ -65,7 +66,7 @@ async function startServing(options: ServeOptions): Promise<void> {
   let tracing: RunningTracing | undefined;
   try {
     // OpenTelemetry's SDK only when OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER asks for traces.
-    tracing = await startTracingIfWanted(invocation.env, logger);
+    tracing = await startTracingIfWanted(invocation.env, logger, parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW));
     stopMetrics = await startMetrics(kernel, settings, metrics, logger);
   } catch (error) {
     await kernel.close();

@@ -8,6 +8,7 @@ import type { ApprovalNotifier, ApprovalStore } from '../../plugins/policy/index
 import type { AuditLog } from '../../plugins/policy/index.js';
 import { POLICY_TOKENS, PolicySettings } from '../../plugins/policy/index.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
+import { parseEgressAllow } from '../../core/http/egress-guard.js';
 import type { PolicySource } from '../../plugins/policy/index.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -106,6 +107,7 @@ function signInMethod(kernel: Kernel, authenticator: Authenticator, logger: Logg
       groupsClaim: auth.MCP_OIDC_GROUPS_CLAIM,
       clockSkewSeconds: auth.MCP_OIDC_CLOCK_SKEW_SECONDS,
       maxLifetimeSeconds: auth.MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS,
+      egressAllow: parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW),
     },
     logger,
   );

@@ -8,10 +8,14 @@ import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type Span
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Logger } from '../../core/logging/logger.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { NO_EGRESS_ALLOWANCE, type EgressAllowList } from '../../core/http/egress-guard.js';
 import { LogSpanExporter } from './log-span-exporter.js';
+import { guardedOtlpEndpoint } from './otlp-endpoint.js';
 
 export interface TracingOptions {
   logger: Logger;
+  /** MCP_EGRESS_ALLOW, parsed: the OTLP collector may be at a loopback or private address only when it names it. */
+  egressAllow?: EgressAllowList;
   /** Spans go here, each as it ends, instead of to the exporters OTEL_TRACES_EXPORTER names (the tests' in-memory one). */
   exporter?: SpanExporter;
 }
@@ -41,8 +45,17 @@ export async function startTracing(options: TracingOptions): Promise<RunningTrac
     },
     DiagLogLevel.WARN,
   );
-  const processors: SpanProcessor[] =
-    options.exporter !== undefined ? [new SimpleSpanProcessor(options.exporter)] : exportersNamed(process.env, logger).map((e) => new BatchSpanProcessor(e));
+  let processors: SpanProcessor[];
+  try {
+    processors =
+      options.exporter !== undefined
+        ? [new SimpleSpanProcessor(options.exporter)]
+        : (await exportersNamed(process.env, logger, options.egressAllow ?? NO_EGRESS_ALLOWANCE)).map((e) => new BatchSpanProcessor(e));
+  } catch (error) {
+    // An endpoint the egress guard refuses stops the start: nothing of the SDK stays installed.
+    diag.disable();
+    throw error;
+  }
   const detected = await detectResources({ detectors: [envDetector] });
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: SERVER_NAME, [ATTR_SERVICE_VERSION]: VERSION, 'host.name': hostname(), 'process.pid': process.pid }))
@@ -65,21 +78,21 @@ export async function startTracing(options: TracingOptions): Promise<RunningTrac
 }
 
 /** The exporters OTEL_TRACES_EXPORTER names (`otlp` by default): `otlp`, `console` (as log lines on stderr). */
-function exportersNamed(env: NodeJS.ProcessEnv, logger: Logger): SpanExporter[] {
+async function exportersNamed(env: NodeJS.ProcessEnv, logger: Logger, egressAllow: EgressAllowList): Promise<SpanExporter[]> {
   const names = (env.OTEL_TRACES_EXPORTER ?? 'otlp')
     .split(',')
     .map((n) => n.trim().toLowerCase())
     .filter((n) => n !== '' && n !== 'none');
   const exporters: SpanExporter[] = [];
   for (const name of new Set(names)) {
-    if (name === 'otlp') exporters.push(otlpExporter(env, logger));
+    if (name === 'otlp') exporters.push(await otlpExporter(env, logger, egressAllow));
     else if (name === 'console') exporters.push(new LogSpanExporter(logger));
     else logger.warn({ exporter: name }, `OTEL_TRACES_EXPORTER=${name} is not one this server has: use otlp (or console, spans as log lines)`);
   }
   return exporters;
 }
 
-function otlpExporter(env: NodeJS.ProcessEnv, logger: Logger): SpanExporter {
+async function otlpExporter(env: NodeJS.ProcessEnv, logger: Logger, egressAllow: EgressAllowList): Promise<SpanExporter> {
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? '').trim();
   if (protocol === 'grpc') {
     logger.warn(
@@ -87,5 +100,6 @@ function otlpExporter(env: NodeJS.ProcessEnv, logger: Logger): SpanExporter {
       "OTEL_EXPORTER_OTLP_PROTOCOL=grpc: this server exports OTLP over HTTP (JSON); point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (4318 by default)",
     );
   }
-  return new OTLPTraceExporter();
+  // The endpoint as the exporter would read it, held to the egress guard on every connection.
+  return new OTLPTraceExporter(await guardedOtlpEndpoint(env, egressAllow));
 }

@@ -1,3 +1,4 @@
+import type { EgressAllowList } from '../../core/http/egress-guard.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { RunningTracing } from './start-tracing.js';
 
@@ -14,8 +15,12 @@ export function tracingWanted(env: Readonly<Record<string, string | undefined>>)
 }
 
 /** Starts tracing when the environment asks for it (the SDK is loaded only then); undefined otherwise. */
-export async function startTracingIfWanted(env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<RunningTracing | undefined> {
+export async function startTracingIfWanted(
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+  egressAllow?: EgressAllowList,
+): Promise<RunningTracing | undefined> {
   if (!tracingWanted(env)) return undefined;
   const { startTracing } = await import('./start-tracing.js');
-  return startTracing({ logger });
+  return startTracing({ logger, egressAllow });
 }

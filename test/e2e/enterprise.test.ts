@@ -348,6 +348,7 @@ describe('enterprise deployment end to end: OIDC bearer tokens', function () {
       ...setup.env,
       MCP_AUTH_MODE: 'oidc',
       MCP_OIDC_ISSUER: idp.issuer,
+      MCP_EGRESS_ALLOW: new URL(idp.issuer).host,
       MCP_OIDC_AUDIENCE: AUDIENCE,
       MCP_OIDC_GROUPS_CLAIM: 'realm_access.roles',
     };

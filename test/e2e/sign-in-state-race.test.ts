@@ -51,6 +51,7 @@ for (const store of STORES) {
         env: {
           MCP_AUTH_MODE: 'oidc',
           MCP_OIDC_ISSUER: issuer.issuer,
+          MCP_EGRESS_ALLOW: new URL(issuer.issuer).host,
           MCP_OIDC_AUDIENCE: 'mcp-devtools',
           MCP_CONSOLE: 'true',
           MCP_APPROVER_GROUPS: 'approvers',

@@ -76,6 +76,8 @@ describe('an SRE finds the slow vendor from one histogram and one trace (dist/cl
     session = await connectStdio({
       env: {
         OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        // The collector stand-in is on loopback: allowed past the egress guard, as an operator allows a sidecar.
+        MCP_EGRESS_ALLOW: new URL(collector.url).host,
         OTEL_BSP_SCHEDULE_DELAY: '50',
         OTEL_SERVICE_NAME: 'devtools-on-call-test',
         MCP_METRICS_PORT: String(metricsPort),
@@ -143,7 +145,13 @@ describe('a traceparent on the HTTP request continues its trace (dist/cli.js ove
   before(async () => {
     [collector, circleci] = await Promise.all([startCollector(), MockUpstream.start()]);
     server = await startHttpServer({
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50', CIRCLECI_BASE_URL: circleci.url, CIRCLECI_TOKEN: canary('CCIPAT_') },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        MCP_EGRESS_ALLOW: new URL(collector.url).host,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        CIRCLECI_BASE_URL: circleci.url,
+        CIRCLECI_TOKEN: canary('CCIPAT_'),
+      },
     });
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { traceparent: `00-${traceId}-${parent}-01`, 'x-request-id': 'gw-5d1c7e' } },

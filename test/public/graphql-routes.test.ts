@@ -113,13 +113,24 @@ describe('GraphQL routes of a third-party plugin: reads, writes and the wire', (
     expect(textOf(mutation)).to.contain('tracker_graphql sends queries only, and the document holds a mutation. Send a query.');
     expect(linearRequests(mock)).to.have.length(1);
   });
+
+  it('refuses a document over its byte bound before any request (a 3 MB comment), and sends a document printed, without its comments', async () => {
+    const padded = await kernel.call('tracker_graphql', { query: `# ${'x'.repeat(3 * 1024 * 1024)}\n{ viewer { name } }` });
+    expect(textOf(padded)).to.equal(
+      'Error: Invalid GraphQL for tracker_graphql: The GraphQL document is 3145750 bytes, more than the 102400 a document may have (maxBytes), comments and layout included; send a shorter one.\nCode: invalid_graphql',
+    );
+    expect(mock.requests).to.have.length(0);
+    const commented = await kernel.call('tracker_graphql', { query: '# who runs this?\nquery Me { viewer { name } } # the key owner' });
+    expect(commented.isError, textOf(commented)).to.equal(undefined);
+    expect(linearRequests(mock).map((r) => r.query)).to.deep.equal(['query Me {\n  viewer {\n    name\n  }\n}']);
+  });
 });
 
-/** The document a tool sends, as the tracker plugin declares it (read back from the wire of an earlier test). */
+/** The document a tool sends: the one the tracker plugin declares, printed from its syntax tree (graphql's print). */
 function readQuery(tool: 'tracker_list_issues' | 'tracker_create_issue'): string {
   return tool === 'tracker_list_issues'
-    ? 'query Issues($first: Int!, $after: String) { issues(first: $first, after: $after) { nodes { identifier title } pageInfo { hasNextPage endCursor } } }'
-    : 'mutation CreateIssue($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { identifier url } } }';
+    ? 'query Issues($first: Int!, $after: String) {\n  issues(first: $first, after: $after) {\n    nodes {\n      identifier\n      title\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}'
+    : 'mutation CreateIssue($input: IssueCreateInput!) {\n  issueCreate(input: $input) {\n    success\n    issue {\n      identifier\n      url\n    }\n  }\n}';
 }
 
 describe('GraphQL routes under MCP_READ_ONLY: queries served, mutations hidden and refused', () => {

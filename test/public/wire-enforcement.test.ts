@@ -126,10 +126,11 @@ class ThingsPlugin {
   @Tool({
     name: 'things_next_page',
     title: 'Things, two pages',
-    description: 'Reads its own route again with another query (a second page): declared by the route itself.',
+    description: 'Reads its own route again with another query (a second page), a further request it declares.',
     annotations: { readOnlyHint: true },
     input: ThingArgs,
     route: thingRoute,
+    further: (args) => [thingRoute(args)],
   })
   async twoPages(ctx: ToolContext): Promise<ToolOutput> {
     const first = (await this.upstream.send(ctx, ctx.route!)).body;
@@ -280,7 +281,7 @@ describe('public API: what a handler sends is what was declared and decided', ()
       expect(methods()).to.deep.equal(['GET /things/w-2', 'GET /things/w-2/parts', 'GET /things/w-3', 'DELETE /things/w-3']);
     });
 
-    it('sends its route again with another query (a second page) without declaring it', async () => {
+    it('sends its route again with another query (a second page) when it declares it as a further request', async () => {
       expect((await kernel.call('things_next_page', { id: 'w-11' })).isError).to.equal(undefined);
       expect(mock.requests.map((r) => r.url)).to.deep.equal(['/things/w-11', '/things/w-11?page=2']);
     });

@@ -3,14 +3,23 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import { resolveSettings, type Settings } from '../../core/config/settings.js';
 import { mapLayer } from '../../core/config/sources.js';
 import { AuthSettings } from '../../server/auth/auth-settings.js';
 import { hashToken } from '../../server/auth/token-hash.js';
 
-/** The auth settings as the cascade would resolve them from these values. */
+/** The auth settings (and core's, MCP_EGRESS_ALLOW among them) as the cascade would resolve them from these values. */
 export function authSettings(values: Record<string, string>): Settings {
-  return resolveSettings([{ name: 'server', schema: AuthSettings, sections: [] }], [mapLayer('test', values)], new Map(), () => {});
+  return resolveSettings(
+    [
+      { name: 'core', schema: CoreSettings, sections: [] },
+      { name: 'server', schema: AuthSettings, sections: [] },
+    ],
+    [mapLayer('test', values)],
+    new Map(),
+    () => {},
+  );
 }
 
 /** A logger whose lines the test can read. */

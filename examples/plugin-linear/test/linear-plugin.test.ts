@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { parse, print } from 'graphql';
 import { MockUpstream, startTestKernel, textOf, type TestKernel } from 'mcp-devtools/testing';
 import { LinearPlugin } from '../src/index.js';
 import { CREATE_ISSUE } from '../src/documents.js';
@@ -59,7 +60,10 @@ describe('linear plugin: issues paged by pageInfo, an issue created from Markdow
     const description = '## Steps\n\n1. Log in\n2. See the **500**';
     const result = await kernel.call('linear_create_issue', { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 });
     expect(result.structuredContent).to.deep.equal({ data: { identifier: 'ENG-100', title: 'Login 500s', url: 'https://linear.app/acme/issue/ENG-100' } });
-    expect(sentOperations(mock)).to.deep.equal([{ query: CREATE_ISSUE, variables: { input: { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 } } }]);
+    // The document goes out as graphql prints what it parsed: Linear reads exactly what the server's policy read.
+    expect(sentOperations(mock)).to.deep.equal([
+      { query: print(parse(CREATE_ISSUE)), variables: { input: { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 } } },
+    ]);
   });
 
   it("says what Linear refused (400), without the key", async () => {

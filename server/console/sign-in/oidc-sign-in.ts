@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import * as oidc from 'openid-client';
+import { NO_EGRESS_ALLOWANCE, type EgressAllowList } from '../../../core/http/egress-guard.js';
+import { configuredUrlGuard, guardedFetch } from '../../../core/http/guarded-fetch.js';
 import type { Logger } from '../../../core/logging/logger.js';
 import type { AuthOutcome } from '../../auth/authenticator.js';
 import { claim, groupsOf, OidcAuthenticator } from '../../auth/oidc-authenticator.js';
@@ -16,6 +18,8 @@ export interface OidcSignInOptions {
   groupsClaim: string;
   clockSkewSeconds: number;
   maxLifetimeSeconds: number;
+  /** MCP_EGRESS_ALLOW, parsed: what the provider's endpoints may be at besides public addresses. */
+  egressAllow?: EgressAllowList;
 }
 
 const TIMEOUT_SECONDS = 10;
@@ -137,13 +141,19 @@ export class OidcSignIn {
     const url = new URL(issuer);
     const insecure = url.protocol === 'http:' && isLoopbackHost(url.hostname);
     const auth = clientSecret === '' ? oidc.None() : oidc.ClientSecretBasic(clientSecret);
+    // Discovery, the token and userinfo endpoints it names, and the keys: each through the egress guard.
+    const egressAllow = this.options.egressAllow ?? NO_EGRESS_ALLOWANCE;
+    const fetchGuarded = guardedFetch(configuredUrlGuard(url, egressAllow, 'oidc-provider'));
     const config = await oidc.discovery(url, clientId, clientSecret === '' ? undefined : { client_secret: clientSecret }, auth, {
       timeout: TIMEOUT_SECONDS,
+      [oidc.customFetch]: fetchGuarded,
       ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
+    config[oidc.customFetch] = fetchGuarded;
     const jwks = config.serverMetadata().jwks_uri;
     if (jwks === undefined) throw new Error(`the identity provider at ${issuer} publishes no jwks_uri`);
     const verifier = new OidcAuthenticator({
+      egressAllow,
       issuer,
       audience: clientId,
       jwksUrl: new URL(jwks),

@@ -112,6 +112,8 @@ export class ConsoleDeployment {
       Object.assign(env, {
         MCP_AUTH_MODE: 'oidc',
         MCP_OIDC_ISSUER: provider.issuer,
+        // The provider is on loopback: allowed past the egress guard as an operator allows an in-house one.
+        MCP_EGRESS_ALLOW: [env.MCP_EGRESS_ALLOW, new URL(provider.issuer).host].filter(Boolean).join(','),
         MCP_OIDC_AUDIENCE: API_AUDIENCE,
         MCP_CONSOLE_OIDC_CLIENT_ID: 'mcp-console',
         MCP_CONSOLE_OIDC_CLIENT_SECRET: secret,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { analyseDocument, GraphqlDocumentError } from '../../../core/http/graphql-document.js';
+import { analyseDocument, GraphqlDocumentError, MAX_DOCUMENT_BYTES } from '../../../core/http/graphql-document.js';
 import { measureOperation } from '../../../core/http/graphql-shape.js';
 
 /** The message of what analysing (or measuring) a document throws. */
@@ -74,7 +74,21 @@ describe('analyseDocument: what a GraphQL document asks for', () => {
 
   it('refuses a document past the token limit before building it', () => {
     const wide = `{ ${Array.from({ length: 20_001 }, (_, i) => `f${i}`).join(' ')} }`;
-    expect(problemOf(() => analyseDocument(wide))).to.equal('The GraphQL document has more than 20000 tokens; send a shorter one.');
+    // 128,900 bytes: past the default byte bound too, which is set aside here to reach the token count.
+    expect(problemOf(() => analyseDocument(wide, undefined, { maxBytes: 200_000 }))).to.equal(
+      'The GraphQL document has more than 20000 tokens; send a shorter one.',
+    );
+  });
+
+  it('refuses a document past its byte bound (100 KiB by default) before parsing it: comments count, which tokens do not', () => {
+    const padded = `# ${'x'.repeat(MAX_DOCUMENT_BYTES)}\n{ viewer { login } }`;
+    expect(problemOf(() => analyseDocument(padded))).to.equal(
+      'The GraphQL document is 102423 bytes, more than the 102400 a document may have, comments and layout included; send a shorter one.',
+    );
+    expect(problemOf(() => analyseDocument('{ viewer { login } } # ünïcödé', undefined, { maxBytes: 30, setting: 'ACME_GRAPHQL_MAX_BYTES' }))).to.equal(
+      'The GraphQL document is 34 bytes, more than the 30 a document may have (ACME_GRAPHQL_MAX_BYTES), comments and layout included; send a shorter one.',
+    );
+    expect(analyseDocument(`{ viewer { login } } # ${'x'.repeat(MAX_DOCUMENT_BYTES - 30)}`).canonical).to.equal('{\n  viewer {\n    login\n  }\n}');
   });
 });
 

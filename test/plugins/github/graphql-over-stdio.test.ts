@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
+import { parse, print } from 'graphql';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { graphqlRequests, serveGithubGraphql } from '../../fixtures/github/github-graphql-api.js';
 import { runCli } from '../../support/run-cli.js';
@@ -88,7 +89,7 @@ describe('github_graphql over stdio: graphql policy rules, an approval hold, the
     const granted = await call(args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);
     expect(textOf(granted)).to.contain('state: CLOSED');
-    expect(graphqlRequests(api)).to.deep.equal([{ query: CLOSE, variables: { id: 'I_kwDOAbc1351' } }]);
+    expect(graphqlRequests(api)).to.deep.equal([{ query: print(parse(CLOSE)), variables: { id: 'I_kwDOAbc1351' } }]);
   });
 
   it('audits every call with its operation, never a variable value', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { parse, print } from 'graphql';
 import { graphqlRequests, serveGithubGraphql } from '../../fixtures/github/github-graphql-api.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
@@ -39,7 +40,8 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     const [sent] = t.mock.requests;
     expect(sent).to.deep.include({ method: 'POST', path: '/graphql' });
     expect(sent!.headers).to.deep.include({ authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' });
-    expect(graphqlRequests(t.mock)).to.deep.equal([{ query: OPEN_ISSUES, variables: { first: 2 }, operationName: 'OpenIssues' }]);
+    // The document goes out as printed from its syntax tree: GitHub parses what the guards and the policy read.
+    expect(graphqlRequests(t.mock)).to.deep.equal([{ query: print(parse(OPEN_ISSUES)), variables: { first: 2 }, operationName: 'OpenIssues' }]);
   });
 
   it('pages a connection by pageInfo.endCursor, and projects with jq', async () => {
@@ -79,7 +81,8 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
         {
           type: 'NOT_FOUND',
           message: "Could not resolve to a Repository with the name 'octo-org/nope'.",
-          locations: [{ line: 1, column: 26 }],
+          // Where GitHub found it in the document it was sent: the printed one (repository is its fifth line).
+          locations: [{ line: 5, column: 3 }],
           path: ['repository'],
         },
       ],
@@ -146,6 +149,21 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     const subscription = await t.kernel.call('github_graphql', { query: 'subscription { issueUpdated { id } }' });
     expect(textOf(subscription)).to.contain('subscriptions are not supported');
     expect(t.mock.requests).to.have.length(0);
+  });
+
+  it('refuses a document over GITHUB_GRAPHQL_MAX_BYTES (a 3 MB comment) before any request, and sends one with a comment without it', async () => {
+    serveGithubGraphql(t.mock, TOKEN);
+    const padded = await t.kernel.call('github_graphql', { query: `query { viewer { login } }\n#${'#'.repeat(3_000_000)}` });
+    expect(textOf(padded)).to.contain(
+      'Invalid GraphQL for github_graphql: The GraphQL document is 3000028 bytes, more than the 102400 a document may have (GITHUB_GRAPHQL_MAX_BYTES), comments and layout included; send a shorter one.',
+    );
+    expect(t.mock.requests).to.have.length(0);
+    const commented = await t.kernel.call('github_graphql', {
+      query: '# mutation { deleteRepository }\nquery Me { viewer { login } } # done',
+      jq: 'data.viewer.login',
+    });
+    expect(textOf(commented)).to.equal('octocat');
+    expect(graphqlRequests(t.mock)).to.deep.equal([{ query: 'query Me {\n  viewer {\n    login\n  }\n}' }]);
   });
 
   it('retries a query GitHub answered 502 (a read), as it retries a GET', async () => {

@@ -8,11 +8,13 @@ import { AUDIENCE, FakeIssuer, foreignKey } from '../../support/fake-issuer.js';
 describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () => {
   let idp: FakeIssuer;
   let auth: OidcAuthenticator;
+  /** The provider is on loopback, which the egress guard refuses: allowed as an operator allows an in-house one. */
+  const allowIdp = (): Record<string, string> => ({ MCP_EGRESS_ALLOW: new URL(idp.issuer).host });
 
   before(async () => {
     idp = await FakeIssuer.start();
     auth = await OidcAuthenticator.fromSettings(
-      authSettings({ MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE }),
+      authSettings({ MCP_AUTH_MODE: 'oidc', MCP_OIDC_ISSUER: idp.issuer, ...allowIdp(), MCP_OIDC_AUDIENCE: AUDIENCE }),
       capturedLogger().logger,
     );
   });
@@ -67,7 +69,7 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
       .that.matches(/^the token is valid for \d+ s, longer than/);
     // Issued long ago and expiring soon is fine: the lifetime is exp - iat, not what is left of it.
     const short = await OidcAuthenticator.fromSettings(
-      authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS: '3600' }),
+      authSettings({ MCP_OIDC_ISSUER: idp.issuer, ...allowIdp(), MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_MAX_TOKEN_LIFETIME_SECONDS: '3600' }),
       capturedLogger().logger,
     );
     expect(await short.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' }, { issuedAt: -3000, expiresIn: 300 })}`))).to.have.nested.property(
@@ -81,7 +83,7 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
 
   it('refuses a token for another audience among several, or with no audience at all (a second audience test)', async () => {
     const other = await OidcAuthenticator.fromSettings(
-      authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: 'mcp-devtools-staging' }),
+      authSettings({ MCP_OIDC_ISSUER: idp.issuer, ...allowIdp(), MCP_OIDC_AUDIENCE: 'mcp-devtools-staging' }),
       capturedLogger().logger,
     );
     expect(await other.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' })}`))).to.deep.equal({
@@ -120,6 +122,7 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
     const keycloak = await OidcAuthenticator.fromSettings(
       authSettings({
         MCP_OIDC_ISSUER: idp.issuer,
+        ...allowIdp(),
         MCP_OIDC_AUDIENCE: AUDIENCE,
         MCP_OIDC_SUBJECT_CLAIM: 'preferred_username',
         MCP_OIDC_GROUPS_CLAIM: 'realm_access.roles',
@@ -131,7 +134,7 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
       principal: { subject: 'alice', groups: ['developers', 'release-engineers'], via: 'oidc' },
     });
     const scoped = await OidcAuthenticator.fromSettings(
-      authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_GROUPS_CLAIM: 'scope' }),
+      authSettings({ MCP_OIDC_ISSUER: idp.issuer, ...allowIdp(), MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_GROUPS_CLAIM: 'scope' }),
       capturedLogger().logger,
     );
     expect(await scoped.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'svc', scope: 'jira:read ci:write' })}`))).to.deep.equal({
@@ -144,7 +147,12 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
     const url = `${down.url}/certs`;
     await down.close();
     const offline = await OidcAuthenticator.fromSettings(
-      authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_OIDC_JWKS_URL: url }),
+      authSettings({
+        MCP_OIDC_ISSUER: idp.issuer,
+        MCP_OIDC_AUDIENCE: AUDIENCE,
+        MCP_OIDC_JWKS_URL: url,
+        MCP_EGRESS_ALLOW: `${new URL(idp.issuer).host},${new URL(url).host}`,
+      }),
       capturedLogger().logger,
     );
     expect(await offline.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' })}`))).to.deep.equal({
@@ -160,7 +168,80 @@ describe('OIDC authentication (MCP_AUTH_MODE=oidc, a provider on loopback)', () 
     expect(missing).to.be.instanceOf(StartupError).and.to.have.property('message').that.contains('needs MCP_OIDC_ISSUER');
     const clear = await start({ MCP_OIDC_ISSUER: 'http://idp.example.com/realms/acme', MCP_OIDC_AUDIENCE: AUDIENCE });
     expect((clear as Error).message).to.contain('must be an https:// URL');
-    const mismatch = await start({ MCP_OIDC_ISSUER: `${idp.issuer}/`, MCP_OIDC_AUDIENCE: AUDIENCE });
+    const mismatch = await start({ MCP_OIDC_ISSUER: `${idp.issuer}/`, ...allowIdp(), MCP_OIDC_AUDIENCE: AUDIENCE });
     expect((mismatch as Error).message).to.match(/names the issuer ".*\/realms\/acme", not MCP_OIDC_ISSUER=.*\/realms\/acme\/; they must be identical\.$/);
+  });
+  describe('the egress guard: keys and discovery at loopback, private or metadata addresses only when MCP_EGRESS_ALLOW names them', () => {
+    let provider: MockUpstream;
+    before(async () => {
+      provider = await MockUpstream.start();
+    });
+    after(() => provider.close());
+
+    /** A provider on loopback (allowed) whose discovery document names these keys. */
+    const discovering = (jwks: string): Promise<unknown> => {
+      const issuer = `${provider.url}/realms/acme`;
+      provider.reset();
+      provider.on('GET', '/realms/acme/.well-known/openid-configuration', { body: { issuer, jwks_uri: jwks } });
+      return OidcAuthenticator.fromSettings(
+        authSettings({ MCP_OIDC_ISSUER: issuer, MCP_OIDC_AUDIENCE: AUDIENCE, MCP_EGRESS_ALLOW: new URL(provider.url).host }),
+        capturedLogger().logger,
+      ).catch((e: unknown) => e);
+    };
+
+    it('refuses at start-up a discovered jwks_uri at a metadata or private address, saying what to allow', async () => {
+      const metadata = await discovering('https://169.254.169.254/latest/meta-data/iam/keys');
+      expect(metadata).to.be.instanceOf(StartupError);
+      expect((metadata as Error).message).to.equal(
+        'jwks_uri (discovered) https://169.254.169.254/latest/meta-data/iam/keys is not fetched: 169.254.169.254 is a cloud metadata address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.',
+      );
+      const internal = await discovering('https://10.20.0.7/certs');
+      expect((internal as Error).message).to.equal(
+        'jwks_uri (discovered) https://10.20.0.7/certs is not fetched: 10.20.0.7 is a private (RFC 1918) address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.',
+      );
+      // Judged on what the name resolves to, too: localhost is loopback (on another port than the one allowed).
+      const named = await discovering('http://localhost:9/certs');
+      expect((named as Error).message).to.match(
+        /^jwks_uri \(discovered\) http:\/\/localhost:9\/certs is not fetched: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address\./,
+      );
+      expect(provider.requests.map((r) => r.path)).to.deep.equal(['/realms/acme/.well-known/openid-configuration']);
+    });
+
+    it('refuses the discovery of a loopback issuer MCP_EGRESS_ALLOW does not name, and reaches it once it does', async () => {
+      const refused = await OidcAuthenticator.fromSettings(
+        authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE }),
+        capturedLogger().logger,
+      ).catch((e: unknown) => e);
+      expect((refused as Error).message).to.equal(
+        `OIDC discovery at ${idp.issuer}/.well-known/openid-configuration is not fetched: 127.0.0.1 is a loopback address. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW.`,
+      );
+      const allowed = await OidcAuthenticator.fromSettings(
+        authSettings({ MCP_OIDC_ISSUER: idp.issuer, MCP_OIDC_AUDIENCE: AUDIENCE, ...allowIdp() }),
+        capturedLogger().logger,
+      );
+      expect(await allowed.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' })}`))).to.have.nested.property('principal.subject', 'alice');
+    });
+
+    it('checks each fetch of the keys where the connection is made: a name that resolves to loopback is refused (503, with why)', async () => {
+      const jwksUrl = new URL(`http://localhost:${new URL(idp.issuer).port}/realms/acme/protocol/openid-connect/certs`);
+      const before = idp.jwksFetches;
+      const guarded = new OidcAuthenticator({
+        issuer: idp.issuer,
+        audience: AUDIENCE,
+        jwksUrl,
+        clockSkewSeconds: 60,
+        maxLifetimeSeconds: 86_400,
+        subjectClaim: 'sub',
+        groupsClaim: 'groups',
+      });
+      const outcome = (await guarded.authenticate(requestWith(`Bearer ${await idp.sign({ sub: 'alice' })}`))) as { failure: string; status: number };
+      expect(outcome.status).to.equal(503);
+      expect(outcome.failure).to.match(
+        new RegExp(
+          `^the token cannot be checked: the issuer's keys at ${jwksUrl.href.replace(/[.?]/g, '\\$&')} are not fetched: localhost resolves to (127\\.0\\.0\\.1|::1), which is a loopback address\\. If that host is meant to be reached, add it to MCP_EGRESS_ALLOW\\.$`,
+        ),
+      );
+      expect(idp.jwksFetches).to.equal(before);
+    });
   });
 });

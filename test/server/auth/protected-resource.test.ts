@@ -25,6 +25,7 @@ describe('OAuth protected resource metadata (RFC 9728) and the token audience, o
   const oidcEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
     MCP_AUTH_MODE: 'oidc',
     MCP_OIDC_ISSUER: idp.issuer,
+    MCP_EGRESS_ALLOW: new URL(idp.issuer).host,
     MCP_HTTP_HOST: '127.0.0.1',
     ...extra,
   });
