@@ -46,3 +46,13 @@ export async function startDecisionServer(options: { cwd: string; env: Record<st
     },
   };
 }
+
+/** One grant through a decision server started for it, and stopped after: what a stdio test needs of one. */
+export async function grantThroughServer(options: { cwd: string; env: Record<string, string> }, approvalId: string): Promise<CliRun> {
+  const decisions = await startDecisionServer(options);
+  try {
+    return await decisions.grant(approvalId);
+  } finally {
+    await decisions.stop();
+  }
+}

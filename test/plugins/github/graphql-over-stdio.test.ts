@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { parse, print } from 'graphql';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { graphqlRequests, serveGithubGraphql } from '../../fixtures/github/github-graphql-api.js';
-import { startDecisionServer } from '../../support/decision-server.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -86,13 +86,8 @@ describe('github_graphql over stdio: graphql policy rules, an approval hold, the
     const { approvalId } = held._meta?.decision as { approvalId: string };
     expect(api.requests).to.have.length(0);
     // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
-    const decisions = await startDecisionServer({ cwd: dir, env });
-    try {
-      const grant = await decisions.grant(approvalId);
-      expect(grant.code, grant.stderr).to.equal(0);
-    } finally {
-      await decisions.stop();
-    }
+    const grant = await grantThroughServer({ cwd: dir, env }, approvalId);
+    expect(grant.code, grant.stderr).to.equal(0);
     const granted = await call(args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);
     expect(textOf(granted)).to.contain('state: CLOSED');

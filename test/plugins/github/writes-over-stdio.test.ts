@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { issueAnswer } from '../../fixtures/github/github-write-api.js';
-import { startDecisionServer } from '../../support/decision-server.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -109,13 +109,8 @@ describe('GitHub writes over stdio: structured answers, a policy deny and an app
     const pending = (JSON.parse(list.stdout) as Array<{ id: string; tool: string; request: unknown }>).find((a) => a.id === approvalId);
     expect(pending).to.deep.include({ tool: 'github_create_issue', request: { method: 'POST', path: '/repos/octo-org/octo-repo/issues' } });
     // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
-    const decisions = await startDecisionServer({ cwd: dir, env });
-    try {
-      const grant = await decisions.grant(approvalId);
-      expect(grant.code, grant.stderr).to.equal(0);
-    } finally {
-      await decisions.stop();
-    }
+    const grant = await grantThroughServer({ cwd: dir, env }, approvalId);
+    expect(grant.code, grant.stderr).to.equal(0);
 
     const granted = await call('github_create_issue', args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
-import { startDecisionServer } from '../../support/decision-server.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -109,13 +109,8 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
       request: { method: 'POST', path: '/rest/api/3/issue' },
     });
     // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
-    const decisions = await startDecisionServer(cli);
-    try {
-      const grant = await decisions.grant(approvalId!);
-      expect(grant.code, grant.stderr).to.equal(0);
-    } finally {
-      await decisions.stop();
-    }
+    const grant = await grantThroughServer(cli, approvalId!);
+    expect(grant.code, grant.stderr).to.equal(0);
 
     mock.on('POST', '/rest/api/3/issue', jsonReply(payload('jira/created-issue.json'), 201));
     const ran = await call('jira_create_issue', args);
