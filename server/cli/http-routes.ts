@@ -4,13 +4,12 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ApprovalStore } from '../../plugins/policy/index.js';
 import { POLICY_TOKENS } from '../../plugins/policy/index.js';
-import { refuseSharedCredentials } from '../admin/separate-credentials.js';
 import { kernelArtifactDownloads } from '../http/artifact-download.js';
 import { HostCheck } from '../http/host-check.js';
 import { anyOf, metricsRoute, type Route } from '../metrics/metrics-route.js';
 import { MetricsSettings } from '../metrics/metrics-settings.js';
 import type { PrometheusMetrics } from '../metrics/prometheus-metrics.js';
-import { scrapeToken } from '../metrics/scrape-token.js';
+import type { ScrapeToken } from '../metrics/scrape-token.js';
 import { ConsoleSettings } from '../console/console-settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 
@@ -18,8 +17,8 @@ import { CoreSettings } from '../../core/config/core-settings.js';
  * The routes the HTTP transport serves beside /mcp and /healthz: artifact downloads, the approvals console (MCP_CONSOLE=true, loaded
  * only then), the approvals admin endpoint (when the policy plugin runs) and /metrics, open like /mcp on a
  * loopback server without authentication, and otherwise only to scrapes that send MCP_METRICS_TOKEN; either way only
- * under a Host name that is the server's (HostCheck: no DNS-rebinding page reads it). Each job has its own
- * credential: a start-up where the scrape or admin token is also a person's token is refused.
+ * under a Host name that is the server's (HostCheck: no DNS-rebinding page reads it). `scrape` and the
+ * authenticator come from separateCredentials: one credential per job.
  */
 export async function httpRoutes(
   kernel: Kernel,
@@ -27,23 +26,11 @@ export async function httpRoutes(
   authenticator: Authenticator,
   metrics: PrometheusMetrics | undefined,
   logger: Logger,
+  scrape: ScrapeToken,
 ): Promise<Route> {
   const adminToken = settings.of(CoreSettings).MCP_ADMIN_TOKEN;
   const approvals = kernel.plugins.includes('policy') ? kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals) : undefined;
   const requireToken = authenticator.mode !== 'off';
-  const scrape = scrapeToken(settings, logger, requireToken && metrics !== undefined);
-  await refuseSharedCredentials(
-    [
-      { setting: 'MCP_METRICS_TOKEN', token: settings.of(MetricsSettings).MCP_METRICS_TOKEN, holder: 'whatever scrapes /metrics' },
-      {
-        setting: 'MCP_ADMIN_TOKEN',
-        token: adminToken,
-        holder: scrape.setting === 'MCP_ADMIN_TOKEN' ? 'whatever scrapes /metrics or reads approvals with it' : 'whatever reads approvals with it',
-      },
-    ],
-    authenticator,
-    approvals?.deciders,
-  );
   let admin: Route | undefined;
   if (approvals !== undefined) {
     const { approvalRoutes } = await import('../admin/approval-routes.js');

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { tokensFileFolder } from '../support/auth-fixture.js';
+import { tokensFileFolder, tokensFileYaml } from '../support/auth-fixture.js';
+import { eventually } from '../support/enterprise-fixture.js';
+import { ConsoleClient } from '../console/support/console-client.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { freePort } from '../support/free-port.js';
@@ -218,6 +220,44 @@ describe('/metrics when callers must authenticate: a token of its own, MCP_METRI
       const ran = await runCli(['serve', '--transport', 'http', '--port', '0'], { cwd: dir, env: { ...auth, ...env } });
       expect([ran.code, ran.stderr.trim().split('\n').at(-1)], JSON.stringify(Object.keys(env))).to.deep.equal([1, `mcp-devtools: ${sentence}`]);
       for (const token of [admin, approver, caller, scraper]) expect(ran.stderr).not.to.contain(token);
+    }
+  });
+});
+
+describe("the scrape token stays no person's after start-up, whatever the tokens file comes to say", () => {
+  it('refuses it on /mcp and at the console sign-in once the tokens file lists it, and still scrapes with it', async () => {
+    const scraper = canary('metrics-');
+    const paul = canary('mcp-approver-');
+    const made = tokensFileFolder('metrics-later-', [{ token: canary('mcp-caller-'), subject: 'alice' }]);
+    const server = await startHttpServer({
+      cwd: made.dir,
+      env: { ...made.env, MCP_METRICS_TOKEN: scraper, MCP_CONSOLE: 'true', MCP_APPROVER_GROUPS: 'approvers' },
+    });
+    try {
+      // An operator's slip: the scrape token pasted into the tokens file as an approver's, beside a new approver.
+      writeFileSync(
+        made.env.MCP_AUTH_TOKENS_FILE!,
+        tokensFileYaml([
+          { token: scraper, subject: 'mallory', groups: ['approvers'] },
+          { token: paul, subject: 'paul', groups: ['approvers'] },
+        ]),
+      );
+      await eventually('the tokens file is reloaded', () => server.stderr.some((l) => l.includes('bearer tokens reloaded')));
+      const base = server.url.replace(/\/mcp$/, '');
+      expect((await ConsoleClient.signIn(base, paul)).session).to.be.a('string');
+      const refused = await new ConsoleClient(base).submitToken(scraper);
+      expect(refused.status).to.equal(401);
+      const mcp = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scraper}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).to.equal(401);
+      expect(mcp.headers.get('www-authenticate')).to.contain("the bearer token is MCP_METRICS_TOKEN, which is no person's token.");
+      expect((await scrape(metricsUrl(server.url), scraper)).status).to.equal(200);
+    } finally {
+      for (const line of server.stderr) leakAudit.transcript('HTTP server stderr', line);
+      await server.stop();
     }
   });
 });
