@@ -219,3 +219,25 @@ describe('mcp-devtools approvals: reading the store, deciding through the server
     await verified();
   });
 });
+
+describe('mcp-devtools approvals with OIDC: the approver decides with their own access token (dist/cli.js)', function () {
+  this.timeout(90_000);
+  let d: ConsoleDeployment;
+  before(async () => (d = await ConsoleDeployment.start({ store: 'sqlite', auth: 'oidc' })));
+  after(() => d?.close());
+
+  it("grants as the access token's subject, and refuses that subject their own call", async () => {
+    const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-90')));
+    const env = { MCP_APPROVER_TOKEN: d.tokens.olga };
+    const grant = await runCli(['approvals', 'grant', id, '--server', d.base, '--yes'], { env });
+    expect(grant.code, grant.stderr).to.equal(0);
+    expect(grant.stdout).to.match(new RegExp(`^${id} granted by olga; `));
+    expect((await d.call('alice', 'jira_delete', issue('PLAT-90'))).isError).to.equal(undefined);
+    const own = heldApproval(await d.call('olga', 'jira_delete', issue('PLAT-91')));
+    const refused = await runCli(['approvals', 'grant', own, '--server', d.base, '--yes'], { env });
+    expect([refused.code, refused.stderr]).to.deep.equal([
+      1,
+      `mcp-devtools: ${d.base} answered 403: olga asked for this call, so another approver must decide it.\n`,
+    ]);
+  });
+});
