@@ -85,5 +85,11 @@ export const CoreSettings = Type.Object({
     default: 10000,
     description: 'How long in-flight calls may finish on SIGINT/SIGTERM before they are cancelled.',
   }),
-  MCP_ADMIN_TOKEN: secret(Type.String({ default: '', description: 'Bearer token of the admin HTTP endpoints (approvals); empty disables them.' })),
+  MCP_ADMIN_TOKEN: secret(
+    Type.String({
+      default: '',
+      description:
+        "Bearer token that reads approvals at the admin endpoint (a bot, a dashboard); it never decides, which takes an approver's own token. Until 0.4.0 it also scrapes /metrics while MCP_METRICS_TOKEN is unset. Empty: none.",
+    }),
+  ),
 });

@@ -13,6 +13,7 @@ import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { ApprovalStore } from './approvals/approval-store.js';
 import { redactPaths } from './approvals/argument-preview.js';
+import { Deciders } from './approvals/deciders.js';
 import { ApprovalNotifier, type AuditSink } from './approvals/notify/approval-notifier.js';
 import { AuditLog } from './audit/audit-log.js';
 import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog, type OperationLog } from './policy-middleware.js';
@@ -55,6 +56,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
       preview: { redact: redactPaths(own.MCP_APPROVAL_REDACT), scrub },
       events: this.notifier,
       audit,
+      deciders: Deciders.fromList(own.MCP_APPROVER_GROUPS),
     });
   }
 
@@ -125,9 +127,10 @@ export class PolicyPlugin implements DevtoolsPlugin {
 // What the rest of the server (the CLI's policy, approvals and audit commands, the admin routes, the approvals
 // console) uses of the policy layer: this entry point only, never the files behind it.
 export { ApprovalError, ApprovalStore, type ApprovalHooks, type ApprovalRecord, type Approver } from './approvals/approval-store.js';
-export { MAX_REASON_CHARS } from './approvals/approval-record.js';
+export { approvalErrorStatus, MAX_REASON_CHARS } from './approvals/approval-record.js';
 export { redactPaths } from './approvals/argument-preview.js';
 export { rejectHeldCalls, type BulkOutcome } from './approvals/bulk-reject.js';
+export { Deciders } from './approvals/deciders.js';
 export { ApprovalNotifier, type AuditSink } from './approvals/notify/approval-notifier.js';
 export type { ApprovalEvent, ApprovalEventType } from './approvals/notify/approval-event.js';
 export { AuditLog } from './audit/audit-log.js';

@@ -20,6 +20,11 @@ export const PolicySettings = Type.Object({
     default: 20,
     description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.',
   }),
+  MCP_APPROVER_GROUPS: Type.String({
+    default: '',
+    description:
+      'Comma-separated groups whose members may grant or reject held calls (in the console, or through the admin endpoint and the CLI with their own token), never their own. Empty: nobody decides.',
+  }),
   MCP_APPROVAL_REDACT: Type.String({
     default: '',
     description:

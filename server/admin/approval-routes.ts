@@ -1,94 +1,106 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../../core/identity/principal.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { StoreError } from '../../core/store/key-value-store.js';
-import { ApprovalError, rejectHeldCalls, type ApprovalStore, type Approver } from '../../plugins/policy/index.js';
-import { adminTokenCheck } from './admin-token.js';
+import { ApprovalError, approvalErrorStatus, rejectHeldCalls, type ApprovalStore } from '../../plugins/policy/index.js';
+import { adminCaller, type AdminCaller, type AdminCredentials } from './admin-caller.js';
 import { readDecisionBody } from './decision-body.js';
 
 const ONE = /^\/admin\/approvals\/([^/]+)$/;
 const DECIDE = /^\/admin\/approvals\/([^/]+)\/(grant|reject)$/;
 const USAGE = "Use GET /admin/approvals[/{id}], POST /admin/approvals/{id}/grant|reject, or POST /admin/approvals/reject (several of one caller's).";
+const READER_DECIDES =
+  "MCP_ADMIN_TOKEN reads approvals but never decides them: grant or reject with the approver's own bearer token (the tokens file or OIDC), as `mcp-devtools approvals grant ID --server URL` sends MCP_APPROVER_TOKEN; the server names the approver from it.";
 
 /**
- * The approvals admin endpoint, for approvers and chat-ops bots, and the only way to reach approvals kept in
- * the memory store, each request with `Authorization: Bearer $MCP_ADMIN_TOKEN` (without an admin token it is off):
- * `GET /admin/approvals` and `/admin/approvals/{id}`; `POST /admin/approvals/{id}/grant|reject` with an optional
- * JSON body `{"by": "name", "reason": "why"}` (a rejection needs the reason); `POST /admin/approvals/reject` with
- * `{"subject": "alice", "ids": [...], "reason": "why"}` rejects several of one caller's held calls (all of them
- * without `ids`). Decisions are recorded in the audit log and told to webhook receivers by the approvals store.
+ * The approvals admin endpoint, for approvers' tools (the CLI's `--server`) and chat-ops bots:
+ * `GET /admin/approvals` and `/admin/approvals/{id}` with MCP_ADMIN_TOKEN or an approver's own token;
+ * `POST /admin/approvals/{id}/grant|reject` (optional JSON body `{"reason": "why"}`, required to reject) and
+ * `POST /admin/approvals/reject` (`{"subject": "alice", "ids": [...], "reason": "why"}`: several of one caller's
+ * held calls, all of them without `ids`) only with an approver's own token, whose principal is who decides:
+ * a member of MCP_APPROVER_GROUPS, never on their own call (the approvals store checks it). Decisions are
+ * recorded in the audit log and told to webhook receivers by the approvals store.
  */
 export function approvalRoutes(
   approvals: ApprovalStore,
-  adminToken: string,
-  logger: Logger,
+  credentials: AdminCredentials,
 ): (request: IncomingMessage, response: ServerResponse) => Promise<boolean> {
-  const isAdmin = adminTokenCheck(adminToken, logger);
+  const callerOf = adminCaller(credentials);
+  const { logger } = credentials;
   return async (request, response) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
     if (path !== '/admin' && !path.startsWith('/admin/')) return false;
-    if (adminToken === '') {
-      send(response, 404, { error: 'The admin endpoints are off: set MCP_ADMIN_TOKEN to turn them on.' });
-      return true;
-    }
-    if (!isAdmin(request)) {
-      response.setHeader('www-authenticate', 'Bearer realm="mcp-devtools-admin"');
-      send(response, 401, { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' });
-      return true;
-    }
     try {
-      await route(approvals, logger, request, response, path);
+      const caller = await callerOf(request);
+      if (caller.kind === 'refused') {
+        if (caller.challenge) response.setHeader('www-authenticate', 'Bearer realm="mcp-devtools-admin"');
+        send(response, caller.status, { error: caller.error });
+      } else {
+        await route(approvals, logger, caller, request, response, path);
+      }
     } catch (error) {
       if (error instanceof StoreError) sendStoreUnavailable(response, logger, error);
-      else if (error instanceof ApprovalError) send(response, statusOf(error), { error: error.message });
+      else if (error instanceof ApprovalError) send(response, approvalErrorStatus(error), { error: error.message });
       else throw error;
     }
     return true;
   };
 }
 
-async function route(approvals: ApprovalStore, logger: Logger, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+type Caller = Exclude<AdminCaller, { kind: 'refused' }>;
+
+async function route(
+  approvals: ApprovalStore,
+  logger: Logger,
+  caller: Caller,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+): Promise<void> {
   const method = request.method ?? 'GET';
-  if (path === '/admin/approvals' && method === 'GET') return send(response, 200, { approvals: await approvals.list() });
-  if (path === '/admin/approvals/reject' && method === 'POST') return rejectSeveral(approvals, logger, request, response);
   const one = ONE.exec(path);
-  if (one !== null && method === 'GET') {
+  const decide = DECIDE.exec(path);
+  const bulk = path === '/admin/approvals/reject' && method === 'POST';
+  if (!bulk && method === 'GET' && (path === '/admin/approvals' || one !== null)) {
+    // Reading is the admin token's, or an approver's (who may decide what they read); other callers read nothing.
+    if (caller.kind === 'person' && !approvals.deciders.isApprover(caller.principal))
+      return send(response, 403, { error: approvals.deciders.refusal(caller.principal, { subject: '' }) });
+    if (one === null) return send(response, 200, { approvals: await approvals.list() });
     const id = decodedSegment(one[1]!);
     if (id === undefined) return sendMalformed(response, one[1]!);
     const approval = await approvals.get(id);
     return approval === undefined ? send(response, 404, { error: `Approval ${id} was not found or has expired.` }) : send(response, 200, { approval });
   }
-  const decide = DECIDE.exec(path);
-  if (decide === null || method !== 'POST') return send(response, decide === null && one === null ? 404 : 405, { error: USAGE });
+  if (!bulk && (decide === null || method !== 'POST')) return send(response, decide === null && one === null ? 404 : 405, { error: USAGE });
+  if (caller.kind === 'reader') return send(response, 403, { error: READER_DECIDES });
   const body = await readDecisionBody(request);
   if ('problem' in body) return send(response, 400, { error: body.problem });
+  const approver = caller.principal;
+  if (bulk) return rejectSeveral(approvals, logger, approver, body, response);
   const [, encoded, verdict] = decide as unknown as [string, string, 'grant' | 'reject'];
   const id = decodedSegment(encoded);
   if (id === undefined) return sendMalformed(response, encoded);
-  const by = approver(body.by);
-  const approval = verdict === 'grant' ? await approvals.grant(id, by, body.reason) : await approvals.reject(id, by, body.reason);
-  logger.info({ approval: approval.id, status: approval.status, by: by.subject, tool: approval.tool, subject: approval.subject }, 'approval decided');
+  const approval = verdict === 'grant' ? await approvals.grant(id, approver, body.reason) : await approvals.reject(id, approver, body.reason);
+  logger.info({ approval: approval.id, status: approval.status, by: approver.subject, tool: approval.tool, subject: approval.subject }, 'approval decided');
   send(response, 200, { approval });
 }
 
 /** Several held calls of one caller rejected with one reason, each by compare-and-set: what became of each. */
-async function rejectSeveral(approvals: ApprovalStore, logger: Logger, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const body = await readDecisionBody(request);
-  if ('problem' in body) return send(response, 400, { error: body.problem });
+async function rejectSeveral(
+  approvals: ApprovalStore,
+  logger: Logger,
+  approver: Principal,
+  body: { reason?: string; subject?: string; ids?: string[] },
+  response: ServerResponse,
+): Promise<void> {
   if (body.subject === undefined) return send(response, 400, { error: 'Name whose held calls to reject: {"subject": "alice", "reason": "..."}.' });
-  const results = await rejectHeldCalls(approvals, { subject: body.subject, ids: body.ids ?? 'all', approver: approver(body.by), reason: body.reason ?? '' });
+  if (!approvals.deciders.isApprover(approver)) return send(response, 403, { error: approvals.deciders.refusal(approver, { subject: body.subject }) });
+  const results = await rejectHeldCalls(approvals, { subject: body.subject, ids: body.ids ?? 'all', approver, reason: body.reason ?? '' });
   const rejected = results.filter((r) => r.ok).length;
-  logger.info({ subject: body.subject, rejected, of: results.length, by: body.by }, 'approvals rejected in bulk');
+  logger.info({ subject: body.subject, rejected, of: results.length, by: approver.subject }, 'approvals rejected in bulk');
   send(response, 200, {
     results: results.map((r) => (r.ok ? { id: r.id, status: r.approval.status } : { id: r.id, error: r.message })),
   });
-}
-
-function approver(by: string): Approver {
-  return { subject: by, groups: [], via: 'admin' };
-}
-
-function statusOf(error: ApprovalError): number {
-  return error.kind === 'not_found' ? 404 : error.kind === 'invalid' ? 400 : 409;
 }
 
 /** A path segment percent-decoded, or undefined when its escapes are malformed (a client's mistake, not ours). */

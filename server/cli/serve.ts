@@ -84,11 +84,12 @@ async function startServing(options: ServeOptions): Promise<void> {
     try {
       // Loaded only here: the HTTP stack and the authenticators (the SDK's Streamable HTTP entry, JWT
       // verification) are a large part of start-up that a stdio server never uses.
-      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }, { HostCheck }] = await Promise.all([
+      const [{ serveHttp }, { openHttpAuth }, { httpRoutes }, { HostCheck }, { separateCredentials }] = await Promise.all([
         import('../transports/http.js'),
         import('./http-auth.js'),
         import('./http-routes.js'),
         import('../http/host-check.js'),
+        import('../admin/separate-credentials.js'),
       ]);
       http = await serveHttp(kernel, {
         host: settings.get('MCP_HTTP_HOST'),
@@ -104,8 +105,10 @@ async function startServing(options: ServeOptions): Promise<void> {
           mode: settings.of(AuthSettings).MCP_AUTH_MODE,
           open: async (endpoint) => {
             const opened = await openHttpAuth(settings, logger, endpoint);
-            authenticator = countedAuthenticator(loggedAuthenticator(opened.authenticator, logger), metrics);
-            routes = await httpRoutes(kernel, settings, authenticator, metrics, logger);
+            // The scrape and admin tokens are no person's: refused at start-up if the tokens file says otherwise, and after.
+            const separate = await separateCredentials(kernel, settings, opened.authenticator, logger, metrics !== undefined);
+            authenticator = countedAuthenticator(loggedAuthenticator(separate.authenticator, logger), metrics);
+            routes = await httpRoutes(kernel, settings, authenticator, metrics, logger, separate.scrape);
             return { ...opened, authenticator };
           },
         },

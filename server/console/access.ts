@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '../../plugins/policy/index.js';
+import { Deciders, type ApprovalRecord } from '../../plugins/policy/index.js';
 
 export interface SessionPrincipal {
   subject: string;
@@ -6,41 +6,42 @@ export interface SessionPrincipal {
   via: string;
 }
 
-/** Who may read the console and who may decide in it, from MCP_APPROVER_GROUPS and MCP_CONSOLE_VIEWER_GROUPS. */
+/**
+ * Who may read the console (MCP_CONSOLE_VIEWER_GROUPS, and approvers) and who may decide in it: the approvals
+ * store's own rule (MCP_APPROVER_GROUPS, never one's own call), which the store checks again on every decision.
+ */
 export class ConsoleAccess {
+  private readonly viewerGroups: readonly string[];
+
+  /** `viewers`: MCP_CONSOLE_VIEWER_GROUPS, comma-separated. */
   constructor(
-    readonly approverGroups: readonly string[],
-    private readonly viewerGroups: readonly string[],
-  ) {}
+    private readonly deciders: Deciders,
+    viewers: string,
+  ) {
+    this.viewerGroups = viewers
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
 
   static fromLists(approvers: string, viewers: string): ConsoleAccess {
-    return new ConsoleAccess(list(approvers), list(viewers));
+    return new ConsoleAccess(Deciders.fromList(approvers), viewers);
+  }
+
+  get approverGroups(): readonly string[] {
+    return this.deciders.groups;
   }
 
   isApprover(principal: SessionPrincipal): boolean {
-    return principal.groups.some((g) => this.approverGroups.includes(g));
+    return this.deciders.isApprover(principal);
   }
 
   mayView(principal: SessionPrincipal): boolean {
     return this.viewerGroups.length === 0 || this.isApprover(principal) || principal.groups.some((g) => this.viewerGroups.includes(g));
   }
 
-  /** Why `principal` may not decide `approval`, or undefined when it may. Checked on every POST, not only when drawing buttons. */
+  /** Why `principal` may not decide `approval`, or undefined when it may: drawn on the page, and checked again by the store on every POST. */
   refusal(principal: SessionPrincipal, approval: Pick<ApprovalRecord, 'subject'>): string | undefined {
-    if (!this.isApprover(principal)) {
-      return this.approverGroups.length === 0
-        ? 'Nobody decides in this console: MCP_APPROVER_GROUPS is empty.'
-        : `Only members of ${this.approverGroups.join(', ')} may grant or reject calls; ${principal.subject} is not.`;
-    }
-    // Same subject, whichever way it signed in: one person must not approve their own agent's call.
-    if (approval.subject === principal.subject) return `${principal.subject} asked for this call, so another approver must decide it.`;
-    return undefined;
+    return this.deciders.refusal(principal, approval);
   }
-}
-
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 }

@@ -7,10 +7,6 @@ export const ConsoleSettings = Type.Object({
     default: false,
     description: 'Serve the approvals console at /console (Streamable HTTP only; needs MCP_AUTH_MODE tokens or oidc).',
   }),
-  MCP_APPROVER_GROUPS: Type.String({
-    default: '',
-    description: 'Comma-separated groups whose members may grant or reject held calls in the console (never their own). Empty: nobody decides there.',
-  }),
   MCP_CONSOLE_VIEWER_GROUPS: Type.String({
     default: '',
     description: 'Comma-separated groups whose members may sign in to read the console (approvers always may). Empty: every authenticated principal.',

@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/logging/logger.js';
-import { ApprovalError, rejectHeldCalls, type ApprovalRecord, type ApprovalStore, type BulkOutcome } from '../../plugins/policy/index.js';
+import { ApprovalError, approvalErrorStatus, rejectHeldCalls, type ApprovalRecord, type ApprovalStore, type BulkOutcome } from '../../plugins/policy/index.js';
 import type { ConsoleAccess, SessionPrincipal } from './access.js';
 
 export type Verdict = 'grant' | 'reject';
@@ -10,8 +10,8 @@ export const APPROVAL_ID = /^apr-[0-9a-f]{24}$/;
 
 /**
  * An approver's grant or rejection, made only after the server checks it (the page's buttons are a
- * convenience, never the control): an approver, not the caller, a pending approval, a reason for a rejection.
- * The approvals store records it in the audit log and tells webhook receivers.
+ * convenience, never the control): the approvals store decides only for an approver who is not the caller, a
+ * pending approval, with a reason for a rejection, and records it in the audit log and tells webhook receivers.
  */
 export class Decisions {
   constructor(
@@ -22,19 +22,13 @@ export class Decisions {
 
   async decide(principal: SessionPrincipal, id: string, verdict: Verdict, reason: string): Promise<DecisionOutcome> {
     if (!APPROVAL_ID.test(id)) return { ok: false, status: 404, message: `There is no approval ${id}.` };
-    const pending = await this.approvals.get(id);
-    if (pending === undefined) return { ok: false, status: 404, message: `Approval ${id} was not found or has expired.` };
-    const refused = this.access.refusal(principal, pending);
-    if (refused !== undefined) {
-      this.logger.warn({ approval: id, by: principal.subject, verdict }, 'console decision refused');
-      return { ok: false, status: 403, message: refused };
-    }
     let approval: ApprovalRecord;
     try {
       approval = verdict === 'grant' ? await this.approvals.grant(id, principal, reason) : await this.approvals.reject(id, principal, reason);
     } catch (error) {
       if (!(error instanceof ApprovalError)) throw error;
-      return { ok: false, status: statusOf(error), message: error.message };
+      if (error.kind === 'forbidden') this.logger.warn({ approval: id, by: principal.subject, verdict }, 'console decision refused');
+      return { ok: false, status: approvalErrorStatus(error), message: error.message };
     }
     this.logger.info(
       { approval: id, status: approval.status, by: principal.subject, tool: approval.tool, subject: approval.subject },
@@ -50,10 +44,10 @@ export class Decisions {
     if (!ids.every((id) => APPROVAL_ID.test(id))) return { ok: false, status: 404, message: 'One of the approvals named does not exist.' };
     let outcomes: BulkOutcome[];
     try {
-      outcomes = await rejectHeldCalls(this.approvals, { subject, ids, approver: principal, reason, refuse: (a) => this.access.refusal(principal, a) });
+      outcomes = await rejectHeldCalls(this.approvals, { subject, ids, approver: principal, reason });
     } catch (error) {
       if (!(error instanceof ApprovalError)) throw error;
-      return { ok: false, status: statusOf(error), message: error.message };
+      return { ok: false, status: approvalErrorStatus(error), message: error.message };
     }
     this.logger.info(
       { subject, rejected: outcomes.filter((o) => o.ok).length, of: outcomes.length, by: principal.subject },
@@ -61,8 +55,4 @@ export class Decisions {
     );
     return { ok: true, outcomes };
   }
-}
-
-function statusOf(error: ApprovalError): number {
-  return error.kind === 'not_found' ? 404 : error.kind === 'invalid' ? 400 : 409;
 }

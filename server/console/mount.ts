@@ -38,11 +38,12 @@ export function withConsole(kernel: Kernel, authenticator: Authenticator, logger
   const policy = settings.of(PolicySettings);
   const own = settings.of(ConsoleSettings);
   const method = signInMethod(kernel, authenticator, logger);
-  const access = ConsoleAccess.fromLists(own.MCP_APPROVER_GROUPS, own.MCP_CONSOLE_VIEWER_GROUPS);
-  if (access.approverGroups.length === 0)
-    logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
   const clock = kernel.resolve<Clock>(TOKENS.Clock);
   const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
+  // The approvals store's own rule of who decides, so the console draws what the store will enforce.
+  const access = new ConsoleAccess(approvals.deciders, own.MCP_CONSOLE_VIEWER_GROUPS);
+  if (access.approverGroups.length === 0)
+    logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
   const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, own.MCP_CONSOLE_SESSION_TTL_SECONDS * 1000);
   const audit = policy.MCP_AUDIT_LOG === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
   if (policy.MCP_APPROVAL_WEBHOOK_URL !== '') kernel.resolve<ApprovalNotifier>(POLICY_TOKENS.Notifier).linkTo(consoleLink(settings, logger));

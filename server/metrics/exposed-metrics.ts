@@ -4,7 +4,9 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { HostCheck } from '../http/host-check.js';
+import { isLoopbackHost } from '../transports/origin-check.js';
 import { MetricsSettings } from './metrics-settings.js';
+import { scrapeToken } from './scrape-token.js';
 import { POLICY_TOKENS, type ApprovalStore } from '../../plugins/policy/index.js';
 
 /**
@@ -31,7 +33,8 @@ export async function startMetrics(kernel: Kernel, settings: Settings, metrics: 
   if (port === 0) return async () => {};
   const { serveMetrics } = await import('./metrics-server.js');
   const hostCheck = HostCheck.of(settings, host);
-  const server = await serveMetrics(metrics, { host, port, adminToken: settings.of(CoreSettings).MCP_ADMIN_TOKEN, hostCheck, logger });
+  const scrape = scrapeToken(settings, logger, !isLoopbackHost(host));
+  const server = await serveMetrics(metrics, { host, port, scrape, hostCheck, logger });
   return () => server.close();
 }
 

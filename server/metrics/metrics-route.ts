@@ -1,18 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
-import { adminTokenCheck } from '../admin/admin-token.js';
+import { logAuthFailure } from '../auth/auth-failure-log.js';
+import { bearerToken } from '../auth/authenticator.js';
+import { staticToken } from '../auth/static-token.js';
 import type { HostCheck } from '../http/host-check.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
+import type { ScrapeToken } from './scrape-token.js';
 
 export type Route = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
 export interface MetricsAccess {
   /**
-   * Whether a scrape must send MCP_ADMIN_TOKEN: when callers must authenticate, or the port is reachable
+   * Whether a scrape must send the scrape token: when callers must authenticate, or the port is reachable
    * beyond loopback. Otherwise (a loopback server without authentication) /metrics is open, like /mcp.
    */
-  requireAdminToken: boolean;
-  adminToken: string;
+  requireToken: boolean;
+  /** MCP_METRICS_TOKEN (or, until 0.4.0 and without it, MCP_ADMIN_TOKEN): the one token a scrape may send. */
+  scrape: ScrapeToken;
   /** The names this server answers to: a scrape sent under another (a DNS-rebinding page) is refused first. */
   hostCheck: HostCheck;
   logger: Logger;
@@ -20,7 +24,8 @@ export interface MetricsAccess {
 
 /** `GET /metrics`: the Prometheus text format. */
 export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess): Route {
-  const isAdmin = adminTokenCheck(access.adminToken, access.logger);
+  const isScrapeToken = staticToken(access.scrape.token);
+  const setting = access.scrape.setting;
   return async (request, response) => {
     if ((request.url ?? '/').split('?', 1)[0] !== '/metrics') return false;
     if (!access.hostCheck.allows(request.headers.host)) {
@@ -31,20 +36,24 @@ export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess):
       send(response, 405, { error: 'Scrape /metrics with GET.' }, { allow: 'GET, HEAD' });
       return true;
     }
-    if (access.requireAdminToken && access.adminToken === '') {
+    if (access.requireToken && access.scrape.token === '') {
       send(response, 403, {
-        error: 'GET /metrics needs MCP_ADMIN_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_ADMIN_TOKEN.',
+        error: 'GET /metrics needs MCP_METRICS_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_METRICS_TOKEN.',
       });
       return true;
     }
-    if (access.requireAdminToken && !isAdmin(request)) {
-      send(
-        response,
-        401,
-        { error: 'Send the admin token: Authorization: Bearer $MCP_ADMIN_TOKEN.' },
-        { 'www-authenticate': 'Bearer realm="mcp-devtools-metrics"' },
-      );
-      return true;
+    if (access.requireToken) {
+      const bearer = bearerToken(request);
+      if (!('token' in bearer) || !isScrapeToken(bearer.token)) {
+        logAuthFailure(access.logger, request, 'token' in bearer ? `the bearer token is not ${setting}.` : bearer.failure, 401);
+        send(
+          response,
+          401,
+          { error: `Send the metrics token: Authorization: Bearer $${setting}.` },
+          { 'www-authenticate': 'Bearer realm="mcp-devtools-metrics"' },
+        );
+        return true;
+      }
     }
     let exposition;
     try {

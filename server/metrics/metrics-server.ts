@@ -7,11 +7,13 @@ import { isLoopbackHost } from '../transports/origin-check.js';
 import { metricsRoute } from './metrics-route.js';
 import { countWhenAnswered } from './http-requests.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
+import type { ScrapeToken } from './scrape-token.js';
 
 export interface MetricsServerOptions {
   host: string;
   port: number;
-  adminToken: string;
+  /** The token scrapes send beyond loopback (scrape-token.ts). */
+  scrape: ScrapeToken;
   /** The names this server answers to (HostCheck.of with MCP_METRICS_HOST). */
   hostCheck: HostCheck;
   logger: Logger;
@@ -19,17 +21,17 @@ export interface MetricsServerOptions {
 
 /**
  * MCP_METRICS_PORT: /metrics on a port of its own, for a server whose MCP goes over stdio. Open on loopback;
- * bound beyond it, only to scrapes that send MCP_ADMIN_TOKEN (and it will not start without one). Either way
+ * bound beyond it, only to scrapes that send MCP_METRICS_TOKEN (and it will not start without one). Either way
  * only under a Host name that is the server's (HostCheck).
  */
 export async function serveMetrics(metrics: PrometheusMetrics, options: MetricsServerOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const requireAdminToken = !isLoopbackHost(options.host);
-  if (requireAdminToken && options.adminToken === '') {
+  const requireToken = !isLoopbackHost(options.host);
+  if (requireToken && options.scrape.token === '') {
     throw new StartupError(
-      `MCP_METRICS_HOST=${options.host} is reachable beyond this machine: set MCP_ADMIN_TOKEN (scrapes then send it as a bearer token), or bind the metrics to 127.0.0.1.`,
+      `MCP_METRICS_HOST=${options.host} is reachable beyond this machine: set MCP_METRICS_TOKEN (scrapes then send it as a bearer token), or bind the metrics to 127.0.0.1.`,
     );
   }
-  const route = metricsRoute(metrics, { requireAdminToken, adminToken: options.adminToken, hostCheck: options.hostCheck, logger: options.logger });
+  const route = metricsRoute(metrics, { requireToken, scrape: options.scrape, hostCheck: options.hostCheck, logger: options.logger });
   const server = createServer((request, response) => {
     countWhenAnswered(metrics, request, response);
     route(request, response)

@@ -1,6 +1,7 @@
 import Type from 'typebox';
+import { secret } from '../../core/config/setting-kinds.js';
 
-/** Where a server that is not serving HTTP exposes its Prometheus metrics (HTTP servers have /metrics). */
+/** Who may scrape the Prometheus metrics, and where a server that is not serving HTTP exposes them (HTTP servers have /metrics). */
 export const MetricsSettings = Type.Object({
   MCP_METRICS_PORT: Type.Integer({
     minimum: 0,
@@ -10,6 +11,13 @@ export const MetricsSettings = Type.Object({
   }),
   MCP_METRICS_HOST: Type.String({
     default: '127.0.0.1',
-    description: 'Address MCP_METRICS_PORT binds to; beyond loopback, scrapes must send MCP_ADMIN_TOKEN.',
+    description: 'Address MCP_METRICS_PORT binds to; beyond loopback, scrapes must send MCP_METRICS_TOKEN.',
   }),
+  MCP_METRICS_TOKEN: secret(
+    Type.String({
+      default: '',
+      description:
+        'Bearer token a scrape of /metrics must send (with authentication on, or MCP_METRICS_HOST beyond loopback), and the only one it takes; it reads and decides nothing else. Empty: MCP_ADMIN_TOKEN still scrapes, with a warning, until 0.4.0.',
+    }),
+  ),
 });

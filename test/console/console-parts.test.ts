@@ -48,7 +48,7 @@ describe('approvals console parts', () => {
       expect(access.refusal(alice, { subject: 'bob' })).to.equal('Only members of release-engineers, team-leads may grant or reject calls; alice is not.');
       expect(access.mayView({ subject: 'carol', groups: ['contractors'], via: 'oidc' })).to.equal(false);
       expect(access.mayView(olga)).to.equal(true);
-      expect(ConsoleAccess.fromLists('', '').refusal(olga, { subject: 'alice' })).to.equal('Nobody decides in this console: MCP_APPROVER_GROUPS is empty.');
+      expect(ConsoleAccess.fromLists('', '').refusal(olga, { subject: 'alice' })).to.equal('Nobody may grant or reject calls: MCP_APPROVER_GROUPS is empty.');
     });
   });
 

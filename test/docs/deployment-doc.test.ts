@@ -60,7 +60,7 @@ describe('docs/deployment.md: the container image, as its walkthrough runs it', 
   });
 
   describe('with a tokens file: the log lines, /healthz and /metrics it shows', () => {
-    const admin = canary('admin-');
+    const scraper = canary('metrics-');
     const caller = canary('mcp-caller-');
     let server: RunningCommand;
     let upstream: MockUpstream;
@@ -79,7 +79,7 @@ describe('docs/deployment.md: the container image, as its walkthrough runs it', 
           ...envOf(image),
           MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
           MCP_HTTP_PORT: String(port),
-          MCP_ADMIN_TOKEN: admin,
+          MCP_METRICS_TOKEN: scraper,
           GITHUB_API_URL: upstream.url,
           GITHUB_TOKEN: canary('ghp_'),
         },
@@ -120,13 +120,13 @@ describe('docs/deployment.md: the container image, as its walkthrough runs it', 
       expect(await (await fetch(`${url}/healthz`)).text()).to.equal(output);
     });
 
-    it('answers /metrics with the lines shown to the admin token, and refuses a scrape without it as shown', async () => {
-      const scrape = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${admin}` } })).text();
+    it('answers /metrics with the lines shown to the metrics token, and refuses a scrape without it as shown', async () => {
+      const scrape = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scraper}` } })).text();
       if (process.env.PRINT_DOC_SAMPLES) console.log(scrape);
       // Durations differ from run to run: a histogram's buckets and sum are compared by name and labels.
       const key = (line: string): string => (/_(bucket|sum)\{/.test(line) ? line.replace(/ [\d.e+-]+$/, '') : line);
       const real = new Set(scrape.split('\n').map(key));
-      const shown = sample('curl -s -H "Authorization: Bearer $MCP_ADMIN_TOKEN"').output.split('\n');
+      const shown = sample('curl -s -H "Authorization: Bearer $MCP_METRICS_TOKEN"').output.split('\n');
       expect(shown.length).to.be.greaterThan(5);
       expect(shown.filter((l) => !real.has(key(l)))).to.deep.equal([]);
       const { output } = sample('curl -s http://127.0.0.1:3000/metrics');

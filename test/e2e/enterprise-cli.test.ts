@@ -7,9 +7,10 @@ import type { ApprovalStore } from '../../plugins/policy/approvals/approval-stor
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
 import { approvalRoutes } from '../../server/admin/approval-routes.js';
+import { TokenAuthenticator } from '../../server/auth/token-authenticator.js';
 import { hashToken } from '../../server/auth/token-hash.js';
 import { serveHttp } from '../../server/transports/http.js';
-import { capturedLogger } from '../support/auth-fixture.js';
+import { capturedLogger, tokensFileFolder } from '../support/auth-fixture.js';
 import { docsPolicyExample, ENTERPRISE_PLUGIN_PATH, PEOPLE, startEnterpriseKernel, tempFile, vendorEnv } from '../support/enterprise-fixture.js';
 import { runCli } from '../support/run-cli.js';
 
@@ -148,26 +149,38 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       expect(run.stderr).to.contain('MCP_STORE_URL is memory://, so approvals live inside the server process. Pass --server');
     });
 
-    it("lists and grants through a running server's admin endpoint with --server", async () => {
+    it("lists with the admin token, and grants with the approver's own token, through a running server (--server)", async () => {
       const ent = await startEnterpriseKernel();
       const { logger } = capturedLogger();
-      const routes = approvalRoutes(ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), 'admin-cli-token', logger);
-      const http = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], routes, logger });
+      const olga = 'tok-olga-cli-2f81c0';
+      const folder = tokensFileFolder('approvals-cli-', [{ token: olga, subject: 'olga', groups: ['approvers'] }]);
+      const authenticator = await TokenAuthenticator.open(folder.env.MCP_AUTH_TOKENS_FILE!, logger);
+      const approvals = ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
+      const routes = approvalRoutes(approvals, { adminToken: 'admin-cli-token', metricsToken: '', authenticator, logger });
+      const http = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], authenticator, routes, logger });
       try {
         const held = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-3' }, PEOPLE.alice);
         const { approvalId } = held._meta!.decision as Decision;
-        const env = { MCP_ADMIN_TOKEN: 'admin-cli-token' };
+        const reader = { MCP_ADMIN_TOKEN: 'admin-cli-token' };
+        const env = { MCP_APPROVER_TOKEN: olga };
         const server = http.url.replace(/\/mcp$/, '');
-        const list = await runCli(['approvals', 'list', '--server', server], { env });
+        const list = await runCli(['approvals', 'list', '--server', server], { env: reader });
         expect(list.code, list.stderr).to.equal(0);
         expect(list.stdout).to.contain(`${approvalId}  pending`).and.to.contain('alice [developers] called jira_delete DELETE /rest/api/3/issue/PLAT-3');
-        const unconfirmed = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga'], { env });
+        const asAdmin = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--yes'], { env: reader });
+        expect([asAdmin.code, asAdmin.stderr]).to.deep.equal([
+          1,
+          'mcp-devtools: Grant and reject as yourself: set your own token in MCP_APPROVER_TOKEN (or --token-file FILE). MCP_ADMIN_TOKEN never decides.\n',
+        ]);
+        const unconfirmed = await runCli(['approvals', 'grant', approvalId!, '--server', server], { env });
         expect([unconfirmed.code, unconfirmed.stderr]).to.deep.equal([
           1,
           `${await describedOver(server, approvalId!, env)}\nGrant ${approvalId}? [y/N] mcp-devtools: Nothing was decided: answer y to confirm, or pass --yes.\n`,
         ]);
-        const grant = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--by', 'olga', '--reason', 'PLAT-3 is a duplicate.'], {
-          env,
+        // The token from a file works as from the environment; it never goes on the command line.
+        const tokenFile = join(folder.dir, 'olga.token');
+        writeFileSync(tokenFile, `${olga}\n`, { mode: 0o600 });
+        const grant = await runCli(['approvals', 'grant', approvalId!, '--server', server, '--token-file', tokenFile, '--reason', 'PLAT-3 is a duplicate.'], {
           stdin: 'y\n',
         });
         expect(grant.code, grant.stderr).to.equal(0);
@@ -179,8 +192,23 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
         expect((await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-3' }, PEOPLE.alice)).isError).to.equal(undefined);
       } finally {
         await http.close();
+        authenticator.close();
         await ent.close();
       }
+    });
+
+    it('says what replaced --by, and that deciding needs a server, before deciding anything', async () => {
+      const id = 'apr-4c9e0f0b8a6d2e1f3a5b7c9d';
+      const by = await runCli(['approvals', 'grant', id, '--by', 'olga', '--yes', '--server', 'http://127.0.0.1:9']);
+      expect([by.code, by.stderr]).to.deep.equal([
+        1,
+        'mcp-devtools: --by is gone: the server names who decides from their token. Send your own token in MCP_APPROVER_TOKEN (or --token-file FILE), with --server URL.\n',
+      ]);
+      const store = await runCli(['approvals', 'reject', id, '--reason', 'No.', '--yes'], { env: { MCP_APPROVER_TOKEN: 'tok-x' } });
+      expect([store.code, store.stderr]).to.deep.equal([
+        1,
+        'mcp-devtools: Deciding goes through a running server, which checks who you are, audits the decision and tells the webhook receivers: add --server URL, with your own token in MCP_APPROVER_TOKEN (or --token-file FILE).\n',
+      ]);
     });
   });
 

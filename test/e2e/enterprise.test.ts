@@ -23,6 +23,8 @@ interface AuditLine {
 const TOKENS = { alice: 'tok-alice-e2e-31f0a9', carol: 'tok-carol-e2e-8d2c41', rene: 'tok-rene-e2e-c07b5e', dave: 'tok-dave-e2e-5a9f13' };
 const GROUPS = { alice: ['developers'], carol: ['contractors'], rene: ['developers', 'release-engineers'], dave: [] as string[] };
 const ADMIN = 'admin-e2e-77c1d0aa';
+/** The approvers (MCP_APPROVER_GROUPS=approvers): they decide held calls with their own tokens, and run no agent. */
+const APPROVER_TOKENS = { olga: 'tok-olga-e2e-4e71b2', paul: 'tok-paul-e2e-93d0c8' };
 type Person = keyof typeof TOKENS;
 
 /** A working folder with the config file, the tokens file and the policy, as an operator would lay it out. */
@@ -30,7 +32,11 @@ function deployment(): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-e2e-'));
   writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH] }));
   const callers = (Object.keys(TOKENS) as Person[]).map((p) => ({ token: TOKENS[p], subject: p, groups: GROUPS[p] }));
-  return { dir, env: { ...writeEnterpriseFiles(dir, callers, ADMIN), MCP_AUDIT_LOG: join(dir, 'audit.jsonl') } };
+  const approvers = Object.entries(APPROVER_TOKENS).map(([subject, token]) => ({ token, subject, groups: ['approvers'] }));
+  return {
+    dir,
+    env: { ...writeEnterpriseFiles(dir, [...callers, ...approvers], ADMIN), MCP_APPROVER_GROUPS: 'approvers', MCP_AUDIT_LOG: join(dir, 'audit.jsonl') },
+  };
 }
 
 function decisionOf(result: CallToolResult): Decision {
@@ -53,8 +59,8 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     results.push({ who, tool, result });
     return result;
   };
-  const admin = (path: string, init: RequestInit = {}): Promise<Response> =>
-    fetch(server.url.replace(/\/mcp$/, path), { ...init, headers: { authorization: `Bearer ${ADMIN}` } });
+  const admin = (path: string, init: RequestInit = {}, token = ADMIN): Promise<Response> =>
+    fetch(server.url.replace(/\/mcp$/, path), { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
   const requests = (mock: MockUpstream): string[] => mock.requests.map((r) => `${r.method} ${r.path}`);
 
   before(async () => {
@@ -140,7 +146,7 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     expect(requests(circleci)).to.deep.equal(['GET /api/v2/project/gh/acme/app/pipeline']);
   });
 
-  it('holds a delete for approval; after a grant (CLI, shared SQLite store) it runs once for the same principal and arguments', async () => {
+  it('holds a delete for approval; after a grant (CLI, as the approver whose token it sends) it runs once for the same principal and arguments', async () => {
     const held = await call('alice', 'jira_delete', { path: '/rest/api/3/issue/PLAT-42' });
     expect(held._meta).to.deep.include({ code: 'approval_required' });
     const { approvalId, expiresAt } = decisionOf(held);
@@ -153,12 +159,14 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       subject: 'alice',
       request: { method: 'DELETE', path: '/rest/api/3/issue/PLAT-42' },
     });
-    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga', '--yes'], cli);
+    const origin = server.url.replace(/\/mcp$/, '');
+    const as = (who: keyof typeof APPROVER_TOKENS) => ({ cwd: setup.dir, env: { MCP_APPROVER_TOKEN: APPROVER_TOKENS[who] } });
+    const grant = await runCli(['approvals', 'grant', approvalId!, '--server', origin, '--yes'], as('olga'));
     expect(grant.code, grant.stderr).to.equal(0);
     expect(grant.stdout).to.match(new RegExp(`^${approvalId} granted by olga; the caller's next identical call runs once, until `));
     // A second approver comes too late: told who decided, and how, and nothing changes.
-    const late = await runCli(['approvals', 'reject', approvalId!, '--by', 'paul', '--reason', 'PLAT-42 holds the audit trail.', '--yes'], cli);
-    expect([late.code, late.stderr]).to.deep.equal([1, `mcp-devtools: Approval ${approvalId} was already decided: granted by olga.\n`]);
+    const late = await runCli(['approvals', 'reject', approvalId!, '--server', origin, '--reason', 'PLAT-42 holds the audit trail.', '--yes'], as('paul'));
+    expect([late.code, late.stderr]).to.deep.equal([1, `mcp-devtools: ${origin} answered 409: Approval ${approvalId} was already decided: granted by olga.\n`]);
 
     const otherPrincipal = await call('rene', 'jira_delete', { path: '/rest/api/3/issue/PLAT-42' });
     const otherArgs = await call('alice', 'jira_delete', { path: '/rest/api/3/issue/PLAT-43' });
@@ -182,27 +190,27 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
     expect(decisionOf(held)).to.include({ effect: 'approval_required', ruleId: 'deletes-need-approval' });
     const listed = (await (await admin('/admin/approvals')).json()) as { approvals: Array<{ id: string }> };
     expect(listed.approvals.map((a) => a.id)).to.include(approvalId);
-    const blank = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' });
+    const blank = await admin(`/admin/approvals/${approvalId}/reject`, { method: 'POST' }, APPROVER_TOKENS.paul);
     expect([blank.status, ((await blank.json()) as { error: string }).error]).to.deep.equal([
       400,
       'Say why you reject the call: the reason is told to the caller.',
     ]);
-    const rejected = await admin(`/admin/approvals/${approvalId}/reject`, {
-      method: 'POST',
-      body: JSON.stringify({ reason: 'No deploys during the freeze.' }),
-      headers: { 'content-type': 'application/json' },
-    });
+    const rejected = await admin(
+      `/admin/approvals/${approvalId}/reject`,
+      { method: 'POST', body: JSON.stringify({ reason: 'No deploys during the freeze.' }), headers: { 'content-type': 'application/json' } },
+      APPROVER_TOKENS.paul,
+    );
     expect(rejected.status).to.equal(200);
     const retry = await call('rene', 'circleci_post', { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } });
     expect(retry._meta).to.deep.include({ code: 'policy_denied' });
     expect(decisionOf(retry)).to.include({ effect: 'deny', approvalId });
-    expect(decisionOf(retry).reason).to.match(/^admin rejected approval apr-[0-9a-f]{24} for this call: No deploys during the freeze\./);
+    expect(decisionOf(retry).reason).to.match(/^paul rejected approval apr-[0-9a-f]{24} for this call: No deploys during the freeze\./);
     expect(circleci.requests.filter((r) => r.method === 'POST')).to.have.length(0);
   });
 
   it('put the upstream identity that acted on every result, and never a secret', () => {
     expect(results.length).to.be.greaterThan(12);
-    // The retries that followed a decision (olga's grant, admin's rejection) also say which approval and why.
+    // The retries that followed a decision (olga's grant, paul's rejection) also say which approval and why.
     const followsDecision = (r: CallToolResult): boolean => /Ran on approval apr-|rejected approval apr-/.test(JSON.stringify(r.content));
     expect(results.filter((r) => followsDecision(r.result)).map((r) => `${r.who} ${r.tool}`)).to.deep.equal(['alice jira_delete', 'rene circleci_post']);
     for (const { who, tool, result } of results) {
@@ -231,7 +239,7 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as AuditLine);
-    // The server's chain: every call, and the decision made through its admin endpoint.
+    // The server's chain: every call, and every decision, made through the server by the CLI or the admin endpoint.
     const calls = records.filter((r) => r.approval === undefined);
     expect(calls.map((r) => `${r.principal.subject} ${r.tool}`)).to.deep.equal(results.map((r) => `${r.who} ${r.tool}`));
     const codeOf = (r: CallToolResult): string | undefined => /\nCode: (\w+)/.exec((r.content[0] as { text: string }).text)?.[1];
@@ -240,21 +248,12 @@ describe('enterprise deployment end to end (Streamable HTTP, bearer tokens, four
       lines
         .filter((r) => r.approval !== undefined)
         .map((r) => `${r.principal.subject} ${r.approval!.status} ${r.approval!.requestedBy} ${r.tool}: ${r.approval!.reason ?? ''}`);
-    expect(decisionsIn(records)).to.deep.equal(['admin rejected rene circleci_post: No deploys during the freeze.']);
-    // The CLI's grant went through the store, so the CLI recorded it, in a chain of its own beside the server's.
-    const cliChains = readdirSync(setup.dir).filter((f) => /^audit\.jsonl\.cli-[A-Za-z0-9_-]+$/.test(f));
-    expect(cliChains).to.have.length(1);
-    const cliRecords = readFileSync(join(setup.dir, cliChains[0]!), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as AuditLine);
-    expect(decisionsIn(cliRecords)).to.deep.equal(['olga granted alice jira_delete: ']);
+    expect(decisionsIn(records)).to.deep.equal(['olga granted alice jira_delete: ', 'paul rejected rene circleci_post: No deploys during the freeze.']);
+    // The CLI keeps no chain of its own: its decisions are the server's.
+    expect(readdirSync(setup.dir).filter((f) => f.startsWith('audit.jsonl.') && !f.endsWith('.head'))).to.deep.equal([]);
     const intact = await runCli(['audit', 'verify', log]);
     expect(intact.code, intact.stdout).to.equal(0);
-    expect(intact.stdout).to.equal(
-      `${log}: OK, ${records.length + cliRecords.length} records in 2 writers' chains, every chain intact.\n` +
-        `  ${log}: ${records.length} records, intact\n  writer ${cliChains[0]!.slice('audit.jsonl.'.length)} (${join(setup.dir, cliChains[0]!)}): 1 records, intact\n`,
-    );
+    expect(intact.stdout).to.equal(`${log}: OK, ${records.length} records, chain intact.\n`);
 
     const copy = (edit: (lines: string[]) => string[]): string => {
       const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-tamper-'));
@@ -304,7 +303,7 @@ describe('enterprise deployment end to end: expiry and read-only servers', funct
       await new Promise((r) => setTimeout(r, 1300));
       const late = await fetch(server.url.replace(/\/mcp$/, `/admin/approvals/${approvalId}/grant`), {
         method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN}` },
+        headers: { authorization: `Bearer ${APPROVER_TOKENS.olga}` },
       });
       expect([late.status, ((await late.json()) as { error: string }).error]).to.deep.equal([404, `Approval ${approvalId} was not found or has expired.`]);
       const retry = (await alice.callTool({ name: 'jira_delete', arguments: { path: '/rest/api/3/issue/PLAT-5' } })) as CallToolResult;

@@ -1,5 +1,5 @@
 // Prometheus metrics, scraped as Prometheus would after real calls through the built server: at /metrics on
-// the HTTP transport (open on loopback without authentication, only with MCP_ADMIN_TOKEN with it), and on
+// the HTTP transport (open on loopback without authentication, only with MCP_METRICS_TOKEN with it), and on
 // MCP_METRICS_PORT for a stdio server.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { tokensFileFolder } from '../support/auth-fixture.js';
+import { tokensFileFolder, tokensFileYaml } from '../support/auth-fixture.js';
+import { eventually } from '../support/enterprise-fixture.js';
+import { ConsoleClient } from '../console/support/console-client.js';
 import { canary } from '../support/canaries.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { freePort } from '../support/free-port.js';
@@ -121,14 +123,24 @@ describe('Prometheus metrics at /metrics of the HTTP transport, after real calls
   });
 });
 
-describe('/metrics when callers must authenticate', () => {
+describe('/metrics when callers must authenticate: a token of its own, MCP_METRICS_TOKEN', () => {
   const admin = canary('admin-');
+  const scraper = canary('metrics-');
   const caller = canary('mcp-caller-');
+  const approver = canary('mcp-approver-');
   const servers: HttpServerProcess[] = [];
 
+  /** A server with a tokens file of a caller (alice) and an approver (olga, MCP_APPROVER_GROUPS=approvers). */
+  const folder = (): { dir: string; env: Record<string, string> } => {
+    const made = tokensFileFolder('metrics-auth-', [
+      { token: caller, subject: 'alice' },
+      { token: approver, subject: 'olga', groups: ['approvers'] },
+    ]);
+    return { dir: made.dir, env: { ...made.env, MCP_APPROVER_GROUPS: 'approvers' } };
+  };
   const start = async (env: Record<string, string>): Promise<HttpServerProcess> => {
-    const folder = tokensFileFolder('metrics-auth-', [{ token: caller, subject: 'alice' }]);
-    const server = await startHttpServer({ cwd: folder.dir, env: { ...folder.env, ...env } });
+    const { dir, env: auth } = folder();
+    const server = await startHttpServer({ cwd: dir, env: { ...auth, ...env } });
     servers.push(server);
     return server;
   };
@@ -139,22 +151,114 @@ describe('/metrics when callers must authenticate', () => {
     }
   });
 
-  it('is refused without MCP_ADMIN_TOKEN, saying which setting turns it on', async () => {
+  it('is refused without MCP_METRICS_TOKEN, saying which setting turns it on', async () => {
     const server = await start({});
     const scraped = await scrape(metricsUrl(server.url), caller);
     expect(scraped.status).to.equal(403);
-    expect(scraped.text).to.contain('MCP_ADMIN_TOKEN');
+    expect(JSON.parse(scraped.text)).to.deep.equal({
+      error: 'GET /metrics needs MCP_METRICS_TOKEN here (callers must authenticate): set it, and scrape with Authorization: Bearer $MCP_METRICS_TOKEN.',
+    });
   });
 
-  it("answers only a scrape that sends MCP_ADMIN_TOKEN; a caller's token is not enough", async () => {
-    const server = await start({ MCP_ADMIN_TOKEN: admin });
+  it("answers only a scrape that sends MCP_METRICS_TOKEN: not MCP_ADMIN_TOKEN, not a caller's or an approver's token", async () => {
+    const server = await start({ MCP_METRICS_TOKEN: scraper, MCP_ADMIN_TOKEN: admin });
     const url = metricsUrl(server.url);
-    expect((await scrape(url)).status).to.equal(401);
-    expect((await scrape(url, caller)).status).to.equal(401);
-    const scraped = await scrape(url, admin);
+    for (const token of [undefined, caller, approver, admin]) {
+      const refused = await scrape(url, token);
+      expect([refused.status, JSON.parse(refused.text)], String(token)).to.deep.equal([
+        401,
+        { error: 'Send the metrics token: Authorization: Bearer $MCP_METRICS_TOKEN.' },
+      ]);
+    }
+    const scraped = await scrape(url, scraper);
     expect(scraped.status).to.equal(200);
     expect(scraped.text).to.contain('# TYPE mcp_devtools_tool_calls_total counter');
-    expect(server.stderr.join('\n')).not.to.contain(caller);
+    expect(server.stderr.join('\n')).not.to.contain(caller).and.not.to.contain('MCP_METRICS_TOKEN is not set');
+  });
+
+  it('keeps scraping with MCP_ADMIN_TOKEN when it is the only token (until 0.4.0), warning at start-up what to change', async () => {
+    const server = await start({ MCP_ADMIN_TOKEN: admin });
+    expect((await scrape(metricsUrl(server.url), admin)).status).to.equal(200);
+    expect(JSON.parse((await scrape(metricsUrl(server.url), caller)).text)).to.deep.equal({
+      error: 'Send the metrics token: Authorization: Bearer $MCP_ADMIN_TOKEN.',
+    });
+    const warning = server.stderr.map((l) => JSON.parse(l) as { level: number; msg: string }).find((l) => l.msg.startsWith('MCP_METRICS_TOKEN is not set'));
+    expect(warning).to.deep.include({
+      level: 40,
+      msg: 'MCP_METRICS_TOKEN is not set, so /metrics still takes MCP_ADMIN_TOKEN, until 0.4.0: set MCP_METRICS_TOKEN to a token of its own and give the scraper that one (MCP_ADMIN_TOKEN only reads approvals, and never decides).',
+    });
+    // The scrape token of the migration still decides nothing.
+    const decided = await fetch(server.url.replace(/\/mcp$/, '/admin/approvals/apr-4c9e0f0b8a6d2e1f3a5b7c9d/grant'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(decided.status).to.equal(403);
+    expect(((await decided.json()) as { error: string }).error).to.match(/^MCP_ADMIN_TOKEN reads approvals but never decides them/);
+  });
+
+  it("refuses to start where the scrape token is also the admin token or a person's token, naming the setting", async () => {
+    const refusals: Array<[Record<string, string>, string]> = [
+      [
+        { MCP_METRICS_TOKEN: admin, MCP_ADMIN_TOKEN: admin },
+        'MCP_METRICS_TOKEN is the same as MCP_ADMIN_TOKEN: give the metrics scraper a token of its own, so that what scrapes /metrics cannot read approvals.',
+      ],
+      [
+        { MCP_METRICS_TOKEN: approver },
+        'MCP_METRICS_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics could call tools and decide approvals as olga: give each job a token of its own.',
+      ],
+      [
+        { MCP_ADMIN_TOKEN: approver },
+        'MCP_ADMIN_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics or reads approvals with it could call tools and decide approvals as olga: give each job a token of its own.',
+      ],
+      [
+        { MCP_METRICS_TOKEN: scraper, MCP_ADMIN_TOKEN: caller },
+        'MCP_ADMIN_TOKEN is also the bearer token of alice in MCP_AUTH_TOKENS_FILE, so whatever reads approvals with it could call tools as alice: give each job a token of its own.',
+      ],
+    ];
+    for (const [env, sentence] of refusals) {
+      const { dir, env: auth } = folder();
+      const ran = await runCli(['serve', '--transport', 'http', '--port', '0'], { cwd: dir, env: { ...auth, ...env } });
+      expect([ran.code, ran.stderr.trim().split('\n').at(-1)], JSON.stringify(Object.keys(env))).to.deep.equal([1, `mcp-devtools: ${sentence}`]);
+      for (const token of [admin, approver, caller, scraper]) expect(ran.stderr).not.to.contain(token);
+    }
+  });
+});
+
+describe("the scrape token stays no person's after start-up, whatever the tokens file comes to say", () => {
+  it('refuses it on /mcp and at the console sign-in once the tokens file lists it, and still scrapes with it', async () => {
+    const scraper = canary('metrics-');
+    const paul = canary('mcp-approver-');
+    const made = tokensFileFolder('metrics-later-', [{ token: canary('mcp-caller-'), subject: 'alice' }]);
+    const server = await startHttpServer({
+      cwd: made.dir,
+      env: { ...made.env, MCP_METRICS_TOKEN: scraper, MCP_CONSOLE: 'true', MCP_APPROVER_GROUPS: 'approvers' },
+    });
+    try {
+      // An operator's slip: the scrape token pasted into the tokens file as an approver's, beside a new approver.
+      writeFileSync(
+        made.env.MCP_AUTH_TOKENS_FILE!,
+        tokensFileYaml([
+          { token: scraper, subject: 'mallory', groups: ['approvers'] },
+          { token: paul, subject: 'paul', groups: ['approvers'] },
+        ]),
+      );
+      await eventually('the tokens file is reloaded', () => server.stderr.some((l) => l.includes('bearer tokens reloaded')));
+      const base = server.url.replace(/\/mcp$/, '');
+      expect((await ConsoleClient.signIn(base, paul)).session).to.be.a('string');
+      const refused = await new ConsoleClient(base).submitToken(scraper);
+      expect(refused.status).to.equal(401);
+      const mcp = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scraper}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).to.equal(401);
+      expect(mcp.headers.get('www-authenticate')).to.contain("the bearer token is MCP_METRICS_TOKEN, which is no person's token.");
+      expect((await scrape(metricsUrl(server.url), scraper)).status).to.equal(200);
+    } finally {
+      for (const line of server.stderr) leakAudit.transcript('HTTP server stderr', line);
+      await server.stop();
+    }
   });
 });
 
@@ -179,9 +283,9 @@ describe('MCP_METRICS_PORT: metrics of a stdio server', () => {
     }
   });
 
-  it('refuses to expose metrics beyond loopback without MCP_ADMIN_TOKEN', async () => {
+  it('refuses to expose metrics beyond loopback without MCP_METRICS_TOKEN', async () => {
     const ran = await runCli([], { env: { MCP_METRICS_PORT: String(await freePort()), MCP_METRICS_HOST: '0.0.0.0' } });
     expect(ran.code).to.equal(1);
-    expect(ran.stderr).to.contain('MCP_METRICS_HOST=0.0.0.0 is reachable beyond this machine: set MCP_ADMIN_TOKEN');
+    expect(ran.stderr).to.contain('MCP_METRICS_HOST=0.0.0.0 is reachable beyond this machine: set MCP_METRICS_TOKEN');
   });
 });

@@ -112,13 +112,13 @@ describe('the operations metrics of the HTTP transport, after calls against a sl
 });
 
 describe('authentication failures by reason, counted at /metrics', () => {
-  const admin = canary('admin-');
+  const scraper = canary('metrics-');
   const caller = canary('mcp-caller-');
   let server: HttpServerProcess;
 
   before(async () => {
     const { dir, env } = tokensFileFolder('operations-auth-', [{ token: caller, subject: 'alice' }]);
-    server = await startHttpServer({ cwd: dir, env: { ...env, MCP_ADMIN_TOKEN: admin } });
+    server = await startHttpServer({ cwd: dir, env: { ...env, MCP_METRICS_TOKEN: scraper } });
   });
   after(async () => {
     for (const line of server?.stderr ?? []) leakAudit.transcript('HTTP server stderr', line);
@@ -135,7 +135,7 @@ describe('authentication failures by reason, counted at /metrics', () => {
     expect((await ping({})).status).to.equal(401);
     expect((await ping({ authorization: `Bearer ${canary('not-a-caller-')}` })).status).to.equal(401);
     expect((await ping({ authorization: `Bearer ${canary('not-a-caller-')}` })).status).to.equal(401);
-    const samples = await scrape(metricsUrl(server.url), admin);
+    const samples = await scrape(metricsUrl(server.url), scraper);
     expect(valueOf(samples, 'mcp_devtools_auth_failures_total', { reason: 'missing_token' })).to.equal(1);
     expect(valueOf(samples, 'mcp_devtools_auth_failures_total', { reason: 'invalid_token' })).to.equal(2);
     expect(valueOf(samples, 'mcp_devtools_auth_failures_total', { reason: 'unverifiable' })).to.equal(0);

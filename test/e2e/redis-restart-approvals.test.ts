@@ -46,7 +46,6 @@ describe('approvals while Redis restarts under 16 agents and an approver (dist/c
         MCP_AUDIT_LOG: 'audit.jsonl',
         MCP_STORE_TIMEOUT_MS: '1000',
         MCP_CONSOLE: 'true',
-        MCP_APPROVER_GROUPS: 'release-engineers',
         LOG_LEVEL: 'fatal',
       },
       plugins: REPLICA_PLUGINS,

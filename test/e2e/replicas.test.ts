@@ -5,7 +5,7 @@ import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { ARTIFACT_NOT_FOUND_TEXT, readArtifact } from '../support/artifact-reader.js';
 import { sleep } from '../support/async.js';
 import { sharedRedisUrl, uniqueNamespace } from '../support/redis.js';
-import { decideOnAdminEndpoint, REPLICA_PLUGINS, vendorCredentials, writeDeployment, type Deployment } from '../support/replica-deployment.js';
+import { APPROVER_TOKENS, decideOnAdminEndpoint, REPLICA_PLUGINS, vendorCredentials, writeDeployment, type Deployment } from '../support/replica-deployment.js';
 import { SHORT_LIVED_SECONDS, startVendorUpstreams, type VendorUpstreams } from '../support/replica-upstreams.js';
 import { startReplicas, stopReplicas, type Replica } from '../support/replicas.js';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.js';
@@ -180,8 +180,11 @@ for (const store of STORES) {
         expect(envelope<CircleciRead>(await call(way.b, 'circleci_get', { path: projectPath(i) })).cache.hit, way.label).to.equal(true);
         expect(upstreams.count('circleci', 'GET', `/api/v2${projectPath(i)}`)).to.equal(1);
 
-        // The approver uses the CLI against the shared store, as with no replica at hand.
-        const grant = await runCli(['approvals', 'grant', pending[i]!, '--by', 'olga', '--yes'], { cwd: deployment.dir, env: storeEnv });
+        // The approver uses the CLI through either replica, as herself: the restarted ones know the approvals held before.
+        const grant = await runCli(['approvals', 'grant', pending[i]!, '--server', replicas[i % 2]!.origin, '--yes'], {
+          cwd: deployment.dir,
+          env: { MCP_APPROVER_TOKEN: APPROVER_TOKENS.olga },
+        });
         expect(grant.code, grant.stderr).to.equal(0);
         const path = `/rest/api/3/issue/PLAT-${80 + i}`;
         expect((await call(way.a, 'jira_delete', { path })).isError, way.label).to.equal(undefined);

@@ -75,7 +75,7 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
 
   describe('its replicas, run here with their environment', () => {
     const caller = canary('mcp-caller-');
-    const admin = canary('admin-');
+    const scraper = canary('metrics-');
     const github = canary('ghp_');
     let replicas: RunningCommand[] = [];
     let upstream: MockUpstream;
@@ -85,7 +85,7 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
       upstream = await MockUpstream.start();
       const dir = mkdtempSync(join(tmpdir(), 'compose-run-'));
       writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: caller, subject: 'alice' }]));
-      const vars = { MCP_ADMIN_TOKEN: admin, GITHUB_TOKEN: github, REDIS_PASSWORD: canary('redis-') };
+      const vars = { MCP_METRICS_TOKEN: scraper, GITHUB_TOKEN: github, REDIS_PASSWORD: canary('redis-') };
       const composeEnv = Object.fromEntries(Object.entries(app.environment).map(([k, v]) => [k, interpolate(String(v), vars)]));
       const env = {
         PATH: process.env.PATH ?? '',
@@ -109,6 +109,14 @@ describe('compose.yaml: two replicas behind a load balancer, sharing Redis', () 
       await Promise.all(replicas.map((r) => r.stop()));
       replicas = [];
       await upstream?.close();
+    });
+
+    it('are scraped with MCP_METRICS_TOKEN, and with no caller token', async () => {
+      for (const replica of replicas) {
+        const metrics = `${new URL(replica.url).origin.replace('0.0.0.0', '127.0.0.1')}/metrics`;
+        expect((await fetch(metrics, { headers: { authorization: `Bearer ${scraper}` } })).status).to.equal(200);
+        expect((await fetch(metrics, { headers: { authorization: `Bearer ${caller}` } })).status).to.equal(401);
+      }
     });
 
     it('answer one client through a round-robin balancer: an artifact saved by one replica is read through the other', async () => {
@@ -197,7 +205,7 @@ describe('deploy/kubernetes: a Deployment of two replicas with probes, a Service
     const testRedis = await sharedRedisUrl();
     const dir = mkdtempSync(join(tmpdir(), 'kube-run-'));
     writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: canary('mcp-caller-'), subject: 'alice' }]));
-    const secrets: Record<string, string> = { 'admin-token': canary('admin-'), 'redis-password': canary('redis-') };
+    const secrets: Record<string, string> = { 'metrics-token': canary('metrics-'), 'redis-password': canary('redis-') };
     const podEnv = containerEnv(container.env, secrets);
     const port = String(await freePort());
     const server = await startCommand(

@@ -151,11 +151,11 @@ describe("compose.yaml's Redis requires a password, which only an uncommitted en
   const app = services['mcp-devtools'] as { environment: Record<string, string> };
   const redis = services.redis as { command: string[]; environment: Record<string, string>; healthcheck: { test: string[] } };
   const password = canary('redis-');
-  const vars = { REDIS_PASSWORD: password, MCP_ADMIN_TOKEN: canary('admin-') };
+  const vars = { REDIS_PASSWORD: password, MCP_METRICS_TOKEN: canary('metrics-') };
 
   it('refuses to run without REDIS_PASSWORD, which neither compose.yaml nor any committed file sets', () => {
     expect(() => redis.command.map((a) => interpolate(a, {}))).to.throw('compose.yaml needs REDIS_PASSWORD');
-    expect(() => interpolate(app.environment.MCP_STORE_URL!, { MCP_ADMIN_TOKEN: 'x' })).to.throw('compose.yaml needs REDIS_PASSWORD');
+    expect(() => interpolate(app.environment.MCP_STORE_URL!, { MCP_METRICS_TOKEN: 'x' })).to.throw('compose.yaml needs REDIS_PASSWORD');
     const at = redis.command.indexOf('--requirepass');
     expect(redis.command[at + 1]).to.match(/^\$\{REDIS_PASSWORD:\?[^}]+\}$/);
     // Compose reads variables from the shell or from .env beside compose.yaml, which git ignores.
@@ -205,7 +205,7 @@ describe("compose.yaml's Redis requires a password, which only an uncommitted en
         PATH: process.env.PATH ?? '',
         HOME: dir,
         ...envOf(image),
-        MCP_ADMIN_TOKEN: vars.MCP_ADMIN_TOKEN,
+        MCP_METRICS_TOKEN: vars.MCP_METRICS_TOKEN,
         MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
         MCP_STORE_URL: store.href,
         MCP_HTTP_PORT: String(await freePort()),

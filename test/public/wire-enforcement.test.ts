@@ -376,7 +376,10 @@ describe('public API: what a handler sends is what was declared and decided', ()
     let kernel: TestKernel;
     before(async () => {
       const policy = policyFile('  - { id: things-need-approval, effect: approval_required, match: { tools: [things_with_parts] } }\n');
-      kernel = await startTestKernel({ plugins: [ThingsPlugin], env: { THINGS_URL: mock.url, THINGS_TOKEN: TOKEN, MCP_POLICY_FILE: policy } });
+      kernel = await startTestKernel({
+        plugins: [ThingsPlugin],
+        env: { THINGS_URL: mock.url, THINGS_TOKEN: TOKEN, MCP_POLICY_FILE: policy, MCP_APPROVER_GROUPS: 'approvers' },
+      });
     });
     after(async () => kernel.close());
 
@@ -385,7 +388,8 @@ describe('public API: what a handler sends is what was declared and decided', ()
       const held = await kernel.call('things_with_parts', { id });
       expect(held._meta?.code).to.equal('approval_required');
       const approvalId = (held._meta?.decision as { approvalId: string }).approvalId;
-      await kernel.kernel.resolve<{ grant(id: string, by: string): Promise<unknown> }>('mcp-devtools:Approvals').grant(approvalId, 'approver');
+      const approver = { subject: 'olga', groups: ['approvers'], via: 'tokens' };
+      await kernel.kernel.resolve<{ grant(id: string, by: typeof approver): Promise<unknown> }>('mcp-devtools:Approvals').grant(approvalId, approver);
       return kernel.call('things_with_parts', { id });
     }
 

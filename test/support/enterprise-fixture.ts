@@ -51,6 +51,15 @@ export const PEOPLE = {
   dave: { subject: 'dave', groups: [], via: 'tokens' },
 } satisfies Record<string, Principal>;
 
+/**
+ * The example company's approvers (MCP_APPROVER_GROUPS=approvers, which startEnterpriseKernel sets), as the
+ * server authenticates them: they decide held calls and run no agent.
+ */
+export const APPROVERS = {
+  olga: { subject: 'olga', groups: ['approvers'], via: 'tokens' },
+  paul: { subject: 'paul', groups: ['approvers'], via: 'tokens' },
+} satisfies Record<string, Principal>;
+
 /** Settings pointing the fixture vendors at loopback mocks, the CircleCI credential marked production. */
 export function vendorEnv(jiraUrl: string, circleciUrl: string): Record<string, string> {
   return {
@@ -74,7 +83,7 @@ export interface EnterpriseKernel {
   close(): Promise<void>;
 }
 
-/** A kernel with the fixture vendors on loopback mocks and, unless `policy` is null, a policy file. */
+/** A kernel with the fixture vendors on loopback mocks, APPROVERS as its approvers and, unless `policy` is null, a policy file. */
 export async function startEnterpriseKernel(
   options: { policy?: string | null; env?: Record<string, string>; clock?: Clock; config?: Record<string, unknown> } = {},
 ): Promise<EnterpriseKernel> {
@@ -84,7 +93,7 @@ export async function startEnterpriseKernel(
   const policyPath = policy === null ? undefined : tempFile('policy.yaml', policy);
   const kernel = await startTestKernel({
     configFile: { content: JSON.stringify({ plugins: [ENTERPRISE_PLUGIN_PATH], ...options.config }) },
-    env: { ...vendorEnv(jira.url, circleci.url), ...(policyPath ? { MCP_POLICY_FILE: policyPath } : {}), ...options.env },
+    env: { ...vendorEnv(jira.url, circleci.url), MCP_APPROVER_GROUPS: 'approvers', ...(policyPath ? { MCP_POLICY_FILE: policyPath } : {}), ...options.env },
     clock: options.clock,
   }).catch(async (error: unknown) => {
     await jira.close();

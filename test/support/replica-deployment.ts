@@ -5,8 +5,9 @@ import { writeEnterpriseFiles } from './enterprise-fixture.js';
 
 /**
  * A company deployment of the real vendor plugins, as an operator lays it out for several replicas: one tokens
- * file and one policy (the worked example of docs/policy.md) that every replica reads, an admin token for
- * approvers, structured output on, and the vendors' credentials labelled as that example expects.
+ * file and one policy (the worked example of docs/policy.md) that every replica reads, two approvers' own tokens
+ * (MCP_APPROVER_GROUPS=approvers), an admin token that reads approvals, structured output on, and the vendors'
+ * credentials labelled as that example expects.
  */
 
 /** The callers: a release engineer (the one who may use the production CircleCI token), a developer, a contractor. */
@@ -18,6 +19,10 @@ export const CALLERS = {
 export type Caller = keyof typeof CALLERS;
 
 export const ADMIN_TOKEN = 'admin-replicas-0f8e2d7c41';
+
+/** The approvers' own bearer tokens: they decide held calls, and run no agent. */
+export const APPROVER_TOKENS = { olga: 'tok-olga-replicas-7a2c90e1', paul: 'tok-paul-replicas-31f6d8b4' };
+export type Approver = keyof typeof APPROVER_TOKENS;
 
 /** Every replica loads these built-in vendor plugins (and every cross-cutting one). */
 export const REPLICA_PLUGINS = ['github', 'circleci', 'jira'];
@@ -58,9 +63,13 @@ export function writeDeployment(): Deployment {
     env: {
       ...writeEnterpriseFiles(
         dir,
-        callers.map(([subject, c]) => ({ subject, ...c })),
+        [
+          ...callers.map(([subject, c]) => ({ subject, ...c })),
+          ...Object.entries(APPROVER_TOKENS).map(([subject, token]) => ({ subject, token, groups: ['approvers'] })),
+        ],
         ADMIN_TOKEN,
       ),
+      MCP_APPROVER_GROUPS: 'approvers',
       MCP_STRUCTURED_OUTPUT: 'true',
       // CircleCI sends no Cache-Control: entries live this long, well beyond a test's restarts.
       HTTP_CACHE_DEFAULT_TTL_SECONDS: '3600',
@@ -69,18 +78,18 @@ export function writeDeployment(): Deployment {
   };
 }
 
-/** Grants or rejects an approval through a replica's admin endpoint, as an approver's tooling would. */
+/** Grants or rejects an approval through a replica's admin endpoint with the approver's own token, as their tooling would. */
 export async function decideOnAdminEndpoint(
   origin: string,
   approvalId: string,
   verdict: 'grant' | 'reject',
-  by = 'olga',
+  by: Approver = 'olga',
 ): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${origin}/admin/approvals/${approvalId}/${verdict}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${APPROVER_TOKENS[by]}`, 'content-type': 'application/json' },
     // A rejection says why (the caller is told it).
-    body: JSON.stringify(verdict === 'reject' ? { by, reason: `${by} says no.` } : { by }),
+    body: JSON.stringify(verdict === 'reject' ? { reason: `${by} says no.` } : {}),
   });
   return { status: response.status, body: await response.json() };
 }

@@ -45,15 +45,21 @@ export interface ApprovalRecord {
   usedAt?: string;
 }
 
-/** A grant or rejection that cannot be made (unknown, expired or already decided, or without a reason it needs). */
+/** A grant or rejection that cannot be made (unknown, expired or already decided, not this approver's to make, or without a reason it needs). */
 export class ApprovalError extends Error {
   constructor(
-    readonly kind: 'not_found' | 'conflict' | 'invalid',
+    /** forbidden: this approver may not decide this call (not in MCP_APPROVER_GROUPS, or it is their own). */
+    readonly kind: 'not_found' | 'conflict' | 'invalid' | 'forbidden',
     message: string,
   ) {
     super(message);
     this.name = 'ApprovalError';
   }
+}
+
+/** The HTTP status a decision refused so is answered with (the admin endpoint, the console). */
+export function approvalErrorStatus(error: ApprovalError): number {
+  return { not_found: 404, invalid: 400, forbidden: 403, conflict: 409 }[error.kind];
 }
 
 /** The key of a grant's single-use token (records granted before grant keys existed used the approval id). */
@@ -69,11 +75,14 @@ export function alreadyDecided(record: ApprovalRecord): ApprovalError {
   return new ApprovalError('conflict', `Approval ${record.id} was already decided: ${how}${by}${ran}.`);
 }
 
-/** Who decides: an approver in the console, the admin endpoint's caller, or the user of the CLI. */
+/**
+ * Who decides: the principal the server authenticated (console sign-in, or the bearer token of an admin
+ * endpoint request, which the CLI sends), never a name typed in.
+ */
 export interface Approver {
   subject: string;
   groups: readonly string[];
-  /** How they came: tokens or oidc (console), admin (endpoint), cli. */
+  /** How the server authenticated them: tokens or oidc. */
   via: string;
 }
 

@@ -9,6 +9,7 @@ import { alreadyDecided, ApprovalError, decisionReason, grantTokenKey, type Appr
 import { argumentPreview } from './argument-preview.js';
 import { withoutTokens } from './secret-shaped.js';
 import { decisionAuditEntry } from './decision-audit.js';
+import { Deciders } from './deciders.js';
 import { ExpiryWatch } from './expiry-watch.js';
 import type { ApprovalEvents, AuditSink } from './notify/approval-notifier.js';
 
@@ -22,6 +23,8 @@ export interface ApprovalHooks {
   events?: ApprovalEvents;
   /** The audit log each decision is recorded in (an append that fails is the sink's to report). */
   audit?: () => AuditSink | undefined;
+  /** Who may decide (MCP_APPROVER_GROUPS, never their own calls); without it, nobody may. */
+  deciders?: Deciders;
 }
 
 const RECORD = 'approval';
@@ -39,6 +42,7 @@ const NO_SCRUB = Object.assign((text: string) => text, { longestForm: 0 });
 export class ApprovalStore {
   private readonly expiry: ExpiryWatch | undefined;
   private readonly lists: ApprovalLists;
+  readonly deciders: Deciders;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -49,6 +53,7 @@ export class ApprovalStore {
     private readonly hooks: ApprovalHooks = {},
   ) {
     this.lists = new ApprovalLists(store, clock, ttlMs);
+    this.deciders = hooks.deciders ?? new Deciders([]);
     // Expiries are watched only for someone to tell.
     this.expiry = hooks.events === undefined ? undefined : new ExpiryWatch(store, clock);
   }
@@ -121,13 +126,17 @@ export class ApprovalStore {
     return records.filter((r): r is ApprovalRecord => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** `reason`, when given, is kept with the decision, told to the caller's retry, the audit log and webhook receivers. */
-  grant(id: string, by: string | Approver, reason?: string): Promise<ApprovalRecord> {
+  /**
+   * `by` is the authenticated principal deciding (never a name typed in): a member of the approver groups, not
+   * the caller (a `forbidden` ApprovalError otherwise). `reason`, when given, is kept with the decision, told to
+   * the caller's retry, the audit log and webhook receivers.
+   */
+  grant(id: string, by: Approver, reason?: string): Promise<ApprovalRecord> {
     return this.decide(id, 'granted', by, reason);
   }
 
-  /** `reason` is required: the caller whose retry is refused is told it, as are the audit log and webhook receivers. */
-  reject(id: string, by: string | Approver, reason?: string): Promise<ApprovalRecord> {
+  /** As grant; `reason` is required: the caller whose retry is refused is told it, as are the audit log and webhook receivers. */
+  reject(id: string, by: Approver, reason?: string): Promise<ApprovalRecord> {
     return this.decide(id, 'rejected', by, reason);
   }
 
@@ -142,10 +151,12 @@ export class ApprovalStore {
     return expired;
   }
 
-  private async decide(id: string, verdict: 'granted' | 'rejected', by: string | Approver, rawReason?: string): Promise<ApprovalRecord> {
-    const approver: Approver = typeof by === 'string' ? { subject: by, groups: [], via: 'api' } : by;
+  private async decide(id: string, verdict: 'granted' | 'rejected', approver: Approver, rawReason?: string): Promise<ApprovalRecord> {
     const record = await this.get(id);
     if (record === undefined) throw new ApprovalError('not_found', `Approval ${id} was not found or has expired.`);
+    // Separation of duties is checked here, where every path's decision ends up, so that no path can skip it.
+    const refused = this.deciders.refusal(approver, record);
+    if (refused !== undefined) throw new ApprovalError('forbidden', refused);
     if (record.status !== 'pending') throw alreadyDecided(record);
     // After the checks above: no reason makes a decision that cannot be made, so they are what an approver is told.
     const reason = decisionReason(rawReason, verdict);

@@ -2,18 +2,16 @@ import { ApprovalError, decisionReason, type ApprovalRecord, type Approver } fro
 import type { ApprovalStore } from './approval-store.js';
 
 /** What became of one approval of a bulk rejection. */
-export type BulkOutcome =
-  { id: string; ok: true; approval: ApprovalRecord } | { id: string; ok: false; kind: ApprovalError['kind'] | 'refused'; message: string };
+export type BulkOutcome = { id: string; ok: true; approval: ApprovalRecord } | { id: string; ok: false; kind: ApprovalError['kind']; message: string };
 
 export interface BulkRejection {
   /** Whose held calls: every id must be one of this principal's. */
   subject: string;
   /** The approvals to reject, or 'all' for every pending one of the subject's. */
   ids: readonly string[] | 'all';
+  /** The authenticated principal rejecting: the store refuses, one by one, the calls that are not theirs to decide. */
   approver: Approver;
   reason: string;
-  /** Why this approver may not decide this approval (the console's rules), or undefined when they may. */
-  refuse?: (approval: ApprovalRecord) => string | undefined;
 }
 
 /** At most this many approvals in one bulk rejection (MCP_APPROVAL_MAX_PENDING is 20 by default). */
@@ -21,8 +19,8 @@ export const MAX_BULK = 500;
 
 /**
  * Rejects several held calls of one principal at once, with one reason (a runaway agent): each one by the
- * same compare-and-set as a single rejection, so one decided meanwhile by someone else is reported, not
- * overwritten. The reason is checked first: nothing is rejected without one.
+ * same compare-and-set as a single rejection, so one decided meanwhile by someone else, or one the approver may
+ * not decide (their own), is reported, not overwritten. The reason is checked first: nothing is rejected without one.
  */
 export async function rejectHeldCalls(approvals: ApprovalStore, request: BulkRejection): Promise<BulkOutcome[]> {
   const reason = decisionReason(request.reason, 'rejected')!;
@@ -41,11 +39,6 @@ export async function rejectHeldCalls(approvals: ApprovalStore, request: BulkRej
     }
     if (approval.subject !== request.subject) {
       outcomes.push({ id, ok: false, kind: 'invalid', message: `Approval ${id} is ${approval.subject}'s, not ${request.subject}'s.` });
-      continue;
-    }
-    const refused = request.refuse?.(approval);
-    if (refused !== undefined) {
-      outcomes.push({ id, ok: false, kind: 'refused', message: refused });
       continue;
     }
     try {

@@ -36,21 +36,20 @@ describe('Bitbucket typed tools over stdio, under a policy', function () {
   let mock: MockUpstream;
   let session: StdioSession;
   let deployment: PolicyDeployment;
+  let serverEnv: Record<string, string>;
   const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
     (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 
   before(async () => {
     mock = await MockUpstream.start();
     deployment = policyDeployment(POLICY);
-    session = await connectStdio({
-      cwd: deployment.dir,
-      env: { ...deployment.env, BITBUCKET_ACCESS_TOKEN: TOKEN, BITBUCKET_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' },
-    });
+    serverEnv = { ...deployment.env, BITBUCKET_ACCESS_TOKEN: TOKEN, BITBUCKET_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' };
+    session = await connectStdio({ cwd: deployment.dir, env: serverEnv });
   });
   after(async () => {
     await session?.close();
     await mock?.close();
-    deployment?.remove();
+    await deployment?.close();
   });
   beforeEach(() => mock.reset());
 
@@ -104,7 +103,7 @@ describe('Bitbucket typed tools over stdio, under a policy', function () {
     expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`POST ${API}/pipelines`]);
   });
 
-  it('holds a comment for approval; once granted (CLI, shared store) it is posted once', async () => {
+  it('holds a comment for approval; once granted (CLI, through an HTTP server on the shared store) it is posted once', async () => {
     mock.on('POST', `${API}/pullrequests/412/comments`, { status: 201, body: bitbucketJson('inline-comment-created.json') });
     const args = { ...REPO, pullRequestId: 412, body: 'Should this follow the ingress chart?', path: 'deploy/gateway/nginx.conf', line: 7 };
     const held = await call('bb_add_pull_request_comment', args);
@@ -112,7 +111,7 @@ describe('Bitbucket typed tools over stdio, under a policy', function () {
     const decision = held._meta?.decision as Decision;
     expect(decision).to.include({ effect: 'approval_required', ruleId: 'comments-are-reviewed' });
     expect(mock.requests).to.have.length(0);
-    const grant = await deployment.grant(decision.approvalId!, 'olga');
+    const grant = await deployment.grant(decision.approvalId!, 'olga', serverEnv);
     expect(grant.code, grant.stderr).to.equal(0);
     const posted = await call('bb_add_pull_request_comment', args);
     expect(posted.isError).to.equal(undefined);

@@ -36,21 +36,20 @@ describe('CircleCI typed tools over stdio, under a policy', function () {
   let mock: MockUpstream;
   let session: StdioSession;
   let deployment: PolicyDeployment;
+  let serverEnv: Record<string, string>;
   const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
     (await session.client.callTool({ name, arguments: args })) as CallToolResult;
 
   before(async () => {
     mock = await MockUpstream.start();
     deployment = policyDeployment(POLICY);
-    session = await connectStdio({
-      cwd: deployment.dir,
-      env: { ...deployment.env, CIRCLECI_TOKEN: TOKEN, CIRCLECI_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' },
-    });
+    serverEnv = { ...deployment.env, CIRCLECI_TOKEN: TOKEN, CIRCLECI_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' };
+    session = await connectStdio({ cwd: deployment.dir, env: serverEnv });
   });
   after(async () => {
     await session?.close();
     await mock?.close();
-    deployment?.remove();
+    await deployment?.close();
   });
   beforeEach(() => mock.reset());
 
@@ -80,7 +79,7 @@ describe('CircleCI typed tools over stdio, under a policy', function () {
     expect(mock.requests).to.have.length(1);
   });
 
-  it('holds a rerun for approval; once granted (CLI, shared store) it is sent once', async () => {
+  it('holds a rerun for approval; once granted (CLI, through an HTTP server on the shared store) it is sent once', async () => {
     mock.on('POST', `/api/v2/workflow/${WORKFLOW}/rerun`, { status: 202, body: circleciFixture('workflow-rerun.json') });
     const held = await call('circleci_rerun_workflow', { workflowId: WORKFLOW });
     expect(held._meta).to.deep.include({ code: 'approval_required' });
@@ -88,7 +87,7 @@ describe('CircleCI typed tools over stdio, under a policy', function () {
     expect(decision).to.include({ effect: 'approval_required', ruleId: 'reruns-are-reviewed' });
     expect(textOf(held)).to.contain('A rerun spends credits; someone looks first.');
     expect(mock.requests).to.have.length(0);
-    const grant = await deployment.grant(decision.approvalId!, 'olga');
+    const grant = await deployment.grant(decision.approvalId!, 'olga', serverEnv);
     expect(grant.code, grant.stderr).to.equal(0);
     const rerun = await call('circleci_rerun_workflow', { workflowId: WORKFLOW });
     expect(rerun.structuredContent).to.deep.equal({ data: { workflowId: '0e53027b-521a-4c40-9042-47e72b3c63a3', rerunOf: WORKFLOW, fromFailed: true } });

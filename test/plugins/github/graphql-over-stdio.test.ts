@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { parse, print } from 'graphql';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { graphqlRequests, serveGithubGraphql } from '../../fixtures/github/github-graphql-api.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -84,7 +85,8 @@ describe('github_graphql over stdio: graphql policy rules, an approval hold, the
     expect(held._meta).to.deep.include({ code: 'approval_required' });
     const { approvalId } = held._meta?.decision as { approvalId: string };
     expect(api.requests).to.have.length(0);
-    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga', '--yes'], { cwd: dir, env });
+    // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
+    const grant = await grantThroughServer({ cwd: dir, env }, approvalId);
     expect(grant.code, grant.stderr).to.equal(0);
     const granted = await call(args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);

@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { issueAnswer } from '../../fixtures/github/github-write-api.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -95,7 +96,7 @@ describe('GitHub writes over stdio: structured answers, a policy deny and an app
     expect(api.requests).to.have.length(0);
   });
 
-  it('holds a security issue for approval; after a grant (CLI, shared SQLite store) it is filed once, exactly as held', async () => {
+  it('holds a security issue for approval; after a grant (CLI, through an HTTP server on the shared SQLite store) it is filed once, exactly as held', async () => {
     api.requests.length = 0;
     const args = { owner: 'octo-org', repo: 'octo-repo', title: 'Token printed in a job log', labels: ['security', 'ci'] };
     const held = await call('github_create_issue', args);
@@ -107,7 +108,8 @@ describe('GitHub writes over stdio: structured answers, a policy deny and an app
     expect(list.code, list.stderr).to.equal(0);
     const pending = (JSON.parse(list.stdout) as Array<{ id: string; tool: string; request: unknown }>).find((a) => a.id === approvalId);
     expect(pending).to.deep.include({ tool: 'github_create_issue', request: { method: 'POST', path: '/repos/octo-org/octo-repo/issues' } });
-    const grant = await runCli(['approvals', 'grant', approvalId, '--by', 'olga', '--yes'], { cwd: dir, env });
+    // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
+    const grant = await grantThroughServer({ cwd: dir, env }, approvalId);
     expect(grant.code, grant.stderr).to.equal(0);
 
     const granted = await call('github_create_issue', args);

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
+import { grantThroughServer } from '../../support/decision-server.js';
 import { runCli } from '../../support/run-cli.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -94,7 +95,7 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
     expect(mock.requests).to.have.length(0);
   });
 
-  it('holds a jira_create_issue for approval; once granted (CLI, shared store) it posts the ADF and answers with the key', async () => {
+  it('holds a jira_create_issue for approval; once granted (CLI, through an HTTP server on the shared store) it posts the ADF and answers with the key', async () => {
     const args = { projectKey: 'PLAT', issueType: 'Bug', summary: 'Checkout 502', description: 'Seen by [@Mia Krystof](mention:5b10a2844c20165700ede21g).' };
     const held = await call('jira_create_issue', args);
     expect(held._meta, textOf(held)).to.deep.include({ code: 'approval_required' });
@@ -107,7 +108,8 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
     expect((JSON.parse(list.stdout) as Array<{ id: string; request: unknown }>).find((a) => a.id === approvalId)).to.deep.include({
       request: { method: 'POST', path: '/rest/api/3/issue' },
     });
-    const grant = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga', '--yes'], cli);
+    // Over stdio, the approver decides through the same configuration served over HTTP on the same store.
+    const grant = await grantThroughServer(cli, approvalId!);
     expect(grant.code, grant.stderr).to.equal(0);
 
     mock.on('POST', '/rest/api/3/issue', jsonReply(payload('jira/created-issue.json'), 201));

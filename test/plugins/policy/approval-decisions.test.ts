@@ -6,7 +6,7 @@ import { rejectHeldCalls } from '../../../plugins/policy/approvals/bulk-reject.j
 import type { AuditRecord } from '../../../plugins/policy/audit/audit-record.js';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
-import { manualClock, PEOPLE, startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { APPROVERS, manualClock, PEOPLE, startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { textOf } from '../../support/test-kernel.js';
 
 const OLGA = { subject: 'olga', groups: ['approvers'], via: 'tokens' };
@@ -87,7 +87,7 @@ describe('deciding a held call, with a reason (in-process kernel)', () => {
       for (const key of ['PLAT-30', 'PLAT-31', 'PLAT-32']) ids.push(approvalIdOf(await ent.kernel.call('jira_delete', issue(key), PEOPLE.alice)));
       const renes = approvalIdOf(await ent.kernel.call('jira_delete', issue('PLAT-33'), PEOPLE.rene));
       // Someone else decided one of them meanwhile: it is reported, not overwritten.
-      await approvals.grant(ids[1]!, 'paul', 'Fine.');
+      await approvals.grant(ids[1]!, APPROVERS.paul, 'Fine.');
       const outcomes = await rejectHeldCalls(approvals, { subject: 'alice', ids: [...ids, renes], approver: OLGA, reason: 'A runaway loop: stop.' });
       expect(outcomes.map((o) => [o.id, o.ok, o.ok ? o.approval.status : o.message])).to.deep.equal([
         [ids[0], true, 'rejected'],

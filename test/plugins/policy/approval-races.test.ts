@@ -9,11 +9,13 @@ import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
+import { Deciders } from '../../../plugins/policy/approvals/deciders.js';
 import { bindingKey } from '../../../plugins/policy/approvals/approval-binding.js';
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import {
+  APPROVERS,
   docsPolicyExample,
   ENTERPRISE_PLUGIN_PATH,
   manualClock,
@@ -56,7 +58,7 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
   it('runs a granted call once when three retries race for the grant', async () => {
     const path = { path: '/rest/api/3/issue/PLAT-102' };
     const { approvalId } = decisionOf(await ent.kernel.call('jira_delete', path, PEOPLE.rene));
-    await approvals.grant(approvalId!, 'olga');
+    await approvals.grant(approvalId!, APPROVERS.olga);
     const results = await Promise.all([1, 2, 3].map(() => ent.kernel.call('jira_delete', path, PEOPLE.rene)));
     expect(results.filter((r) => r.isError !== true)).to.have.length(1);
     expect(ent.jira.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['DELETE /rest/api/3/issue/PLAT-102']);
@@ -76,7 +78,7 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
     );
     // Once an approver decides one, the caller may ask for another.
     const first = (await approvals.list()).find((a) => a.subject === 'dave-flood' && a.request?.path === '/rest/api/3/issue/FLD-1')!;
-    await approvals.reject(first.id, 'olga', 'Too many at once.');
+    await approvals.reject(first.id, APPROVERS.olga, 'Too many at once.');
     expect(decisionOf(await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/FLD-4' }, dave)).effect).to.equal('approval_required');
     expect(ent.jira.requests).to.have.length(0);
   });
@@ -90,7 +92,7 @@ describe('approvals under pressure: racing retries, floods, __proto__ and a fail
     expect(one.approvalId).not.to.equal(two.approvalId);
     const record = (await approvals.get(one.approvalId!))!;
     expect(record.arguments).to.equal('{"path":"/api/v2/project/gh/acme/app/pipeline","body":{"branch":"main","__proto__":{"parameters":1}}}');
-    await approvals.grant(one.approvalId!, 'olga');
+    await approvals.grant(one.approvalId!, APPROVERS.olga);
     expect(decisionOf(await call(2)).effect).to.equal('approval_required');
     expect((await call(1)).isError).to.equal(undefined);
     expect(ent.circleci.requests.map((r) => r.body)).to.deep.equal(['{"branch":"main","__proto__":{"parameters":1}}']);
@@ -109,10 +111,10 @@ describe('approval bindings name the subject, how it authenticated, and the poli
   });
 
   it('does not spend a grant on another subject, or under another policy version', async () => {
-    const store = new ApprovalStore(await openStore('memory://'), manualClock(), 60_000);
+    const store = new ApprovalStore(await openStore('memory://'), manualClock(), 60_000, 20, { deciders: new Deciders(['approvers']) });
     const decision: Decision = { effect: 'approval_required', ruleId: 'r', reason: 'Held.', policyVersion: subject.policyVersion };
     const held = await store.settle(decision, subject);
-    await store.grant(held.approvalId!, 'olga');
+    await store.grant(held.approvalId!, APPROVERS.olga);
     expect((await store.settle(decision, { ...subject, principal: PEOPLE.rene })).effect).to.equal('approval_required');
     const newer = { ...decision, policyVersion: 'sha256:bbbbbbbbbbbbbbbb' };
     expect((await store.settle(newer, { ...subject, policyVersion: newer.policyVersion })).effect).to.equal('approval_required');

@@ -9,7 +9,7 @@ import type { AuditRecord } from '../../../plugins/policy/audit/audit-record.js'
 import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { rejection } from '../../support/async.js';
-import { manualClock, PEOPLE, startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { APPROVERS, manualClock, PEOPLE, startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { REPO_ROOT } from '../../support/paths.js';
 import { docsVerifier, WebhookReceiver } from '../../support/webhook-receiver.js';
 
@@ -118,7 +118,7 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
     const granted = approvalIdOf(await ent.kernel.call('circleci_post', { ...PIPELINE, body: { branch: 'release/4.2' } }, PEOPLE.rene));
     await approvals.grant(granted, { subject: 'olga', groups: ['approvers'], via: 'tokens' }, 'Release 4.2 is cleared by QA.');
     const rejected = approvalIdOf(await ent.kernel.call('circleci_post', { ...PIPELINE, body: { branch: 'experiment' } }, PEOPLE.rene));
-    await approvals.reject(rejected, 'olga', 'Not on a Friday <!channel> <https://evil.example|here>.');
+    await approvals.reject(rejected, APPROVERS.olga, 'Not on a Friday <!channel> <https://evil.example|here>.');
     await receiver.waitFor(
       'both decisions arrive',
       (r) => r.events.some((e) => e.id === `${rejected}.rejected`) && r.events.some((e) => e.id === `${granted}.granted`),
@@ -139,7 +139,7 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
   it('tells of an approval that expired undecided, once, however many sweeps find it', async () => {
     const id = approvalIdOf(await ent.kernel.call('circleci_post', { ...PIPELINE, body: { branch: 'stale' } }, PEOPLE.rene));
     const decided = approvalIdOf(await ent.kernel.call('circleci_post', { ...PIPELINE, body: { branch: 'decided' } }, PEOPLE.rene));
-    await approvals.grant(decided, 'olga');
+    await approvals.grant(decided, APPROVERS.olga);
     expect(await approvals.sweepExpired()).to.deep.equal([]);
     clock.advance(TTL_SECONDS * 1000 + 1);
     // The plugin's own sweep runs every few seconds too: of all of them, one takes the expiry.

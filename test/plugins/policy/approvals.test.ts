@@ -5,7 +5,7 @@ import type { Decision } from '../../../plugins/policy/engine/policy-engine.js';
 import { ApprovalError, type ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import type { PolicySource } from '../../../plugins/policy/policy-source.js';
-import { docsPolicyExample, manualClock, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { APPROVERS, docsPolicyExample, manualClock, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { textOf } from '../../support/test-kernel.js';
 
 const DELETE = { path: '/rest/api/3/issue/PLAT-7' };
@@ -61,7 +61,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('after a grant, runs the same call by the same principal once; a replay is held again', async () => {
     const { approvalId } = await held();
-    await approvals.grant(approvalId!, 'olga');
+    await approvals.grant(approvalId!, APPROVERS.olga);
     // Presentation arguments do not change what runs upstream, so they do not break the binding.
     const ran = await ent.kernel.call('jira_delete', { ...DELETE, outputFormat: 'json' }, PEOPLE.alice);
     expect(ran.isError, textOf(ran)).to.equal(undefined);
@@ -78,7 +78,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('does not let another principal, or other arguments, use a grant', async () => {
     const { approvalId } = await held();
-    await approvals.grant(approvalId!, 'olga');
+    await approvals.grant(approvalId!, APPROVERS.olga);
     const other = await held(PEOPLE.rene);
     expect(other.approvalId).not.to.equal(approvalId);
     const otherArgs = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-8' });
@@ -90,7 +90,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('denies the call after a rejection, naming the approver', async () => {
     const { approvalId } = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-9' });
-    await approvals.reject(approvalId!, 'olga', 'PLAT-9 is still in use.');
+    await approvals.reject(approvalId!, APPROVERS.olga, 'PLAT-9 is still in use.');
     const result = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-9' }, PEOPLE.alice);
     expect(result._meta).to.deep.include({ code: 'policy_denied' });
     expect(decisionOf(result)).to.include({ effect: 'deny', ruleId: 'deletes-need-approval', approvalId });
@@ -100,22 +100,22 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('refuses to decide an approval twice, or one that does not exist', async () => {
     const { approvalId } = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-10' });
-    await approvals.grant(approvalId!, 'olga');
-    const twice = await approvals.reject(approvalId!, 'mallory').catch((e: unknown) => e);
+    await approvals.grant(approvalId!, APPROVERS.olga);
+    const twice = await approvals.reject(approvalId!, APPROVERS.paul).catch((e: unknown) => e);
     expect(twice)
       .to.be.instanceOf(ApprovalError)
       .and.to.include({ kind: 'conflict', message: `Approval ${approvalId} was already decided: granted by olga.` });
-    const unknown = await approvals.grant('apr-000000000000000000000000', 'olga').catch((e: unknown) => e);
+    const unknown = await approvals.grant('apr-000000000000000000000000', APPROVERS.olga).catch((e: unknown) => e);
     expect(unknown).to.be.instanceOf(ApprovalError).and.to.include({ kind: 'not_found' });
   });
 
   it('lets a pending approval, and an unused grant, expire', async () => {
     const pending = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-11' });
     clock.advance(TTL_SECONDS * 1000 + 1);
-    expect(await approvals.grant(pending.approvalId!, 'olga').catch((e: unknown) => (e as ApprovalError).kind)).to.equal('not_found');
+    expect(await approvals.grant(pending.approvalId!, APPROVERS.olga).catch((e: unknown) => (e as ApprovalError).kind)).to.equal('not_found');
     const fresh = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-11' });
     expect(fresh.approvalId).not.to.equal(pending.approvalId);
-    await approvals.grant(fresh.approvalId!, 'olga');
+    await approvals.grant(fresh.approvalId!, APPROVERS.olga);
     clock.advance(TTL_SECONDS * 1000 - 1);
     expect((await approvals.get(fresh.approvalId!))?.status).to.equal('granted');
     clock.advance(2);
@@ -125,7 +125,7 @@ describe('approvals (in-process kernel, memory store, a clock the test moves)', 
 
   it('does not honour a grant made under a policy that has changed since', async () => {
     const { approvalId, policyVersion } = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-12' });
-    await approvals.grant(approvalId!, 'olga');
+    await approvals.grant(approvalId!, APPROVERS.olga);
     writeFileSync(ent.policyPath!, docsPolicyExample().replace('Deletes and pipeline triggers are reviewed', 'Deletes are reviewed'));
     await ent.kernel.kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource).check();
     const after = await held(PEOPLE.alice, { path: '/rest/api/3/issue/PLAT-12' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { ApprovalError, type ApprovalRecord, type ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
-import { PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { APPROVERS, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { allowedUnder, auditRecordsOf, decisionIn, race } from '../../support/grant-races.js';
 import { uniqueNamespace } from '../../support/redis.js';
 import { BACKENDS } from '../../support/store-backends.js';
@@ -45,7 +45,7 @@ for (const backend of BACKENDS) {
     it('runs a call granted once exactly once when 32 identical retries race for the grant', async () => {
       const path = '/rest/api/3/issue/PLAT-3201';
       const approvalId = await hold(path);
-      await approvals.grant(approvalId, 'olga');
+      await approvals.grant(approvalId, APPROVERS.olga);
       const results = await race(32, () => ent.kernel.call('jira_delete', { path }, PEOPLE.rene));
 
       const ran = results.filter((r) => r.isError !== true);
@@ -68,8 +68,8 @@ for (const backend of BACKENDS) {
         const approvalId = await hold(path);
         // Olga grants while Paul rejects (even rounds), or both grant (odd rounds).
         const verdicts = await Promise.allSettled([
-          approvals.grant(approvalId, 'olga'),
-          round % 2 === 0 ? approvals.reject(approvalId, 'paul', 'Not this sprint.') : approvals.grant(approvalId, 'paul'),
+          approvals.grant(approvalId, APPROVERS.olga),
+          round % 2 === 0 ? approvals.reject(approvalId, APPROVERS.paul, 'Not this sprint.') : approvals.grant(approvalId, APPROVERS.paul),
         ]);
         rounds.push({ path, approvalId, verdicts });
       }

@@ -15,6 +15,7 @@ import { TOKENS } from '../../../core/tokens.js';
 import type { ApprovalStore } from '../../../plugins/policy/index.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
+import { APPROVERS } from '../../support/enterprise-fixture.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';
 import { FixtureSettings, fixtureClient } from '../../fixtures/plugins/fixture-client.js';
 
@@ -67,7 +68,7 @@ describe('policy: what a grant covers, and the path a redirect is decided on', (
     writeFileSync(file, POLICY);
     kernel = await startTestKernel({
       plugins: [PartsPlugin],
-      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'fixture-token-redirects', MCP_POLICY_FILE: file },
+      env: { FIXTURE_BASE_URL: mock.url, FIXTURE_TOKEN: 'fixture-token-redirects', MCP_POLICY_FILE: file, MCP_APPROVER_GROUPS: 'approvers' },
     });
   });
   after(async () => {
@@ -87,7 +88,7 @@ describe('policy: what a grant covers, and the path a redirect is decided on', (
     const held = await kernel.call('fixture_parts', { id });
     expect(held._meta?.decision, textOf(held)).to.deep.include({ effect: 'approval_required', ruleId: rule });
     const approvalId = (held._meta?.decision as { approvalId: string }).approvalId;
-    await kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).grant(approvalId, 'approver');
+    await kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).grant(approvalId, APPROVERS.olga);
     return kernel.call('fixture_parts', { id });
   }
 

@@ -10,7 +10,7 @@ import { capturedLogger } from '../../support/auth-fixture.js';
 import { startEnterpriseKernel, tempFile, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { connectHttp } from '../../support/sdk-client.js';
 
-const TOKENS = { alice: 'tok-alice-0c6d2f', carol: 'tok-carol-a91e44' };
+const TOKENS = { alice: 'tok-alice-0c6d2f', carol: 'tok-carol-a91e44', olga: 'tok-olga-5e0b7a' };
 const ADMIN = 'admin-token-5d7e2b9c';
 
 describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (in-process server)', () => {
@@ -23,7 +23,7 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
     ent = await startEnterpriseKernel();
     const tokens = tempFile(
       'tokens.yaml',
-      `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [developers] }\n  - { sha256: ${hashToken(TOKENS.carol)}, subject: carol, groups: [contractors] }\n`,
+      `tokens:\n  - { sha256: ${hashToken(TOKENS.alice)}, subject: alice, groups: [developers] }\n  - { sha256: ${hashToken(TOKENS.carol)}, subject: carol, groups: [contractors] }\n  - { sha256: ${hashToken(TOKENS.olga)}, subject: olga, groups: [approvers] }\n`,
     );
     const { logger } = capturedLogger();
     auth = await TokenAuthenticator.open(tokens, logger);
@@ -33,7 +33,7 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
       port: 0,
       allowedOrigins: [],
       authenticator: auth,
-      routes: approvalRoutes(approvals, ADMIN, logger),
+      routes: approvalRoutes(approvals, { adminToken: ADMIN, metricsToken: '', authenticator: auth, logger }),
       logger,
     });
     base = http.url.replace(/\/mcp$/, '');
@@ -83,44 +83,38 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
     }
   });
 
-  it('lists and decides approvals through the admin endpoint, with the admin token only', async () => {
+  it("lists approvals with the admin token, and decides them with an approver's own token only", async () => {
     const admin = (path: string, init: RequestInit = {}, token = ADMIN): Promise<Response> =>
       fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
     const refused = await admin('/admin/approvals', {}, TOKENS.alice);
-    expect(refused.status).to.equal(401);
-    expect(refused.headers.get('www-authenticate')).to.equal('Bearer realm="mcp-devtools-admin"');
+    expect(refused.status).to.equal(403);
     const listed = (await (await admin('/admin/approvals')).json()) as { approvals: Array<{ id: string; status: string; subject: string }> };
     const pending = listed.approvals.find((a) => a.subject === 'alice')!;
     expect(pending.status).to.equal('pending');
-    const granted = await admin(`/admin/approvals/${pending.id}/grant`, {
-      method: 'POST',
-      body: JSON.stringify({ by: 'olga' }),
-      headers: { 'content-type': 'application/json' },
-    });
+    expect((await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST' })).status).to.equal(403);
+    const granted = await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST' }, TOKENS.olga);
     expect(granted.status).to.equal(200);
     expect(((await granted.json()) as { approval: object }).approval).to.include({ id: pending.id, status: 'granted', decidedBy: 'olga' });
-    const again = await admin(`/admin/approvals/${pending.id}/reject`, { method: 'POST' });
+    const again = await admin(
+      `/admin/approvals/${pending.id}/reject`,
+      { method: 'POST', body: '{"reason": "No."}', headers: { 'content-type': 'application/json' } },
+      TOKENS.olga,
+    );
     expect([again.status, ((await again.json()) as { error: string }).error]).to.deep.equal([
       409,
       `Approval ${pending.id} was already decided: granted by olga.`,
     ]);
-    expect((await admin('/admin/approvals/apr-000000000000000000000000/grant', { method: 'POST' })).status).to.equal(404);
+    expect((await admin('/admin/approvals/apr-000000000000000000000000/grant', { method: 'POST' }, TOKENS.olga)).status).to.equal(404);
     expect(
-      (await admin(`/admin/approvals/${pending.id}/grant`, { method: 'POST', body: '{"by": 7}', headers: { 'content-type': 'application/json' } })).status,
+      (
+        await admin(
+          `/admin/approvals/${pending.id}/grant`,
+          { method: 'POST', body: '{"by": "olga"}', headers: { 'content-type': 'application/json' } },
+          TOKENS.olga,
+        )
+      ).status,
     ).to.equal(400);
-    expect((await admin(`/admin/approvals/${pending.id}/grant`)).status).to.equal(405);
-  });
-
-  it('keeps the admin endpoint off without MCP_ADMIN_TOKEN', async () => {
-    const { logger } = capturedLogger();
-    const routes = approvalRoutes(ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals), '', logger);
-    const off = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], authenticator: auth, routes, logger });
-    try {
-      const response = await fetch(off.url.replace(/\/mcp$/, '/admin/approvals'), { headers: { authorization: 'Bearer ' } });
-      expect(response.status).to.equal(404);
-    } finally {
-      await off.close();
-    }
+    expect((await admin(`/admin/approvals/${pending.id}/grant`, {}, TOKENS.olga)).status).to.equal(405);
   });
 
   it('refuses to bind a non-loopback address with authentication off', async () => {
