@@ -11,11 +11,12 @@
 ARG NODE_VERSION=24.22.3
 ARG NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
-# 1. The bundle: every dependency (rollup, TypeScript), then `npm run build` into dist/.
+# 1. The bundle: the dependencies and what builds them (rollup, TypeScript; the tests' packages are test/'s own
+#    and not installed here), then `npm run build` into dist/.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-# No install scripts: the build needs none, and the dev-only reference servers' would run for nothing.
+# No install scripts: the build needs none (SQLite's native module is built in the next stage).
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json rollup.config.mjs ./
 COPY core ./core
@@ -24,14 +25,15 @@ COPY server ./server
 RUN npm run build && rm -f dist/*.map dist/chunks/*.map
 
 # 2. Production dependencies only, with SQLite's native module built for this image (a prebuilt binary when
-#    one can be fetched, a compiler otherwise).
+#    one can be fetched, a compiler otherwise): package.json's allowScripts keeps `npm ci` from building it, and
+#    `npm run build:sqlite` runs its install script.
 FROM ${NODE_IMAGE} AS deps
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm run build:sqlite && npm cache clean --force
 
 # 3. The image: Node, the production node_modules and the bundle; nothing else of the build.
 FROM ${NODE_IMAGE}

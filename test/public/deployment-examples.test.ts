@@ -17,6 +17,7 @@ import {
   envOf,
   execForm,
   interpolate,
+  pathHere,
   kubernetesObjects,
   startCommand,
   type RunningCommand,
@@ -31,7 +32,7 @@ import { connectHttp } from '../support/sdk-client.js';
 const image = dockerfileStages().at(-1)!;
 const imageEnv = envOf(image);
 const workdir = argsOf(image, 'WORKDIR').at(-1)!;
-const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => (a.startsWith(`${workdir}/`) ? join(REPO_ROOT, a.slice(workdir.length + 1)) : a));
+const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => pathHere(a, workdir));
 
 /** The replicas' store, moved from the example's Redis host to the tests' Redis (same database, own namespace). */
 function storeOnTestRedis(exampleUrl: string, testRedis: string): string {

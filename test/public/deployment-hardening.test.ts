@@ -21,6 +21,7 @@ import {
   envOf,
   execForm,
   interpolate,
+  pathHere,
   resolvedFrom,
   startCommand,
 } from '../support/deployment-files.js';
@@ -196,7 +197,7 @@ describe("compose.yaml's Redis requires a password, which only an uncommitted en
     it('the replicas reach it with the MCP_STORE_URL compose gives them; without the password the server says so', async () => {
       const image = dockerfileStages().at(-1)!;
       const workdir = argsOf(image, 'WORKDIR').at(-1)!;
-      const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => (a.startsWith(`${workdir}/`) ? join(REPO_ROOT, a.slice(workdir.length + 1)) : a));
+      const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => pathHere(a, workdir));
       const dir = mkdtempSync(join(tmpdir(), 'compose-app-'));
       writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: canary('mcp-caller-'), subject: 'alice' }]));
       const store = new URL(interpolate(app.environment.MCP_STORE_URL!, vars));

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { REPO_ROOT } from './paths.js';
+import { BUNDLE_DIR, REPO_ROOT } from './paths.js';
 import { listeningUrl } from './sdk-client.js';
 
 /** One instruction of a Dockerfile, continuation lines joined. */
@@ -67,6 +67,16 @@ export function envOf(stage: Stage): Record<string, string> {
   const env: Record<string, string> = {};
   for (const args of argsOf(stage, 'ENV')) for (const [, key, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[key!] = value!.replace(/^"|"$/g, '');
   return env;
+}
+
+/**
+ * A path of the image, as this repository has it: the image's WORKDIR is the repository root with the bundle at
+ * dist/, which the tests build into build/dist (test/support/paths.ts). Other arguments are left as they are.
+ */
+export function pathHere(arg: string, workdir: string): string {
+  if (!arg.startsWith(`${workdir}/`)) return arg;
+  const inside = arg.slice(workdir.length + 1);
+  return inside.startsWith('dist/') ? join(BUNDLE_DIR, inside.slice('dist/'.length)) : join(REPO_ROOT, inside);
 }
 
 /** An exec-form instruction's argv (`ENTRYPOINT ["node", "/app/dist/cli.js"]`). */
