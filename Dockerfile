@@ -22,7 +22,8 @@ COPY tsconfig.json rollup.config.mjs ./
 COPY core ./core
 COPY plugins ./plugins
 COPY server ./server
-RUN npm run build && rm -f dist/*.map dist/chunks/*.map
+# dist/, and the empty folder of the audit log (MCP_AUDIT_LOG) that the image gives the server's user.
+RUN npm run build && rm -f dist/*.map dist/chunks/*.map && mkdir -p state/audit
 
 # 2. Production dependencies only, with SQLite's native module built for this image (a prebuilt binary when
 #    one can be fetched, a compiler otherwise): package.json's allowScripts keeps `npm ci` from building it, and
@@ -46,9 +47,11 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# Owned by the server's user: a volume mounted at /var/lib/mcp-devtools/audit starts with that owner (compose.yaml).
+COPY --from=build --chown=node:node /src/state /var/lib/mcp-devtools
 COPY package.json LICENSE ./
 # The image's own `node` user (uid 1000): the server needs no privilege, and writes only below /tmp (Node's
-# compile cache included, in /tmp/mcp-devtools/compile-cache).
+# compile cache included, in /tmp/mcp-devtools/compile-cache) and, with MCP_AUDIT_LOG there, the audit folder.
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \

@@ -114,16 +114,26 @@ export function allKubernetesObjects(): Array<{ kind: string; metadata: { name: 
 }
 
 /**
- * A container's environment as Kubernetes makes it: values from `secrets` (by key) for secretKeyRef, and
- * `$(VAR)` in a value replaced by a variable defined before it (left as is when there is none).
+ * A container's environment as Kubernetes makes it: values from `secrets` (by key) for secretKeyRef, the pod's
+ * name for a fieldRef to metadata.name, and `$(VAR)` in a value replaced by a variable defined before it (left as
+ * is when there is none).
  */
 export function containerEnv(
-  env: ReadonlyArray<{ name: string; value?: string; valueFrom?: { secretKeyRef: { key: string } } }>,
+  env: ReadonlyArray<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } } }>,
   secrets: Record<string, string>,
+  podName = 'mcp-devtools-7d9f8c6b5-x2x4z',
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of env) {
-    const value = e.value !== undefined ? e.value.replace(/\$\((\w+)\)/g, (m, v: string) => out[v] ?? m) : secrets[e.valueFrom!.secretKeyRef.key];
+    const from = e.valueFrom;
+    const value =
+      e.value !== undefined
+        ? e.value.replace(/\$\((\w+)\)/g, (m, v: string) => out[v] ?? m)
+        : from?.secretKeyRef !== undefined
+          ? secrets[from.secretKeyRef.key]
+          : from?.fieldRef?.fieldPath === 'metadata.name'
+            ? podName
+            : undefined;
     if (value !== undefined) out[e.name] = value;
   }
   return out;
@@ -163,4 +173,31 @@ export function runToEnd(argv: readonly string[], env: Record<string, string>): 
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
   });
+}
+
+/** A compose service, as far as the tests read it. */
+export interface ComposeService {
+  image?: string;
+  entrypoint?: string[];
+  command?: string[];
+  environment?: Record<string, string>;
+  secrets?: string[];
+  volumes?: string[];
+}
+
+/**
+ * A service's command line as compose hands it to the container: its entrypoint (the image's when it sets none),
+ * then its command, `$$` (compose's escape for a `$` left to the container's shell) made `$`.
+ */
+export function composeArgv(service: ComposeService, imageEntrypoint: string[] = []): string[] {
+  return [...(service.entrypoint ?? imageEntrypoint), ...(service.command ?? [])].map((a) => a.replaceAll('$$', '$'));
+}
+
+/**
+ * A container's command line run on this machine: each path of `paths` (a mounted file, the secrets under
+ * /run/secrets, the image's /app) replaced by where it is here, longest first.
+ */
+export function argvHere(argv: readonly string[], paths: Record<string, string>): string[] {
+  const order = Object.keys(paths).sort((a, b) => b.length - a.length);
+  return argv.map((a) => order.reduce((text, from) => text.replaceAll(from, paths[from]!), a));
 }
