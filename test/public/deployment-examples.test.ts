@@ -221,7 +221,9 @@ describe('deploy/kubernetes: a Deployment of two replicas with probes, a Service
     const mountOf = (path: string) => container.volumeMounts.find((m) => path.startsWith(`${m.mountPath}/`))!;
     const policy = mountOf(envValue('MCP_POLICY_FILE')!);
     const policyVolume = pod.spec.volumes.find((v) => v.name === policy.name) as { configMap?: { name: string } };
-    const configMap = app.find((o) => o.kind === 'ConfigMap' && o.metadata.name === policyVolume.configMap!.name) as unknown as { data: Record<string, string> };
+    const configMap = app.find((o) => o.kind === 'ConfigMap' && o.metadata.name === policyVolume.configMap!.name) as unknown as {
+      data: Record<string, string>;
+    };
     expect(configMap.data[basename(envValue('MCP_POLICY_FILE')!)]).to.equal(readFileSync(join(REPO_ROOT, 'deploy/compose/policy.yaml'), 'utf8'));
     const audit = mountOf(envValue('MCP_AUDIT_LOG')!);
     const auditVolume = pod.spec.volumes.find((v) => v.name === audit.name) as { persistentVolumeClaim?: { claimName: string } };

@@ -163,7 +163,9 @@ describe("compose.yaml's Redis: its configuration file, and a password from a se
     it('answers nothing without the password, and its command line does not hold it', async () => {
       expect(await redisAnswer(server.port, 'PING')).to.match(/^-NOAUTH/);
       expect(await redisAnswer(server.port, `AUTH ${password}`)).to.equal('+OK');
-      expect(server.cmdline()).to.match(/^redis-server 127\.0\.0\.1:\d+/).and.not.to.contain(password);
+      expect(server.cmdline())
+        .to.match(/^redis-server 127\.0\.0\.1:\d+/)
+        .and.not.to.contain(password);
     });
 
     it('passes its health check with the secret file, and fails it without', () => {
@@ -175,7 +177,7 @@ describe("compose.yaml's Redis: its configuration file, and a password from a se
       expect(spawnSync('sh', ['-c', command(mkdtempSync(join(tmpdir(), 'no-secrets-')))], { env: { PATH: process.env.PATH ?? '' } }).status).to.not.equal(0);
     });
 
-    it("the replicas reach it with the command line compose gives them (the URL made from the secret file); without the file the server says so", async () => {
+    it('the replicas reach it with the command line compose gives them (the URL made from the secret file); without the file the server says so', async () => {
       const image = dockerfileStages().at(-1)!;
       const workdir = argsOf(image, 'WORKDIR').at(-1)!;
       const dir = mkdtempSync(join(tmpdir(), 'compose-app-'));
@@ -208,9 +210,13 @@ describe("compose.yaml's Redis: its configuration file, and a password from a se
 describe("deploy/kubernetes's Redis: the password from the Secret, as a file", () => {
   it("Redis reads the Secret's redis-password file on standard input, no argument or variable holds it; the server's MCP_STORE_URL carries the same one", () => {
     const redis = containerOf('redis') as Container & { command: string[]; volumeMounts: Array<{ name: string; mountPath: string }> };
-    const pod = workload('redis').spec.template.spec as PodSpec & { volumes: Array<{ name: string; secret?: { secretName: string; items: Array<{ key: string; path: string }> } }> };
+    const pod = workload('redis').spec.template.spec as PodSpec & {
+      volumes: Array<{ name: string; secret?: { secretName: string; items: Array<{ key: string; path: string }> } }>;
+    };
     const script = [...redis.command, ...(redis.args ?? [])].join(' ');
-    expect(script).to.contain('exec redis-server /usr/local/etc/redis/redis.conf - <<EOF').and.to.contain('requirepass $(cat /run/secrets/redis/redis-password)');
+    expect(script)
+      .to.contain('exec redis-server /usr/local/etc/redis/redis.conf - <<EOF')
+      .and.to.contain('requirepass $(cat /run/secrets/redis/redis-password)');
     expect(script).not.to.contain('--requirepass');
     expect(redis.env ?? []).to.deep.equal([]);
     const mount = redis.volumeMounts.find((m) => m.mountPath === '/run/secrets/redis')!;
@@ -225,7 +231,9 @@ describe("deploy/kubernetes's Redis: the password from the Secret, as a file", (
   it('keeps its data on a volume claim of its StatefulSet, and its ConfigMap is deploy/compose/redis.conf word for word', () => {
     const set = workload('redis') as Workload & { kind: string; spec: { volumeClaimTemplates: Array<{ metadata: { name: string } }> } };
     expect(set.kind).to.equal('StatefulSet');
-    const data = (containerOf('redis') as Container & { volumeMounts: Array<{ name: string; mountPath: string }> }).volumeMounts.find((m) => m.mountPath === '/data')!;
+    const data = (containerOf('redis') as Container & { volumeMounts: Array<{ name: string; mountPath: string }> }).volumeMounts.find(
+      (m) => m.mountPath === '/data',
+    )!;
     expect(set.spec.volumeClaimTemplates.map((t) => t.metadata.name)).to.include(data.name);
     const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'redis-config') as unknown as { data: Record<string, string> };
     expect(config.data['redis.conf']).to.equal(read('deploy/compose/redis.conf'));
