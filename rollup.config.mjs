@@ -107,7 +107,19 @@ const PUBLIC = {
   testing: 'server/public/testing.ts',
 };
 
-export default [
+/**
+ * `rollup -c` writes dist/, which `npm start` and the package serve. `--configOutDir DIR` writes the same bundle
+ * elsewhere: `npm test` bundles into build/dist, so a server running from dist/ is never pulled from under its
+ * clients by a test run (it loads some chunks only when first needed).
+ */
+export default (commandLineArgs) => {
+  const outDir = commandLineArgs.configOutDir ?? 'dist';
+  // Rollup would take the option for one of its own and warn that it does not know it.
+  delete commandLineArgs.configOutDir;
+  return bundles(outDir);
+};
+
+const bundles = (outDir) => [
   {
     input: {
       cli: 'server/cli.ts',
@@ -115,7 +127,7 @@ export default [
     },
     external: isExternal,
     output: {
-      dir: 'dist',
+      dir: outDir,
       format: 'es',
       sourcemap: true,
       entryFileNames: '[name].js',
@@ -133,7 +145,8 @@ export default [
         tsconfig: './tsconfig.json',
         include: ['core/**/*.ts', 'plugins/**/*.ts', 'server/**/*.ts'],
         exclude: ['test/**', 'examples/**', 'build/**', 'dist/**'],
-        compilerOptions: { outDir: 'dist', rootDir: '.', declaration: false },
+        // The bundle's own types are Node's: the tests' (mocha's, in test/node_modules) are not installed by `npm ci`.
+        compilerOptions: { outDir, rootDir: '.', declaration: false, types: ['node'] },
         noEmitOnError: true,
       }),
     ],
@@ -150,11 +163,11 @@ export default [
     input: PUBLIC,
     external: isExternalType,
     output: {
-      dir: 'dist',
+      dir: outDir,
       format: 'es',
       entryFileNames: '[name].d.ts',
       chunkFileNames: 'chunks/[name]-[hash].d.ts',
     },
-    plugins: [dts({ tsconfig: './tsconfig.json' })],
+    plugins: [dts({ tsconfig: './tsconfig.json', compilerOptions: { types: ['node'] } })],
   },
 ];

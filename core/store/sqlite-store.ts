@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Keyv } from 'keyv';
 import { StartupError } from '../errors/tool-error.js';
@@ -43,8 +44,8 @@ type Adapter = InstanceType<typeof import('@keyv/sqlite').KeyvSqlite>;
  * a row is read). This one also records each row's expiry in an indexed table, before the row itself: a sweep
  * running between the two writes then sees the new expiry and keeps the row.
  */
-async function expiryRecordingAdapter(path: string, busyTimeout: number): Promise<Adapter> {
-  const { KeyvSqlite } = await import('@keyv/sqlite');
+async function expiryRecordingAdapter(path: string, shown: string, busyTimeout: number): Promise<Adapter> {
+  const KeyvSqlite = await sqliteAdapterClass(shown);
   return new (class extends KeyvSqlite {
     override async set(key: string, value: unknown, ttlMs?: number): Promise<unknown> {
       if (typeof ttlMs === 'number' && ttlMs > 0) {
@@ -57,6 +58,27 @@ async function expiryRecordingAdapter(path: string, busyTimeout: number): Promis
       return super.set(key, value);
     }
   })({ uri: `sqlite://${path}`, busyTimeout });
+}
+
+/**
+ * keyv's SQLite adapter, which loads SQLite's native module (the sqlite3 package). Its install script builds
+ * that module; the repository's `npm ci` skips it (package.json allowScripts) and npm can be told to skip
+ * install scripts, so a missing module is an operator's step to take, said as such. sqlite3 is required first,
+ * from where the adapter finds it: its failure is then a plain exception (Node 20 also reports a CommonJS
+ * module that throws under an ESM import as uncaught, which would end the process).
+ */
+async function sqliteAdapterClass(shown: string): Promise<typeof import('@keyv/sqlite').KeyvSqlite> {
+  const adapter = createRequire(import.meta.url).resolve('@keyv/sqlite');
+  try {
+    createRequire(adapter)('sqlite3');
+  } catch (error) {
+    if (!/Could not locate the bindings file/.test((error as Error).message)) throw error;
+    throw new StartupError(
+      `MCP_STORE_URL=${shown}: SQLite's native module (the sqlite3 package) is not built. In a clone of mcp-devtools run \`npm run build:sqlite\`; where the package is installed, \`npm rebuild sqlite3\` in its folder (npm runs install scripts unless told not to). memory:// and redis:// need nothing.`,
+      { cause: error },
+    );
+  }
+  return (await import('@keyv/sqlite')).KeyvSqlite;
 }
 
 /**
@@ -90,7 +112,7 @@ function atomicEntries(adapter: Adapter): AtomicEntries {
 async function connectAdapter(path: string, shown: string, options: StoreOptions): Promise<Adapter> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
-    const adapter = await expiryRecordingAdapter(path, options.timeoutMs);
+    const adapter = await expiryRecordingAdapter(path, shown, options.timeoutMs);
     let openError: Error | undefined;
     adapter.on('error', (error: Error) => {
       openError ??= error;

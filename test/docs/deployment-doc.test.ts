@@ -4,17 +4,17 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { endOfLifeNotice } from '../../server/cli/runtime-support.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
-import { argsOf, dockerfileStages, envOf, execForm, startCommand, type RunningCommand } from '../support/deployment-files.js';
+import { argsOf, dockerfileStages, envOf, execForm, pathHere, startCommand, type RunningCommand } from '../support/deployment-files.js';
 import { freePort } from '../support/free-port.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { codeBlocks, readDoc, terminalSamples } from '../support/markdown.js';
-import { REPO_ROOT } from '../support/paths.js';
+import { BUNDLE_DIR } from '../support/paths.js';
 import { connectHttp } from '../support/sdk-client.js';
 
 const DOC = readDoc('docs/deployment.md');
@@ -42,7 +42,7 @@ const runtimeOnly = (line: string): boolean => {
 
 const image = dockerfileStages().at(-1)!;
 const workdir = argsOf(image, 'WORKDIR').at(-1)!;
-const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => (a.startsWith(`${workdir}/`) ? join(REPO_ROOT, a.slice(workdir.length + 1)) : a));
+const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => pathHere(a, workdir));
 
 describe('docs/deployment.md: the container image, as its walkthrough runs it', () => {
   it('without a tokens file: the command it shows refuses to start, with the output it shows', async () => {
@@ -50,7 +50,8 @@ describe('docs/deployment.md: the container image, as its walkthrough runs it', 
     // The one thing this machine may need different: a free port (the refusal comes after the port is taken).
     const port = String(await freePort());
     const ran = spawnSync('sh', ['-c', command.replace('MCP_HTTP_PORT=3000', `MCP_HTTP_PORT=${port}`)], {
-      cwd: REPO_ROOT,
+      // `node dist/cli.js` of a clone: the tests' bundle is build/dist, the same build.
+      cwd: dirname(BUNDLE_DIR),
       env: { PATH: process.env.PATH ?? '' },
       encoding: 'utf8',
     });

@@ -1,19 +1,17 @@
 // The README as a new user follows it: its first two commands, its install section, the outputs it shows and
 // the settings it names, each run or read against the code. A test fails when the README drifts from it.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
 import { codeBlocks, commandLines, docsFiles, readDoc, section, shellWords, terminalSamples } from '../support/markdown.js';
+import { packedFiles, stagePackage } from '../support/package-stage.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { allSettings } from '../support/reference-docs.js';
 import { runCli } from '../support/run-cli.js';
 import { connectStdio } from '../support/sdk-client.js';
 
-const run = promisify(execFile);
 const README = readDoc('README.md');
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -37,14 +35,18 @@ describe('README.md', () => {
       expect(commandLines(first.code).map((l) => l.command)).to.deep.equal(['npm ci && npm run build && node dist/cli.js', 'npm ci && npm test']);
     });
 
-    it('`npm run build` makes the command the package installs, and `npm test` builds everything before running every test', () => {
+    it('`npm run build` makes the command the package installs, and `npm test` installs and builds what it needs before running every test', () => {
       expect(pkg.bin['mcp-devtools']).to.equal('dist/cli.js');
       expect(pkg.scripts.build).to.contain('rollup');
-      expect(pkg.scripts.pretest).to.contain('npm run build').and.to.contain('npm run build:tests').and.to.contain('.ci/install-redis-server');
-      expect(pkg.scripts.test).to.match(/^mocha 'build\/test\/\*\*\/\*\.test\.js'/);
+      expect(pkg.scripts.pretest)
+        .to.contain('npm run test:install')
+        .and.to.contain('npm run build:test-bundle')
+        .and.to.contain('npm run build:tests')
+        .and.to.contain('.ci/install-redis-server');
+      expect(pkg.scripts.test).to.match(/^test\/node_modules\/\.bin\/mocha 'build\/test\/\*\*\/\*\.test\.js'/);
       // CI runs exactly these on a clean clone.
       const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n');
-      expect(ci).to.include('npm ci').and.to.include('npm test');
+      expect(ci).to.include('time npm ci').and.to.include('time npm run build').and.to.include('npm test');
     });
 
     it('`node dist/cli.js` in the clone, with nothing configured, serves MCP over stdio: the tools `mcp-devtools tools` lists', async () => {
@@ -65,8 +67,7 @@ describe('README.md', () => {
     const lines = commandLines(codeBlocks(install)[0]!.code);
 
     it('names the tarball `npm pack` makes of this version, and installs that one', async () => {
-      const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-      const tarball = (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename;
+      const tarball = (await packedFiles(stagePackage())).filename;
       expect(tarball).to.equal(`mcp-devtools-${pkg.version}.tgz`);
       expect(lines[0]).to.deep.include({ command: 'npm ci && npm run build && npm pack' });
       expect(lines[0]!.comment).to.match(new RegExp(`^${tarball.replace(/\./g, '\\.')}:`));

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
-import { REPO_ROOT } from '../support/paths.js';
+import { BUNDLE_DIR, REPO_ROOT } from '../support/paths.js';
 import { connectStdioAs, type ClientKind, type Connected } from '../support/sdk-client.js';
 
 const PRELOAD = join(REPO_ROOT, 'test/support/module-log.cjs');
-const CHUNKS = join(REPO_ROOT, 'dist/chunks');
+const CHUNKS = join(BUNDLE_DIR, 'chunks');
 
 /** The chunks a start-up needs: the prelude (compile cache, runtime notice), the polyfill's and the start-up chunk. */
 const isStartupChunk = (file: string): boolean => /^(prelude|startup|reflect-metadata)-[\w-]+\.js$/.test(file);

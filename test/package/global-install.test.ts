@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
+import { packTarball, stagePackage } from '../support/package-stage.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const run = promisify(execFile);
@@ -32,8 +33,7 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
   before(async () => {
     const work = mkdtempSync(join(tmpdir(), 'mcp-devtools-install-'));
     prefix = join(work, 'prefix');
-    const { stdout } = await run('npm', ['pack', '--pack-destination', work, '--ignore-scripts'], { cwd: REPO_ROOT });
-    const tarball = join(work, stdout.trim().split('\n').at(-1)!);
+    const tarball = await packTarball(stagePackage(), work);
     // Dependencies come from the npm cache when `npm ci` already fetched them, else from the registry.
     await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
       cwd: work,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
-import { argsOf, dockerfileStages, envOf, execForm, runToEnd, startCommand, type RunningCommand, type Stage } from '../support/deployment-files.js';
+import { argsOf, dockerfileStages, envOf, execForm, pathHere, runToEnd, startCommand, type RunningCommand, type Stage } from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { CLI_PATH, REPO_ROOT } from '../support/paths.js';
 import { freePort } from '../support/free-port.js';
@@ -22,7 +22,7 @@ const workdir = argsOf(image, 'WORKDIR').at(-1)!;
 /** The image's command line, its paths under WORKDIR mapped to this repository. */
 function imageCommand(): string[] {
   const argv = [...execForm(argsOf(image, 'ENTRYPOINT')[0]!), ...execForm(argsOf(image, 'CMD')[0]!)];
-  return argv.map((a) => (a.startsWith(`${workdir}/`) ? join(REPO_ROOT, a.slice(workdir.length + 1)) : a));
+  return argv.map((a) => pathHere(a, workdir));
 }
 
 /** The image's environment, with what a container would have besides: PATH, a HOME. */

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import ts from 'typescript';
-import { REPO_ROOT } from '../support/paths.js';
+import { BUNDLE_DIR } from '../support/paths.js';
 
-const ENTRIES = ['dist/plugin.d.ts', 'dist/testing.d.ts'].map((p) => join(REPO_ROOT, p));
+const ENTRIES = ['plugin.d.ts', 'testing.d.ts'].map((p) => join(BUNDLE_DIR, p));
 
 describe('public API: the shipped type declarations', () => {
   it('type-check on their own, with every import resolved', function () {
@@ -19,7 +19,7 @@ describe('public API: the shipped type declarations', () => {
       skipLibCheck: false,
     });
     // Only our files are checked (the dependencies' declarations are theirs to keep), chunks included.
-    const ours = program.getSourceFiles().filter((f) => f.fileName.startsWith(join(REPO_ROOT, 'dist')));
+    const ours = program.getSourceFiles().filter((f) => f.fileName.startsWith(BUNDLE_DIR));
     expect(ours.map((f) => f.fileName)).to.include.members(ENTRIES);
     const problems = [
       ...program.getOptionsDiagnostics(),

@@ -1,33 +1,34 @@
 // What the deployment examples promise an operator about security, read from the files themselves: the
-// Kubernetes pods pass Pod Security "restricted" and a NetworkPolicy lets through only what the server needs,
-// Redis requires a password everywhere (which no committed file holds), and the image's base is named by version
-// with a documented way to pin it by digest.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// Kubernetes pods pass Pod Security "restricted" and a NetworkPolicy lets through only what the server needs
+// (and the receivers an operator labels), Redis requires a password everywhere, read from a secret file and on
+// no command line, and every image is named by version with a documented way to pin it by digest.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { OLDEST_SUPPORTED_NODE } from '../../server/cli/runtime-support.js';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
+import { redisAnswer, startComposeRedis, type ComposeRedis } from '../support/compose-redis.js';
 import {
   allKubernetesObjects,
   argsOf,
+  argvHere,
+  composeArgv,
   composeFile,
   containerEnv,
   dockerfileArgs,
   dockerfileStages,
   envOf,
-  execForm,
-  interpolate,
   resolvedFrom,
   startCommand,
+  type ComposeService,
 } from '../support/deployment-files.js';
 import { freePort } from '../support/free-port.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { allowsEgress, allowsIngress, type Connection, type NetworkPolicy, type Peer } from '../support/network-policy.js';
-import { REPO_ROOT } from '../support/paths.js';
+import { BUNDLE_DIR, REPO_ROOT } from '../support/paths.js';
 import { restrictedViolations, type PodSpec } from '../support/pod-security.js';
 import { REDIS_BINARY_MISSING, redisServerAvailable } from '../support/redis.js';
 
@@ -37,7 +38,7 @@ type Container = {
   name: string;
   args?: string[];
   ports: Array<{ name: string; containerPort: number }>;
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } }>;
   readinessProbe?: { exec?: { command: string[] } };
 };
 type Workload = { kind: string; metadata: { name: string }; spec: { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } };
@@ -113,6 +114,18 @@ describe('deploy/kubernetes ships a NetworkPolicy: in to the server port, out to
     expect(allowsEgress(policies, to(app, { ip: '169.254.169.254' }, 'TCP', 443)), 'the cloud metadata address').to.equal(false);
   });
 
+  it('lets the server reach an in-cluster trace collector and webhook receiver once they carry the receiver label, and nothing unlabelled', () => {
+    const collector = elsewhere({ 'app.kubernetes.io/name': 'opentelemetry-collector', 'mcp-devtools/receiver': 'otlp' }, 'observability');
+    const unlabelled = elsewhere({ 'app.kubernetes.io/name': 'opentelemetry-collector' }, 'observability');
+    const receiver = here({ app: 'approvals-bot', 'mcp-devtools/receiver': 'webhook' });
+    expect(allowsEgress(policies, to(app, collector, 'TCP', 4318)), 'OTLP/HTTP to a labelled collector').to.equal(true);
+    expect(allowsEgress(policies, to(app, unlabelled, 'TCP', 4318)), 'a collector without the label').to.equal(false);
+    expect(allowsEgress(policies, to(app, collector, 'TCP', 4317)), 'OTLP/gRPC, which the server does not speak').to.equal(false);
+    expect(allowsEgress(policies, to(app, receiver, 'TCP', 8080)), 'a labelled webhook receiver').to.equal(true);
+    expect(allowsEgress(policies, to(app, here({ app: 'approvals-bot' }), 'TCP', 8080)), 'a receiver without the label').to.equal(false);
+    expect(allowsEgress(policies, to(redis, collector, 'TCP', 4318)), 'Redis').to.equal(false);
+  });
+
   it('lets only the server reach Redis, and Redis reach nothing', () => {
     expect(allowsIngress(policies, to(redis, here(app), 'TCP', redisPort.containerPort, redisPort.name))).to.equal(true);
     expect(allowsIngress(policies, to(redis, here({ app: 'agent' }), 'TCP', redisPort.containerPort, redisPort.name))).to.equal(false);
@@ -121,129 +134,109 @@ describe('deploy/kubernetes ships a NetworkPolicy: in to the server port, out to
   });
 });
 
-/** One RESP command over a plain socket: Redis's first answer line. */
-function redisAnswer(port: number, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${command}\r\n`));
-    socket.once('data', (data) => {
-      resolve(data.toString('utf8').split('\r\n')[0]!);
-      socket.end();
-    });
-    socket.once('error', reject);
-  });
-}
-
-async function untilAnswers(port: number, child: ChildProcess): Promise<void> {
-  for (const deadline = Date.now() + 10_000; ;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    try {
-      await redisAnswer(port, 'PING');
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-describe("compose.yaml's Redis requires a password, which only an uncommitted env file holds", () => {
+describe("compose.yaml's Redis: its configuration file, and a password from a secret file on no command line", () => {
   const { services } = composeFile();
-  const app = services['mcp-devtools'] as { environment: Record<string, string> };
-  const redis = services.redis as { command: string[]; environment: Record<string, string>; healthcheck: { test: string[] } };
+  const app = services['mcp-devtools'] as ComposeService;
+  const redis = services.redis as unknown as ComposeService & { healthcheck: { test: string[] } };
+  const secrets = (composeFile() as unknown as { secrets: Record<string, { file: string }> }).secrets;
   const password = canary('redis-');
-  const vars = { REDIS_PASSWORD: password, MCP_METRICS_TOKEN: canary('metrics-') };
 
-  it('refuses to run without REDIS_PASSWORD, which neither compose.yaml nor any committed file sets', () => {
-    expect(() => redis.command.map((a) => interpolate(a, {}))).to.throw('compose.yaml needs REDIS_PASSWORD');
-    expect(() => interpolate(app.environment.MCP_STORE_URL!, { MCP_METRICS_TOKEN: 'x' })).to.throw('compose.yaml needs REDIS_PASSWORD');
-    const at = redis.command.indexOf('--requirepass');
-    expect(redis.command[at + 1]).to.match(/^\$\{REDIS_PASSWORD:\?[^}]+\}$/);
-    // Compose reads variables from the shell or from .env beside compose.yaml, which git ignores.
-    expect(read('.gitignore').split('\n')).to.include('.env');
-    expect(new URL(interpolate(app.environment.MCP_STORE_URL!, vars)).password).to.equal(password);
+  it('reads deploy/compose/redis.conf and the secret file, which git ignores; no password in compose.yaml, its variables or an argument', () => {
+    expect(redis.volumes).to.include('./deploy/compose/redis.conf:/usr/local/etc/redis/redis.conf:ro');
+    expect(secrets['redis-password']!.file).to.equal('./deploy/compose/secrets/redis-password');
+    expect(read('.gitignore').split('\n')).to.include('/deploy/compose/secrets/');
+    expect(app.secrets).to.deep.equal(['redis-password']);
+    expect(redis.secrets).to.deep.equal(['redis-password']);
+    const compose = read('compose.yaml');
+    expect(compose).not.to.match(/requirepass"?\s*,|--requirepass|REDIS_PASSWORD/);
+    expect(read('deploy/compose/redis.conf')).not.to.match(/^requirepass/m);
   });
 
-  describe('run here with its command and environment', () => {
-    let port: number;
-    let server: ChildProcess;
-
+  describe('run here with its command line', () => {
+    let server: ComposeRedis;
     before(async function () {
       if (!redisServerAvailable()) throw new Error(REDIS_BINARY_MISSING);
-      port = await freePort();
-      const argv = redis.command.map((a) => interpolate(a, vars));
-      expect(argv[0]).to.equal('redis-server');
-      // What differs on this machine: the port, loopback, a scratch folder.
-      const dir = mkdtempSync(join(tmpdir(), 'compose-redis-'));
-      server = spawn('redis-server', [...argv.slice(1), '--port', String(port), '--bind', '127.0.0.1', '--dir', dir], { stdio: 'ignore' });
-      await untilAnswers(port, server);
+      server = await startComposeRedis(password);
     });
-    after(() => server?.kill('SIGKILL'));
+    after(() => server?.stop('SIGKILL'));
 
-    it('answers nothing without the password', async () => {
-      expect(await redisAnswer(port, 'PING')).to.match(/^-NOAUTH/);
-      expect(await redisAnswer(port, `AUTH ${password}`)).to.equal('+OK');
+    it('answers nothing without the password, and its command line does not hold it', async () => {
+      expect(await redisAnswer(server.port, 'PING')).to.match(/^-NOAUTH/);
+      expect(await redisAnswer(server.port, `AUTH ${password}`)).to.equal('+OK');
+      expect(server.cmdline())
+        .to.match(/^redis-server 127\.0\.0\.1:\d+/)
+        .and.not.to.contain(password);
     });
 
-    it('passes its health check with its own environment, and fails it without', () => {
+    it('passes its health check with the secret file, and fails it without', () => {
       const check = redis.healthcheck.test;
       expect(check[0]).to.equal('CMD-SHELL');
-      const command = check[1]!.replace(/\bredis-cli\b/g, `redis-cli -p ${port}`);
-      const environment = Object.fromEntries(Object.entries(redis.environment).map(([k, v]) => [k, interpolate(v, vars)]));
-      expect(spawnSync('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '', ...environment } }).status).to.equal(0);
-      expect(spawnSync('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '' } }).status).to.not.equal(0);
+      const command = (secretsDir: string): string =>
+        argvHere([check[1]!.replaceAll('$$', '$')], { '/run/secrets/': `${secretsDir}/` })[0]!.replace(/\bredis-cli\b/g, `redis-cli -p ${server.port}`);
+      expect(spawnSync('sh', ['-c', command(server.secrets)], { env: { PATH: process.env.PATH ?? '' } }).status).to.equal(0);
+      expect(spawnSync('sh', ['-c', command(mkdtempSync(join(tmpdir(), 'no-secrets-')))], { env: { PATH: process.env.PATH ?? '' } }).status).to.not.equal(0);
     });
 
-    it('the replicas reach it with the MCP_STORE_URL compose gives them; without the password the server says so', async () => {
+    it('the replicas reach it with the command line compose gives them (the URL made from the secret file); without the file the server says so', async () => {
       const image = dockerfileStages().at(-1)!;
       const workdir = argsOf(image, 'WORKDIR').at(-1)!;
-      const entrypoint = execForm(argsOf(image, 'ENTRYPOINT')[0]!).map((a) => (a.startsWith(`${workdir}/`) ? join(REPO_ROOT, a.slice(workdir.length + 1)) : a));
       const dir = mkdtempSync(join(tmpdir(), 'compose-app-'));
       writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token: canary('mcp-caller-'), subject: 'alice' }]));
-      const store = new URL(interpolate(app.environment.MCP_STORE_URL!, vars));
-      store.host = `127.0.0.1:${port}`;
+      const argv = (secretsDir: string): string[] =>
+        argvHere(composeArgv(app), { [`${workdir}/dist/`]: `${BUNDLE_DIR}/`, '/run/secrets/': `${secretsDir}/`, '@redis:6379/': `@127.0.0.1:${server.port}/` });
       const env = {
         PATH: process.env.PATH ?? '',
         HOME: dir,
         ...envOf(image),
-        MCP_METRICS_TOKEN: vars.MCP_METRICS_TOKEN,
+        MCP_METRICS_TOKEN: canary('metrics-'),
         MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-        MCP_STORE_URL: store.href,
         MCP_HTTP_PORT: String(await freePort()),
       };
-      const running = await startCommand([...entrypoint, 'serve'], env, dir);
+      const running = await startCommand(argv(server.secrets), env, dir);
       for (const line of running.stderr) leakAudit.transcript('compose replica stderr', line);
       // It listens only once the store answered its start-up probe (write, read, delete) with the password.
       expect(running.url).to.match(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+      expect(readFileSync(`/proc/${running.process.pid}/cmdline`, 'utf8')).not.to.contain(password);
       await running.stop();
-      store.password = '';
-      const refused = await startCommand([...entrypoint, 'serve'], { ...env, MCP_STORE_URL: store.href }, dir).then(
+      const refused = await startCommand(argv(mkdtempSync(join(tmpdir(), 'no-secrets-'))), env, dir).then(
         async (r) => `started: ${await r.stop()}`,
         (error: Error) => error.message,
       );
-      expect(refused)
-        .to.contain(`MCP_STORE_URL=redis://127.0.0.1:${port}/0`)
-        .and.to.match(/NOAUTH|password/i);
+      expect(refused).to.match(/NOAUTH|password/i);
     });
   });
 });
 
-describe("deploy/kubernetes's Redis requires a password from the Secret", () => {
-  it("Redis starts with the Secret's password and its probe authenticates; the server's MCP_STORE_URL carries the same one", () => {
-    const redis = containerOf('redis');
+describe("deploy/kubernetes's Redis: the password from the Secret, as a file", () => {
+  it("Redis reads the Secret's redis-password file on standard input, no argument or variable holds it; the server's MCP_STORE_URL carries the same one", () => {
+    const redis = containerOf('redis') as Container & { command: string[]; volumeMounts: Array<{ name: string; mountPath: string }> };
+    const pod = workload('redis').spec.template.spec as PodSpec & {
+      volumes: Array<{ name: string; secret?: { secretName: string; items: Array<{ key: string; path: string }> } }>;
+    };
+    const script = [...redis.command, ...(redis.args ?? [])].join(' ');
+    expect(script)
+      .to.contain('exec redis-server /usr/local/etc/redis/redis.conf - <<EOF')
+      .and.to.contain('requirepass $(cat /run/secrets/redis/redis-password)');
+    expect(script).not.to.contain('--requirepass');
+    expect(redis.env ?? []).to.deep.equal([]);
+    const mount = redis.volumeMounts.find((m) => m.mountPath === '/run/secrets/redis')!;
+    const volume = pod.volumes.find((v) => v.name === mount.name)!;
+    expect(volume.secret).to.deep.equal({ secretName: 'mcp-devtools', items: [{ key: 'redis-password', path: 'redis-password' }] });
+    expect(redis.readinessProbe?.exec?.command.join(' ')).to.contain('REDISCLI_AUTH="$(cat /run/secrets/redis/redis-password)" redis-cli');
     const password = canary('redis-');
-    const secrets = { 'redis-password': password };
-    const redisEnv = containerEnv(redis.env ?? [], secrets);
-    const args = (redis.args ?? []).map((a) => a.replace(/\$\((\w+)\)/g, (m, v: string) => redisEnv[v] ?? m));
-    expect(args[args.indexOf('--requirepass') + 1]).to.equal(password);
-    // redis-cli reads the password of its probe from REDISCLI_AUTH.
-    expect(redisEnv.REDISCLI_AUTH).to.equal(password);
-    expect(redis.readinessProbe?.exec?.command.join(' ')).to.contain('redis-cli');
     const app = containerOf('mcp-devtools');
-    const store = new URL(containerEnv(app.env ?? [], secrets).MCP_STORE_URL!);
-    expect(store.password).to.equal(password);
-    const fromSecret = [...(redis.env ?? []), ...(app.env ?? [])].filter((e) => e.valueFrom?.secretKeyRef.key === 'redis-password');
-    expect(fromSecret.map((e) => e.valueFrom!.secretKeyRef.name)).to.deep.equal(['mcp-devtools', 'mcp-devtools', 'mcp-devtools']);
-    expect(read('deploy/kubernetes/redis.yaml') + read('deploy/kubernetes/mcp-devtools.yaml')).not.to.contain(password);
+    expect(new URL(containerEnv(app.env ?? [], { 'redis-password': password }).MCP_STORE_URL!).password).to.equal(password);
+  });
+
+  it('keeps its data on a volume claim of its StatefulSet, and its ConfigMap is deploy/compose/redis.conf word for word', () => {
+    const set = workload('redis') as Workload & { kind: string; spec: { volumeClaimTemplates: Array<{ metadata: { name: string } }> } };
+    expect(set.kind).to.equal('StatefulSet');
+    const data = (containerOf('redis') as Container & { volumeMounts: Array<{ name: string; mountPath: string }> }).volumeMounts.find(
+      (m) => m.mountPath === '/data',
+    )!;
+    expect(set.spec.volumeClaimTemplates.map((t) => t.metadata.name)).to.include(data.name);
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'redis-config') as unknown as { data: Record<string, string> };
+    expect(config.data['redis.conf']).to.equal(read('deploy/compose/redis.conf'));
   });
 });
 
@@ -271,6 +264,29 @@ describe("the image's base is named by version, and can be pinned by digest as d
     for (const file of ['Dockerfile', 'docs/deployment.md']) {
       expect(read(file), file).to.contain(pin);
       expect(read(file), file).to.contain(inspect);
+    }
+  });
+});
+
+describe('every image of the examples is named by an exact version, and docs/deployment.md shows how to pin it by digest', () => {
+  const composed = Object.values(composeFile().services).map((service) => (service as ComposeService).image!);
+  const kubernetes = workloads.flatMap((w) => (w.spec.template.spec.containers as unknown as Array<{ image: string }>).map((c) => c.image));
+  const version = (JSON.parse(read('package.json')) as { version: string }).version;
+
+  it('compose.yaml and deploy/kubernetes: x.y.z tags, mcp-devtools by the package version', () => {
+    expect(composed).to.have.length(3);
+    for (const image of [...composed, ...kubernetes]) expect(image, image).to.match(/^[\w./-]+:\d+\.\d+\.\d+(-[\w.]+)?$/);
+    expect(composed).to.include(`mcp-devtools:${version}`);
+    expect(kubernetes).to.include(`mcp-devtools:${version}`);
+    // One Redis for both examples.
+    expect(kubernetes.filter((i) => i.startsWith('redis:'))).to.deep.equal(composed.filter((i) => i.startsWith('redis:')));
+  });
+
+  it('the digest of each image the examples pull is shown being looked up, and the pin written', () => {
+    const doc = read('docs/deployment.md');
+    for (const image of new Set([...composed, ...kubernetes].filter((i) => !i.startsWith('mcp-devtools:')))) {
+      expect(doc, image).to.contain(`docker buildx imagetools inspect ${image}`);
+      expect(doc, image).to.contain(`${image}@sha256:`);
     }
   });
 });

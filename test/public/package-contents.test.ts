@@ -1,15 +1,12 @@
 // The package as the registry would get it: `npm pack` holds what runs and nothing else, every module the
 // bundle leaves external is a declared dependency, and what installs accepts every Node the engines field does.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import semver from 'semver';
+import { packedFiles, stagePackage } from '../support/package-stage.js';
 import { REPO_ROOT } from '../support/paths.js';
-
-const run = promisify(execFile);
 
 interface PackageJson {
   version: string;
@@ -41,12 +38,13 @@ function importedPackages(file: string): string[] {
 }
 
 describe('the npm package', () => {
+  let folder: string;
   let files: string[];
 
   before(async function () {
     this.timeout(120_000);
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-    files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    folder = stagePackage();
+    ({ files } = await packedFiles(folder));
   });
 
   it('holds the bundle, its declarations, the README and the licence: no sources, tests, fixtures or source maps', () => {
@@ -60,11 +58,11 @@ describe('the npm package', () => {
   it('has a bin that exists in it and starts with a node shebang', () => {
     expect(pkg.bin).to.deep.equal({ 'mcp-devtools': 'dist/cli.js' });
     expect(files).to.include('dist/cli.js');
-    expect(readFileSync(join(REPO_ROOT, 'dist/cli.js'), 'utf8').split('\n')[0]).to.equal('#!/usr/bin/env node');
+    expect(readFileSync(join(folder, 'dist/cli.js'), 'utf8').split('\n')[0]).to.equal('#!/usr/bin/env node');
   });
 
   it('declares as dependencies every package the built files load', () => {
-    const built = files.filter((f) => f.endsWith('.js')).map((f) => join(REPO_ROOT, f));
+    const built = files.filter((f) => f.endsWith('.js')).map((f) => join(folder, f));
     const needed = new Set(built.flatMap(importedPackages));
     expect(needed.size).to.be.greaterThan(3);
     const undeclared = [...needed].filter((name) => pkg.dependencies[name] === undefined);
@@ -73,11 +71,14 @@ describe('the npm package', () => {
 
   describe('engines', () => {
     type Locked = { version?: string; dev?: boolean; optional?: boolean; engines?: { node?: string } | string[] };
-    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Locked> };
-    // Optional packages whose engines do not match are skipped by npm without a warning.
-    const locked = Object.entries(lock.packages).filter(
-      ([path, p]) => path !== '' && !p.optional && !Array.isArray(p.engines) && typeof p.engines?.node === 'string',
-    );
+    const lockedIn = (file: string): Array<[string, Locked]> => {
+      const lock = JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8')) as { packages: Record<string, Locked> };
+      // Optional packages whose engines do not match are skipped by npm without a warning.
+      return Object.entries(lock.packages).filter(
+        ([path, p]) => path !== '' && !p.optional && !Array.isArray(p.engines) && typeof p.engines?.node === 'string',
+      );
+    };
+    const locked = lockedIn('package-lock.json');
     const describe = ([path, p]: [string, Locked]): string =>
       `${path.replace(/^.*node_modules\//, '')}@${p.version} wants node ${(p.engines as { node: string }).node}`;
 
@@ -86,8 +87,10 @@ describe('the npm package', () => {
       expect(refusing.map(describe)).to.deep.equal([]);
     });
 
-    it('gives no EBADENGINE warning on npm ci here: no dev dependency wants a newer Node than this one', () => {
-      const refusing = locked.filter(([, p]) => !semver.satisfies(process.version, (p.engines as { node: string }).node));
+    it("gives no EBADENGINE warning on npm ci here, nor on the test package's: no dev or test dependency wants a newer Node than this one", () => {
+      const refusing = [...locked, ...lockedIn('test/package-lock.json')].filter(
+        ([, p]) => !semver.satisfies(process.version, (p.engines as { node: string }).node),
+      );
       expect(refusing.map(describe)).to.deep.equal([]);
     });
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { resolve as resolveSpecifier } from 'import-meta-resolve';
-import { REPO_ROOT } from '../support/paths.js';
+import { BUNDLE_DIR, REPO_ROOT } from '../support/paths.js';
 import { connectStdio, type StdioSession } from '../support/sdk-client.js';
 
 const PLUGIN_JS = fileURLToPath(new URL('../fixtures/plugins/acme-status-plugin.js', import.meta.url));
@@ -18,7 +18,7 @@ function installSeparately(folder: string): void {
   const own = ['mcp-devtools', 'tsyringe'];
   mkdirSync(join(modules, 'mcp-devtools'), { recursive: true });
   copyFileSync(join(REPO_ROOT, 'package.json'), join(modules, 'mcp-devtools', 'package.json'));
-  cpSync(join(REPO_ROOT, 'dist'), join(modules, 'mcp-devtools', 'dist'), { recursive: true });
+  cpSync(BUNDLE_DIR, join(modules, 'mcp-devtools', 'dist'), { recursive: true });
   cpSync(join(REPO_ROOT, 'node_modules', 'tsyringe'), join(modules, 'tsyringe'), { recursive: true });
   const rootModules = join(REPO_ROOT, 'node_modules');
   for (const entry of readdirSync(rootModules)) {

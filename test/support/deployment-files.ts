@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { REPO_ROOT } from './paths.js';
+import { BUNDLE_DIR, REPO_ROOT } from './paths.js';
 import { listeningUrl } from './sdk-client.js';
 
 /** One instruction of a Dockerfile, continuation lines joined. */
@@ -69,6 +69,16 @@ export function envOf(stage: Stage): Record<string, string> {
   return env;
 }
 
+/**
+ * A path of the image, as this repository has it: the image's WORKDIR is the repository root with the bundle at
+ * dist/, which the tests build into build/dist (test/support/paths.ts). Other arguments are left as they are.
+ */
+export function pathHere(arg: string, workdir: string): string {
+  if (!arg.startsWith(`${workdir}/`)) return arg;
+  const inside = arg.slice(workdir.length + 1);
+  return inside.startsWith('dist/') ? join(BUNDLE_DIR, inside.slice('dist/'.length)) : join(REPO_ROOT, inside);
+}
+
 /** An exec-form instruction's argv (`ENTRYPOINT ["node", "/app/dist/cli.js"]`). */
 export function execForm(args: string): string[] {
   return JSON.parse(args.replace(/^CMD\s+/, '')) as string[];
@@ -104,16 +114,26 @@ export function allKubernetesObjects(): Array<{ kind: string; metadata: { name: 
 }
 
 /**
- * A container's environment as Kubernetes makes it: values from `secrets` (by key) for secretKeyRef, and
- * `$(VAR)` in a value replaced by a variable defined before it (left as is when there is none).
+ * A container's environment as Kubernetes makes it: values from `secrets` (by key) for secretKeyRef, the pod's
+ * name for a fieldRef to metadata.name, and `$(VAR)` in a value replaced by a variable defined before it (left as
+ * is when there is none).
  */
 export function containerEnv(
-  env: ReadonlyArray<{ name: string; value?: string; valueFrom?: { secretKeyRef: { key: string } } }>,
+  env: ReadonlyArray<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string }; fieldRef?: { fieldPath: string } } }>,
   secrets: Record<string, string>,
+  podName = 'mcp-devtools-7d9f8c6b5-x2x4z',
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of env) {
-    const value = e.value !== undefined ? e.value.replace(/\$\((\w+)\)/g, (m, v: string) => out[v] ?? m) : secrets[e.valueFrom!.secretKeyRef.key];
+    const from = e.valueFrom;
+    const value =
+      e.value !== undefined
+        ? e.value.replace(/\$\((\w+)\)/g, (m, v: string) => out[v] ?? m)
+        : from?.secretKeyRef !== undefined
+          ? secrets[from.secretKeyRef.key]
+          : from?.fieldRef?.fieldPath === 'metadata.name'
+            ? podName
+            : undefined;
     if (value !== undefined) out[e.name] = value;
   }
   return out;
@@ -153,4 +173,31 @@ export function runToEnd(argv: readonly string[], env: Record<string, string>): 
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
   });
+}
+
+/** A compose service, as far as the tests read it. */
+export interface ComposeService {
+  image?: string;
+  entrypoint?: string[];
+  command?: string[];
+  environment?: Record<string, string>;
+  secrets?: string[];
+  volumes?: string[];
+}
+
+/**
+ * A service's command line as compose hands it to the container: its entrypoint (the image's when it sets none),
+ * then its command, `$$` (compose's escape for a `$` left to the container's shell) made `$`.
+ */
+export function composeArgv(service: ComposeService, imageEntrypoint: string[] = []): string[] {
+  return [...(service.entrypoint ?? imageEntrypoint), ...(service.command ?? [])].map((a) => a.replaceAll('$$', '$'));
+}
+
+/**
+ * A container's command line run on this machine: each path of `paths` (a mounted file, the secrets under
+ * /run/secrets, the image's /app) replaced by where it is here, longest first.
+ */
+export function argvHere(argv: readonly string[], paths: Record<string, string>): string[] {
+  const order = Object.keys(paths).sort((a, b) => b.length - a.length);
+  return argv.map((a) => order.reduce((text, from) => text.replaceAll(from, paths[from]!), a));
 }

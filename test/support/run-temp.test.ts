@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT, TEST_MODULES } from './paths.js';
 
 describe("the test run's temporary folder", function () {
   this.timeout(60_000);
@@ -13,7 +13,7 @@ describe("the test run's temporary folder", function () {
     const record = join(mkdtempSync(join(tmpdir(), 'run-temp-record-')), 'made.txt');
     const sample = fileURLToPath(new URL('./run-temp.sample.js', import.meta.url));
     // A run of its own, with the suite's mocha configuration (package.json: the same setup and root hooks).
-    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules/mocha/bin/mocha.js'), sample], {
+    execFileSync(process.execPath, [join(TEST_MODULES, 'mocha/bin/mocha.js'), sample], {
       cwd: REPO_ROOT,
       env: { ...process.env, RUN_TEMP_RECORD: record },
       stdio: 'pipe',

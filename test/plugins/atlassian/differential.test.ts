@@ -8,7 +8,7 @@ import { BITBUCKET_CORPUS } from '../../fixtures/atlassian/bitbucket-corpus.js';
 import { CONFLUENCE_CORPUS } from '../../fixtures/atlassian/confluence-corpus.js';
 import type { DiffCase } from '../../fixtures/atlassian/corpus-kit.js';
 import { JIRA_CORPUS } from '../../fixtures/atlassian/jira-corpus.js';
-import { REPO_ROOT } from '../../support/paths.js';
+import { TEST_MODULES } from '../../support/paths.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
 import { startReferenceServer, type ReferenceServer } from './differential/reference-server.js';
 import { describeTextDifference } from './differential/text-difference.js';
@@ -67,8 +67,7 @@ describe('Atlassian tools: content[0].text byte for byte against the published r
   }
 
   it('runs the oracle as installed today: the pinned reference servers and their TOON and JMESPath', () => {
-    const version = (pkg: string): string =>
-      (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (pkg: string): string => (JSON.parse(readFileSync(join(TEST_MODULES, pkg, 'package.json'), 'utf8')) as { version: string }).version;
     expect(version('@aashari/mcp-server-atlassian-jira')).to.equal('3.3.0');
     expect(version('@aashari/mcp-server-atlassian-bitbucket')).to.equal('3.1.0');
     expect(version('@toon-format/toon')).to.equal('2.3.1');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { kitClient } from '../../../../server/testing/sdk-client.js';
-import { REPO_ROOT } from '../../../support/paths.js';
+import { REPO_ROOT, TEST_MODULES } from '../../../support/paths.js';
 
 export type ReferencePackage = 'jira' | 'bitbucket';
 
@@ -21,7 +21,7 @@ export interface ReferenceServer {
 const PRELOAD = join(REPO_ROOT, 'test/plugins/atlassian/differential/preload.cjs');
 
 /**
- * A published reference server (`@aashari/mcp-server-atlassian-<product>`, a dev dependency) over stdio with
+ * A published reference server (`@aashari/mcp-server-atlassian-<product>`, of the test package) over stdio with
  * the official SDK client, its upstream hosts pointed at the loopback `upstream`. A private HOME and working
  * directory keep its log files, `.env` and `~/.mcp/configs.json` lookups away from the developer's.
  */
@@ -31,7 +31,7 @@ export async function startReferenceServer(product: ReferencePackage, upstream: 
   const site = credentials.ATLASSIAN_SITE_NAME ?? 'acme';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['-r', PRELOAD, join(REPO_ROOT, `node_modules/@aashari/mcp-server-atlassian-${product}/dist/index.js`)],
+    args: ['-r', PRELOAD, join(TEST_MODULES, `@aashari/mcp-server-atlassian-${product}/dist/index.js`)],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: home,
