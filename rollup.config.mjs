@@ -7,7 +7,8 @@
 // transport and its authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed.
 // No dependency's code is rewritten. Kept installed and imported: reflect-metadata (one metadata store for every
 // copy of the decorators) and keyv's store adapters (native SQLite, the Redis client: loaded only when
-// MCP_STORE_URL names them).
+// MCP_STORE_URL names them), and code mode's TypeScript compiler and QuickJS engine (loaded by the first program;
+// QuickJS reads its WebAssembly file beside its module).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -15,7 +16,15 @@ import typescript from '@rollup/plugin-typescript';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 
-const KEPT_EXTERNAL = ['reflect-metadata', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
+const KEPT_EXTERNAL = [
+  'reflect-metadata',
+  '@keyv/sqlite',
+  '@keyv/redis',
+  'sqlite3',
+  'typescript',
+  'quickjs-emscripten-core',
+  '@jitl/quickjs-wasmfile-release-sync',
+];
 
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
 const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));
