@@ -85,6 +85,13 @@ function startupModules(getModuleInfo) {
 const REFLECT_METADATA_LOADER = resolvePath('server/cli/reflect-metadata.ts');
 
 /**
+ * Code mode's sandbox worker (dist/code-sandbox.js) runs in threads of its own: it must not load the start-up
+ * chunk. The one module it shares with the server (how a program is stopped) is a chunk of its own.
+ */
+const SANDBOX_WORKER = 'plugins/code-mode/sandbox/sandbox-worker.ts';
+const SANDBOX_SHARED = [resolvePath('plugins/code-mode/sandbox/program-stop.ts')];
+
+/**
  * What the CLI runs before it loads the server: the compile cache must be on before the start-up chunk is
  * compiled, so this small module is a chunk of its own, evaluated first.
  */
@@ -106,6 +113,7 @@ function startupChunk() {
     // order is not the CLI's import order: a chunk of its own, which the CLI imports first.
     if (id === REFLECT_METADATA_LOADER) return 'reflect-metadata';
     if (PRELUDE.includes(id)) return 'prelude';
+    if (SANDBOX_SHARED.includes(id)) return 'sandbox-shared';
     return startup.has(id) ? 'startup' : undefined;
   };
 }
@@ -120,6 +128,7 @@ export default [
   {
     input: {
       cli: 'server/cli.ts',
+      'code-sandbox': SANDBOX_WORKER,
       ...PUBLIC,
     },
     external: isExternal,

@@ -26,6 +26,12 @@ export const CodeModeSettingsSchema = Type.Object({
     description: 'Bytes of printed output and returned value an execute result carries; the whole output then goes to an artifact.',
   }),
   MCP_CODE_MAX_CALLS: Type.Integer({ minimum: 1, maximum: 100_000, default: 1_000, description: 'Tool calls one program may make.' }),
+  MCP_CODE_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 256,
+    default: 8,
+    description: 'Programs run at once, each in a sandbox thread of its own (more wait for one); a program holds its thread while it awaits tool calls.',
+  }),
   MCP_CODE_TYPE_CHECK: Type.Boolean({
     default: true,
     description: 'Type-check a program against the tool declarations before it runs (false: types are only stripped).',
@@ -44,6 +50,7 @@ export interface ProgramLimits {
 export interface CodeModeSettings {
   readonly limits: ProgramLimits;
   readonly typeCheck: boolean;
+  readonly concurrency: number;
 }
 
 export function readCodeModeSettings(settings: Settings): CodeModeSettings {
@@ -57,5 +64,6 @@ export function readCodeModeSettings(settings: Settings): CodeModeSettings {
       maxCalls: s.MCP_CODE_MAX_CALLS,
     },
     typeCheck: s.MCP_CODE_TYPE_CHECK,
+    concurrency: s.MCP_CODE_CONCURRENCY,
   };
 }

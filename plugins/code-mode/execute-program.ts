@@ -8,7 +8,7 @@ import type { DeclarationCache } from './declarations.js';
 import { InnerCalls } from './inner-calls.js';
 import { compileProgram } from './program-compiler.js';
 import { ProgramOutput } from './program-output.js';
-import { runProgram } from './sandbox/program-run.js';
+import type { SandboxPool } from './sandbox/sandbox-pool.js';
 
 /** The `_meta` key listing a program's inner calls and their decisions. */
 export const CALLS_META_KEY = 'mcp-devtools/calls';
@@ -19,6 +19,7 @@ export interface ExecuteDeps {
   readonly artifacts: ArtifactStore | undefined;
   readonly declarations: DeclarationCache;
   readonly settings: CodeModeSettings;
+  readonly sandboxes: SandboxPool;
 }
 
 /** The execute call a program runs in. */
@@ -59,7 +60,7 @@ export async function executeProgram(deps: ExecuteDeps, call: ExecuteCall): Prom
     call: (name: string, args: string) => inner.call(name, args),
     print: (line: string) => output.print(line),
   };
-  const { end } = await runProgram(script, host, limits, call.signal).finally(() => ended.abort());
+  const { end } = await deps.sandboxes.run(script, host, limits, call.signal).finally(() => ended.abort());
   const calls = { [CALLS_META_KEY]: inner.records };
   if (end.kind === 'returned') {
     const { text } = await output.bounded(output.text(end.json), call.principal, deps.artifacts);

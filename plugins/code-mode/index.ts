@@ -2,6 +2,7 @@ import { inject } from 'tsyringe';
 import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
+import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import type { ToolCatalogue } from '../../core/plugin/tool-catalogue.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
@@ -9,6 +10,7 @@ import { TOKENS } from '../../core/tokens.js';
 import { CodeModeSettingsSchema, readCodeModeSettings, type CodeModeSettings } from './code-mode-settings.js';
 import { DeclarationCache, SANDBOX_GLOBALS, toolsObject } from './declarations.js';
 import { executeProgram } from './execute-program.js';
+import { SandboxPool } from './sandbox/sandbox-pool.js';
 import { searchTools, toolIndex } from './tool-search.js';
 
 const SearchArgs = Type.Object(
@@ -37,9 +39,10 @@ const ExecuteArgs = Type.Object(
   settings: CodeModeSettingsSchema,
   toolsets: { code: { description: 'Code mode: search the tools as TypeScript, run a program that calls them (served with --code-mode).', default: false } },
 })
-export class CodeModePlugin {
+export class CodeModePlugin implements DevtoolsPlugin {
   private readonly config: CodeModeSettings;
   private readonly declarations = new DeclarationCache();
+  private readonly sandboxes: SandboxPool;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -47,6 +50,11 @@ export class CodeModePlugin {
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.config = readCodeModeSettings(settings);
+    this.sandboxes = new SandboxPool(this.config.concurrency);
+  }
+
+  close(): Promise<void> {
+    return this.sandboxes.close();
   }
 
   @Tool({
@@ -83,7 +91,7 @@ export class CodeModePlugin {
   })
   execute(ctx: ToolContext<typeof ExecuteArgs, undefined>): Promise<ToolOutput> {
     return executeProgram(
-      { catalogue: this.catalogue, artifacts: this.artifacts, declarations: this.declarations, settings: this.config },
+      { catalogue: this.catalogue, artifacts: this.artifacts, declarations: this.declarations, settings: this.config, sandboxes: this.sandboxes },
       {
         code: ctx.args.code,
         principal: ctx.principal,

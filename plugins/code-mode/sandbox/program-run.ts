@@ -13,6 +13,15 @@ export interface ProgramHost {
   print(line: string): void;
 }
 
+/**
+ * How the server stops a program: `halted` is read by the interrupt handler while the program computes (a flag
+ * the server raises from its thread), `onHalt` is given the function that stops it while it awaits.
+ */
+export interface HaltControl {
+  halted(): boolean;
+  onHalt(halt: (stop: ProgramStop) => void): void;
+}
+
 /** How a program ended: the JSON of what it returned ('' for nothing), what it threw, or why the host stopped it. */
 export type ProgramEnd = { kind: 'returned'; json: string } | { kind: 'threw'; message: string } | { kind: 'stopped'; stop: ProgramStop };
 
@@ -31,21 +40,20 @@ const STACK_BYTES = 512 * 1024;
  * code runs, and by a timer while it awaits tool calls. It has no way out but the host's doors: no module loader,
  * no timers, no `std`/`os`. Resolves when the program ends, however it ends; never rejects for the program's sake.
  */
-export async function runProgram(script: string, host: ProgramHost, limits: ProgramLimits, signal: AbortSignal): Promise<ProgramRun> {
+export async function runProgram(script: string, host: ProgramHost, limits: ProgramLimits, control: HaltControl): Promise<ProgramRun> {
   const started = performance.now();
   const quickjs = await freshQuickJs();
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);
   const context = runtime.newContext();
-  const run = new Run(runtime, context, host, limits, started);
-  try {
-    if (!run.install()) return { end: run.ending!, startupMs: performance.now() - started };
-    const startupMs = performance.now() - started;
-    return { end: await run.start(script, signal), startupMs };
-  } finally {
-    run.dispose();
-  }
+  const run = new Run(runtime, context, host, limits, started, control);
+  if (!run.install()) return { end: run.ending!, startupMs: performance.now() - started };
+  const startupMs = performance.now() - started;
+  // Nothing is freed one object at a time afterwards: the WebAssembly instance is the program's alone and is
+  // dropped whole, with its memory (QuickJS asserts, and aborts its instance, when a runtime is freed while
+  // objects a program made are still linked, as a stopped program's are).
+  return { end: await run.start(script), startupMs };
 }
 
 /** One program's run: the VM, its doors, and the bookkeeping of its limits. */
@@ -65,6 +73,7 @@ class Run {
     private readonly host: ProgramHost,
     private readonly limits: ProgramLimits,
     started: number,
+    private readonly control: HaltControl,
   ) {
     this.wallDeadline = started + limits.wallMs;
     runtime.setInterruptHandler(() => this.shouldInterrupt());
@@ -76,9 +85,7 @@ class Run {
     const call = context.newFunction('__host_call', (nameHandle, argsHandle) => this.startCall(context.getString(nameHandle), context.getString(argsHandle)));
     const print = context.newFunction('__host_print', (textHandle) => this.print(context.getString(textHandle)));
     const done = context.newFunction('__host_done', (okHandle, textHandle) => {
-      this.finish(
-        context.dump(okHandle) === true ? { kind: 'returned', json: context.getString(textHandle) } : { kind: 'threw', message: context.getString(textHandle) },
-      );
+      this.finish(context.dump(okHandle) === true ? { kind: 'returned', json: context.getString(textHandle) } : this.thrown(context.getString(textHandle)));
     });
     const names = context.newString(JSON.stringify(this.host.toolNames));
     for (const [name, handle] of [
@@ -101,12 +108,11 @@ class Run {
   }
 
   /** Evaluates the program and drives it until it ends. */
-  start(script: string, signal: AbortSignal): Promise<ProgramEnd> {
+  start(script: string): Promise<ProgramEnd> {
     const ended = new Promise<ProgramEnd>((resolve) => (this.settle = resolve));
-    const onAbort = (): void => this.halt(limitStop.cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
+    this.control.onHalt((stop) => this.halt(stop));
     const timer = setTimeout(() => this.halt(limitStop.wall(this.limits.wallMs)), Math.max(0, this.wallDeadline - performance.now()));
-    if (signal.aborted) onAbort();
+    if (this.control.halted()) this.halt(limitStop.cancelled());
     else {
       const result = this.inVm(() => this.context.evalCode(script, 'program.js'));
       if (result.error !== undefined) {
@@ -122,22 +128,7 @@ class Run {
         this.pump();
       }
     }
-    return ended.finally(() => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    });
-  }
-
-  dispose(): void {
-    // A program stopped mid-way may leave QuickJS objects alive, which its runtime asserts against when freed.
-    // The instance is the program's alone and is dropped either way, so a failure to free it harms no one.
-    try {
-      this.watch?.dispose();
-      this.context.dispose();
-      this.runtime.dispose();
-    } catch {
-      // dropped with its WebAssembly instance
-    }
+    return ended.finally(() => clearTimeout(timer));
   }
 
   /** Runs the jobs the program queued (promise reactions) until none is left or the program ended. */
@@ -194,11 +185,15 @@ class Run {
 
   private finish(end: ProgramEnd): void {
     if (this.ending !== undefined) return;
-    this.ending = end;
-    this.settle?.(end);
+    // A stop wins over an ending reached after it (the last print went past the limit).
+    this.ending = this.stop !== undefined && end.kind !== 'stopped' ? { kind: 'stopped', stop: this.stop } : end;
+    this.settle?.(this.ending);
   }
 
   private shouldInterrupt(): boolean {
+    if (this.stop !== undefined) return true;
+    // Raised by the server (a hold, a cancellation): it knows why, and reports its own stop.
+    if (this.control.halted()) this.stop = limitStop.cancelled();
     if (this.stop !== undefined) return true;
     const now = performance.now();
     if (now > this.wallDeadline) this.stop = limitStop.wall(this.limits.wallMs);
@@ -217,15 +212,20 @@ class Run {
     }
   }
 
+  /** What a program's rejected promise says: QuickJS's own limits arrive this way too, as InternalErrors. */
+  private thrown(message: string): ProgramEnd {
+    if (message === 'InternalError: out of memory') return { kind: 'stopped', stop: limitStop.memory(this.limits.memoryBytes) };
+    if (message === 'InternalError: stack overflow') return { kind: 'stopped', stop: limitStop.stack() };
+    return { kind: 'threw', message };
+  }
+
   /** An error the VM gave back: the limit it stands for when QuickJS stopped the program, else what the program threw. */
   private failure(error: QuickJSHandle): ProgramEnd {
     if (this.stop !== undefined) return { kind: 'stopped', stop: this.stop };
     const dumped = this.context.dump(error) as { name?: string; message?: string } | string | undefined;
     const name = typeof dumped === 'object' && dumped !== null ? dumped.name : undefined;
     const message = typeof dumped === 'object' && dumped !== null ? String(dumped.message ?? '') : String(dumped);
-    if (name === 'InternalError' && message === 'out of memory') return { kind: 'stopped', stop: limitStop.memory(this.limits.memoryBytes) };
-    if (name === 'InternalError' && message === 'stack overflow') return { kind: 'stopped', stop: limitStop.stack() };
     if (name === 'InternalError' && message === 'interrupted') return { kind: 'stopped', stop: limitStop.cpu(this.limits.cpuMs) };
-    return { kind: 'threw', message: name === undefined ? message : `${name}: ${message}` };
+    return this.thrown(name === undefined ? message : `${name}: ${message}`);
   }
 }
