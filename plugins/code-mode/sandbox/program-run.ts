@@ -196,8 +196,9 @@ class Run {
     if (this.control.halted()) this.stop = limitStop.cancelled();
     if (this.stop !== undefined) return true;
     const now = performance.now();
-    if (now > this.wallDeadline) this.stop = limitStop.wall(this.limits.wallMs);
-    else if (this.cpuUsed + (now - this.enteredAt) > this.limits.cpuMs) this.stop = limitStop.cpu(this.limits.cpuMs);
+    // CPU first: a program computing all along has spent its wall time computing, and CPU is what to fix.
+    if (this.cpuUsed + (now - this.enteredAt) > this.limits.cpuMs) this.stop = limitStop.cpu(this.limits.cpuMs);
+    else if (now > this.wallDeadline) this.stop = limitStop.wall(this.limits.wallMs);
     return this.stop !== undefined;
   }
 
