@@ -21,7 +21,8 @@ export const CodeModeSettingsSchema = Type.Object({
   MCP_CODE_MEMORY_MB: Type.Integer({ minimum: 8, maximum: 2_048, default: 64, description: "Memory of a program's sandbox (its heap), in MiB." }),
   MCP_CODE_OUTPUT_BYTES: Type.Integer({
     minimum: 256,
-    maximum: 1_048_576,
+    // Under the 40,000 characters a result's text is cut at for the model (the truncation plugin).
+    maximum: 32_768,
     default: 16_384,
     description: 'Bytes of printed output and returned value an execute result carries; the whole output then goes to an artifact.',
   }),
