@@ -19,6 +19,10 @@ declare class ToolCallError extends Error { readonly tool: string; readonly code
 declare class PolicyDeniedError extends ToolCallError { readonly decision: { effect: string; ruleId: string | null; reason: string; policyVersion: string } }
 `;
 
+/** What search_tools says of the globals, in one line: their declarations are in SANDBOX_GLOBALS, which programs are checked against. */
+export const GLOBALS_NOTE =
+  '// console.log(...) prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n';
+
 /** `github_list_workflow_runs` -> `GithubListWorkflowRuns`: the namespace of a tool's Input and Output types. */
 export function namespaceName(toolName: string): string {
   return toolName

@@ -8,7 +8,7 @@ import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js'
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { CodeModeSettingsSchema, readCodeModeSettings, type CodeModeSettings } from './code-mode-settings.js';
-import { DeclarationCache, SANDBOX_GLOBALS, toolsObject } from './declarations.js';
+import { DeclarationCache, GLOBALS_NOTE, toolsObject } from './declarations.js';
 import { executeProgram } from './execute-program.js';
 import { SandboxPool } from './sandbox/sandbox-pool.js';
 import { searchTools, toolIndex } from './tool-search.js';
@@ -17,7 +17,8 @@ const SearchArgs = Type.Object(
   {
     query: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Words to look for in tool names and descriptions.' })),
     toolsets: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20, description: 'Whole toolsets, e.g. ["jira"].' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8, description: 'Most tools a query returns.' })),
+    tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Tools by name.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Most tools a query returns.' })),
   },
   { additionalProperties: false },
 );
@@ -62,21 +63,26 @@ export class CodeModePlugin implements DevtoolsPlugin {
     title: 'Search tools',
     description:
       'Find the tools a program can call, as TypeScript declarations (tools.<name>(args): Promise<Output>). ' +
-      'With no query and no toolsets: every toolset and its tool names.',
+      'With nothing asked: every toolset and its tool names.',
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     input: SearchArgs,
     toolset: 'code',
   })
   async search(ctx: ToolContext<typeof SearchArgs, undefined>): Promise<ToolOutput> {
     const reachable = await this.catalogue.reachable(ctx.principal);
-    const { query, toolsets, limit = 8 } = ctx.args;
-    if (query === undefined && (toolsets === undefined || toolsets.length === 0)) {
+    const { query, toolsets, tools, limit = 5 } = ctx.args;
+    if (query === undefined && (toolsets ?? []).length === 0 && (tools ?? []).length === 0) {
       return { text: `${reachable.length} tools. Ask for a query or toolsets to see their declarations.\n${toolIndex(reachable)}` };
     }
-    const found = searchTools(reachable, { ...(query === undefined ? {} : { query }), ...(toolsets === undefined ? {} : { toolsets }), limit });
+    const found = searchTools(reachable, {
+      ...(query === undefined ? {} : { query }),
+      ...(toolsets === undefined ? {} : { toolsets }),
+      ...(tools === undefined ? {} : { tools }),
+      limit,
+    });
     if (found.length === 0) return { text: `No tool matches. The toolsets and their tools:\n${toolIndex(reachable)}` };
     const declared = found.map((t) => this.declarations.of(t.descriptor));
-    return { text: [SANDBOX_GLOBALS, ...declared.map((d) => d.namespace), toolsObject(declared)].join('\n') };
+    return { text: [GLOBALS_NOTE, ...declared.map((d) => d.namespace), toolsObject(declared)].join('\n') };
   }
 
   @Tool({

@@ -1,11 +1,15 @@
 import type { ReachableTool } from '../../core/plugin/tool-catalogue.js';
 
-/** What search_tools asks for: words to match, or toolsets (or plugins) to show whole. */
+/** What search_tools asks for: words to match, toolsets (or plugins) to show whole, tools by name. */
 export interface ToolQuery {
   readonly query?: string;
   readonly toolsets?: readonly string[];
+  readonly tools?: readonly string[];
   readonly limit: number;
 }
+
+/** A tool whose score is below this share of the best one's is left out: it matched a word, not the question. */
+const RELEVANCE = 0.6;
 
 // A word in a tool's name counts most, then in its title, then in its description.
 const WEIGHTS = { name: 4, title: 2, description: 1 } as const;
@@ -16,6 +20,10 @@ const WEIGHTS = { name: 4, title: 2, description: 1 } as const;
  */
 export function searchTools(tools: readonly ReachableTool[], query: ToolQuery): ReachableTool[] {
   const picked = new Map<string, { tool: ReachableTool; score: number }>();
+  for (const name of query.tools ?? []) {
+    const tool = tools.find((t) => t.descriptor.name === name);
+    if (tool !== undefined) picked.set(name, { tool, score: Number.MAX_SAFE_INTEGER });
+  }
   for (const set of query.toolsets ?? []) {
     for (const tool of tools) {
       if (tool.toolset === set || tool.toolset.startsWith(`${set}.`)) picked.set(tool.descriptor.name, { tool, score: Number.MAX_SAFE_INTEGER });
@@ -23,11 +31,12 @@ export function searchTools(tools: readonly ReachableTool[], query: ToolQuery): 
   }
   const words = wordsOf(query.query ?? '');
   if (words.length > 0) {
-    const scored = tools
+    let scored = tools
       .map((tool) => ({ tool, score: scoreOf(tool, words) }))
       .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score || a.tool.descriptor.name.localeCompare(b.tool.descriptor.name))
-      .slice(0, query.limit);
+      .sort((a, b) => b.score - a.score || a.tool.descriptor.name.localeCompare(b.tool.descriptor.name));
+    const best = scored[0]?.score ?? 0;
+    scored = scored.filter((s) => s.score >= best * RELEVANCE).slice(0, query.limit);
     for (const s of scored) if (!picked.has(s.tool.descriptor.name)) picked.set(s.tool.descriptor.name, s);
   }
   return [...picked.values()].map((s) => s.tool);
