@@ -29,6 +29,13 @@ export interface CompileTarget {
   readonly typeCheck: boolean;
 }
 
+/** The declarations' hash, kept for the last file seen: a server's callers mostly reach the same tools. */
+let lastHashed: { text: string; hash: string } | undefined;
+function hashOf(declarations: string): string {
+  if (lastHashed?.text !== declarations) lastHashed = { text: declarations, hash: createHash('sha256').update(declarations).digest('hex') };
+  return lastHashed.hash;
+}
+
 const MAX_CACHED = 200;
 /** Compiled programs by source and declarations: a program run again (after a grant) is not compiled again. */
 const compiled = new Map<string, string>();
@@ -39,7 +46,7 @@ const compiled = new Map<string, string>();
  * each problem's line and column in the program as written; the program is then not run.
  */
 export async function compileProgram(source: string, target: CompileTarget): Promise<string> {
-  const key = createHash('sha256').update(source).update('\0').update(target.declarations).update(String(target.typeCheck)).digest('hex');
+  const key = createHash('sha256').update(source).update('\0').update(hashOf(target.declarations)).update(String(target.typeCheck)).digest('hex');
   const cached = compiled.get(key);
   if (cached !== undefined) return cached;
   const ts = await loadTypeScript();

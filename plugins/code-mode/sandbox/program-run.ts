@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { ProgramLimits } from '../code-mode-settings.js';
 import { PRELUDE } from './prelude.js';
 import { freshQuickJs } from './quickjs-module.js';
@@ -40,9 +40,15 @@ const STACK_BYTES = 512 * 1024;
  * code runs, and by a timer while it awaits tool calls. It has no way out but the host's doors: no module loader,
  * no timers, no `std`/`os`. Resolves when the program ends, however it ends; never rejects for the program's sake.
  */
-export async function runProgram(script: string, host: ProgramHost, limits: ProgramLimits, control: HaltControl): Promise<ProgramRun> {
+export async function runProgram(
+  script: string,
+  host: ProgramHost,
+  limits: ProgramLimits,
+  control: HaltControl,
+  instance: Promise<QuickJSWASMModule> = freshQuickJs(),
+): Promise<ProgramRun> {
   const started = performance.now();
-  const quickjs = await freshQuickJs();
+  const quickjs = await instance;
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(STACK_BYTES);

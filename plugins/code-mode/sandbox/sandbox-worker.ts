@@ -1,6 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ErrorCode } from '../../../core/errors/catalogue.js';
+import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { runProgram, type ProgramHost } from './program-run.js';
+import { freshQuickJs } from './quickjs-module.js';
 import { limitStop, ProgramStop } from './program-stop.js';
 import type { FromWorker, ToWorker, WorkerData } from './sandbox-messages.js';
 
@@ -17,6 +19,12 @@ const send = (message: FromWorker): void => port.postMessage(message);
 let pending = new Map<number, { resolve(reply: string): void; reject(stop: ProgramStop): void }>();
 let halt: ((stop: ProgramStop) => void) | undefined;
 let nextCallId = 0;
+/**
+ * The QuickJS instance the next program gets, made while the thread is idle: each program still gets one of its
+ * own, never used before, but does not wait for it to be instantiated.
+ */
+let ready: Promise<QuickJSWASMModule> | undefined = freshQuickJs();
+ready.catch(() => (ready = undefined));
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'reply') {
@@ -48,11 +56,18 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       send({ type: 'print', line });
     },
   };
-  const { end, startupMs } = await runProgram(message.script, host, message.limits, {
-    halted: () => Atomics.load(haltFlag, 0) === 1,
-    onHalt: (stop) => (halt = stop),
-  });
+  const instance = ready ?? freshQuickJs();
+  ready = undefined;
+  const { end, startupMs } = await runProgram(
+    message.script,
+    host,
+    message.limits,
+    { halted: () => Atomics.load(haltFlag, 0) === 1, onHalt: (stop) => (halt = stop) },
+    instance,
+  );
   halt = undefined;
+  ready = freshQuickJs();
+  ready.catch(() => (ready = undefined));
   send({
     type: 'done',
     end:
