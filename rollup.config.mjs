@@ -57,6 +57,9 @@ const LAZY = [
   /\/core\/http\/pooled-request\.ts$/,
   // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
   /\/server\/cli\/workers\.ts$/,
+  // Code mode's program runner and its sandbox threads: loaded by the first execute.
+  /\/plugins\/code-mode\/execute-program\.ts$/,
+  /\/plugins\/code-mode\/sandbox\/sandbox-pool\.ts$/,
   // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
   /\/server\/tracing\/start-tracing\.ts$/,
 ];

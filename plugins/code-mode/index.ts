@@ -9,8 +9,8 @@ import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
 import { CodeModeSettingsSchema, readCodeModeSettings, type CodeModeSettings } from './code-mode-settings.js';
 import { DeclarationCache, GLOBALS_NOTE, toolsObject } from './declarations.js';
-import { executeProgram } from './execute-program.js';
-import { SandboxPool } from './sandbox/sandbox-pool.js';
+import type * as ExecuteModule from './execute-program.js';
+import type { SandboxPool } from './sandbox/sandbox-pool.js';
 import { searchTools, toolIndex } from './tool-search.js';
 
 const SearchArgs = Type.Object(
@@ -43,7 +43,8 @@ const ExecuteArgs = Type.Object(
 export class CodeModePlugin implements DevtoolsPlugin {
   private readonly config: CodeModeSettings;
   private readonly declarations = new DeclarationCache();
-  private readonly sandboxes: SandboxPool;
+  /** The program runner and its sandbox threads, loaded by the first execute: a server that runs none loads neither. */
+  private runner: Promise<{ execute: typeof ExecuteModule; sandboxes: SandboxPool }> | undefined;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -51,11 +52,10 @@ export class CodeModePlugin implements DevtoolsPlugin {
     @inject(TOKENS.ArtifactStore) private readonly artifacts: ArtifactStore,
   ) {
     this.config = readCodeModeSettings(settings);
-    this.sandboxes = new SandboxPool(this.config.concurrency);
   }
 
-  close(): Promise<void> {
-    return this.sandboxes.close();
+  async close(): Promise<void> {
+    await (await this.runner)?.sandboxes.close();
   }
 
   @Tool({
@@ -95,9 +95,14 @@ export class CodeModePlugin implements DevtoolsPlugin {
     input: ExecuteArgs,
     toolset: 'code',
   })
-  execute(ctx: ToolContext<typeof ExecuteArgs, undefined>): Promise<ToolOutput> {
-    return executeProgram(
-      { catalogue: this.catalogue, artifacts: this.artifacts, declarations: this.declarations, settings: this.config, sandboxes: this.sandboxes },
+  async execute(ctx: ToolContext<typeof ExecuteArgs, undefined>): Promise<ToolOutput> {
+    this.runner ??= Promise.all([import('./execute-program.js'), import('./sandbox/sandbox-pool.js')]).then(([execute, pool]) => ({
+      execute,
+      sandboxes: new pool.SandboxPool(this.config.concurrency),
+    }));
+    const { execute, sandboxes } = await this.runner;
+    return execute.executeProgram(
+      { catalogue: this.catalogue, artifacts: this.artifacts, declarations: this.declarations, settings: this.config, sandboxes },
       {
         code: ctx.args.code,
         principal: ctx.principal,
