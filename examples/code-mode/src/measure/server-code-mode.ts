@@ -70,7 +70,7 @@ async function codeMode(task: Task, client: Client): Promise<WayTokens> {
 /** Each task both ways, each against a fresh server of its own (no cache carried over). */
 export async function measureServerCodeMode(tasks: readonly Task[], world: VendorWorld): Promise<ServerMeasurement> {
   const directServer = (toolsets = DIRECT_TOOLSETS) => ({ ...world.server({ env: { MCP_TOOLSETS: toolsets } }), structuredOutput: false });
-  const codeServer = (): ReturnType<VendorWorld['server']> => world.server({ env: { MCP_CODE_MODE: 'true' } });
+  const codeServer = (): ReturnType<VendorWorld['server']> => world.server({ env: { MCP_CODE_MODE: 'true', MCP_EXCLUDE_TOOLS: '' } });
   const measured: ServerTaskMeasure[] = [];
   const everything = await connectToServer(directServer('all'));
   const catalogue = await definitionsOf(everything.client).finally(() => everything.close());
