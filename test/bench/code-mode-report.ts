@@ -88,5 +88,5 @@ Each task is a conversation that starts with the tool definitions (tools/list as
 | direct | ${fmt(s.direct.median)} ms | ${fmt(s.direct.p99)} ms |
 | execute, the same program (compiled once) | ${fmt(s.executeSame.median)} ms | ${fmt(s.executeSame.p99)} ms |
 | execute, a new program each time (type-checked) | ${fmt(s.executeNew.median)} ms | ${fmt(s.executeNew.p99)} ms |
-| sandbox start-up alone, per program | ${fmt(sandboxStartup.median)} ms | ${fmt(sandboxStartup.p99)} ms |`;
+| sandbox start-up alone, per program (runtime, limits, prelude; its own WebAssembly instance made while the thread waited) | ${fmt(sandboxStartup.median)} ms | ${fmt(sandboxStartup.p99)} ms |`;
 }
