@@ -7,7 +7,8 @@
 // transport and its authenticators, JMESPath, the plugin package resolver) into chunks loaded when first needed.
 // No dependency's code is rewritten. Kept installed and imported: reflect-metadata (one metadata store for every
 // copy of the decorators) and keyv's store adapters (native SQLite, the Redis client: loaded only when
-// MCP_STORE_URL names them).
+// MCP_STORE_URL names them), and code mode's TypeScript compiler and QuickJS engine (loaded by the first program;
+// QuickJS reads its WebAssembly file beside its module).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -15,7 +16,15 @@ import typescript from '@rollup/plugin-typescript';
 import { resolve as resolvePath } from 'node:path';
 import { dts } from 'rollup-plugin-dts';
 
-const KEPT_EXTERNAL = ['reflect-metadata', '@keyv/sqlite', '@keyv/redis', 'sqlite3'];
+const KEPT_EXTERNAL = [
+  'reflect-metadata',
+  '@keyv/sqlite',
+  '@keyv/redis',
+  'sqlite3',
+  'typescript',
+  'quickjs-emscripten-core',
+  '@jitl/quickjs-wasmfile-release-sync',
+];
 
 const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
 const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)));
@@ -48,6 +57,9 @@ const LAZY = [
   /\/core\/http\/pooled-request\.ts$/,
   // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
   /\/server\/cli\/workers\.ts$/,
+  // Code mode's program runner and its sandbox threads: loaded by the first execute.
+  /\/plugins\/code-mode\/execute-program\.ts$/,
+  /\/plugins\/code-mode\/sandbox\/sandbox-pool\.ts$/,
   // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
   /\/server\/tracing\/start-tracing\.ts$/,
 ];
@@ -76,6 +88,13 @@ function startupModules(getModuleInfo) {
 const REFLECT_METADATA_LOADER = resolvePath('server/cli/reflect-metadata.ts');
 
 /**
+ * Code mode's sandbox worker (dist/code-sandbox.js) runs in threads of its own: it must not load the start-up
+ * chunk. The one module it shares with the server (how a program is stopped) is a chunk of its own.
+ */
+const SANDBOX_WORKER = 'plugins/code-mode/sandbox/sandbox-worker.ts';
+const SANDBOX_SHARED = [resolvePath('plugins/code-mode/sandbox/program-stop.ts')];
+
+/**
  * What the CLI runs before it loads the server: the compile cache must be on before the start-up chunk is
  * compiled, so this small module is a chunk of its own, evaluated first.
  */
@@ -97,6 +116,7 @@ function startupChunk() {
     // order is not the CLI's import order: a chunk of its own, which the CLI imports first.
     if (id === REFLECT_METADATA_LOADER) return 'reflect-metadata';
     if (PRELUDE.includes(id)) return 'prelude';
+    if (SANDBOX_SHARED.includes(id)) return 'sandbox-shared';
     return startup.has(id) ? 'startup' : undefined;
   };
 }
@@ -123,6 +143,7 @@ const bundles = (outDir) => [
   {
     input: {
       cli: 'server/cli.ts',
+      'code-sandbox': SANDBOX_WORKER,
       ...PUBLIC,
     },
     external: isExternal,

@@ -23,4 +23,6 @@ export const TOKENS = {
   ArtifactStore: 'mcp-devtools:ArtifactStore',
   /** The ToolsetDirectory: the toolsets of the server and what each caller enabled (the toolset tools). */
   Toolsets: 'mcp-devtools:Toolsets',
+  /** The ToolCatalogue: the tools a program run by code mode reaches, and the one way it calls them. */
+  ToolCatalogue: 'mcp-devtools:ToolCatalogue',
 } as const;

@@ -63,6 +63,11 @@ export const CoreSettings = Type.Object({
     description:
       'Start with three tools (list_toolsets, get_toolset_tools, enable_toolset) and what MCP_TOOLSETS or MCP_TOOLS name; a caller enables further toolsets as it needs them (--dynamic-toolsets).',
   }),
+  MCP_CODE_MODE: Type.Boolean({
+    default: false,
+    description:
+      'Serve search_tools, execute and artifact_read only (--code-mode): a program run by execute reaches every tool the selection would otherwise serve. Turns structured output on.',
+  }),
   STREAMING_ARTIFACT_RETENTION_SECONDS: lenient(Type.Integer({ default: 3600, description: 'How long artifacts stay readable; clamped to 300-604800.' })),
   MCP_STORE_URL: Type.String({
     default: 'memory://',

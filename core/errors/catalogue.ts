@@ -51,6 +51,15 @@ export const ERROR_CATALOGUE = {
     retryable: false,
     summary: 'An upload was refused before anything was sent: a name that exists, a file over the size limits, or content that is not base64.',
   },
+  program_invalid: {
+    retryable: false,
+    summary: 'A code-mode program has a syntax or type error (line and column given) and was not run (execute).',
+  },
+  program_limit: {
+    retryable: false,
+    summary: 'A code-mode program reached one of its limits (wall time, CPU, memory, stack, output, tool calls) and was stopped; the message names it.',
+  },
+  program_failed: { retryable: false, summary: 'A code-mode program threw an error it did not catch (execute).' },
   tool_failed: { retryable: false, summary: "The tool's plugin failed unexpectedly; other calls are unaffected." },
   cancelled: { retryable: true, summary: 'The call was cancelled by the client or by shutdown.' },
 } as const;

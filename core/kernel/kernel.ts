@@ -25,7 +25,8 @@ import { BodyBudget } from '../http/body-budget.js';
 import { InFlightCalls } from './in-flight.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
-import { ToolSelection } from './tool-selection.js';
+import { ToolSelection, type Reach } from './tool-selection.js';
+import { programCatalogue } from './program-catalogue.js';
 import { collectToolsets } from './toolsets.js';
 import { checkPluginName } from './declared-names.js';
 import { checkPluginVersion } from './spec-checks.js';
@@ -75,6 +76,11 @@ export interface CallOptions {
   jsonRpcRequestId?: string | number;
   /** The W3C trace context the request carried: the call's span continues that trace. */
   traceCarrier?: TraceCarrier;
+  /**
+   * Who reaches the tool: an MCP client (the default), or a program run by code mode's `execute`, which reaches
+   * the tools the selection serves although MCP_CODE_MODE keeps them off the list, and never the code tools.
+   */
+  reach?: Reach;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
@@ -179,6 +185,7 @@ export class Kernel {
     const scrub = liveScrub(() => this.scrub);
     this.container.register(TOKENS.Scrubber, { useValue: scrub });
     this.container.register(TOKENS.Toolsets, { useValue: this.toolsets });
+    this.container.register(TOKENS.ToolCatalogue, { useValue: programCatalogue(this) });
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -259,8 +266,8 @@ export class Kernel {
    * What in the configuration hides a registered tool (MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS,
    * MCP_READ_ONLY) from a caller that enabled `enabled` (dynamic toolsets); undefined if served.
    */
-  hiddenBy(tool: string, enabled?: ReadonlySet<string>): string | undefined {
-    return this.selection?.hiddenBy(tool, enabled);
+  hiddenBy(tool: string, enabled?: ReadonlySet<string>, reach?: Reach): string | undefined {
+    return this.selection?.hiddenBy(tool, enabled, reach);
   }
 
   /** Whether callers enable toolsets as they go (MCP_DYNAMIC_TOOLSETS): their tool lists change. */
@@ -283,11 +290,14 @@ export class Kernel {
     return this.selection?.toolsetOfTool(tool);
   }
 
-  /** The `tools/list` answer for a client that negotiated `protocolVersion` and enabled `enabled` (dynamic toolsets). */
-  listTools(protocolVersion?: string, enabled?: ReadonlySet<string>): ToolDescriptor[] {
+  /**
+   * The `tools/list` answer for a client that negotiated `protocolVersion` and enabled `enabled` (dynamic
+   * toolsets); with `reach` 'program', the tools a program run by `execute` reaches instead.
+   */
+  listTools(protocolVersion?: string, enabled?: ReadonlySet<string>, reach?: Reach): ToolDescriptor[] {
     const out: ToolDescriptor[] = [];
     for (const tool of this.tools.values()) {
-      if (this.hiddenBy(tool.definition.spec.name, enabled) !== undefined) continue;
+      if (this.hiddenBy(tool.definition.spec.name, enabled, reach) !== undefined) continue;
       let descriptor = tool.descriptor;
       for (const plugin of this.booted) {
         if (plugin.instance?.describeTool) descriptor = plugin.instance.describeTool(tool.definition.spec, descriptor, protocolVersion);
@@ -336,7 +346,7 @@ export class Kernel {
               this.servedDefinitions().map((d) => d.spec.name),
             )}`,
       );
-    const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined);
+    const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined, options.reach);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
     return this.inFlight.run(options.signal, async (signal) => {
       const span = startCallSpan({ tool: tool.definition, ...options });

@@ -6,7 +6,7 @@ import type { ToolDefinition } from '../plugin/contract.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { toolsetOf, type Toolset } from './toolsets.js';
 
-const SelectionSettings = Type.Pick(CoreSettings, ['MCP_TOOLSETS', 'MCP_TOOLS', 'MCP_EXCLUDE_TOOLS', 'MCP_DYNAMIC_TOOLSETS', 'MCP_READ_ONLY']);
+const SelectionSettings = Type.Pick(CoreSettings, ['MCP_TOOLSETS', 'MCP_TOOLS', 'MCP_EXCLUDE_TOOLS', 'MCP_DYNAMIC_TOOLSETS', 'MCP_READ_ONLY', 'MCP_CODE_MODE']);
 
 /** The tool that reads spilled values back: served whenever a served tool can spill, whatever the selection. */
 export const ARTIFACT_READER = 'artifact_read';
@@ -15,6 +15,15 @@ export const ARTIFACT_READER = 'artifact_read';
 export const TOOLSET_TOOLS: readonly string[] = ['list_toolsets', 'get_toolset_tools', 'enable_toolset'];
 /** The toolset tool that changes what a caller is served. */
 export const ENABLE_TOOLSET = 'enable_toolset';
+
+/** The toolset of code mode's tools (search_tools, execute: plugins/code-mode), the only one MCP_CODE_MODE lists. */
+export const CODE_TOOLSET = 'code';
+
+/**
+ * Who reaches a tool: an MCP client (`tools/list`, `tools/call`), or a program that `execute` runs, which reaches
+ * the tools the selection serves even when code mode keeps them off the list, and never the code tools themselves.
+ */
+export type Reach = 'client' | 'program';
 
 /** What the selection needs to know of a registered tool. */
 export interface SelectableTool {
@@ -44,10 +53,14 @@ export class ToolSelection {
   readonly toolsets: ReadonlyMap<string, Toolset>;
   private readonly toolsetByTool = new Map<string, string>();
   private readonly spillers = new Set<string>();
+  /** MCP_CODE_MODE: clients are served the code toolset and artifact_read; the selection is what programs reach. */
+  readonly codeMode: boolean;
+  private readonly codeTools = new Set<string>();
 
   constructor(settings: Settings, tools: readonly SelectableTool[], toolsets: ReadonlyMap<string, Toolset>) {
-    const { MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS, MCP_DYNAMIC_TOOLSETS, MCP_READ_ONLY } = settings.of(SelectionSettings);
+    const { MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS, MCP_DYNAMIC_TOOLSETS, MCP_READ_ONLY, MCP_CODE_MODE } = settings.of(SelectionSettings);
     this.dynamic = MCP_DYNAMIC_TOOLSETS;
+    this.codeMode = MCP_CODE_MODE;
     this.toolsets = toolsets;
     const named = listSetting(MCP_TOOLSETS);
     const listedTools = listSetting(MCP_TOOLS);
@@ -55,6 +68,7 @@ export class ToolSelection {
     const names = tools.map((t) => t.definition.spec.name);
     for (const tool of tools) {
       this.toolsetByTool.set(tool.definition.spec.name, toolsetOf(tool.definition));
+      if (toolsetOf(tool.definition) === CODE_TOOLSET) this.codeTools.add(tool.definition.spec.name);
       if (tool.canSpill && tool.definition.spec.name !== ARTIFACT_READER) this.spillers.add(tool.definition.spec.name);
     }
     const plugins = new Set(tools.map((t) => t.definition.plugin));
@@ -84,17 +98,30 @@ export class ToolSelection {
       const meta = TOOLSET_TOOLS.includes(spec.name);
       if (meta && !this.dynamic) this.hiddenAlways.set(spec.name, 'it is served with MCP_DYNAMIC_TOOLSETS=true (--dynamic-toolsets) only');
       else if (excluded.has(spec.name)) this.hiddenAlways.set(spec.name, 'MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
-      else if (MCP_READ_ONLY && !meta && (!spec.annotations.readOnlyHint || tool.writes === true)) {
+      // The code tools stay on a read-only server: the programs they run are held to it call by call.
+      else if (MCP_READ_ONLY && !meta && !this.codeTools.has(spec.name) && (!spec.annotations.readOnlyHint || tool.writes === true)) {
         this.hiddenAlways.set(spec.name, 'MCP_READ_ONLY=true hides it (it can change things)');
       } else if (meta || chosen.has(this.toolsetByTool.get(spec.name)!) || listedTools.includes(spec.name)) this.base.add(spec.name);
     }
     this.describeUnchosen(named, listedTools);
   }
 
-  /** Why the configuration hides a tool from a caller who enabled `enabled`; undefined when it is served. */
-  hiddenBy(tool: string, enabled: ReadonlySet<string> = EMPTY): string | undefined {
+  /**
+   * Why the configuration hides a tool from a caller who enabled `enabled`; undefined when it is served. A
+   * program (`reach` 'program') is held to the same selection, exclusions and read-only mode as a client without
+   * code mode, and never reaches the code tools (a program cannot start another).
+   */
+  hiddenBy(tool: string, enabled: ReadonlySet<string> = EMPTY, reach: Reach = 'client'): string | undefined {
     const always = this.hiddenAlways.get(tool);
     if (always !== undefined) return always;
+    if (reach === 'program') {
+      if (this.codeTools.has(tool)) return 'a program cannot call the code tools (search_tools, execute)';
+      if (this.codeMode && tool === ARTIFACT_READER) return undefined;
+    } else if (this.codeMode) {
+      return this.codeTools.has(tool) || tool === ARTIFACT_READER
+        ? undefined
+        : 'MCP_CODE_MODE=true (--code-mode) serves search_tools, execute and artifact_read only: call it from a program run by execute';
+    }
     if (this.base.has(tool) || enabled.has(this.toolsetByTool.get(tool) ?? '')) return undefined;
     // artifact_read follows the tools that can spill: served while one of them is.
     if (tool === ARTIFACT_READER && [...this.spillers].some((s) => this.hiddenBy(s, enabled) === undefined)) return undefined;

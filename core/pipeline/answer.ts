@@ -26,7 +26,8 @@ export function successAnswer(call: Call, produced: Produced): Answer {
     const serialized = isObject(structured) ? undefined : JSON.stringify(structured);
     if (serialized !== undefined && serialized !== text) result.content.push({ type: 'text', text: serialized });
   }
-  if (Object.keys(call.meta).length > 0) result._meta = call.meta;
+  const meta = output.resultMeta === undefined ? call.meta : { ...call.meta, ...output.resultMeta };
+  if (Object.keys(meta).length > 0) result._meta = meta;
   return produced.structuredBytes === undefined ? { result } : { result, structuredBytes: produced.structuredBytes };
 }
 

@@ -116,6 +116,7 @@ function scrubbedOutput(output: ToolOutput, deps: CoreStageDeps): ToolOutput {
   const out: ToolOutput = { ...output };
   if (output.value !== undefined) out.value = scrubJsonValue(output.value, deps.scrub, walk);
   if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, deps.scrub, walk);
+  if (output.resultMeta !== undefined) out.resultMeta = scrubJsonValue(output.resultMeta, deps.scrub, walk);
   if (output.text !== undefined) out.text = deps.scrub(output.text);
   return out;
 }

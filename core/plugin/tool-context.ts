@@ -22,6 +22,8 @@ interface OutputBody {
    * file and their notice names none: their text stays byte-identical.
    */
   saveTruncated?: boolean;
+  /** `_meta` keys the result carries beside the call's own (code mode's `execute` lists its inner calls there). */
+  resultMeta?: Record<string, unknown>;
 }
 
 /** The keys an envelope keeps beside `data` (`nextPage`, `cache`): what a handler returns as `meta`. */

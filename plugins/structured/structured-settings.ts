@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { CoreSettings } from '../../core/config/core-settings.js';
 import { clamp, lenient } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
@@ -30,7 +31,9 @@ export interface StructuredSettings {
 
 /** Reads the settings; an out-of-range bound is clamped and logged (an unparsable one was logged by the cascade). */
 export function readStructuredSettings(settings: Settings, logger: Logger): StructuredSettings {
-  const { MCP_STRUCTURED_MAX_BYTES: given, MCP_STRUCTURED_OUTPUT: enabled } = settings.of(StructuredSettingsSchema);
+  const { MCP_STRUCTURED_MAX_BYTES: given, MCP_STRUCTURED_OUTPUT: asked } = settings.of(StructuredSettingsSchema);
+  // Code mode's programs read structured values: MCP_CODE_MODE turns structured output on.
+  const enabled = asked || settings.of(CoreSettings).MCP_CODE_MODE;
   const { value, clamped } = clamp(given, MIN_MAX_BYTES, MAX_MAX_BYTES);
   if (clamped) logger.warn(`MCP_STRUCTURED_MAX_BYTES=${given} is outside ${MIN_MAX_BYTES}-${MAX_MAX_BYTES}; using ${value}.`);
   return { enabled, maxBytes: value };

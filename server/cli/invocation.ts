@@ -30,6 +30,7 @@ export interface ToolOptions {
   excludeTools?: string;
   dynamicToolsets?: boolean;
   readOnly?: boolean;
+  codeMode?: boolean;
 }
 
 /** The settings the tool selection flags stand for (common-options.ts declares them). */
@@ -40,5 +41,6 @@ export function toolFlags(options: ToolOptions): Record<string, string> {
   if (options.excludeTools !== undefined) flags.MCP_EXCLUDE_TOOLS = options.excludeTools;
   if (options.dynamicToolsets) flags.MCP_DYNAMIC_TOOLSETS = 'true';
   if (options.readOnly) flags.MCP_READ_ONLY = 'true';
+  if (options.codeMode) flags.MCP_CODE_MODE = 'true';
   return flags;
 }

@@ -1,3 +1,4 @@
+import { CODE_MODE_HEADING, codeModeSection } from './code-mode-report.js';
 import { gainOf, MECHANISM_MIN_GAIN } from './mechanism-gains.js';
 import type { BenchResults, Outcome } from './results.js';
 import { bytesCell, fmt, ratio, spread, type Summary } from './stats.js';
@@ -194,6 +195,10 @@ ${memory(r)}
 ### Tokens: tools/list
 
 ${tokens(r)}
+
+${CODE_MODE_HEADING}
+
+${codeModeSection(r.codeMode)}
 
 ### Mechanisms against the plain way
 

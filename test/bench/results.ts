@@ -1,3 +1,4 @@
+import type { CodeModeBench } from './code-mode.js';
 import type { MachineInfo } from './machine.js';
 import type { MechanismRow } from './mechanism-gains.js';
 import type { Mechanism } from './mechanisms.js';
@@ -45,4 +46,6 @@ export interface BenchResults {
   mechanisms: Outcome<{ measured: Array<Pick<Mechanism, 'name' | 'fast' | 'plain'>>; rows: MechanismRow[] }>;
   toolsList: Outcome<ToolsListRow[]>;
   throughput: Outcome<ThroughputRow[]>;
+  /** Code mode (issue 54); absent from runs made before it. */
+  codeMode?: Outcome<CodeModeBench>;
 }

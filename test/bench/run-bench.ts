@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/paths.js';
 import { describeMachine, loadNow } from './machine.js';
+import { benchCodeMode } from './code-mode.js';
 import { benchMechanisms } from './mechanism-gains.js';
 import { MECHANISMS } from './mechanisms.js';
 import { benchPerCall } from './per-call.js';
@@ -98,6 +99,10 @@ const throughputServers: ThroughputServer[] = [
 const throughput = await part('throughput', () =>
   benchThroughput(throughputServers, plan.throughput.clients, plan.throughput.windowSeconds, plan.throughput.rounds),
 );
+// Six tasks both ways (the example package measures them), execute against the direct call, the sandbox's start-up.
+const codeMode = await part('code mode', () =>
+  benchCodeMode({ calls: quick ? 50 : 200, programs: quick ? 50 : 200, tokensFile: join(scratch, 'code-mode-tokens.json') }),
+);
 // Last: it works in this process, which also runs the mocks and clients the servers' figures go through.
 const mechanisms = await part('mechanisms', () => ({
   measured: MECHANISMS.map(({ name, fast, plain }) => ({ name, fast, plain })),
@@ -120,6 +125,7 @@ const results: BenchResults = {
   mechanisms,
   toolsList,
   throughput,
+  codeMode,
 };
 const out = join(REPO_ROOT, quick ? 'build/bench' : 'docs');
 mkdirSync(join(REPO_ROOT, 'build/bench'), { recursive: true });

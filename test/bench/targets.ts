@@ -1,3 +1,4 @@
+import { codeModeTargets } from './code-mode-report.js';
 import { gainOf, MECHANISM_MIN_GAIN, type MechanismRow } from './mechanism-gains.js';
 import type { PerCallRow } from './per-call.js';
 import type { BenchResults, Outcome, StartupOn } from './results.js';
@@ -103,7 +104,7 @@ function mechanismTargets(r: BenchResults): TargetRow[] {
 
 /** Every budget of issue 40, in the order the report lists them. */
 export function targetsOf(r: BenchResults): TargetRow[] {
-  return [...r.startup.map(startupTarget), perCallTarget(r), spillTarget(r), ...toolsListTargets(r), ...mechanismTargets(r)];
+  return [...r.startup.map(startupTarget), perCallTarget(r), spillTarget(r), ...toolsListTargets(r), ...mechanismTargets(r), ...codeModeTargets(r.codeMode)];
 }
 
 /** The parts that could not run: why the run exits non-zero. */
@@ -115,6 +116,7 @@ export function failuresOf(r: BenchResults): string[] {
     ['mechanisms', r.mechanisms],
     ['tools/list tokens', r.toolsList],
     ['throughput', r.throughput],
+    ...(r.codeMode === undefined ? [] : [['code mode', r.codeMode] as [string, Outcome<unknown>]]),
   ];
   return parts.filter(([, o]) => !o.ok).map(([name, o]) => `${name}: ${errorOf(o)}`);
 }

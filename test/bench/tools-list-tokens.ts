@@ -25,6 +25,7 @@ export const TOOLS_LIST_CONFIGURATIONS: ToolsListConfiguration[] = [
   { label: 'every tool', args: ['--toolsets', 'all'], budget: 22_000 },
   { label: 'the default set', args: [], budget: TOOLS_LIST_TOKEN_BUDGET },
   { label: 'dynamic toolsets', args: ['--dynamic-toolsets'], budget: 1_500 },
+  { label: 'code mode', args: ['--code-mode'], budget: 1_000 },
 ];
 
 export interface ToolsListSize {

@@ -36,6 +36,9 @@ describe('docs/benchmarks.md', () => {
       /^one 16 MiB value/,
       ...TOOLS_LIST_CONFIGURATIONS.map((c) => new RegExp(`^tools/list, ${c.label}`)),
       ...MECHANISMS.map((m) => new RegExp(`^mechanism: ${m.name}$`)),
+      /^code mode: tokens of six tasks/,
+      /^code mode: execute with one inner call/,
+      /^code mode: sandbox start-up per program/,
     ];
     expect(targets).to.have.length(expected.length);
     targets.forEach((target, i) => expect(target).to.match(expected[i]!));

@@ -98,6 +98,7 @@ const CROSS_CUTTING = [
   'StructuredOutputPlugin',
   'PolicyPlugin',
   'ToolsetsPlugin',
+  'CodeModePlugin',
 ];
 
 describe('README.md: every command it gives runs as written', () => {

@@ -5,7 +5,7 @@ import { ToolSelection, type SelectableTool } from '../../../core/kernel/tool-se
 import { collectToolsets } from '../../../core/kernel/toolsets.js';
 import type { PluginSpec, ToolDefinition } from '../../../core/plugin/contract.js';
 
-const SELECTION_DEFAULTS = { MCP_TOOLSETS: '', MCP_TOOLS: '', MCP_EXCLUDE_TOOLS: '', MCP_DYNAMIC_TOOLSETS: false, MCP_READ_ONLY: false };
+const SELECTION_DEFAULTS = { MCP_TOOLSETS: '', MCP_TOOLS: '', MCP_EXCLUDE_TOOLS: '', MCP_DYNAMIC_TOOLSETS: false, MCP_READ_ONLY: false, MCP_CODE_MODE: false };
 
 function settings(values: Partial<typeof SELECTION_DEFAULTS> = {}): Settings {
   const all = { ...SELECTION_DEFAULTS, ...values };
@@ -47,13 +47,13 @@ const TOOLS = [
   tool('enable_toolset', 'toolsets', 'toolsets'),
 ];
 
-function select(values: Partial<typeof SELECTION_DEFAULTS> = {}): ToolSelection {
+function select(values: Partial<typeof SELECTION_DEFAULTS> = {}, plugins = PLUGINS, tools = TOOLS): ToolSelection {
   return new ToolSelection(
     settings(values),
-    TOOLS,
+    tools,
     collectToolsets(
-      PLUGINS,
-      TOOLS.map((t) => t.definition),
+      plugins,
+      tools.map((t) => t.definition),
     ),
   );
 }
@@ -149,5 +149,36 @@ describe('tool selection: toolsets, tools, exclusions, dynamic toolsets', () => 
     expect(() =>
       collectToolsets([{ name: 'jira', version: '1', toolsets: { 'jira.isues': { description: 'x' } } }], [tool('jira_get', 'jira', 'jira.issues').definition]),
     ).to.throw('Plugin "jira" declares toolset "jira.isues", but none of its tools is in it');
+  });
+});
+
+describe('tool selection: code mode', () => {
+  const plugins: PluginSpec[] = [...PLUGINS, { name: 'code', version: '1', toolsets: { code: { description: 'Code mode', default: false } } }];
+  const tools = [...TOOLS, tool('search_tools', 'code', 'code'), tool('execute', 'code', 'code', false)];
+  const selectWithCode = (values: Partial<typeof SELECTION_DEFAULTS> = {}): ToolSelection => select(values, plugins, tools);
+  const servedTo = (selection: ToolSelection, reach: 'client' | 'program'): string[] =>
+    tools.map((t) => t.definition.spec.name).filter((name) => selection.hiddenBy(name, undefined, reach) === undefined);
+
+  it('lists the code tools and artifact_read only; a program reaches what the selection would serve, never the code tools', () => {
+    const selection = selectWithCode({ MCP_CODE_MODE: true });
+    expect(servedTo(selection, 'client')).to.deep.equal(['artifact_read', 'search_tools', 'execute']);
+    // Exactly what a server without code mode would serve.
+    expect(servedTo(selection, 'program')).to.deep.equal(served(select()));
+    expect(selection.hiddenBy('jira_get')).to.equal(
+      'MCP_CODE_MODE=true (--code-mode) serves search_tools, execute and artifact_read only: call it from a program run by execute',
+    );
+    expect(selection.hiddenBy('execute', undefined, 'program')).to.equal('a program cannot call the code tools (search_tools, execute)');
+  });
+
+  it('keeps the code toolset out of the defaults, serves it beside others when named, and holds read-only mode and exclusions inside', () => {
+    expect(servedTo(selectWithCode(), 'client')).not.to.include.members(['search_tools', 'execute']);
+    expect(servedTo(selectWithCode({ MCP_TOOLSETS: 'default,code' }), 'client')).to.include.members(['search_tools', 'execute', 'jira_get']);
+    const guarded = selectWithCode({ MCP_CODE_MODE: true, MCP_READ_ONLY: true, MCP_EXCLUDE_TOOLS: 'jira_get' });
+    expect(servedTo(guarded, 'client'), 'execute stays: its programs are held to read-only call by call').to.deep.equal([
+      'artifact_read',
+      'search_tools',
+      'execute',
+    ]);
+    expect(servedTo(guarded, 'program')).to.deep.equal(['github_list_workflow_runs', 'github_get_job_logs', 'artifact_read']);
   });
 });

@@ -9,6 +9,8 @@ export interface ServerOptions {
   cwd?: string;
   /** The CLI to run. Default: the installed mcp-devtools package's `dist/cli.js`. */
   cliPath?: string;
+  /** False for a server as a direct agent has it, structured output off (code mode needs it on: the default). */
+  structuredOutput?: boolean;
 }
 
 export interface ServerConnection {
@@ -22,14 +24,15 @@ const LOG_LINES_KEPT = 50;
 
 /**
  * Starts mcp-devtools over stdio with structured output on, and connects the official SDK client (v2) to it. Code
- * mode needs `structuredContent`, so MCP_STRUCTURED_OUTPUT is forced to true whatever the environment says.
+ * mode needs `structuredContent`, so MCP_STRUCTURED_OUTPUT is true whatever the environment says, unless
+ * `structuredOutput: false` asks for a server as a direct agent has it.
  */
 export async function connectToServer(options: ServerOptions = {}): Promise<ServerConnection> {
   const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter((e): e is [string, string] => e[1] !== undefined));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [options.cliPath ?? fileURLToPath(import.meta.resolve('mcp-devtools/dist/cli.js'))],
-    env: { ...env, MCP_STRUCTURED_OUTPUT: 'true' },
+    env: { ...env, MCP_STRUCTURED_OUTPUT: String(options.structuredOutput ?? true) },
     cwd: options.cwd,
     stderr: 'pipe',
   });

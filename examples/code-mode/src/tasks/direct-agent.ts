@@ -16,6 +16,8 @@ export interface ToolCall {
 export class DirectAgent {
   /** Every text read, in order: what the measurement counts. */
   readonly texts: string[] = [];
+  /** Every call the model wrote, as its API carries one (name and arguments, JSON). */
+  readonly written: string[] = [];
   turns = 0;
 
   constructor(private readonly client: Client) {}
@@ -23,6 +25,7 @@ export class DirectAgent {
   /** One model turn: the calls, made at once; each result's text decoded, in the order of the calls. */
   async turn(calls: readonly ToolCall[]): Promise<unknown[]> {
     this.turns++;
+    for (const c of calls) this.written.push(JSON.stringify({ name: c.tool, arguments: c.args }));
     const results = await Promise.all(calls.map((c) => this.client.callTool({ name: c.tool, arguments: c.args }) as Promise<CallToolResult>));
     return results.map((result, i) => {
       const text = resultText(result);

@@ -9,6 +9,7 @@ const history = once(circleHistory);
 export const failedPipelinesTask: Task<FailedPipelinesAnswer> = {
   id: 'failed-pipelines',
   question: `Which pipelines of CircleCI project ${CIRCLECI_SLUG} on main have failed workflows, and which jobs failed?`,
+  search: { query: 'circleci get' },
   mount: (mock) => mountCircleci(mock, history()),
 
   async direct(agent) {

@@ -16,6 +16,7 @@ const history = once(actionsHistory);
 export const failingJobsTask: Task<FailingJobsAnswer> = {
   id: 'failing-jobs',
   question: `Which jobs of octo-org/octo-repo failed most often on main over the last ${RUNS} workflow runs?`,
+  search: { query: 'list workflow runs jobs' },
   mount: (mock) => mountGithubActions(mock, history()),
 
   async direct(agent) {

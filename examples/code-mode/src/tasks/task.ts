@@ -10,6 +10,8 @@ export interface Task<Answer = unknown> {
   id: string;
   /** The question, as a user asks it. */
   question: string;
+  /** What a model asks the server's search_tools for, to find the tools the task needs (server-side code mode). */
+  search: { query?: string; toolsets?: string[] };
   /** Serves the task's data set on the vendor mock. */
   mount(mock: MockUpstream): void;
   /** The direct way; the answer is computed from the texts the agent read. */

@@ -13,6 +13,7 @@ const project = once(jiraProject);
 export const unassignedIssuesTask: Task<UnassignedAnswer> = {
   id: 'unassigned-issues',
   question: 'Which open issues of Jira project PLAT have no assignee? Group them by priority.',
+  search: { query: 'jira get' },
   mount: (mock) => mountJiraSearch(mock, project()),
 
   async direct(agent) {

@@ -41,8 +41,10 @@ export async function startVendorWorld(tasks: readonly Task[]): Promise<VendorWo
       const env = {
         PATH: process.env.PATH ?? '',
         HOME: cwd,
-        // A program may call any tool: the harness declares every one, the REST passthroughs too.
+        // A program may call any tool: the harness declares every one, the REST passthroughs too; not the server's
+        // own code mode, which is another way of running programs (measured apart: measure:server).
         MCP_TOOLSETS: 'all',
+        MCP_EXCLUDE_TOOLS: 'search_tools,execute',
         MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'),
         GITHUB_API_URL: mock.url,
         CIRCLECI_BASE_URL: mock.url,

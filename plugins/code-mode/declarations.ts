@@ -1,0 +1,102 @@
+import type { ToolDescriptor } from '../../core/plugin/contract.js';
+import { docComment, typeOf } from './schema-types.js';
+
+/**
+ * Input properties that only shape a result's text: a program gets the structured value, so they are left out
+ * of its declarations (the server accepts them, but they change nothing a program sees).
+ */
+const TEXT_ONLY_INPUTS = new Set(['outputFormat']);
+
+/** Output properties a program never sees: an incomplete value is read back whole before the program gets it. */
+const RESOLVED_OUTPUTS = new Set(['incomplete']);
+
+/** The declarations of the sandbox's globals besides `tools`: what the prelude defines (sandbox/prelude.ts). */
+export const SANDBOX_GLOBALS = `/** What a program prints: console.log and its siblings write one line each (values that are not strings as JSON). */
+declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };
+/** A tool call that ended with an error result. */
+declare class ToolCallError extends Error { readonly tool: string; readonly code: string; readonly meta: Record<string, unknown> | undefined }
+/** A tool call the policy refused; \`decision\` says which rule (effect, ruleId, reason, policyVersion). */
+declare class PolicyDeniedError extends ToolCallError { readonly decision: { effect: string; ruleId: string | null; reason: string; policyVersion: string } }
+`;
+
+/** What search_tools says of the globals, in one line: their declarations are in SANDBOX_GLOBALS, which programs are checked against. */
+export const GLOBALS_NOTE =
+  '// console.log(...) prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n';
+
+/** `github_list_workflow_runs` -> `GithubListWorkflowRuns`: the namespace of a tool's Input and Output types. */
+export function namespaceName(toolName: string): string {
+  return toolName
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** One tool's declarations: its namespace (Input, Output) and its method of `tools`, with the description. */
+export interface ToolDeclaration {
+  readonly name: string;
+  readonly namespace: string;
+  readonly method: string;
+}
+
+/**
+ * A tool's TypeScript declarations, generated from the schemas `tools/list` serves: `Input` from `inputSchema`,
+ * `Output` from `outputSchema` (a tool without one resolves with its text: `string`), descriptions as doc
+ * comments.
+ */
+export function declareTool(tool: ToolDescriptor): ToolDeclaration {
+  const space = namespaceName(tool.name);
+  const input = typeOf(withoutProperties(tool.inputSchema, TEXT_ONLY_INPUTS), 'input', 1);
+  const output = tool.outputSchema === undefined ? 'string' : typeOf(withoutProperties(tool.outputSchema, RESOLVED_OUTPUTS), 'output', 1);
+  const namespace = `declare namespace ${space} {\n  type Input = ${input};\n  type Output = ${output};\n}\n`;
+  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
+  const argsOptional = required.every((key) => properties[key]?.default !== undefined);
+  const about = [tool.title, tool.description].filter((t): t is string => typeof t === 'string' && t !== '');
+  const readOnly = (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true;
+  const doc = docComment([...new Set(about)].join('\n') + (readOnly ? '' : '\n(Changes something: a write.)'), '  ');
+  const method = `${doc}  ${tool.name}(args${argsOptional ? '?' : ''}: ${space}.Input): Promise<${space}.Output>;`;
+  return { name: tool.name, namespace, method };
+}
+
+/** The whole declarations file a program is checked against: the globals, every namespace and one `tools` object. */
+export function declarationsFile(tools: readonly ToolDeclaration[]): string {
+  return [SANDBOX_GLOBALS, ...tools.map((t) => t.namespace), toolsObject(tools)].join('\n');
+}
+
+/** The `tools` object of some tools (what search_tools shows after their namespaces). */
+export function toolsObject(tools: readonly ToolDeclaration[]): string {
+  return `declare const tools: {\n${tools.map((t) => t.method).join('\n')}\n};\n`;
+}
+
+function withoutProperties(schema: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (properties === undefined || !Object.keys(properties).some((k) => names.has(k))) return schema;
+  const kept = Object.fromEntries(Object.entries(properties).filter(([k]) => !names.has(k)));
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((k) => !names.has(k)) : schema.required;
+  return { ...schema, properties: kept, ...(required === undefined ? {} : { required }) };
+}
+
+/**
+ * Declarations made once per tool (its schemas do not change while the server runs), and the whole file for the
+ * last set of tools asked for (a server's callers mostly reach the same tools).
+ */
+export class DeclarationCache {
+  private readonly byTool = new Map<string, ToolDeclaration>();
+  private last: { key: string; text: string } | undefined;
+
+  of(tool: ToolDescriptor): ToolDeclaration {
+    let declared = this.byTool.get(tool.name);
+    if (declared === undefined) {
+      declared = declareTool(tool);
+      this.byTool.set(tool.name, declared);
+    }
+    return declared;
+  }
+
+  fileFor(tools: readonly ToolDescriptor[]): string {
+    const key = tools.map((t) => t.name).join(',');
+    if (this.last?.key !== key) this.last = { key, text: declarationsFile(tools.map((t) => this.of(t))) };
+    return this.last.text;
+  }
+}
