@@ -7,7 +7,7 @@ import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import type { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { auditLines } from '../../support/audit-records.js';
-import { PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
+import { APPROVERS, PEOPLE, startEnterpriseKernel, type EnterpriseKernel } from '../../support/enterprise-fixture.js';
 import { textOf } from '../../support/test-kernel.js';
 
 const POLICY = `version: 1
@@ -119,7 +119,7 @@ describe('code mode: the policy holds inside a program', function () {
       ['jira_delete', 'approval_required'],
     ]);
 
-    await ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).grant(decision.approvalId, 'olga');
+    await ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals).grant(decision.approvalId, APPROVERS.olga);
     const rerun = await ent.kernel.call('execute', { code }, PEOPLE.alice);
     expect(textOf(rerun)).to.equal('deleted');
     expect(ent.jira.requests.map((r) => r.method)).to.deep.equal(['PUT', 'PUT', 'DELETE']);
