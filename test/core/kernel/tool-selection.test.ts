@@ -132,6 +132,15 @@ describe('tool selection: toolsets, tools, exclusions, dynamic toolsets', () => 
     expect(select({ MCP_TOOLSETS: 'all' }).hiddenBy('enable_toolset')).to.equal('it is served with MCP_DYNAMIC_TOOLSETS=true (--dynamic-toolsets) only');
   });
 
+  it('never serves, once its toolset is enabled, a tool MCP_EXCLUDE_TOOLS or MCP_READ_ONLY hides (--dynamic-toolsets)', () => {
+    const dynamic = select({ MCP_DYNAMIC_TOOLSETS: true, MCP_EXCLUDE_TOOLS: 'github_get_job_logs', MCP_READ_ONLY: true });
+    const enabled = new Set(['github.actions', 'github.issues']);
+    expect(served(dynamic, enabled)).to.deep.equal(['github_list_workflow_runs', 'list_toolsets', 'get_toolset_tools', 'enable_toolset']);
+    expect(dynamic.hiddenBy('github_get_job_logs', enabled)).to.equal('MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
+    expect(dynamic.hiddenBy('github_rerun_workflow', enabled)).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
+    expect(dynamic.hiddenBy('github_create_issue', enabled)).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
+  });
+
   it('fails start-up on a toolset, tool or exclusion that does not exist, with the nearest names', () => {
     expect(() => select({ MCP_TOOLSETS: 'github.action' })).to.throw(
       'names "github.action", which is no toolset or plugin with tools. Did you mean "github.actions"',

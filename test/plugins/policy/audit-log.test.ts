@@ -205,4 +205,22 @@ describe('audit log', () => {
       .to.contain('ends at record 2, but')
       .and.to.contain('says record 3 was written: the log was cut or edited');
   });
+
+  it('refuses to reopen a log whose last record was replaced and re-sealed under the same number, keeping the head file as it was', async () => {
+    const path = freshLog();
+    await writeLog(path, 3);
+    const head = readFileSync(headPathOf(path), 'utf8');
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const last = JSON.parse(lines[2]!) as AuditRecord;
+    // Same number, same prev, a valid hash of the new content: only the head file still knows the old record.
+    const { hash: _old, ...unsealed } = { ...last, principal: { ...last.principal, subject: 'mallory' } };
+    const forged = { ...unsealed, hash: recordHash(unsealed) };
+    writeFileSync(path, `${[...lines.slice(0, 2), JSON.stringify(forged)].join('\n')}\n`);
+    const error = await AuditLog.open(path).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(StartupError);
+    expect((error as Error).message).to.contain('says record 3 was written: the log was cut or edited');
+    // Nothing was written: the head file still holds the evidence for `audit verify`.
+    expect(readFileSync(headPathOf(path), 'utf8')).to.equal(head);
+    expect((await verifyAuditLog(path)).ok).to.equal(false);
+  });
 });
