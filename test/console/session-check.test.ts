@@ -73,10 +73,12 @@ describe('console session re-checks', () => {
     expect(await sessions.get(id)).to.equal(undefined);
   });
 
-  it('ends the session, on the server too, when the token is revoked or the groups change, or the check fails', async () => {
+  it('ends the session, on the server too, when the token is revoked, names someone else, the groups change, or the check fails', async () => {
     const answers: Array<() => Recheck> = [
       () => ({ ended: 'its token is no longer in the tokens file' }),
       () => ({ subject: 'olga', groups: ['developers'] }),
+      // The token now names someone else with the same groups: the session does not carry on as olga.
+      () => ({ subject: 'mallory', groups: ['approvers', 'developers'] }),
       () => {
         throw new Error('the identity provider cannot be reached');
       },

@@ -82,6 +82,14 @@ describe('egress connector: every address a name resolves to is judged (fake res
     );
   });
 
+  it('refuses an address written in the URL at the connection too, before any byte is sent', async () => {
+    for (const url of [`http://127.0.0.1:${port}/admin/config`, `http://[::1]:${port}/admin/config`, 'http://169.254.169.254/latest/meta-data/']) {
+      const error = await rejection(get(url, {}));
+      expect(egressRefusalIn(error)?.code ?? `not refused: ${String(error)}`, url).to.equal('ERR_EGRESS_REFUSED');
+    }
+    expect(reached).to.deep.equal([]);
+  });
+
   it('connects through the same resolver when every answer is allowed (MCP_EGRESS_ALLOW names the address and port)', async () => {
     const answer = await get(`http://storage.example:${port}/blob`, { 'storage.example': ['127.0.0.1'] }, parseEgressAllow(`127.0.0.1:${port}`));
     expect(answer).to.deep.equal({ status: 200, text: 'internal-canary' });

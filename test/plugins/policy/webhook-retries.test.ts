@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { parseEgressAllow } from '../../../core/http/egress-guard.js';
 import type { ApprovalRecord } from '../../../plugins/policy/approvals/approval-record.js';
+import type { AuditRecord } from '../../../plugins/policy/audit/audit-record.js';
 import { ApprovalNotifier } from '../../../plugins/policy/approvals/notify/approval-notifier.js';
 import type { ScheduleRetry } from '../../../plugins/policy/approvals/notify/webhook-queue.js';
 import { capturedLogger } from '../../support/auth-fixture.js';
@@ -46,6 +47,8 @@ describe('approval webhook retries over real HTTP (loopback receiver)', function
   let notifier: ApprovalNotifier | undefined;
   /** How long each retry was to wait, in the order they were scheduled. */
   let waits: number[];
+  /** What the notifier wrote to the audit log. */
+  let audited: Array<Omit<AuditRecord, 'seq' | 'prev' | 'hash'>>;
 
   before(async () => {
     receiver = await WebhookReceiver.start(SECRET);
@@ -62,6 +65,7 @@ describe('approval webhook retries over real HTTP (loopback receiver)', function
   async function deliver(id: string): Promise<number[]> {
     notifier?.close();
     waits = [];
+    audited = [];
     const runAtOnce: ScheduleRetry = (retry, ms) => {
       waits.push(ms);
       const timer = setImmediate(retry);
@@ -71,7 +75,7 @@ describe('approval webhook retries over real HTTP (loopback receiver)', function
     notifier = new ApprovalNotifier(ApprovalNotifier.receivers(receiver.url, egressAllow), SECRET, {
       clock: manualClock(),
       logger: capturedLogger().logger,
-      audit: () => undefined,
+      audit: () => ({ append: async (entry) => void audited.push(entry) }),
       egressAllow,
       backoffMs: [BACKOFF_MS, BACKOFF_MS],
       scheduleRetry: runAtOnce,
@@ -85,6 +89,11 @@ describe('approval webhook retries over real HTTP (loopback receiver)', function
     receiver.answerNext(1, 429);
     expect(await deliver('apr-429')).to.deep.equal([429, 200]);
     expect(waits).to.deep.equal([BACKOFF_MS]);
+    // Each attempt is audited under the server's own name, never as a person's act.
+    expect(audited.map((r) => [r.principal, r.notification?.attempt, r.notification?.status, r.notification?.retrying])).to.deep.equal([
+      [{ subject: 'mcp-devtools', groups: [], via: 'webhook' }, 1, 429, true],
+      [{ subject: 'mcp-devtools', groups: [], via: 'webhook' }, 2, 200, false],
+    ]);
   });
 
   it('waits the seconds a Retry-After header asks for: Retry-After: 2 is 2000 ms, not 2', async () => {
