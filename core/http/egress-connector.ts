@@ -17,13 +17,23 @@ import { EgressRefused, withAllowHint, type EgressGuard } from './egress-guard.j
 /** One pool per guard (a client's foreign requests), so what one client may reach never lends to another's. */
 const pools = new WeakMap<EgressGuard, Agent>();
 
-export function guardedPool(guard: EgressGuard, options: ConstructorParameters<typeof AgentClass>[0]): Agent {
+/** How a name is resolved to every address DNS answers: dns.lookup with `all`, or a test's own resolver. */
+export type ResolveAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+const systemResolver: ResolveAll = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+/** The pool of a guard's connections; `resolve` is used by the pool this call creates (a guard's first). */
+export function guardedPool(guard: EgressGuard, options: ConstructorParameters<typeof AgentClass>[0], resolve: ResolveAll = systemResolver): Agent {
   let pool = pools.get(guard);
-  if (pool === undefined) pools.set(guard, (pool = new AgentClass({ ...options, connect: guardedConnector(guard) })));
+  if (pool === undefined) pools.set(guard, (pool = new AgentClass({ ...options, connect: guardedConnector(guard, resolve) })));
   return pool;
 }
 
-function guardedConnector(guard: EgressGuard): BuildConnector.connector {
+function guardedConnector(guard: EgressGuard, resolve: ResolveAll): BuildConnector.connector {
   // The lookup must know the port (an allowance may name one): one connector per port, each with its lookup.
   const byPort = new Map<number, BuildConnector.connector>();
   return (options, callback) => {
@@ -36,7 +46,7 @@ function guardedConnector(guard: EgressGuard): BuildConnector.connector {
       }
     }
     let connect = byPort.get(port);
-    if (connect === undefined) byPort.set(port, (connect = buildConnector({ lookup: guardedLookup(guard, port) })));
+    if (connect === undefined) byPort.set(port, (connect = buildConnector({ lookup: guardedLookup(guard, port, resolve) })));
     connect(options, callback);
   };
 }
@@ -44,9 +54,9 @@ function guardedConnector(guard: EgressGuard): BuildConnector.connector {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup, every answer judged: one refused address refuses the name (a name that mixes them is not trusted). */
-export function guardedLookup(guard: EgressGuard, port: number) {
+export function guardedLookup(guard: EgressGuard, port: number, resolve: ResolveAll = systemResolver) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       for (const { address } of addresses) {
         const refusal = guard.addressRefusal(hostname, port, address);

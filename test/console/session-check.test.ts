@@ -1,7 +1,13 @@
 // Console sessions re-checked against what let them in, with the kernel's clock under the test's control: the
 // credential is asked again once the interval has passed (not before), and a revoked token, changed groups or a
 // check that fails end the session. Sealed OIDC access tokens are unreadable from the store.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { resolveConfig } from '../../server/bootstrap/resolve-config.js';
+import { ConsoleSettings } from '../../server/console/console-settings.js';
+import { serverSettingsSchemas } from '../../server/server-settings.js';
 import { openMemoryStore } from '../../core/store/memory-store.js';
 import { CheckedSessions, type Recheck } from '../../server/console/session-check.js';
 import { openSecret, sealSecret } from '../../server/console/sealed-secret.js';
@@ -44,10 +50,35 @@ describe('console session re-checks', () => {
     expect(asked).to.have.length(1);
   });
 
-  it('ends the session, on the server too, when the token is revoked or the groups change, or the check fails', async () => {
+  it('checks again a session whose check time lies ahead of the clock (the clock was set back, or a stored time is in the future)', async () => {
+    const { clock, sessions, checked, asked } = setUp(() => ({ subject: 'olga', groups: ['approvers', 'developers'] }));
+    const { id } = await sessions.create(OLGA, TOKEN);
+    // The server's clock is set back an hour: the check time written at sign-in is now an hour ahead.
+    clock.advance(-3600_000);
+    const found = await checked.lookup(id);
+    expect(asked).to.deep.equal([clock.now()]);
+    expect(found).to.have.nested.property('session.checkedAt', new Date(clock.now()).toISOString());
+    // A check time a day ahead (written by a replica whose clock ran fast, or edited in the store) is no pass either.
+    const session = (await sessions.get(id))!;
+    await sessions.update(id, { ...session, checkedAt: new Date(clock.now() + 86_400_000).toISOString() });
+    await checked.lookup(id);
+    expect(asked).to.have.length(2);
+  });
+
+  it('ends a revoked session whose check time lies ahead of the clock, at the next request', async () => {
+    const { clock, sessions, checked } = setUp(() => ({ ended: 'its token is no longer in the tokens file' }));
+    const { id } = await sessions.create(OLGA, TOKEN);
+    clock.advance(-10 * 60_000);
+    expect(await checked.lookup(id)).to.deep.equal({ ended: true });
+    expect(await sessions.get(id)).to.equal(undefined);
+  });
+
+  it('ends the session, on the server too, when the token is revoked, names someone else, the groups change, or the check fails', async () => {
     const answers: Array<() => Recheck> = [
       () => ({ ended: 'its token is no longer in the tokens file' }),
       () => ({ subject: 'olga', groups: ['developers'] }),
+      // The token now names someone else with the same groups: the session does not carry on as olga.
+      () => ({ subject: 'mallory', groups: ['approvers', 'developers'] }),
       () => {
         throw new Error('the identity provider cannot be reached');
       },
@@ -79,5 +110,33 @@ describe('console session re-checks', () => {
         id,
       ),
     ).to.equal(undefined);
+  });
+});
+
+describe('MCP_CONSOLE_SESSION_RECHECK_SECONDS: how old a session check may be', () => {
+  const startUp = (value: string) =>
+    resolveConfig({
+      cwd: mkdtempSync(join(tmpdir(), 'recheck-cwd-')),
+      home: mkdtempSync(join(tmpdir(), 'recheck-home-')),
+      env: { MCP_CONSOLE_SESSION_RECHECK_SECONDS: value },
+      extraSettings: serverSettingsSchemas,
+    });
+
+  it('fails start-up above 60 seconds (61) or below 1, naming the setting and the value', async () => {
+    for (const value of ['61', '3600', '0']) {
+      const error = await startUp(value).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error, value).not.to.equal(undefined);
+      expect(error!.message).to.contain(`MCP_CONSOLE_SESSION_RECHECK_SECONDS="${value}" from environment`);
+    }
+  });
+
+  it('accepts 1 to 60 seconds', async () => {
+    for (const value of ['1', '60']) {
+      const { settings } = await startUp(value);
+      expect(settings.of(ConsoleSettings).MCP_CONSOLE_SESSION_RECHECK_SECONDS, value).to.equal(Number(value));
+    }
   });
 });

@@ -214,6 +214,30 @@ describe('dynamic toolsets (--dynamic-toolsets, over stdio with the SDK client)'
     }
   });
 
+  it('enable_toolset never brings back a tool --exclude-tools or --read-only hides: not listed, and refused by name', async () => {
+    const session = await connectStdio({ args: ['--dynamic-toolsets', '--read-only', '--exclude-tools', 'jira_get_attachment'] });
+    try {
+      const enabled = await session.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'jira.issues' } });
+      expect(enabled.isError ?? false, JSON.stringify(enabled)).to.equal(false);
+      const listed = (await session.client.listTools()).tools.map((t) => t.name).sort();
+      expect(listed).to.deep.equal(['enable_toolset', 'get_toolset_tools', 'jira_get_issue', 'jira_search', 'list_toolsets']);
+      const refusals: string[] = [];
+      for (const [name, args] of [
+        ['jira_get_attachment', { id: '10001' }],
+        ['jira_create_issue', { project: 'PLAT', summary: 'x', issueType: 'Task' }],
+      ] as const) {
+        await session.client.callTool({ name, arguments: args }).then(
+          (r) => refusals.push(`${name} answered: ${JSON.stringify(r)}`),
+          (e: Error) => refusals.push(e.message),
+        );
+      }
+      expect(refusals[0]).to.contain('Unknown tool: jira_get_attachment: this server has it, but MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
+      expect(refusals[1]).to.contain('Unknown tool: jira_create_issue: this server has it, but MCP_READ_ONLY=true hides it (it can change things)');
+    } finally {
+      await session.close();
+    }
+  });
+
   it('never serves the toolset tools without --dynamic-toolsets', async () => {
     const rows = await served(['--toolsets', 'all']);
     expect(names(rows)).to.not.include('enable_toolset');

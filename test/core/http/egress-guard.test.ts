@@ -30,6 +30,8 @@ describe('egress guard: the rules', () => {
     ['https://169.254.1.1/', 'a link-local'],
     ['https://[fe80::1]/', 'a link-local'],
     ['https://[fd12:3456::1]/', 'a unique-local'],
+    ['https://[fc00::1]/', 'a unique-local'], // fc00::/7 is unique-local, not fd00::/8 alone
+    ['https://[fcab:cdef::9]/', 'a unique-local'],
     ['https://0.0.0.0/', 'an unspecified'],
     ['https://[::]/', 'an unspecified'],
     ['https://224.0.0.1/', 'a multicast'],

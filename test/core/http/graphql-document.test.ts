@@ -65,6 +65,14 @@ describe('analyseDocument: what a GraphQL document asks for', () => {
     );
   });
 
+  it('refuses a subscription beside a query even when operationName picks the query (no operation of the document is one)', () => {
+    const text = 'query Viewer { viewer { login } } subscription Watch { issueUpdated { id } }';
+    expect(problemOf(() => analyseDocument(text, 'Viewer'))).to.contain('subscription (Watch)');
+    expect(problemOf(() => analyseDocument('subscription { issueUpdated { id } } query Viewer { viewer { login } }', 'Viewer'))).to.contain(
+      'subscriptions are not supported',
+    );
+  });
+
   it('refuses a spread of a fragment the document does not define, and a fragment cycle, naming the fragments', () => {
     expect(problemOf(() => analyseDocument('{ ...Missing }'))).to.equal('The GraphQL document spreads fragment "Missing", which it does not define.');
     expect(problemOf(() => analyseDocument('{ viewer { ...A } } fragment A on User { ...B } fragment B on User { ...A }'))).to.equal(
@@ -133,5 +141,26 @@ describe('measureOperation: the shape guards of a document the caller writes', (
     );
     expect(measureOperation(analyseDocument('{ __schema { queryType { name } } }'), { ...LIMITS, introspection: true })).to.deep.equal({ depth: 3, fields: 3 });
     expect(measureOperation(analyseDocument('{ viewer { __typename login } }'), LIMITS)).to.deep.equal({ depth: 2, fields: 3 });
+  });
+
+  it('walks inline fragments: introspection inside one is refused, wherever it sits', () => {
+    for (const text of [
+      '{ ... on Query { __schema { types { name } } } }',
+      '{ viewer { ... on User { __type(name: "User") { name } } } }',
+      '{ ... @include(if: true) { ... on Query { __schema { queryType { name } } } } }',
+    ]) {
+      expect(
+        problemOf(() => measureOperation(analyseDocument(text), LIMITS)),
+        text,
+      ).to.match(/^The GraphQL document asks for introspection \(__(schema|type)\)/);
+    }
+  });
+
+  it('counts the fields and levels inside inline fragments against maxDepth and maxFields', () => {
+    expect(measureOperation(analyseDocument('{ viewer { ... on User { login name } } }'), LIMITS)).to.deep.equal({ depth: 2, fields: 3 });
+    const deep = '{ a { ... on A { b { ... on B { c { ... on C { d { e { f } } } } } } } } }';
+    expect(problemOf(() => measureOperation(analyseDocument(deep), LIMITS))).to.contain('deeper than 5 levels');
+    const wide = `{ ... on Query { ${Array.from({ length: 21 }, (_, i) => `a${i}: viewer`).join(' ')} } }`;
+    expect(problemOf(() => measureOperation(analyseDocument(wide), LIMITS))).to.contain('more than 20 fields');
   });
 });

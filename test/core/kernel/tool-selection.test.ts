@@ -101,6 +101,29 @@ describe('tool selection: toolsets, tools, exclusions, dynamic toolsets', () => 
     expect(selection.hiddenBy('jira_get')).to.equal('MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
   });
 
+  it('serves only the tools MCP_TOOLS names when no toolset is named, and only the default toolsets for "default"', () => {
+    expect(served(select({ MCP_TOOLS: 'jira_get' }))).to.deep.equal(['jira_get']);
+    expect(served(select({ MCP_TOOLSETS: 'default' }))).to.deep.equal(served(select()));
+    expect(served(select({ MCP_TOOLSETS: 'default' }))).not.to.include('github_get');
+  });
+
+  it('hides under MCP_READ_ONLY a tool annotated as a read whose request writes, and a write whose requests are not known at start-up', () => {
+    const annotatedRead = { ...tool('github_graphql', 'github', 'github.repos'), writes: true };
+    const unknownWrite = { ...tool('jira_bulk', 'jira', undefined, false), writes: undefined };
+    const tools = [...TOOLS, annotatedRead, unknownWrite];
+    const selection = new ToolSelection(
+      settings({ MCP_TOOLSETS: 'all', MCP_READ_ONLY: true }),
+      tools,
+      collectToolsets(
+        PLUGINS,
+        tools.map((t) => t.definition),
+      ),
+    );
+    expect(selection.hiddenBy('github_graphql')).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
+    expect(selection.hiddenBy('jira_bulk')).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
+    expect(selection.hiddenBy('github_get')).to.equal(undefined);
+  });
+
   it('hides what can change something under MCP_READ_ONLY, within the selection', () => {
     expect(served(select({ MCP_TOOLSETS: 'github.actions', MCP_READ_ONLY: true }))).to.deep.equal([
       'github_list_workflow_runs',
@@ -130,6 +153,15 @@ describe('tool selection: toolsets, tools, exclusions, dynamic toolsets', () => 
     ]);
     // Without the setting the three are never served, even under "all".
     expect(select({ MCP_TOOLSETS: 'all' }).hiddenBy('enable_toolset')).to.equal('it is served with MCP_DYNAMIC_TOOLSETS=true (--dynamic-toolsets) only');
+  });
+
+  it('never serves, once its toolset is enabled, a tool MCP_EXCLUDE_TOOLS or MCP_READ_ONLY hides (--dynamic-toolsets)', () => {
+    const dynamic = select({ MCP_DYNAMIC_TOOLSETS: true, MCP_EXCLUDE_TOOLS: 'github_get_job_logs', MCP_READ_ONLY: true });
+    const enabled = new Set(['github.actions', 'github.issues']);
+    expect(served(dynamic, enabled)).to.deep.equal(['github_list_workflow_runs', 'list_toolsets', 'get_toolset_tools', 'enable_toolset']);
+    expect(dynamic.hiddenBy('github_get_job_logs', enabled)).to.equal('MCP_EXCLUDE_TOOLS (--exclude-tools) lists it');
+    expect(dynamic.hiddenBy('github_rerun_workflow', enabled)).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
+    expect(dynamic.hiddenBy('github_create_issue', enabled)).to.equal('MCP_READ_ONLY=true hides it (it can change things)');
   });
 
   it('fails start-up on a toolset, tool or exclusion that does not exist, with the nearest names', () => {

@@ -166,6 +166,19 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     expect(graphqlRequests(t.mock)).to.deep.equal([{ query: 'query Me {\n  viewer {\n    login\n  }\n}' }]);
   });
 
+  it('refuses introspection hidden in an inline fragment, and a subscription beside the query operationName picks, sending nothing', async () => {
+    const inline = await t.kernel.call('github_graphql', { query: '{ ... on Query { __schema { types { name } } } }' });
+    expect(inline.isError).to.equal(true);
+    expect(textOf(inline)).to.contain('introspection (__schema)');
+    const beside = await t.kernel.call('github_graphql', {
+      query: 'query Viewer { viewer { login } } subscription Watch { issueUpdated { id } }',
+      operationName: 'Viewer',
+    });
+    expect(beside.isError).to.equal(true);
+    expect(textOf(beside)).to.contain('subscription (Watch)');
+    expect(t.mock.requests).to.have.length(0);
+  });
+
   it('retries a query GitHub answered 502 (a read), as it retries a GET', async () => {
     let answered = 0;
     t.mock.on('POST', '/graphql', () =>

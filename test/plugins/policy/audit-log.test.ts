@@ -205,4 +205,40 @@ describe('audit log', () => {
       .to.contain('ends at record 2, but')
       .and.to.contain('says record 3 was written: the log was cut or edited');
   });
+
+  it('refuses to reopen a log whose last record was replaced and re-sealed under the same number, keeping the head file as it was', async () => {
+    const path = freshLog();
+    await writeLog(path, 3);
+    const head = readFileSync(headPathOf(path), 'utf8');
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const last = JSON.parse(lines[2]!) as AuditRecord;
+    // Same number, same prev, a valid hash of the new content: only the head file still knows the old record.
+    const { hash: _old, ...unsealed } = { ...last, principal: { ...last.principal, subject: 'mallory' } };
+    const forged = { ...unsealed, hash: recordHash(unsealed) };
+    writeFileSync(path, `${[...lines.slice(0, 2), JSON.stringify(forged)].join('\n')}\n`);
+    const error = await AuditLog.open(path).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(StartupError);
+    expect((error as Error).message).to.contain('says record 3 was written: the log was cut or edited');
+    // Nothing was written: the head file still holds the evidence for `audit verify`.
+    expect(readFileSync(headPathOf(path), 'utf8')).to.equal(head);
+    expect((await verifyAuditLog(path)).ok).to.equal(false);
+  });
+
+  it('continues after a crash mid-write: the half-written line is ended, the next record starts its own line and verify names only the half line', async () => {
+    const path = freshLog();
+    await writeLog(path, 4);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const fourth = JSON.parse(lines[3]!) as AuditRecord;
+    // The fifth record was being written when the process died: part of its line, no newline, the head still at 4.
+    writeFileSync(path, `${lines.join('\n')}\n${lines[3]!.replace('"seq":4', '"seq":5').slice(0, 60)}`);
+    const log = await AuditLog.open(path);
+    expect(log.current).to.deep.equal({ seq: 4, hash: fourth.hash });
+    const { seq: _seq, prev: _prev, hash: _hash, ...entry } = fourth;
+    await log.append({ ...entry, time: new Date(Date.UTC(2026, 10, 30, 9, 1, 0)).toISOString() });
+    await log.close();
+    const after = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    expect(after).to.have.length(6);
+    expect(JSON.parse(after[5]!)).to.deep.include({ seq: 5, prev: fourth.hash });
+    expect((await verifyAuditLog(path)).problems).to.deep.equal(['line 5: not a complete audit record (edited, or cut while being written).']);
+  });
 });

@@ -6,7 +6,7 @@ import type { AuditRecord } from '../../audit/audit-record.js';
 import type { ApprovalRecord } from '../approval-record.js';
 import { approvalEvent, type ApprovalEventType } from './approval-event.js';
 import { postWebhook, type PostWebhook } from './webhook-post.js';
-import { WebhookQueue, type AttemptResult, type Delivery } from './webhook-queue.js';
+import { WebhookQueue, type AttemptResult, type Delivery, type ScheduleRetry } from './webhook-queue.js';
 import { EVENT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js';
 
 /** Where the approvals store tells of each change of an approval (a notifier, or nothing). */
@@ -31,6 +31,8 @@ export interface NotifierOptions {
   backoffMs?: readonly number[];
   timeoutMs?: number;
   maxQueued?: number;
+  /** How a retry waits: the process's timers by default. */
+  scheduleRetry?: ScheduleRetry;
 }
 
 const BACKOFF_MS = [1_000, 5_000, 20_000, 60_000];
@@ -61,6 +63,7 @@ export class ApprovalNotifier implements ApprovalEvents {
       backoffMs: options.backoffMs ?? BACKOFF_MS,
       maxQueued: options.maxQueued ?? MAX_QUEUED,
       concurrency: 4,
+      schedule: options.scheduleRetry,
     });
     for (const url of urls) this.guards.set(url.href, receiverGuard(url, options.egressAllow ?? NO_EGRESS_ALLOWANCE));
   }

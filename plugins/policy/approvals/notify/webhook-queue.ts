@@ -18,6 +18,20 @@ export type AttemptResult = (
   durationMs?: number;
 };
 
+/** A retry waiting to run. */
+export interface RetryTimer {
+  cancel(): void;
+}
+
+/** Runs `retry` in `ms`: the process's timers (unreferenced), or a test's own, which see how long was asked for. */
+export type ScheduleRetry = (retry: () => void, ms: number) => RetryTimer;
+
+const processTimers: ScheduleRetry = (retry, ms) => {
+  const timer = setTimeout(retry, ms);
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};
+
 export interface QueueOptions {
   attempt: (delivery: Delivery) => Promise<AttemptResult>;
   /** Told of every attempt's result (`retrying`: another attempt is scheduled), and of a delivery dropped unsent. */
@@ -27,6 +41,7 @@ export interface QueueOptions {
   /** Deliveries waiting or in flight at most; a new one past it is dropped (and reported), never the call. */
   maxQueued: number;
   concurrency: number;
+  schedule?: ScheduleRetry;
 }
 
 /** A Retry-After longer than this is not waited for: the next backoff step is used instead. */
@@ -39,7 +54,7 @@ const MAX_RETRY_AFTER_MS = 5 * 60_000;
  */
 export class WebhookQueue {
   private readonly waiting: Delivery[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<RetryTimer>();
   private running = 0;
   private queued = 0;
   private idle: Array<() => void> = [];
@@ -81,7 +96,7 @@ export class WebhookQueue {
   /** Stops retrying: deliveries still waiting are dropped; returns how many. */
   close(): number {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of this.timers) timer.cancel();
     this.timers.clear();
     const left = this.queued - this.running;
     this.waiting.length = 0;
@@ -111,12 +126,11 @@ export class WebhookQueue {
     if (retrying) {
       const after =
         !result.delivered && result.retryAfterMs !== undefined && result.retryAfterMs <= MAX_RETRY_AFTER_MS ? Math.max(wait, result.retryAfterMs) : wait;
-      const timer = setTimeout(() => {
+      const timer = (this.options.schedule ?? processTimers)(() => {
         this.timers.delete(timer);
         this.waiting.push({ ...delivery, attempt: delivery.attempt + 1 });
         this.pump();
       }, after);
-      timer.unref();
       this.timers.add(timer);
     } else {
       this.queued--;
