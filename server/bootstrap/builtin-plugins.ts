@@ -31,6 +31,7 @@ export const CROSS_CUTTING: Readonly<Record<string, Loader>> = {
   structured: builtin(async () => (await import('../../plugins/structured/index.js')).StructuredOutputPlugin),
   policy: builtin(async () => (await import('../../plugins/policy/index.js')).PolicyPlugin),
   toolsets: builtin(async () => (await import('../../plugins/toolsets/index.js')).ToolsetsPlugin),
+  identity: builtin(async () => (await import('../../plugins/identity/index.js')).IdentityPlugin),
 };
 
 /** Vendor plugins: all loaded when there is no config file; otherwise those the file's `plugins` names. */

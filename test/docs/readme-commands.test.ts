@@ -93,6 +93,7 @@ const CROSS_CUTTING = [
   'StructuredOutputPlugin',
   'PolicyPlugin',
   'ToolsetsPlugin',
+  'IdentityPlugin',
 ];
 
 describe('README.md: every command it gives runs as written', () => {

@@ -15,7 +15,7 @@ export interface OAuthClient {
   clientSecret: SecretText;
   /** How the client authenticates at the token endpoint: Atlassian takes the secret in the body, Bitbucket in Basic. */
   authentication: 'client_secret_post' | 'client_secret_basic';
-  /** The callback registered with the vendor (`<public URL>/identity/callback/<vendor>`). */
+  /** The callback registered with the vendor (`<public URL>/identity/callback/<vendor>`); empty when unknown (renewal needs none). */
   redirectUri: string;
 }
 
@@ -42,6 +42,8 @@ export class OAuth2CodeFlow {
 
   /** The URL the person's browser goes to; `extra` carries vendor parameters (Atlassian's audience and prompt). */
   async authorizationUrl(state: string, verifier: SecretText, scope: string, extra: Record<string, string> = {}): Promise<string> {
+    if (this.client.redirectUri === '')
+      throw new LinkError('not_configured', this.vendor, { settings: "the server's public URL is not set, so no callback can reach it" });
     const oidc = await import('openid-client');
     const config = await this.configuration();
     return oidc
@@ -59,7 +61,7 @@ export class OAuth2CodeFlow {
   async exchange(code: string, state: string, verifier: SecretText): Promise<GrantedTokens> {
     const oidc = await import('openid-client');
     const config = await this.configuration();
-    const callback = new URL(this.client.redirectUri);
+    const callback = new URL(this.client.redirectUri || 'http://localhost/identity/callback');
     callback.search = new URLSearchParams({ code, state }).toString();
     try {
       const answer = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier.reveal(), expectedState: state });
@@ -85,7 +87,7 @@ export class OAuth2CodeFlow {
     const config = new oidc.Configuration(
       { issuer: this.server.issuer, authorization_endpoint: this.server.authorizationEndpoint, token_endpoint: this.server.tokenEndpoint },
       this.client.clientId,
-      { redirect_uris: [this.client.redirectUri] },
+      this.client.redirectUri === '' ? {} : { redirect_uris: [this.client.redirectUri] },
       auth(this.client.clientSecret.reveal()),
     );
     config[oidc.customFetch] = (url, options) =>
