@@ -16,18 +16,24 @@ export interface LinkedCredential {
   readonly expiresAt?: number;
 }
 
-/**
- * What a linked account looks like without its secrets: the "Connected accounts" page and
- * `accounts list` show this.
- */
-export interface LinkedAccountSummary {
-  readonly vendor: LinkVendor;
+/** Whose account a link is, learnt from the vendor when it was made. */
+export interface LinkedAccountFacts {
+  /** The vendor's login or e-mail (`alice`, `alice@acme.com`). */
   readonly login: string;
   readonly accountId?: string;
   readonly siteId?: string;
   readonly siteUrl?: string;
   readonly scopes: readonly string[];
+  /** Epoch ms the access token expires at; absent when it does not expire. */
   readonly expiresAt?: number;
+}
+
+/**
+ * What a linked account looks like without its secrets: the "Connected accounts" page and
+ * `accounts list` show this.
+ */
+export interface LinkedAccountSummary extends LinkedAccountFacts {
+  readonly vendor: LinkVendor;
   readonly createdAt: number;
   readonly lastUsedAt: number;
   /** Set when the vendor refused the link (a refused refresh, a 401): the person must link again. */

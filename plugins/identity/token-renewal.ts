@@ -87,15 +87,17 @@ export class TokenRenewal {
   private async renewHolding(leased: StoredLink): Promise<StoredLink> {
     const { store, clock, leaseMs, ttlMs } = this.options;
     const key = linkKey(leased.principal, leased.vendor);
-    const tokens = this.options.unseal(leased);
+    let tokens: LinkTokens;
     let renewed: RenewedTokens;
     try {
+      tokens = this.options.unseal(leased);
       renewed = await this.options.refreshers[leased.vendor]!(tokens.refreshToken!, AbortSignal.timeout(Math.floor(leaseMs * 0.8)));
     } catch (error) {
+      // A record this key cannot open is released at once too, so that no other reader waits out the lease for it.
       const refused = error instanceof LinkError && (error.problem === 'refresh_refused' || error.problem === 'link_stale');
       const released: StoredLink = refused ? { ...leased, lease: null, stale: { reason: `${error.message}`, at: clock.now() } } : { ...leased, lease: null };
       await store.replaceIf(VAULT_NAMESPACE, key, leased, released, ttlMs).catch(() => false);
-      if (refused) throw error;
+      if (refused || (error instanceof LinkError && (error.problem === 'sealed_with_other_key' || error.problem === 'unreadable'))) throw error;
       return this.stillValid(released, error);
     }
     const next: StoredLink = {

@@ -1,5 +1,5 @@
 import type { LinkVendor, UserIdentity } from '../../core/identity/acting-identity.js';
-import type { LinkedAccountSummary, LinkedCredential } from '../../core/identity/linked-accounts.js';
+import type { LinkedAccountFacts, LinkedAccountSummary, LinkedCredential } from '../../core/identity/linked-accounts.js';
 import { SecretText } from '../../core/identity/secret-text.js';
 import type { SealedSecrets } from './sealed-box.js';
 
@@ -18,14 +18,8 @@ export interface LinkTokens {
 }
 
 /** What a linking flow hands the vault to keep. */
-export interface NewLink {
+export interface NewLink extends LinkedAccountFacts {
   readonly tokens: LinkTokens;
-  readonly login: string;
-  readonly accountId?: string;
-  readonly siteId?: string;
-  readonly siteUrl?: string;
-  readonly scopes: readonly string[];
-  readonly expiresAt?: number;
   readonly refreshExpiresAt?: number;
 }
 

@@ -131,3 +131,26 @@ for (const type of ['oauth-app', 'github-app'] as const) {
     }
   });
 }
+
+describe('Waiting for a device code on a local server (the CLI)', () => {
+  it('polls at the interval GitHub gives until the person has entered the code', async () => {
+    const github = await GithubOAuthMock.start({ clientId: 'Iv1.device', clientSecret: 'unused-secret-1234', type: 'oauth-app', deviceInterval: 1 });
+    try {
+      const device = new GithubDeviceFlow({ clientType: 'oauth-app', clientId: 'Iv1.device', scopes: ['repo'], apiUrl: github.apiUrl });
+      const started = await device.start();
+      const waiting = device.wait(started);
+      setTimeout(() => github.enterUserCode(started.userCode, 'alice'), 1500);
+      const link = await waiting;
+      expect(link.login).to.equal('alice');
+      const polls = github.requests.filter((r) => r.path === '/login/oauth/access_token');
+      expect(polls.length).to.be.within(2, 3);
+      expect(polls.every((r) => !r.body.includes('client_secret'))).to.equal(true); // a device flow needs no secret
+      const aborted = new AbortController();
+      const second = device.wait(await device.start(), aborted.signal);
+      aborted.abort();
+      expect(await rejection(second)).to.have.property('problem', 'state_unknown');
+    } finally {
+      await github.close();
+    }
+  });
+});

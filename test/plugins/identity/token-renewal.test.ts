@@ -6,7 +6,7 @@ import { TokenVault } from '../../../plugins/identity/token-vault.js';
 import { sleep } from '../../support/async.js';
 import type { LoopbackOAuthServer } from '../../support/identity/oauth-server.js';
 import { atlassianFlow, atlassianServer } from '../../support/identity/vendor-servers.js';
-import { auditedStore, newVaultKey } from '../../support/identity/vault-fixture.js';
+import { auditedStore, newVaultKey, redisDump } from '../../support/identity/vault-fixture.js';
 import { sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
 import { openTestStore } from '../../support/store-backends.js';
 
@@ -71,5 +71,10 @@ describe('Renewing a linked token from two replicas on one Redis', function () {
     expect(uses.length, 'the token was renewed as it expired').to.be.at.least(2);
     expect(uses.every((u) => u.status === 200)).to.equal(true);
     expect(new Set(uses.map((u) => u.token)).size, 'no refresh token was presented twice').to.equal(uses.length);
+    // Redis holds the link, and none of the tokens the server issued, in any key or value.
+    const dump = await redisDump(url, deployment);
+    expect(dump).to.include('identity-vault:link:atlassian:alice%40acme');
+    expect(server.issued.length).to.equal(2 * (uses.length + 1));
+    for (const token of server.issued) expect(dump).not.to.include(token);
   });
 });

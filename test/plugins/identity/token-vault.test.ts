@@ -187,6 +187,36 @@ describe('The token vault, whatever the store', () => {
     }
   });
 
+  it('a replica left with the old key after a rotation fails at once on a token due for renewal, holding no lease', async () => {
+    const [oldKey, newKey] = [newVaultKey(), newVaultKey()];
+    let asked = 0;
+    const refresher = async () => {
+      asked++;
+      throw new Error('the vendor must not be asked');
+    };
+    const stale = await TokenVault.open({ store, key: oldKey, refreshers: { github: refresher } });
+    await stale.save('alice@acme', 'github', { ...canaryLink('alice'), expiresAt: Date.now() + 1000 });
+    await rotateVaultKey(store, oldKey, newKey);
+    expect(await rejection(stale.credential('alice@acme', 'github'))).to.have.property('problem', 'sealed_with_other_key');
+    expect((await store.get<StoredLink>(VAULT_NAMESPACE, linkKey('alice@acme', 'github')))!.lease).to.equal(null);
+    expect(asked).to.equal(0);
+  });
+
+  it('does not open a record whose sealed bytes were changed in the store', async () => {
+    const vault = await TokenVault.open({ store, key: newVaultKey() });
+    await vault.save('alice@acme', 'github', canaryLink('alice'));
+    const record = (await store.get<StoredLink>(VAULT_NAMESPACE, linkKey('alice@acme', 'github')))!;
+    const bytes = Buffer.from(record.sealed.secrets, 'base64url');
+    bytes[bytes.length - 1] ^= 1;
+    await store.set(
+      VAULT_NAMESPACE,
+      linkKey('alice@acme', 'github'),
+      { ...record, sealed: { ...record.sealed, secrets: bytes.toString('base64url') } },
+      60_000,
+    );
+    expect(await rejection(vault.credential('alice@acme', 'github'))).to.have.property('problem', 'unreadable');
+  });
+
   it('tells the person to link again when a token without a refresh token has expired, or the vendor refused the link', async () => {
     let now = 1_000_000;
     const vault = await TokenVault.open({ store, key: newVaultKey(), clock: { now: () => now } });

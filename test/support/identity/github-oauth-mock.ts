@@ -7,6 +7,8 @@ export interface GithubApp {
   clientSecret: string;
   /** A GitHub App with expiring user tokens answers with refresh tokens; an OAuth App's tokens do not expire. */
   type: 'oauth-app' | 'github-app';
+  /** Seconds between device-flow polls GitHub asks for (5 unless a test shortens it). */
+  deviceInterval?: number;
 }
 
 interface Issued {
@@ -85,8 +87,9 @@ export class GithubOAuthMock {
     const deviceCode = randomBytes(20).toString('hex');
     leakAudit.addCanaries([deviceCode]);
     const userCode = `${randomBytes(2).toString('hex').toUpperCase()}-${randomBytes(2).toString('hex').toUpperCase()}`;
-    this.devices.set(deviceCode, { userCode, approved: false, interval: 5, lastPoll: 0, login: '', id: 0 });
-    return answer(request, { device_code: deviceCode, user_code: userCode, verification_uri: `${this.mock.url}/login/device`, expires_in: 900, interval: 5 });
+    const interval = this.app.deviceInterval ?? 5;
+    this.devices.set(deviceCode, { userCode, approved: false, interval, lastPoll: 0, login: '', id: 0 });
+    return answer(request, { device_code: deviceCode, user_code: userCode, verification_uri: `${this.mock.url}/login/device`, expires_in: 900, interval });
   }
 
   private token(request: RecordedRequest): MockReply {

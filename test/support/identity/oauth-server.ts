@@ -31,6 +31,8 @@ export interface RefreshUse {
  */
 export class LoopbackOAuthServer {
   readonly refreshUses: RefreshUse[] = [];
+  /** Every access and refresh token the server issued, to look for where they must not be. */
+  readonly issued: string[] = [];
   readonly authorizeRequests: URLSearchParams[] = [];
   private nextAccount = 'nobody';
 
@@ -80,7 +82,9 @@ export class LoopbackOAuthServer {
       }
       if (ctx.path !== options.routes.token) return;
       const body = ctx.body as { access_token?: string; refresh_token?: string } | undefined;
-      leakAudit.addCanaries([body?.access_token, body?.refresh_token].filter((t): t is string => typeof t === 'string'));
+      const tokens = [body?.access_token, body?.refresh_token].filter((t): t is string => typeof t === 'string');
+      leakAudit.addCanaries(tokens);
+      holder.issued.push(...tokens);
       if (params.grant_type === 'refresh_token') holder.refreshUses.push({ token: hash(String(params.refresh_token)), status: ctx.status });
     });
     const callback = provider.callback();
