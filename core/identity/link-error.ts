@@ -26,6 +26,10 @@ export const LINK_PROBLEMS = {
     say: (v: string) => `This ${v} link attempt was started by someone else or in another session; start linking from your own session`,
   },
   code_refused: { retryable: false, say: (v: string) => `${v} refused the authorization code of this link attempt; start linking again` },
+  site_not_granted: {
+    retryable: false,
+    say: (v: string) => `Your ${v} consent did not include the site this server acts on; link again and choose that site on the consent screen`,
+  },
   authorization_pending: { retryable: true, say: (v: string) => `${v} is still waiting for you to enter the code; finish there, then try again` },
   token_refused: { retryable: false, say: (v: string) => `${v} refused the personal access token; check it and enter it again` },
   vendor_unreachable: { retryable: true, say: (v: string) => `${v} could not be reached or answered unexpectedly; try again in a moment` },

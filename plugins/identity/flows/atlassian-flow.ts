@@ -82,7 +82,7 @@ export class AtlassianFlow implements RedirectFlow {
       const host = /^https?:\/\//.test(wanted) ? new URL(wanted).host : `${wanted}.atlassian.net`;
       const found = sites.find((s) => typeof s.url === 'string' && new URL(s.url).host === host);
       if (found) return found;
-      throw new LinkError('code_refused', this.vendor, { vendorError: 'site_not_granted', where: `the consent screen, choosing the site ${host}` });
+      throw new LinkError('site_not_granted', this.vendor, { settings: host });
     }
     if (sites.length === 1) return sites[0]!;
     throw new LinkError('not_configured', this.vendor, { settings: `the grant reaches ${sites.length} sites: set ATLASSIAN_SITE_NAME to the one to act on` });

@@ -80,8 +80,16 @@ export class GithubDeviceFlow {
     let interval = start.intervalSeconds;
     for (;;) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, interval * 1000);
-        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new LinkError('state_unknown', 'github'))), { once: true });
+        const stop = () => {
+          clearTimeout(timer);
+          reject(new LinkError('state_unknown', 'github'));
+        };
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', stop);
+          resolve();
+        }, interval * 1000);
+        if (signal?.aborted) stop();
+        else signal?.addEventListener('abort', stop, { once: true });
       });
       if (now() >= start.expiresAt) throw new LinkError('state_unknown', 'github');
       const outcome = await this.poll(start.deviceCode, interval);

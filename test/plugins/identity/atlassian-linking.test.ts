@@ -7,7 +7,7 @@ import { TokenVault } from '../../../plugins/identity/token-vault.js';
 import { linkKey, VAULT_NAMESPACE, type StoredLink } from '../../../plugins/identity/vault-record.js';
 import { rejection } from '../../support/async.js';
 import type { LoopbackOAuthServer } from '../../support/identity/oauth-server.js';
-import { atlassianFlow, atlassianServer } from '../../support/identity/vendor-servers.js';
+import { atlassianFlow, atlassianFlowFor, atlassianServer } from '../../support/identity/vendor-servers.js';
 import { auditedStore, newVaultKey } from '../../support/identity/vault-fixture.js';
 import { openTestStore } from '../../support/store-backends.js';
 
@@ -19,11 +19,12 @@ describe('Linking Atlassian Cloud (3LO) against a real OAuth 2.0 server', () => 
   let store: KeyValueStore;
   let vault: TokenVault;
   let linking: AccountLinking;
+  let key: ReturnType<typeof newVaultKey>;
 
   beforeEach(async () => {
     server = await atlassianServer();
     store = auditedStore(await openTestStore('memory://'));
-    const key = newVaultKey();
+    key = newVaultKey();
     const flow = atlassianFlow(server);
     vault = await TokenVault.open({ store, key, refreshers: { atlassian: flow.refresh } });
     linking = new AccountLinking({ vault, states: new LinkStates(store, key), redirectFlows: [flow] });
@@ -91,6 +92,16 @@ describe('Linking Atlassian Cloud (3LO) against a real OAuth 2.0 server', () => 
     expect(error).to.be.instanceOf(LinkError).and.to.have.property('problem', 'code_refused');
     expect(error.message).to.equal('Atlassian Cloud refused the authorization code of this link attempt; start linking again (invalid_grant).');
     expect(await vault.credential('alice@acme', 'atlassian')).to.equal(undefined);
+  });
+
+  it('keeps nothing when the consent did not include the site ATLASSIAN_SITE_NAME names, and says to choose it', async () => {
+    const siteLinking = new AccountLinking({ vault, states: new LinkStates(store, key), redirectFlows: [atlassianFlowFor(server, 'globex')] });
+    const { url, state } = await siteLinking.start('atlassian', alice);
+    const error = await rejection(siteLinking.callback('atlassian', (await server.authorize(url, 'alice')).searchParams.get('code')!, state, alice));
+    expect(error.message).to.equal(
+      'Your Atlassian Cloud consent did not include the site this server acts on; link again and choose that site on the consent screen (globex.atlassian.net).',
+    );
+    expect(await vault.accounts('alice@acme')).to.deep.equal([]);
   });
 
   it('marks the link stale when Atlassian refuses a refresh (a spent rotating token), and says to link again', async () => {

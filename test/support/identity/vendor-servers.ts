@@ -25,7 +25,13 @@ export function atlassianServer(accessTokenSeconds = 3600): Promise<LoopbackOAut
 }
 
 export function atlassianFlow(server: LoopbackOAuthServer): AtlassianFlow {
+  return atlassianFlowFor(server);
+}
+
+/** The flow of a server whose ATLASSIAN_SITE_NAME is `site`. */
+export function atlassianFlowFor(server: LoopbackOAuthServer, site?: string): AtlassianFlow {
   return new AtlassianFlow({
+    ...(site === undefined ? {} : { site }),
     client: { clientId: ATLASSIAN_APP.id, clientSecret: new SecretText(ATLASSIAN_APP.secret), redirectUri: `${CALLBACK_BASE}/atlassian` },
     scopes: 'read:jira-work write:jira-work read:me',
     authBaseUrl: server.url,
