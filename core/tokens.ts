@@ -21,6 +21,8 @@ export const TOKENS = {
   Scrubber: 'mcp-devtools:Scrubber',
   /** The ArtifactStore, provided by the artifacts plugin. */
   ArtifactStore: 'mcp-devtools:ArtifactStore',
+  /** The LinkedAccounts (core/identity): each principal's linked vendor accounts, provided by the identity plugin when a vault key is set. */
+  LinkedAccounts: 'mcp-devtools:LinkedAccounts',
   /** The ToolsetDirectory: the toolsets of the server and what each caller enabled (the toolset tools). */
   Toolsets: 'mcp-devtools:Toolsets',
   /** The ToolCatalogue: the tools a program run by code mode reaches, and the one way it calls them. */

@@ -32,6 +32,7 @@ export const CROSS_CUTTING: Readonly<Record<string, Loader>> = {
   policy: builtin(async () => (await import('../../plugins/policy/index.js')).PolicyPlugin),
   toolsets: builtin(async () => (await import('../../plugins/toolsets/index.js')).ToolsetsPlugin),
   code: builtin(async () => (await import('../../plugins/code-mode/index.js')).CodeModePlugin),
+  identity: builtin(async () => (await import('../../plugins/identity/index.js')).IdentityPlugin),
 };
 
 /** Vendor plugins: all loaded when there is no config file; otherwise those the file's `plugins` names. */

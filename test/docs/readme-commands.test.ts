@@ -99,6 +99,7 @@ const CROSS_CUTTING = [
   'PolicyPlugin',
   'ToolsetsPlugin',
   'CodeModePlugin',
+  'IdentityPlugin',
 ];
 
 describe('README.md: every command it gives runs as written', () => {

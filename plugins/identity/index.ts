@@ -1,0 +1,64 @@
+import { inject } from 'tsyringe';
+import type { Settings } from '../../core/config/settings.js';
+import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
+import { Plugin } from '../../core/plugin/decorators.js';
+import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
+import { TOKENS } from '../../core/tokens.js';
+import { IdentitySettings } from './identity-settings.js';
+import type { TokenVault } from './token-vault.js';
+
+export { IdentitySettings, type IdentitySettingValues } from './identity-settings.js';
+export { AccountLinking, type DeviceLinkStart } from './account-linking.js';
+export { LinkStates, type Linker } from './link-states.js';
+export { TokenVault, type TokenVaultOptions } from './token-vault.js';
+export { rotateVaultKey, type RotationReport } from './rotate-key.js';
+export { readVaultKey, parseVaultKey, VaultKey } from './vault-key.js';
+export { identityFlows, refreshersOf, callbackUrl, type VendorLocations, type IdentityFlows } from './linking-from-settings.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Linked accounts (issue 51): each caller acting upstream with their own vendor account. This plugin holds the
+ * vault: with a vault key set it opens the vault on the shared store at start-up (refusing, in one sentence,
+ * a key that did not seal the records already there) and provides it as TOKENS.LinkedAccounts. Without a key
+ * it does nothing. Linking itself (console page, CLI, callbacks) is mounted by the server from this index.
+ */
+@Plugin({ name: 'identity', version: '1.0.0', settings: IdentitySettings })
+export class IdentityPlugin implements DevtoolsPlugin {
+  private vault: TokenVault | undefined;
+
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Store) private readonly store: KeyValueStore,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  async boot(ctx: BootContext): Promise<void> {
+    const own = this.settings.of(IdentitySettings);
+    const { readVaultKey } = await import('./vault-key.js');
+    const key = readVaultKey(own);
+    if (key === undefined) return;
+    const [{ TokenVault }, { identityFlows, refreshersOf }] = await Promise.all([import('./token-vault.js'), import('./linking-from-settings.js')]);
+    const flows = identityFlows(own, { publicUrl: '', ...this.vendorLocations() });
+    this.vault = await TokenVault.open({
+      store: this.store,
+      key,
+      clock: this.clock,
+      refreshers: refreshersOf(flows),
+      idleMs: own.MCP_VAULT_IDLE_DAYS * DAY_MS,
+    });
+    ctx.provide(TOKENS.LinkedAccounts, this.vault);
+  }
+
+  /** The vault, once booted with a key (the server's linking routes and commands use it). */
+  get linkedAccounts(): TokenVault | undefined {
+    return this.vault;
+  }
+
+  /** The vendor plugins' base URLs, where those plugins are loaded (their settings are declared by them). */
+  private vendorLocations(): { githubApiUrl?: string } {
+    const read = (key: string): string | undefined => (this.settings.has(key) ? String(this.settings.get(key) ?? '') || undefined : undefined);
+    const githubApiUrl = read('GITHUB_API_URL');
+    return githubApiUrl === undefined ? {} : { githubApiUrl };
+  }
+}
