@@ -366,7 +366,8 @@ export class Kernel {
         requestId,
         ...(options.client === undefined ? {} : { client: options.client }),
         traceContext: span.context,
-        args: args ?? {},
+        // Absent arguments are no arguments; null is not an object, and validation refuses it as any other.
+        args: args === undefined ? {} : args,
         meta: {},
         bodyLease,
         time: (step, micros) => {
