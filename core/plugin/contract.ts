@@ -47,7 +47,10 @@ export interface ToolsetSpec {
 
 /** Handed to `boot()`: what a plugin may do while the kernel starts. */
 export interface BootContext {
-  /** Make a service available to plugins that boot later (and depend on this one). */
+  /**
+   * Make a service available to plugins that boot later (and depend on this one). A token is provided once: one
+   * that another plugin (or the server itself) already provides fails start-up, naming both.
+   */
   provide(token: symbol | string, value: unknown): void;
 }
 
