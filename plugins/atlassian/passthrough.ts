@@ -4,7 +4,6 @@ import type { HttpMethod, UpstreamRequest, UpstreamResponse } from '../../core/p
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
-import { Tool } from '../../core/plugin/decorators.js';
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
@@ -171,18 +170,6 @@ export abstract class AtlassianPassthroughPlugin implements DevtoolsPlugin, Pass
     readonly upstream: UpstreamClient,
     readonly behaviour: PassthroughBehaviour,
   ) {}
-
-  call(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
-}
-
-/** Declares a product's `<prefix>_get|post|put|patch|delete` tools on the plugin class, all handled by `call`. */
-export function PassthroughTools(product: PassthroughProduct): ClassDecorator {
-  return (target) => {
-    const handler = Object.getOwnPropertyDescriptor(AtlassianPassthroughPlugin.prototype, 'call')!;
-    for (const verb of VERBS) Tool(passthroughToolSpec(product, verb))(target.prototype as object, 'call', handler);
-  };
 }
 
 /** A product's `<prefix>_get|post|put|patch|delete` tools, one handler behind the five. */
