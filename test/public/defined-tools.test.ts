@@ -6,6 +6,7 @@ import {
   Plugin,
   ReadEnvelope,
   TOKENS,
+  Tool,
   transportLimitsFrom,
   Type,
   UpstreamClient,
@@ -135,6 +136,20 @@ export class LackingPlugin {
   readonly upstream = undefined as unknown as UpstreamClient;
 }
 
+/** Both forms in one plugin: the values of `tools` are served first, then the decorated methods. */
+const mixedValue = defineTool({
+  ...{ name: 'acme_mixed_value', title: 'Value', description: 'A tool value.', annotations: READ, input: NoArgs },
+  handler: async () => ({ value: 'from the value' }),
+});
+
+@Plugin({ name: 'acme-mixed', version: '1.0.0', tools: [mixedValue] })
+class MixedPlugin {
+  @Tool({ name: 'acme_mixed_method', title: 'Method', description: 'A decorated method.', annotations: READ, input: NoArgs })
+  async method(): Promise<ToolOutput> {
+    return { value: 'from the method' };
+  }
+}
+
 @Plugin({ name: 'acme-not-a-tool', version: '1.0.0', tools: [echo, { name: 'acme_spec_only' } as never] })
 class NotAToolPlugin {}
 
@@ -188,6 +203,19 @@ describe('tools as values (defineTool, mcp-devtools/plugin)', () => {
     expect(asked.structuredContent).to.deep.include({
       data: { document: 'query Items($project: String!) { items(project: $project) { id } }', variables: { project: 'p' } },
     });
+  });
+
+  it('serves the values and the @Tool methods of one plugin together, the values first', async () => {
+    const mixed = await startTestKernel({ plugins: [MixedPlugin] });
+    try {
+      const client = await mixed.connect();
+      const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('acme_mixed_'));
+      expect(names).to.deep.equal(['acme_mixed_value', 'acme_mixed_method']);
+      expect(textOf(await mixed.call('acme_mixed_value', {}))).to.equal('from the value');
+      expect(textOf(await mixed.call('acme_mixed_method', {}))).to.equal('from the method');
+    } finally {
+      await mixed.close();
+    }
   });
 
   it('refuses at start-up an entry of tools that is not a defineTool value, naming the plugin', async () => {
