@@ -10,6 +10,7 @@ import {
   transportLimitsFrom,
   Type,
   UpstreamClient,
+  type PluginSpec,
   type Settings,
   type ToolContext,
   type ToolOutput,
@@ -129,6 +130,13 @@ export const MISTAKES = [
     handler: async () => ({ value: 1 }),
   }),
 ];
+
+/** A spec typed as a plain PluginSpec, as code written before `tools` types it, still fits any class. */
+const PLAIN: PluginSpec = { name: 'acme-plain', version: '1.0.0' };
+@Plugin(PLAIN)
+export class PlainSpecPlugin {
+  readonly anything = 1;
+}
 
 // @ts-expect-error the class lacks `label`, which a tool it lists takes from its deps
 @Plugin({ name: 'acme-lacking', version: '1.0.0', tools: [list] })
