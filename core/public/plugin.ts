@@ -10,8 +10,10 @@
 // The decorators write through the Reflect metadata API; the polyfill is idempotent and shared by every copy.
 import 'reflect-metadata';
 
-// Declaring plugins and tools.
-export { Plugin, Tool } from '../plugin/decorators.js';
+// Declaring plugins and tools: a tool as one value (`defineTool`, listed in `@Plugin({ tools })`), or a method
+// decorated with `@Tool`.
+export { defineTool, type DefinedHandler, type DefinedTool } from '../plugin/define-tool.js';
+export { Plugin, Tool, type PluginDecorator } from '../plugin/decorators.js';
 export type {
   BootContext,
   DevtoolsPlugin,

@@ -1,10 +1,18 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
+import type { ToolAnnotations } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import type { CircleciDeps } from './circleci-deps.js';
+import type { V1JobDetail } from './job-steps.js';
+import { jobTests } from './job-tests.js';
+import { pipelineStatus } from './pipeline-status.js';
+import { stepLogsText } from './step-logs.js';
+import { rerunWorkflowResult, triggeredPipelineResult } from './write-results.js';
 
-// CircleCI's v2 API as the jobs an agent is asked to do: is the branch green, rerun it, trigger it, which tests
-// failed, which tests flake.
+// CircleCI's v2 API as the jobs an agent is asked to do: is the branch green, what did a job print, rerun it,
+// trigger it, which tests failed, which tests flake. Handlers send `ctx.route`, which the validate stage computed
+// from the arguments: what policy decided on is exactly what goes out; any further request passes the request gate.
 
 /** A v2 project slug: `gh/ORG/REPO`, `bb/ORG/REPO`, or `circleci/ORG_ID/PROJECT_ID` (GitLab, GitHub App). */
 export const ProjectSlug = Type.String({
@@ -57,6 +65,27 @@ export const JobTestsArgs = Type.Object(
 );
 export type JobTestsArgs = Static<typeof JobTestsArgs>;
 
+export const LogsArgs = Type.Object(
+  {
+    projectSlug: Type.String({
+      pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
+      description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).',
+    }),
+    jobNumber: Type.Integer({ minimum: 1, description: 'Job number (job_number of "/workflow/{id}/job").' }),
+    step: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], {
+        description: 'Only this step, by number (from 1) or name, whatever its status.',
+      }),
+    ),
+    failedOnly: Type.Optional(Type.Boolean({ description: 'Only failed steps (default true).' })),
+    tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Lines to show from the end (default 500).' })),
+  },
+  { additionalProperties: false },
+);
+
+/** CircleCI's v1.1 names for the VCS of a v2 project slug. */
+const V1_VCS: Record<string, string> = { gh: 'github', github: 'github', bb: 'bitbucket', bitbucket: 'bitbucket' };
+
 export const FlakyArgs = Type.Object({ projectSlug: ProjectSlug, ...renderingArgs }, { additionalProperties: false });
 
 /** CircleCI's body to rerun a workflow. */
@@ -70,7 +99,35 @@ export interface TriggerBody {
   parameters?: Record<string, string | number | boolean>;
 }
 
-export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvelope> = {
+/** circleci_logs' defaults, applied here: the arguments are optional, as any argument with a default is. */
+const LOGS_DEFAULTS = { failedOnly: true, tailLines: 500 };
+
+export const LOGS = defineTool({
+  name: 'circleci_logs',
+  title: 'Read the step output of a CircleCI job',
+  description: [
+    "Show the output of a job's steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.",
+    'The whole output is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
+  ].join(' '),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  input: LogsArgs,
+  savesArtifacts: true,
+  toolset: 'circleci.pipelines',
+  // The step list with output URLs exists only in CircleCI's v1.1 job detail.
+  route: (args: Static<typeof LogsArgs>) => {
+    const [vcs = '', org, repo] = args.projectSlug.split('/');
+    return { method: 'GET', path: `/api/v1.1/project/${V1_VCS[vcs]}/${org}/${repo}/${args.jobNumber}` };
+  },
+  // Each step's output, from the signed URL the job detail gives: another host, read without the CircleCI token.
+  further: [{ method: 'GET', host: '*', path: '/**' }],
+  handler: async (ctx, circleci: CircleciDeps) => {
+    const detail = (await circleci.upstream.send(ctx, ctx.route)).body as V1JobDetail;
+    const request = { ...ctx.args, failedOnly: ctx.args.failedOnly ?? LOGS_DEFAULTS.failedOnly, tailLines: ctx.args.tailLines ?? LOGS_DEFAULTS.tailLines };
+    return { text: await stepLogsText(ctx, circleci, request, detail) };
+  },
+});
+
+export const PIPELINE_STATUS = defineTool({
   name: 'circleci_pipeline_status',
   title: 'CircleCI status of a branch',
   description:
@@ -86,9 +143,10 @@ export const PIPELINE_STATUS: RoutedToolSpec<typeof StatusArgs, typeof ReadEnvel
     { method: 'GET', path: '/pipeline/*/workflow' },
     { method: 'GET', path: '/workflow/*/job' },
   ],
-};
+  handler: async (ctx, circleci: CircleciDeps) => ({ value: await pipelineStatus(ctx, circleci.upstream) }),
+});
 
-export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelope> = {
+export const RERUN_WORKFLOW = defineTool({
   name: 'circleci_rerun_workflow',
   title: 'Rerun a CircleCI workflow',
   description: 'Rerun a workflow, its failed jobs by default. Result {data}: {workflowId (new), rerunOf, fromFailed}. Sent once.',
@@ -101,9 +159,13 @@ export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelop
     path: `/workflow/${args.workflowId}/rerun`,
     body: { from_failed: args.fromFailed ?? true } satisfies RerunBody,
   }),
-};
+  handler: async (ctx, circleci: CircleciDeps) => {
+    const response = await circleci.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: rerunWorkflowResult(response, ctx.args) };
+  },
+});
 
-export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnvelope> = {
+export const TRIGGER_PIPELINE = defineTool({
   name: 'circleci_trigger_pipeline',
   title: 'Trigger a CircleCI pipeline',
   description: 'Start a pipeline, with parameters. Result {data}: {id, number, state, branch, url}. Sent once.',
@@ -117,9 +179,13 @@ export const TRIGGER_PIPELINE: RoutedToolSpec<typeof TriggerArgs, typeof ReadEnv
     if (args.parameters !== undefined) body.parameters = args.parameters;
     return { method: 'POST', path: `/project/${args.projectSlug}/pipeline`, body };
   },
-};
+  handler: async (ctx, circleci: CircleciDeps) => {
+    const response = await circleci.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: triggeredPipelineResult(response, ctx.args, circleci.webApp) };
+  },
+});
 
-export const JOB_TESTS: RoutedToolSpec<typeof JobTestsArgs, typeof ReadEnvelope> = {
+export const JOB_TESTS = defineTool({
   name: 'circleci_job_tests',
   title: 'Test results of a CircleCI job',
   description: "A job's test results (store_test_results), failed only by default. Result {data}: {counts, tests: [{name, classname, file, result, message}]}.",
@@ -130,11 +196,12 @@ export const JOB_TESTS: RoutedToolSpec<typeof JobTestsArgs, typeof ReadEnvelope>
   route: (args: JobTestsArgs) => ({ method: 'GET', path: testsPath(args) }),
   // Further pages of the same results, by CircleCI's page-token.
   further: (args: JobTestsArgs) => [{ method: 'GET', path: testsPath(args) }],
-};
+  handler: async (ctx, circleci: CircleciDeps) => ({ value: await jobTests(ctx, circleci.upstream) }),
+});
 
 const testsPath = (args: JobTestsArgs): string => `/project/${args.projectSlug}/${args.jobNumber}/tests`;
 
-export const FLAKY_TESTS: RoutedToolSpec<typeof FlakyArgs, typeof ReadEnvelope> = {
+export const FLAKY_TESTS = defineTool({
   name: 'circleci_flaky_tests',
   title: 'Flaky tests of a CircleCI project',
   description:
@@ -144,4 +211,5 @@ export const FLAKY_TESTS: RoutedToolSpec<typeof FlakyArgs, typeof ReadEnvelope> 
   envelope: ReadEnvelope,
   toolset: 'circleci.pipelines',
   route: (args: Static<typeof FlakyArgs>) => ({ method: 'GET', path: `/insights/${args.projectSlug}/flaky-tests` }),
-};
+  handler: async (ctx, circleci: CircleciDeps) => ({ value: (await circleci.upstream.send(ctx, ctx.route)).body }),
+});

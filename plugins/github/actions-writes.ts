@@ -1,9 +1,13 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import { repoUrl, runWhere, type GithubDeps } from './github-deps.js';
 import { definedOnly, Owner, Repo, repoPath, RunId, write } from './shared-args.js';
+import { cancelRefusal } from './write-refusals.js';
+import { cancelResult, dispatchResult, rerunResult } from './write-results.js';
 
-// GitHub Actions writes: rerun, cancel, start a workflow.
+// GitHub Actions writes: rerun, cancel, start a workflow. Each sends its `ctx.route`, the request policy decided
+// on (and an approver saw).
 
 export const RerunArgs = Type.Object(
   {
@@ -35,7 +39,7 @@ export const DispatchArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelope> = {
+export const RERUN_WORKFLOW = defineTool({
   name: 'github_rerun_workflow',
   toolset: 'github.actions',
   title: 'Rerun a GitHub Actions workflow run',
@@ -48,9 +52,14 @@ export const RERUN_WORKFLOW: RoutedToolSpec<typeof RerunArgs, typeof ReadEnvelop
     method: 'POST',
     path: `${repoPath(args)}/actions/runs/${args.runId}/${args.failedOnly === false ? 'rerun' : 'rerun-failed-jobs'}`,
   }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    // 201 with an empty object: the answer says no more than the request did.
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false) };
+  },
+});
 
-export const CANCEL_WORKFLOW_RUN: RoutedToolSpec<typeof CancelArgs, typeof ReadEnvelope> = {
+export const CANCEL_WORKFLOW_RUN = defineTool({
   name: 'github_cancel_workflow_run',
   toolset: 'github.actions',
   title: 'Cancel a GitHub Actions workflow run',
@@ -59,9 +68,16 @@ export const CANCEL_WORKFLOW_RUN: RoutedToolSpec<typeof CancelArgs, typeof ReadE
   input: CancelArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof CancelArgs>) => ({ method: 'POST', path: `${repoPath(args)}/actions/runs/${args.runId}/cancel` }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    const { owner, repo, runId } = ctx.args;
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' }).catch((error: unknown) => {
+      throw cancelRefusal(error, `Workflow run ${runId} of ${owner}/${repo}`);
+    });
+    return { value: cancelResult(runWhere(github, ctx.args)) };
+  },
+});
 
-export const DISPATCH_WORKFLOW: RoutedToolSpec<typeof DispatchArgs, typeof ReadEnvelope> = {
+export const DISPATCH_WORKFLOW = defineTool({
   name: 'github_dispatch_workflow',
   toolset: 'github.actions',
   title: 'Start a GitHub Actions workflow',
@@ -75,4 +91,9 @@ export const DISPATCH_WORKFLOW: RoutedToolSpec<typeof DispatchArgs, typeof ReadE
     path: `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/dispatches`,
     body: definedOnly({ ref: args.ref, inputs: args.inputs }),
   }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    // 204 No Content: the run appears a few seconds later, so the answer names where to find it.
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args) }) };
+  },
+});

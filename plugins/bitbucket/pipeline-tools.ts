@@ -1,9 +1,12 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
+import { page, type BitbucketDeps } from './bitbucket-deps.js';
 import { Cursor, pagingFromCursor } from './page-cursor.js';
-import { READ, repoPath, RepoSlug, Uuid, uuidSegment, Workspace } from './repo-args.js';
+import { pipelinePath, READ, repoPath, RepoSlug, Uuid, uuidSegment, Workspace } from './repo-args.js';
+import { stepLogText } from './step-log.js';
+import { startedPipeline } from './write-results.js';
 
 // Bitbucket Pipelines (Cloud API 2.0): list runs, read a step's log, run a pipeline.
 
@@ -60,10 +63,7 @@ export function runPipelineBody(args: RunPipelineArgs): RunPipelineBody {
   return body;
 }
 
-export const pipelinePath = (args: { workspace: string; repoSlug: string; pipelineUuid: string }): string =>
-  `${repoPath(args)}/pipelines/${uuidSegment(args.pipelineUuid)}`;
-
-export const LIST_PIPELINES: RoutedToolSpec<typeof ListPipelinesArgs, typeof CursorEnvelope> = {
+export const LIST_PIPELINES = defineTool({
   name: 'bb_list_pipelines',
   title: 'List Bitbucket pipelines',
   description:
@@ -79,9 +79,10 @@ export const LIST_PIPELINES: RoutedToolSpec<typeof ListPipelinesArgs, typeof Cur
     path: `${repoPath(args)}/pipelines`,
     query: { sort: '-created_on', ...pagingFromCursor(args.cursor) },
   }),
-};
+  handler: (ctx, bitbucket: BitbucketDeps) => page(bitbucket, ctx),
+});
 
-export const GET_PIPELINE_STEP_LOG: RoutedToolSpec<typeof StepLogArgs> = {
+export const GET_PIPELINE_STEP_LOG = defineTool({
   name: 'bb_get_pipeline_step_log',
   title: 'Read the log of a Bitbucket pipeline step',
   description:
@@ -97,9 +98,10 @@ export const GET_PIPELINE_STEP_LOG: RoutedToolSpec<typeof StepLogArgs> = {
       : { method: 'GET', path: `${pipelinePath(args)}/steps/${uuidSegment(args.stepUuid)}/log` },
   // Then the log of the step chosen.
   further: (args: StepLogArgs) => [{ method: 'GET', path: `${pipelinePath(args)}/steps/*/log` }],
-};
+  handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await stepLogText(ctx, bitbucket.upstream, bitbucket) }),
+});
 
-export const RUN_PIPELINE: RoutedToolSpec<typeof RunPipelineArgs, typeof ReadEnvelope> = {
+export const RUN_PIPELINE = defineTool({
   name: 'bb_run_pipeline',
   title: 'Run a Bitbucket pipeline',
   description: "Run a branch's pipeline, or a custom one by name, with variables. Result {data}: {uuid, buildNumber, state, url}. Sent once.",
@@ -108,4 +110,8 @@ export const RUN_PIPELINE: RoutedToolSpec<typeof RunPipelineArgs, typeof ReadEnv
   envelope: ReadEnvelope,
   toolset: 'bitbucket.pipelines',
   route: (args: RunPipelineArgs) => ({ method: 'POST', path: `${repoPath(args)}/pipelines`, body: runPipelineBody(args) }),
-};
+  handler: async (ctx, bitbucket: BitbucketDeps) => {
+    const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: startedPipeline(response, ctx.args, bitbucket.webBase) };
+  },
+});

@@ -1,9 +1,13 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import { repoUrl, written, type GithubDeps } from './github-deps.js';
 import { definedOnly, NumberOf, Owner, Repo, repoPath, write } from './shared-args.js';
+import { mergeRefusal } from './write-refusals.js';
+import { mergeResult, pullRequestResult, reviewResult } from './write-results.js';
 
-// Pull requests: open one, review one, merge one.
+// Pull requests: open one, review one, merge one. Each sends its `ctx.route`, the request policy decided on (and
+// an approver saw), and answers with what it made or changed (write-results.ts).
 
 // No maxLength: GitHub's own 422 names the limit, and each bound is paid for in every tools/list.
 const Branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, description });
@@ -53,7 +57,7 @@ export const MergeArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const CREATE_PULL_REQUEST: RoutedToolSpec<typeof CreatePullRequestArgs, typeof ReadEnvelope> = {
+export const CREATE_PULL_REQUEST = defineTool({
   name: 'github_create_pull_request',
   toolset: 'github.pull_requests',
   title: 'Open a GitHub pull request',
@@ -66,9 +70,10 @@ export const CREATE_PULL_REQUEST: RoutedToolSpec<typeof CreatePullRequestArgs, t
     path: `${repoPath(args)}/pulls`,
     body: definedOnly({ title: args.title, head: args.head, base: args.base, body: args.body, draft: args.draft }),
   }),
-};
+  handler: async (ctx, github: GithubDeps) => ({ value: pullRequestResult(await written(github, ctx)) }),
+});
 
-export const CREATE_REVIEW: RoutedToolSpec<typeof CreateReviewArgs, typeof ReadEnvelope> = {
+export const CREATE_REVIEW = defineTool({
   name: 'github_create_review',
   toolset: 'github.pull_requests',
   title: 'Review a GitHub pull request',
@@ -84,9 +89,12 @@ export const CREATE_REVIEW: RoutedToolSpec<typeof CreateReviewArgs, typeof ReadE
     path: `${repoPath(args)}/pulls/${args.pullNumber}/reviews`,
     body: definedOnly({ event: args.event, body: args.body, comments: args.comments }),
   }),
-};
+  handler: async (ctx, github: GithubDeps) => ({
+    value: reviewResult(await written(github, ctx), ctx.args.pullNumber, ctx.args.comments?.length ?? 0),
+  }),
+});
 
-export const MERGE_PULL_REQUEST: RoutedToolSpec<typeof MergeArgs, typeof ReadEnvelope> = {
+export const MERGE_PULL_REQUEST = defineTool({
   name: 'github_merge_pull_request',
   toolset: 'github.pull_requests',
   title: 'Merge a GitHub pull request',
@@ -100,4 +108,11 @@ export const MERGE_PULL_REQUEST: RoutedToolSpec<typeof MergeArgs, typeof ReadEnv
     path: `${repoPath(args)}/pulls/${args.pullNumber}/merge`,
     body: definedOnly({ merge_method: args.method }),
   }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    const { owner, repo, pullNumber, method } = ctx.args;
+    const merged = await written(github, ctx).catch((error: unknown) => {
+      throw mergeRefusal(error, `Pull request #${pullNumber} of ${owner}/${repo}`);
+    });
+    return { value: mergeResult(merged, pullNumber, method, `${repoUrl(github, ctx.args)}/pull/${pullNumber}`) };
+  },
+});

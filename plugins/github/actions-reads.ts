@@ -1,8 +1,15 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { ToolError } from '../../core/errors/tool-error.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope } from '../../core/schema/envelopes.js';
+import { logResultText } from '../../core/vendor/log-result.js';
+import { checkRunsPage } from './check-runs.js';
+import { page, type GithubDeps } from './github-deps.js';
 import { Owner, Page, PerPage, pathSegment, READ, Repo, repoPath, RunId } from './shared-args.js';
+
+// GitHub Actions reads: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), and
+// the checks of a commit.
 
 /** Lines of a job log shown when tailLines is not given. */
 export const DEFAULT_TAIL_LINES = 500;
@@ -81,18 +88,7 @@ export const CheckRunsArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const GetArgs = Type.Object(
-  {
-    path: Type.String({ minLength: 1, description: 'REST API path, e.g. "/repos/OWNER/REPO/actions/artifacts". Never a full URL.' }),
-    queryParams: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { description: 'Query parameters, e.g. {"per_page": 50}.' }),
-    ),
-    ...renderingArgs,
-  },
-  { additionalProperties: false },
-);
-
-export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope> = {
+export const LIST_RUNS = defineTool({
   name: 'github_list_workflow_runs',
   toolset: 'github.actions',
   title: 'List GitHub Actions workflow runs',
@@ -122,9 +118,10 @@ export const LIST_RUNS: RoutedToolSpec<typeof ListRunsArgs, typeof PagedEnvelope
       page: args.page,
     },
   }),
-};
+  handler: (ctx, github: GithubDeps) => page(github, ctx),
+});
 
-export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope> = {
+export const LIST_JOBS = defineTool({
   name: 'github_list_workflow_jobs',
   toolset: 'github.actions',
   title: 'List jobs of a GitHub Actions workflow run',
@@ -140,9 +137,10 @@ export const LIST_JOBS: RoutedToolSpec<typeof ListJobsArgs, typeof PagedEnvelope
     path: `${repoPath(args)}/actions/runs/${args.runId}/jobs`,
     query: { filter: args.filter, per_page: args.perPage, page: args.page },
   }),
-};
+  handler: (ctx, github: GithubDeps) => page(github, ctx),
+});
 
-export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
+export const JOB_LOGS = defineTool({
   name: 'github_get_job_logs',
   toolset: 'github.actions',
   title: 'Read the log of a GitHub Actions job',
@@ -154,22 +152,32 @@ export const JOB_LOGS: RoutedToolSpec<typeof JobLogsArgs> = {
   input: JobLogsArgs,
   savesArtifacts: true,
   route: (args: Static<typeof JobLogsArgs>) => ({ method: 'GET', path: `${repoPath(args)}/actions/jobs/${args.jobId}/logs` }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    const args = ctx.args;
+    const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
+    try {
+      // GitHub answers 302 to a signed URL on a blob host: followed, without the token.
+      const response = await github.upstream.send(ctx, ctx.route, {
+        expect: 'text',
+        followForeignRedirectWithoutAuth: true,
+        progress: `reading the log of ${where}`,
+      });
+      const log = github.scrub(response.text);
+      return {
+        text: await logResultText(ctx, github.artifacts, { where, what: 'log', tailLines: args.tailLines ?? DEFAULT_TAIL_LINES, shown: log, whole: log }),
+      };
+    } catch (error) {
+      // "Ask for a smaller page" means nothing for a log: say what can be done instead.
+      if ((error as { code?: string }).code !== 'upstream_too_large') throw error;
+      throw new ToolError(
+        'upstream_too_large',
+        `The log of job ${args.jobId} is larger than MCP_MAX_RESPONSE_BYTES (${github.maxBytes} bytes), so it was not read. Find the failing step with github_list_workflow_jobs, or have MCP_MAX_RESPONSE_BYTES raised to read logs this large.`,
+      );
+    }
+  },
+});
 
-export const GET: RoutedToolSpec<typeof GetArgs> = {
-  name: 'github_get',
-  toolset: 'github.repos',
-  title: 'GitHub REST API GET',
-  description: [
-    'Read-only GET of any GitHub REST API path the other github_* tools do not cover (artifacts, workflows, releases...).',
-    'Lists take per_page and page in queryParams: ask for page+1 until a page comes back short.',
-  ].join(' '),
-  annotations: READ,
-  input: GetArgs,
-  route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
-};
-
-export const LIST_CHECK_RUNS: RoutedToolSpec<typeof CheckRunsArgs, typeof PagedEnvelope> = {
+export const LIST_CHECK_RUNS = defineTool({
   name: 'github_list_check_runs',
   toolset: 'github.actions',
   title: 'List the checks of a GitHub commit',
@@ -186,4 +194,8 @@ export const LIST_CHECK_RUNS: RoutedToolSpec<typeof CheckRunsArgs, typeof PagedE
     path: `${repoPath(args)}/commits/${pathSegment(args.ref, 'ref')}/check-runs`,
     query: { per_page: args.perPage, page: args.page },
   }),
-};
+  handler: async (ctx, github: GithubDeps) => {
+    const checks = await page(github, ctx);
+    return { ...checks, value: checkRunsPage(checks.value) };
+  },
+});

@@ -1,7 +1,13 @@
 import Type, { type Static } from 'typebox';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
+import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
+import type { CacheInfo } from '../../core/plugin/upstream-types.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
+import type { CircleciDeps } from './circleci-deps.js';
 import { CircleCiReadEnvelope } from './read-envelope.js';
+
+// The CircleCI v2 API as it is: a cached read passthrough (`{data, cache}`) and write passthroughs (text only,
+// never cached, never retried).
 
 const Path = Type.String({
   minLength: 1,
@@ -24,30 +30,9 @@ export const GetArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const LogsArgs = Type.Object(
-  {
-    projectSlug: Type.String({
-      pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
-      description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).',
-    }),
-    jobNumber: Type.Integer({ minimum: 1, description: 'Job number (job_number of "/workflow/{id}/job").' }),
-    step: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], {
-        description: 'Only this step, by number (from 1) or name, whatever its status.',
-      }),
-    ),
-    failedOnly: Type.Optional(Type.Boolean({ description: 'Only failed steps (default true).' })),
-    tailLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, description: 'Lines to show from the end (default 500).' })),
-  },
-  { additionalProperties: false },
-);
-
-/** CircleCI's v1.1 names for the VCS of a v2 project slug. */
-const V1_VCS: Record<string, string> = { gh: 'github', github: 'github', bb: 'bitbucket', bitbucket: 'bitbucket' };
-
 export const WriteArgs = Type.Object({ path: Path, queryParams: QueryParams, body: Body, ...renderingArgs }, { additionalProperties: false });
 
-export const GET: RoutedToolSpec<typeof GetArgs, typeof CircleCiReadEnvelope> = {
+export const GET = defineTool({
   name: 'circleci_get',
   title: 'CircleCI API GET',
   description: [
@@ -61,14 +46,31 @@ export const GET: RoutedToolSpec<typeof GetArgs, typeof CircleCiReadEnvelope> = 
   toolset: 'circleci.rest',
   cache: true,
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
-};
+  handler: async (ctx, circleci: CircleciDeps) => {
+    const response = await circleci.upstream.send(ctx, ctx.route);
+    // Without the cache plugin (disabled, or HTTP_CACHE_ENABLED=false) every answer is a fresh fetch.
+    const cache: CacheInfo = response.cache ?? { hit: false, ageMs: 0, fetchedAt: new Date(circleci.clock.now()).toISOString() };
+    return { value: response.body, meta: { cache } };
+  },
+});
+
+/**
+ * A write that went through must never look failed (the model would send it again): a 2xx body that is
+ * empty or not JSON is shown as it is rather than turned into an error.
+ */
+async function sendWrite(ctx: ToolContext, circleci: CircleciDeps): Promise<ToolOutput> {
+  const { route } = ctx;
+  const response = await circleci.upstream.send(ctx, route, { expect: 'lenient' });
+  if (response.kind === 'empty') return { text: `CircleCI answered ${response.status} to ${route.method} ${route.path} with no body: the request succeeded.` };
+  return { value: response.body };
+}
 
 /**
  * A write passthrough: sent once, never retried or cached. Whether it is idempotent or destructive is what its
  * HTTP method says (a PUT replaces, a DELETE removes).
  */
-function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string): RoutedToolSpec<typeof WriteArgs> {
-  return {
+function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: string) {
+  return defineTool({
     name: `circleci_${method.toLowerCase()}`,
     title: `CircleCI API ${method}`,
     description,
@@ -76,7 +78,8 @@ function writeTool(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', description: str
     input: WriteArgs,
     toolset: 'circleci.rest',
     route: (args: Static<typeof WriteArgs>) => ({ method, path: args.path, query: args.queryParams, body: args.body }),
-  };
+    handler: (ctx, circleci: CircleciDeps) => sendWrite(ctx, circleci),
+  });
 }
 
 export const POST = writeTool(
@@ -96,23 +99,3 @@ export const DELETE = writeTool(
   'DELETE',
   'DELETE on the CircleCI v2 API, e.g. an environment variable ("/project/gh/ORG/REPO/envvar/NAME") or a schedule. Irreversible; sent once.',
 );
-
-export const LOGS: RoutedToolSpec<typeof LogsArgs> = {
-  name: 'circleci_logs',
-  title: 'Read the step output of a CircleCI job',
-  description: [
-    "Show the output of a job's steps, failed steps only by default, escape codes stripped and repeated lines collapsed: the last tailLines lines as text.",
-    'The whole output is saved as an artifact the result names: page through it with artifact_read, encoding "utf8".',
-  ].join(' '),
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-  input: LogsArgs,
-  savesArtifacts: true,
-  toolset: 'circleci.pipelines',
-  // The step list with output URLs exists only in CircleCI's v1.1 job detail.
-  route: (args: Static<typeof LogsArgs>) => {
-    const [vcs = '', org, repo] = args.projectSlug.split('/');
-    return { method: 'GET', path: `/api/v1.1/project/${V1_VCS[vcs]}/${org}/${repo}/${args.jobNumber}` };
-  },
-  // Each step's output, from the signed URL the job detail gives: another host, read without the CircleCI token.
-  further: [{ method: 'GET', host: '*', path: '/**' }],
-};

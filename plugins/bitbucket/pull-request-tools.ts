@@ -1,10 +1,13 @@
 import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
+import { page, type BitbucketDeps } from './bitbucket-deps.js';
 import { Cursor, pagingFromCursor } from './page-cursor.js';
+import { pullRequestDiffText } from './pull-request-diff.js';
 import { PullRequestId, READ, repoPath, RepoSlug, Workspace } from './repo-args.js';
+import { createdComment, type CommentBody } from './write-results.js';
 
 // Bitbucket Cloud pull requests (API 2.0): list, read the diff, comment.
 
@@ -39,12 +42,6 @@ export const CommentArgs = Type.Object(
 
 export type CommentArgs = Static<typeof CommentArgs>;
 
-/** Bitbucket's comment body: the Markdown as `content.raw`, anchored to a file (and a line of it) when asked. */
-export interface CommentBody {
-  content: { raw: string };
-  inline?: { path: string; to?: number };
-}
-
 export function commentBody(args: CommentArgs): CommentBody {
   if (args.line !== undefined && args.path === undefined)
     throw new ToolError(
@@ -58,7 +55,7 @@ export function commentBody(args: CommentArgs): CommentBody {
 
 const pullRequestPath = (args: DiffArgs): string => `${repoPath(args)}/pullrequests/${args.pullRequestId}`;
 
-export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typeof CursorEnvelope> = {
+export const LIST_PULL_REQUESTS = defineTool({
   name: 'bb_list_pull_requests',
   title: 'List Bitbucket pull requests',
   description:
@@ -73,9 +70,10 @@ export const LIST_PULL_REQUESTS: RoutedToolSpec<typeof ListPullRequestsArgs, typ
     path: `${repoPath(args)}/pullrequests`,
     query: { state: args.state, ...pagingFromCursor(args.cursor) },
   }),
-};
+  handler: (ctx, bitbucket: BitbucketDeps) => page(bitbucket, ctx),
+});
 
-export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
+export const GET_PULL_REQUEST_DIFF = defineTool({
   name: 'bb_get_pull_request_diff',
   title: 'Get the diff of a Bitbucket pull request',
   description:
@@ -88,9 +86,10 @@ export const GET_PULL_REQUEST_DIFF: RoutedToolSpec<typeof DiffArgs> = {
   route: (args: DiffArgs) => ({ method: 'GET', path: pullRequestPath(args) }),
   // Then the diff between its commits (a fork's names its repository, so the spec may span segments).
   further: (args: DiffArgs) => [{ method: 'GET', path: `${repoPath(args)}/diff/**` }],
-};
+  handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await pullRequestDiffText(ctx, bitbucket.upstream, bitbucket) }),
+});
 
-export const ADD_PULL_REQUEST_COMMENT: RoutedToolSpec<typeof CommentArgs, typeof ReadEnvelope> = {
+export const ADD_PULL_REQUEST_COMMENT = defineTool({
   name: 'bb_add_pull_request_comment',
   title: 'Comment on a Bitbucket pull request',
   description: 'Comment on a pull request; with path (and line), inline. Result {data}: {id, url, inline}.',
@@ -99,4 +98,8 @@ export const ADD_PULL_REQUEST_COMMENT: RoutedToolSpec<typeof CommentArgs, typeof
   envelope: ReadEnvelope,
   toolset: 'bitbucket.pull_requests',
   route: (args: CommentArgs) => ({ method: 'POST', path: `${pullRequestPath(args)}/comments`, body: commentBody(args) }),
-};
+  handler: async (ctx, bitbucket: BitbucketDeps) => {
+    const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: createdComment(response, ctx.args, ctx.route.body as CommentBody) };
+  },
+});
