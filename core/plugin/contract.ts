@@ -1,10 +1,34 @@
 import type { TObject } from 'typebox';
+import type { Contributions } from './contributions.js';
 import type { UpstreamBinding } from './upstream-types.js';
 import type { StageMiddleware } from './stages.js';
 import type { UpstreamInterceptor } from './tool-context.js';
 import type { ToolSpec } from './tool-spec.js';
 
 export type { ToolDefinition } from './tool-definition.js';
+export type {
+  Banner,
+  CommandContribution,
+  CommandKit,
+  CommandRegistrar,
+  ConfigOptions,
+  ConsoleAnswer,
+  ConsoleContext,
+  ConsoleContribution,
+  ConsoleFactory,
+  ConsolePageRequest,
+  ConsolePages,
+  ConsolePageSpec,
+  ConsoleViewer,
+  ContributionContext,
+  Contributions,
+  KernelView,
+  RouteCaller,
+  RouteContribution,
+  RouteFactory,
+  RouteHandler,
+  RouteRequest,
+} from './contributions.js';
 export type {
   FurtherRoute,
   FurtherRoutes,
@@ -35,6 +59,8 @@ export interface PluginSpec {
    * `list_toolsets` says of it, and whether a server started with no selection serves it (default true).
    */
   toolsets?: Record<string, ToolsetSpec>;
+  /** HTTP routes, CLI commands and console pages the plugin adds to the server (contributions.ts). */
+  contributes?: Contributions;
 }
 
 /** What a plugin says of one of its toolsets. */
