@@ -53,6 +53,7 @@ export type {
   RouteRequest,
 } from '../plugin/contract.js';
 export { csrfField } from '../plugin/contributions.js';
+export type { Command } from 'commander';
 export { escapeHtml, html, Html } from '../text/html.js';
 export { FROM_UPSTREAM, type GraphqlRouting, type RestRouting } from '../plugin/tool-spec.js';
 export type { ToolHandler } from '../plugin/decorators.js';
