@@ -1,4 +1,4 @@
-import { csrfField, html, type ConsoleAnswer, type ConsoleContext, type ConsolePageRequest, type ConsolePages } from 'mcp-devtools/plugin';
+import { csrfField, html, type ConsoleAnswer, type ConsoleContext, type ConsolePageRequest, type ConsolePages, type Html } from 'mcp-devtools/plugin';
 import { MAX_NOTE_CHARS, NOTE_BOOK, type Note, type NoteBook } from './note-book.js';
 
 /**
@@ -23,7 +23,7 @@ export function notesPages({ kernel }: ConsoleContext): ConsolePages {
   };
 }
 
-function page(notes: readonly Note[], request: ConsolePageRequest): { title: string; body: ReturnType<typeof html> } {
+function page(notes: readonly Note[], request: ConsolePageRequest): { title: string; body: Html } {
   const body = html`<h1>Notes</h1>
 <form method="post" action="/console/notes">${csrfField(request.viewer.csrf)}
 <label>A note for the team <textarea name="text" rows="2" maxlength="${MAX_NOTE_CHARS}" required></textarea></label>
