@@ -7,29 +7,6 @@ import type { ToolSpec } from './tool-spec.js';
 
 export type { ToolDefinition } from './tool-definition.js';
 export type {
-  Banner,
-  CommandContribution,
-  CommandKit,
-  CommandRegistrar,
-  ConfigOptions,
-  ConsoleAnswer,
-  ConsoleContext,
-  ConsoleContribution,
-  ConsoleFactory,
-  ConsolePageRequest,
-  ConsolePages,
-  ConsolePageSpec,
-  ConsoleViewer,
-  ContributionContext,
-  Contributions,
-  KernelView,
-  RouteCaller,
-  RouteContribution,
-  RouteFactory,
-  RouteHandler,
-  RouteRequest,
-} from './contributions.js';
-export type {
   FurtherRoute,
   FurtherRoutes,
   GraphqlLimits,

@@ -51,7 +51,7 @@ export type {
   RouteFactory,
   RouteHandler,
   RouteRequest,
-} from '../plugin/contract.js';
+} from '../plugin/contributions.js';
 export { csrfField } from '../plugin/contributions.js';
 export type { Command } from 'commander';
 export { escapeHtml, html, Html } from '../text/html.js';
