@@ -74,7 +74,7 @@ export async function withConsole(
 }
 
 /** The console pages the plugins contribute: each path a word the frame does not use and no other page has; one home page at most. */
-function declaredPages(plugins: readonly PluginClass[]): Array<{ plugin: string; contribution: ConsoleContribution }> {
+export function declaredPages(plugins: readonly PluginClass[]): Array<{ plugin: string; contribution: ConsoleContribution }> {
   const found: Array<{ plugin: string; contribution: ConsoleContribution }> = [];
   const taken = new Map<string, string>();
   let home: string | undefined;
