@@ -1,5 +1,6 @@
 import type { TObject } from 'typebox';
 import type { DefinedTool } from './define-tool.js';
+import type { Contributions } from './contributions.js';
 import type { UpstreamBinding } from './upstream-types.js';
 import type { StageMiddleware } from './stages.js';
 import type { UpstreamInterceptor } from './tool-context.js';
@@ -41,6 +42,8 @@ export interface PluginSpec<D = never> {
    * in this order and before any `@Tool` method of the class. Each handler is called with the plugin instance.
    */
   tools?: readonly DefinedTool<D>[];
+  /** HTTP routes, CLI commands and console pages the plugin adds to the server (contributions.ts). */
+  contributes?: Contributions;
 }
 
 /** What a plugin says of one of its toolsets. */
