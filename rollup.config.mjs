@@ -34,7 +34,7 @@ const isExternalType = isBare;
 /**
  * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the command-line parser
  * and the commands (a server started with no arguments, as MCP clients start it, serves without them), the
- * HTTP transport and its authenticators, the admin and metrics routes, the approvals console, the Prometheus
+ * HTTP transport and its authenticators, the plugins' routes, commands and console pages, the console, the Prometheus
  * client, the package resolver for plugins named by package, the JMESPath engine (loaded by the first call
  * with a jq).
  */
@@ -43,9 +43,12 @@ const LAZY = [
   /\/server\/transports\/http\.ts$/,
   /\/server\/cli\/http-auth\.ts$/,
   /\/server\/auth\/create-authenticator\.ts$/,
-  /\/server\/admin\/approval-routes\.ts$/,
-  /\/server\/cli\/http-routes\.ts$/,
+  /\/server\/routes\/http-routes\.ts$/,
   /\/server\/console\/mount\.ts$/,
+  // What plugins contribute (routes, commands, console pages): loaded when the server mounts it (contributions.ts).
+  /\/plugins\/policy\/admin\/approval-routes\.ts$/,
+  /\/plugins\/policy\/cli\/(policy|approvals|audit)-command\.ts$/,
+  /\/plugins\/policy\/console\/approvals-console\.ts$/,
   // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
   /\/server\/metrics\/prometheus-metrics\.ts$/,
   /\/server\/metrics\/metrics-server\.ts$/,

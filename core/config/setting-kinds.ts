@@ -13,6 +13,18 @@ export function lenient<T extends TSchema>(schema: T): T {
   return Object.assign(schema, { 'x-lenient': true });
 }
 
+/**
+ * A setting that names this process's own share of something several processes write beside each other (an audit
+ * log's chain): under `--workers` each worker runs with `<value>-w<slot>` (`w<slot>` when it is empty).
+ */
+export function perWorker<T extends TSchema>(schema: T): T {
+  return Object.assign(schema, { 'x-per-worker': true });
+}
+
+export function isPerWorker(schema: TSchema): boolean {
+  return (schema as Record<string, unknown>)['x-per-worker'] === true;
+}
+
 export function isSecret(schema: TSchema): boolean {
   return (schema as Record<string, unknown>)['x-secret'] === true;
 }

@@ -4,7 +4,7 @@ import { Check } from 'typebox/value';
 import { StartupError } from '../errors/tool-error.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { coerceSetting } from './coerce.js';
-import { isLenient, isSecret } from './setting-kinds.js';
+import { isLenient, isPerWorker, isSecret } from './setting-kinds.js';
 import type { SettingsLayer } from './sources.js';
 import { urlPasswords } from '../text/url-credentials.js';
 import { refuseClashingDeclaration } from './setting-clash.js';
@@ -22,6 +22,8 @@ export interface ResolvedSetting {
   source: string;
   owner: string;
   secret: boolean;
+  /** Each `--workers` worker runs with its own value (setting-kinds.ts `perWorker`). */
+  perWorker?: true;
 }
 
 /** The effective configuration: every declared setting's value and where it came from. */
@@ -206,21 +208,22 @@ function matches(schema: TSchema, value: unknown): boolean {
 
 function resolveOne(key: string, schema: TSchema, owner: string, sections: readonly string[], layers: readonly SettingsLayer[], warn: Warn): ResolvedSetting {
   const secret = isSecret(schema);
+  const kind = isPerWorker(schema) ? { secret, perWorker: true as const } : { secret };
   const fallback = (schema as { default?: unknown }).default;
   for (const layer of layers) {
     const found = layer.lookup(key, sections);
     if (found === undefined) continue;
     const value = coerceSetting(schema, found.value);
-    if (matches(schema, value)) return { key, value, source: found.source, owner, secret };
+    if (matches(schema, value)) return { key, value, source: found.source, owner, ...kind };
     const reason = problemOf(schema, Compile(schema).Errors(value)[0]?.message);
     const shown = secret ? '(secret)' : JSON.stringify(found.value);
     if (isLenient(schema)) {
       warn(`Setting ${key}=${shown} from ${found.source} ${reason}; using the default ${JSON.stringify(fallback)}.`);
-      return { key, value: fallback, source: 'default', owner, secret };
+      return { key, value: fallback, source: 'default', owner, ...kind };
     }
     throw new StartupError(`Setting ${key}=${shown} from ${found.source} ${reason}.`);
   }
-  return { key, value: fallback, source: 'default', owner, secret };
+  return { key, value: fallback, source: 'default', owner, ...kind };
 }
 
 /** What is wrong with a value: for a choice among fixed values (LOG_LEVEL, MCP_TRANSPORT), the values allowed. */

@@ -23,6 +23,7 @@ import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-
 import { TOKENS } from '../tokens.js';
 import { BodyBudget } from '../http/body-budget.js';
 import { InFlightCalls } from './in-flight.js';
+import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection, type Reach } from './tool-selection.js';
@@ -172,20 +173,21 @@ export class Kernel {
 
   private async boot(): Promise<void> {
     const { settings, logger, store } = this.options;
-    this.container.register(TOKENS.Settings, { useValue: settings });
-    this.container.register(TOKENS.Store, { useValue: store });
+    const services = new ProvidedServices(this.container);
+    services.serve(TOKENS.Settings, settings);
+    services.serve(TOKENS.Store, store);
     const clock = this.options.clock ?? systemClock;
-    this.container.register(TOKENS.Clock, { useValue: clock });
+    services.serve(TOKENS.Clock, clock);
     const { metrics } = this.reporting;
-    this.container.register(TOKENS.Metrics, { useValue: metrics });
+    services.serve(TOKENS.Metrics, metrics);
     const artifacts = this.options.artifactStore?.({ store, clock, settings, logger, metrics });
-    if (artifacts !== undefined) this.container.register(TOKENS.ArtifactStore, { useValue: artifacts });
+    if (artifacts !== undefined) services.serve(TOKENS.ArtifactStore, artifacts);
     // The scrubber is rebuilt once plugins have named their derived secret forms: plugins and the core stages get
     // one stable front to it.
     const scrub = liveScrub(() => this.scrub);
-    this.container.register(TOKENS.Scrubber, { useValue: scrub });
-    this.container.register(TOKENS.Toolsets, { useValue: this.toolsets });
-    this.container.register(TOKENS.ToolCatalogue, { useValue: programCatalogue(this) });
+    services.serve(TOKENS.Scrubber, scrub);
+    services.serve(TOKENS.Toolsets, this.toolsets);
+    services.serve(TOKENS.ToolCatalogue, programCatalogue(this));
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);
@@ -208,7 +210,7 @@ export class Kernel {
       const instance = await withTimeout(`${name} construction`, DEFAULT_BOOT_TIMEOUT_MS, () => scope.resolve(plugin.cls) as DevtoolsPlugin);
       plugin.instance = instance;
       await withTimeout(`${name} boot`, plugin.spec.bootTimeoutMs ?? DEFAULT_BOOT_TIMEOUT_MS, () =>
-        instance.boot?.({ provide: (token, value) => this.container.register(token, { useValue: value }) }),
+        instance.boot?.({ provide: (token, value) => services.provide(plugin.spec.name, token, value) }),
       );
       this.booted.push(plugin);
       contributions.push(...contributionsOf(plugin.spec.name, instance.middleware?.() ?? []));
@@ -366,7 +368,8 @@ export class Kernel {
         requestId,
         ...(options.client === undefined ? {} : { client: options.client }),
         traceContext: span.context,
-        args: args ?? {},
+        // Absent arguments are no arguments; null is not an object, and validation refuses it as any other.
+        args: args === undefined ? {} : args,
         meta: {},
         bodyLease,
         time: (step, micros) => {

@@ -3,7 +3,7 @@ import { StartupError } from '../errors/tool-error.js';
 import type { Logger } from '../logging/logger.js';
 import { chainForTool, type Contribution, type Finish, type HandlerStage, type ToolChain } from '../pipeline/stage-chain.js';
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
-import { readToolSpecs, type PluginClass } from '../plugin/metadata.js';
+import { readToolSpecs, type DeclaredTool, type PluginClass } from '../plugin/metadata.js';
 import { schemaProblems } from '../schema/schema-check.js';
 import { checkedRouteMethod, interceptorSlots, type InterceptorSlot, type PlacedInterceptor } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
@@ -64,8 +64,24 @@ function servedSpec(spec: ToolDefinition['spec'], wire: DeclaredWire): ToolDefin
 }
 
 /**
- * The tools of the booted plugins, read from their decorators once at start-up: each checked (unique name,
- * object input schema, a method behind it), its pipeline composed and its `tools/list` entry built. Everything
+ * What runs a call of a declared tool: a `defineTool` value's handler given the plugin instance as its
+ * dependencies, or the `@Tool` method called on the instance.
+ */
+function boundHandler(declared: DeclaredTool, instance: object, where: string): ToolDefinition['handler'] {
+  if (declared.method === undefined) {
+    const { handler } = declared;
+    if (typeof handler !== 'function')
+      throw new StartupError(`${where}: its handler is not a function. Give defineTool a handler: async (ctx, deps) => ({ value }).`);
+    return (ctx) => handler(ctx, instance as never);
+  }
+  const fn = (instance as Record<string | symbol, unknown>)[declared.method];
+  if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(declared.method)} is not a method.`);
+  return (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx);
+}
+
+/**
+ * The tools of the booted plugins, read from their `tools` and decorators once at start-up: each checked (unique name,
+ * object input schema, a handler behind it), its pipeline composed and its `tools/list` entry built. Everything
  * wrong with a tool fails here, naming the tool and its plugin.
  */
 export class ToolRegistry {
@@ -90,10 +106,16 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** Registers every `@Tool` of a booted plugin, with the chain of the stages and interceptors that apply to it. */
+  /** Registers every tool of a booted plugin (its `tools` values and `@Tool` methods), with the chain of the stages and interceptors that apply to it. */
   register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[], handler: HandlerStage, finish: Finish): void {
     const instance = plugin.instance!;
-    for (const { spec, method } of readToolSpecs(plugin.cls)) {
+    for (const [index, declared] of readToolSpecs(plugin.cls).entries()) {
+      const { spec } = declared;
+      if (spec === null || typeof spec !== 'object') {
+        throw new StartupError(
+          `Plugin "${plugin.spec.name}": tools[${index}] is not a tool. Make each with defineTool({ name, title, description, annotations, input, route, handler }).`,
+        );
+      }
       checkToolName(spec.name, plugin.spec.name);
       const where = `Tool "${spec.name}" of plugin "${plugin.spec.name}"`;
       const owner = this.tools.get(spec.name);
@@ -103,19 +125,12 @@ export class ToolRegistry {
       const problem = checked ? schemaProblems(spec.input) : undefined;
       if (problem !== undefined) throw new StartupError(`${where}: invalid input schema: ${problem}`);
       if ((spec.input as { type?: unknown }).type !== 'object') throw new StartupError(`${where}: the input schema must be an object schema.`);
-      const fn = (instance as unknown as Record<string | symbol, unknown>)[method];
-      if (typeof fn !== 'function') throw new StartupError(`${where}: ${String(method)} is not a method.`);
+      const run = boundHandler(declared, instance, where);
       const checkedSpec = this.checkEnvelope(spec, where, checked);
       const routeMethod = checkedSpec.graphql === undefined ? checkedRouteMethod(checkedSpec, where) : undefined;
       const wire = this.wireOf(checkedSpec, where, plugin.spec.name, instance.upstream, routeMethod);
       const usable = servedSpec(checkedSpec, wire);
-      const definition: ToolDefinition = {
-        spec: usable,
-        plugin: plugin.spec.name,
-        handler: (ctx) => (fn as (c: typeof ctx) => Promise<never>).call(instance, ctx),
-        upstream: instance.upstream,
-        wire,
-      };
+      const definition: ToolDefinition = { spec: usable, plugin: plugin.spec.name, handler: run, upstream: instance.upstream, wire };
       this.tools.set(spec.name, {
         definition,
         validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),

@@ -135,7 +135,9 @@ export class ToolSelection {
 
   /** The toolsets a name in MCP_TOOLSETS stands for: one toolset, every toolset of a plugin, the default ones or all. */
   private toolsetsNamed(name: string, plugins: ReadonlySet<string>): string[] {
-    if (name === 'all') return [...this.toolsets.keys()];
+    // `all` is every toolset that reaches a vendor or an artifact; code mode's tools reach those same tools
+    // another way (and answer programs well only with structured output), so they are chosen by name.
+    if (name === 'all') return [...this.toolsets.keys()].filter((n) => n !== CODE_TOOLSET);
     if (name === 'default') return [...this.toolsets].filter(([, set]) => set.default).map(([n]) => n);
     if (this.toolsets.has(name)) return [name];
     return plugins.has(name) ? [...this.toolsets].filter(([, set]) => set.plugin === name).map(([n]) => n) : [];

@@ -24,6 +24,8 @@ export interface Metrics {
   policyDecision(effect: string): void;
   /** An artifact saved (an oversized result, a whole job log), of `bytes`. */
   artifactStored(bytes: number): void;
+  /** How to count the approvals waiting, read at each scrape: the policy plugin gives it when it boots. */
+  watchPendingApprovals?(read: () => Promise<number>): void;
 }
 
 /** The metrics of a server without a metrics endpoint. */

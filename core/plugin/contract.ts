@@ -1,4 +1,6 @@
 import type { TObject } from 'typebox';
+import type { DefinedTool } from './define-tool.js';
+import type { Contributions } from './contributions.js';
 import type { UpstreamBinding } from './upstream-types.js';
 import type { StageMiddleware } from './stages.js';
 import type { UpstreamInterceptor } from './tool-context.js';
@@ -17,8 +19,8 @@ export type {
   ToolSpecBase,
 } from './tool-spec.js';
 
-/** What `@Plugin` records. */
-export interface PluginSpec {
+/** What `@Plugin` records. `D` is what the plugin's tools take as their dependencies (see `defineTool`). */
+export interface PluginSpec<D = never> {
   /** Unique name, used in config files (`"plugins": ["github"]`), dependencies and error messages. */
   name: string;
   version: string;
@@ -35,6 +37,13 @@ export interface PluginSpec {
    * `list_toolsets` says of it, and whether a server started with no selection serves it (default true).
    */
   toolsets?: Record<string, ToolsetSpec>;
+  /**
+   * The plugin's tools, each one value made by `defineTool` (name, schemas, route and handler together), served
+   * in this order and before any `@Tool` method of the class. Each handler is called with the plugin instance.
+   */
+  tools?: readonly DefinedTool<D>[];
+  /** HTTP routes, CLI commands and console pages the plugin adds to the server (contributions.ts). */
+  contributes?: Contributions;
 }
 
 /** What a plugin says of one of its toolsets. */
@@ -47,7 +56,10 @@ export interface ToolsetSpec {
 
 /** Handed to `boot()`: what a plugin may do while the kernel starts. */
 export interface BootContext {
-  /** Make a service available to plugins that boot later (and depend on this one). */
+  /**
+   * Make a service available to plugins that boot later (and depend on this one). A token is provided once: one
+   * that another plugin (or the server itself) already provides fails start-up, naming both.
+   */
   provide(token: symbol | string, value: unknown): void;
 }
 

@@ -16,8 +16,15 @@ export interface RecordedTool {
   method: string | symbol;
 }
 
-/** Marks a class as an mcp-devtools plugin. Records metadata only; the kernel reads it. */
-export function Plugin(spec: PluginSpec): ClassDecorator {
+/** A class decorator that only fits a class whose instances have what the plugin's tools take (`D`). */
+export type PluginDecorator<D> = <C extends abstract new (...args: never[]) => D>(target: C) => void;
+
+/**
+ * Marks a class as an mcp-devtools plugin. Records metadata only; the kernel reads it. With `tools`, the class's
+ * instances must have what those tools' handlers take as `deps` (checked by the compiler where `@Plugin` is applied).
+ * A spec typed as a plain `PluginSpec` (whose tools take any deps) fits any class, as before `tools` existed.
+ */
+export function Plugin<D = unknown>(spec: PluginSpec<D>): PluginDecorator<[D] extends [never] ? unknown : D> {
   return (target) => {
     Reflect.defineMetadata(PLUGIN_METADATA, spec, target);
     injectable()(target as unknown as new (...args: never[]) => unknown);

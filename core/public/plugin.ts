@@ -10,8 +10,10 @@
 // The decorators write through the Reflect metadata API; the polyfill is idempotent and shared by every copy.
 import 'reflect-metadata';
 
-// Declaring plugins and tools.
-export { Plugin, Tool } from '../plugin/decorators.js';
+// Declaring plugins and tools: a tool as one value (`defineTool`, listed in `@Plugin({ tools })`), or a method
+// decorated with `@Tool`.
+export { defineTool, type DefinedHandler, type DefinedTool } from '../plugin/define-tool.js';
+export { Plugin, Tool, type PluginDecorator } from '../plugin/decorators.js';
 export type {
   BootContext,
   DevtoolsPlugin,
@@ -27,6 +29,34 @@ export type {
   ToolSpec,
   ToolSpecBase,
 } from '../plugin/contract.js';
+
+// What a plugin adds to the server: HTTP routes, CLI commands, console pages (declared in `@Plugin({ contributes })`).
+export type {
+  Banner,
+  CommandContribution,
+  CommandKit,
+  CommandRegistrar,
+  ConfigOptions,
+  ConsoleAnswer,
+  ConsoleContext,
+  ConsoleContribution,
+  ConsoleFactory,
+  ConsolePageRequest,
+  ConsolePages,
+  ConsolePageSpec,
+  ConsoleViewer,
+  ContributionContext,
+  Contributions,
+  KernelView,
+  RouteCaller,
+  RouteContribution,
+  RouteFactory,
+  RouteHandler,
+  RouteRequest,
+} from '../plugin/contributions.js';
+export { csrfField } from '../plugin/contributions.js';
+export type { Command } from 'commander';
+export { escapeHtml, html, Html } from '../text/html.js';
 export { FROM_UPSTREAM, type GraphqlRouting, type RestRouting } from '../plugin/tool-spec.js';
 export type { ToolHandler } from '../plugin/decorators.js';
 export { inject } from 'tsyringe';

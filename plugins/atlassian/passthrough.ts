@@ -4,7 +4,7 @@ import type { HttpMethod, UpstreamRequest, UpstreamResponse } from '../../core/p
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
-import { Tool } from '../../core/plugin/decorators.js';
+import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 
@@ -155,25 +155,30 @@ export function referenceValue(response: UpstreamResponse, plainTextStaysText: b
   return { value: response.body, saveTruncated: response.kind === 'json' };
 }
 
-/**
- * What the Jira, Confluence and Bitbucket plugins share: one handler behind a product's five tools. Each
- * tool's route (computed from its arguments at validation) already says which method and path to send.
- */
-export abstract class AtlassianPassthroughPlugin implements DevtoolsPlugin {
-  protected constructor(
-    readonly upstream: UpstreamClient,
-    private readonly behaviour: PassthroughBehaviour,
-  ) {}
-
-  call(ctx: ToolContext): Promise<ToolOutput> {
-    return callPassthrough(this.upstream, ctx, this.behaviour);
-  }
+/** What a passthrough tool's handler uses of its plugin: the client, and how the product's answers are read. */
+export interface PassthroughDeps {
+  readonly upstream: UpstreamClient;
+  readonly behaviour: PassthroughBehaviour;
 }
 
-/** Declares a product's `<prefix>_get|post|put|patch|delete` tools on the plugin class, all handled by `call`. */
-export function PassthroughTools(product: PassthroughProduct): ClassDecorator {
-  return (target) => {
-    const handler = Object.getOwnPropertyDescriptor(AtlassianPassthroughPlugin.prototype, 'call')!;
-    for (const verb of VERBS) Tool(passthroughToolSpec(product, verb))(target.prototype as object, 'call', handler);
-  };
+/**
+ * What the Jira, Confluence and Bitbucket plugins share: the client and behaviour their passthrough tools use.
+ * Each tool's route (computed from its arguments at validation) already says which method and path to send.
+ */
+export abstract class AtlassianPassthroughPlugin implements DevtoolsPlugin, PassthroughDeps {
+  protected constructor(
+    readonly upstream: UpstreamClient,
+    readonly behaviour: PassthroughBehaviour,
+  ) {}
+}
+
+/** A product's `<prefix>_get|post|put|patch|delete` tools, one handler behind the five. */
+export function passthroughTools(product: PassthroughProduct): DefinedTool<PassthroughDeps>[] {
+  // Typed as the spec is: one envelope or none, by verb (the `_get` tool's alone is ReadEnvelope).
+  return VERBS.map((verb) =>
+    defineTool<TSchema, TSchema | undefined, PassthroughDeps>({
+      ...passthroughToolSpec(product, verb),
+      handler: (ctx, plugin) => callPassthrough(plugin.upstream, ctx, plugin.behaviour),
+    }),
+  );
 }

@@ -1,11 +1,17 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError, isToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { HandlerContext } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { diffText } from '../../core/vendor/diff-text.js';
-import type { DiffArgs } from './pull-request-specs.js';
 import { repoPath } from './repo-args.js';
+
+/** The pull request asked for: bb_get_pull_request_diff's arguments. */
+type PullRequestAt = {
+  workspace: string;
+  repoSlug: string;
+  pullRequestId: number;
+};
 
 /** One side of a pull request, as Bitbucket describes it. */
 interface Endpoint {
@@ -42,7 +48,7 @@ export function diffSpec(pr: PullRequestRefs): string {
 }
 
 /** `pull request #412 "Title" (fix/x into main) of acme/api`: which diff the text is, in a sentence. */
-function described(args: DiffArgs, pr: PullRequestRefs): string {
+function described(args: PullRequestAt, pr: PullRequestRefs): string {
   const title = typeof pr.title === 'string' && pr.title !== '' ? ` ${JSON.stringify(pr.title.length > 100 ? `${pr.title.slice(0, 100)}...` : pr.title)}` : '';
   const from = pr.source?.branch?.name;
   const into = pr.destination?.branch?.name;
@@ -55,7 +61,7 @@ function described(args: DiffArgs, pr: PullRequestRefs): string {
  * to show is cut and saved whole (core/vendor/diff-text.ts); one too large to read says how to read it in parts.
  */
 export async function pullRequestDiffText(
-  ctx: ToolContext<typeof DiffArgs>,
+  ctx: HandlerContext<PullRequestAt>,
   bitbucket: UpstreamClient,
   deps: { artifacts: ArtifactStore; scrub: Scrub; maxBytes: number },
 ): Promise<string> {

@@ -21,3 +21,7 @@ export const repoPath = (args: { workspace: string; repoSlug: string }): string 
 
 /** A UUID in the braces Bitbucket's paths want, encoded for a path segment. */
 export const uuidSegment = (uuid: string): string => encodeURIComponent(`{${uuid.replace(/^\{|\}$/g, '')}}`);
+
+/** A pipeline's API path. */
+export const pipelinePath = (args: { workspace: string; repoSlug: string; pipelineUuid: string }): string =>
+  `${repoPath(args)}/pipelines/${uuidSegment(args.pipelineUuid)}`;

@@ -2,12 +2,11 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError, isToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { HandlerContext } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { cleanTerminalOutput, collapseRepeatedLines } from '../../core/vendor/clean-log.js';
 import { logResultText } from '../../core/vendor/log-result.js';
-import { pipelinePath, type StepLogArgs } from './pipeline-specs.js';
-import { uuidSegment } from './repo-args.js';
+import { pipelinePath, uuidSegment } from './repo-args.js';
 
 /** A pipeline step, as Bitbucket lists it. */
 interface Step {
@@ -35,6 +34,15 @@ export function chooseStep(steps: Step[]): number {
   return 0;
 }
 
+/** The step asked for: bb_get_pipeline_step_log's arguments. */
+export type StepLogRequest = {
+  workspace: string;
+  repoSlug: string;
+  pipelineUuid: string;
+  stepUuid?: string;
+  tailLines?: number;
+};
+
 export interface StepLogDeps {
   artifacts: ArtifactStore;
   scrub: Scrub;
@@ -46,7 +54,7 @@ export interface StepLogDeps {
  * and then the log of the one chooseStep picks. Bitbucket answers a finished step's log with a redirect to its
  * storage on another host: followed without the credentials. The tail is shown, the whole log saved.
  */
-export async function stepLogText(ctx: ToolContext<typeof StepLogArgs>, bitbucket: UpstreamClient, deps: StepLogDeps): Promise<string> {
+export async function stepLogText(ctx: HandlerContext<StepLogRequest>, bitbucket: UpstreamClient, deps: StepLogDeps): Promise<string> {
   const { args } = ctx;
   const pipeline = `pipeline ${args.pipelineUuid} of ${args.workspace}/${args.repoSlug}`;
   let logRoute: UpstreamRequest = ctx.route;

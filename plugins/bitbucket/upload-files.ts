@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { Principal } from '../../core/identity/principal.js';
-import type { UploadArgs } from './upload-spec.js';
+import type { UploadArgs } from './upload-args.js';
 
 export interface UploadLimits {
   maxFileBytes: number;

@@ -1,6 +1,4 @@
 import type { UpstreamResponse } from '../../core/plugin/upstream-types.js';
-import type { CommentArgs, CommentBody } from './pull-request-specs.js';
-import type { RunPipelineArgs } from './pipeline-specs.js';
 
 /*
  * What a Bitbucket write answers with: what it made, in a few fields (its id, number, state and web URL), not the
@@ -13,8 +11,14 @@ const field = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k] : undefined), value);
 const orNull = (value: unknown): unknown => (value === undefined ? null : value);
 
+/** Bitbucket's comment body: the Markdown as `content.raw`, anchored to a file (and a line of it) when asked. */
+export interface CommentBody {
+  content: { raw: string };
+  inline?: { path: string; to?: number };
+}
+
 /** The comment made: `{id, url, pullRequestId, inline, createdOn}`. */
-export function createdComment(response: UpstreamResponse, args: CommentArgs, sent: CommentBody): Json {
+export function createdComment(response: UpstreamResponse, args: { pullRequestId: number }, sent: CommentBody): Json {
   const body = response.body;
   return {
     id: orNull(field(body, 'id')),
@@ -30,7 +34,7 @@ export function createdComment(response: UpstreamResponse, args: CommentArgs, se
  * link; its page is the repository's `pipelines/results/{build_number}`, from the repository's own link, or, on
  * Bitbucket Cloud (`webBase`), from its full name.
  */
-export function startedPipeline(response: UpstreamResponse, args: RunPipelineArgs, webBase: string | undefined): Json {
+export function startedPipeline(response: UpstreamResponse, args: { branch: string; pipeline?: string }, webBase: string | undefined): Json {
   const body = response.body;
   const buildNumber = field(body, 'build_number');
   const repoPage = field(body, 'repository', 'links', 'html', 'href') ?? fullNameUrl(webBase, field(body, 'repository', 'full_name'));

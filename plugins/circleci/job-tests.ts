@@ -1,7 +1,6 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext } from '../../core/plugin/tool-context.js';
-import type { JobTestsArgs } from './typed-specs.js';
+import type { HandlerContext } from '../../core/plugin/tool-context.js';
 
 /** Pages of test results read at most: a job with more is summarised from these, and says so. */
 const MAX_PAGES = 20;
@@ -16,7 +15,7 @@ type Json = Record<string, unknown>;
  * next_page_token says), counted by result; the tests that did not pass, or all of them. CircleCI's test objects
  * are kept as it gives them ({message, source, run_time, file, result, name, classname}).
  */
-export async function jobTests(ctx: ToolContext<typeof JobTestsArgs>, circleci: UpstreamClient): Promise<Json> {
+export async function jobTests(ctx: HandlerContext<{ projectSlug: string; jobNumber: number; failedOnly?: boolean }>, circleci: UpstreamClient): Promise<Json> {
   const { args } = ctx;
   const failedOnly = args.failedOnly ?? true;
   const counts: Record<string, number> = {};

@@ -1,7 +1,6 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext } from '../../core/plugin/tool-context.js';
-import type { StatusArgs } from './typed-specs.js';
+import type { HandlerContext, ToolContext } from '../../core/plugin/tool-context.js';
 
 /*
  * circleci_pipeline_status: three kinds of request (the branch's pipelines, the latest one's workflows, each
@@ -29,7 +28,7 @@ const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Json)[k] : undefined), value) ?? null;
 
 /** The latest pipeline of the branch with its workflows and their jobs, or `pipeline: null` when it has none. */
-export async function pipelineStatus(ctx: ToolContext<typeof StatusArgs>, circleci: UpstreamClient): Promise<Json> {
+export async function pipelineStatus(ctx: HandlerContext<{ projectSlug: string; branch: string }>, circleci: UpstreamClient): Promise<Json> {
   const { args } = ctx;
   const pipelines = itemsOf((await circleci.send(ctx, ctx.route)).body as Page, 'pipelines');
   const latest = pipelines[0];

@@ -1,5 +1,4 @@
 import type { UpstreamResponse } from '../../core/plugin/upstream-types.js';
-import type { RerunArgs, TriggerArgs } from './typed-specs.js';
 
 /*
  * What a CircleCI write answers with: what it started (ids, number, state, and a web URL where one is known),
@@ -11,12 +10,12 @@ type Json = Record<string, unknown>;
 const field = (body: unknown, key: string): unknown => (body !== null && typeof body === 'object' ? ((body as Json)[key] ?? null) : null);
 
 /** The rerun: CircleCI answers 202 with the new workflow's id. */
-export function rerunWorkflowResult(response: UpstreamResponse, args: RerunArgs): Json {
+export function rerunWorkflowResult(response: UpstreamResponse, args: { workflowId: string; fromFailed?: boolean }): Json {
   return { workflowId: field(response.body, 'workflow_id'), rerunOf: args.workflowId, fromFailed: args.fromFailed ?? true };
 }
 
 /** The pipeline started: CircleCI answers 201 with `{id, state, number, created_at}`. */
-export function triggeredPipelineResult(response: UpstreamResponse, args: TriggerArgs, webApp: string | undefined): Json {
+export function triggeredPipelineResult(response: UpstreamResponse, args: { projectSlug: string; branch?: string }, webApp: string | undefined): Json {
   const number = field(response.body, 'number');
   return {
     id: field(response.body, 'id'),

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
 import { siteApiOf, type Deployment } from '../atlassian/deployment.js';
@@ -39,6 +40,11 @@ export interface PageView {
   space: { key: string | null; name: string | null } | null;
   version: number | null;
   url: string | null;
+}
+
+/** What the typed Confluence tools' handlers use of the ConfluencePlugin instance (index.ts): its client. */
+export interface ConfluenceDeps {
+  readonly upstream: UpstreamClient;
 }
 
 export interface ConfluenceApi {

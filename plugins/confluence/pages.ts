@@ -2,13 +2,14 @@ import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { FurtherRoute, RoutedToolSpec } from '../../core/plugin/contract.js';
+import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { FurtherRoute } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
-import { confluenceApi, CREATE, MarkdownBody, PageId, READ, SpaceKey, type ConfluenceApi, type Content } from './confluence-api.js';
+import { confluenceApi, CREATE, MarkdownBody, PageId, READ, SpaceKey, type ConfluenceApi, type Content, type ConfluenceDeps } from './confluence-api.js';
 import { storageToMarkdown } from './storage.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
@@ -25,7 +26,7 @@ export const GetPageArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> = {
+export const GET_PAGE = defineTool({
   name: 'conf_get_page',
   title: 'Read a Confluence page',
   description: 'One page: {id, title, space, version, url, body}, the body in Markdown unless format is "storage".',
@@ -36,7 +37,17 @@ export const GET_PAGE: RoutedToolSpec<typeof GetPageArgs, typeof ReadEnvelope> =
   route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => confluenceApi(upstream).readPage(args.pageId, true),
   // Cloud names the page's space by id only: the space is read for its key and name.
   further: (_args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => spaceReads(upstream, '/wiki/api/v2/spaces/*'),
-};
+  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+    const api = confluenceApi(confluence);
+    const page = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
+    const storage = page.body?.storage?.value ?? '';
+    const format = ctx.args.format ?? 'markdown';
+    const updated = page.version?.when ?? page.version?.createdAt ?? null;
+    const updatedBy = page.version?.by?.displayName ?? page.version?.authorId ?? null;
+    const view = api.view(page, await spaceOf(ctx, confluence, api, page));
+    return { value: { ...view, updated, updatedBy, format, body: format === 'storage' ? storage : storageToMarkdown(storage) } };
+  },
+});
 
 /** Cloud's reads of a space (by id or by key), which Data Center's content API never needs. */
 function spaceReads(upstream: UpstreamBinding | undefined, path: string): Array<{ method: 'GET'; path: string }> {
@@ -55,17 +66,6 @@ interface Space {
   name?: string;
 }
 
-export async function getPage(ctx: ToolContext<typeof GetPageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const api = confluenceApi(confluence);
-  const page = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
-  const storage = page.body?.storage?.value ?? '';
-  const format = ctx.args.format ?? 'markdown';
-  const updated = page.version?.when ?? page.version?.createdAt ?? null;
-  const updatedBy = page.version?.by?.displayName ?? page.version?.authorId ?? null;
-  const view = api.view(page, await spaceOf(ctx, confluence, api, page));
-  return { value: { ...view, updated, updatedBy, format, body: format === 'storage' ? storage : storageToMarkdown(storage) } };
-}
-
 export const CreatePageArgs = Type.Object(
   {
     spaceKey: SpaceKey,
@@ -80,7 +80,7 @@ export const CreatePageArgs = Type.Object(
  * The route is the page's POST. Cloud's API takes the space by id: the handler reads the space by its key
  * first and the same POST carries the id (the request gate has policy decide it as it decided the route).
  */
-export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvelope> = {
+export const CREATE_PAGE = defineTool({
   name: 'conf_create_page',
   title: 'Create a Confluence page',
   description: 'Create a page in a space, optionally under a parent page. Answers {id, title, space, version, url}.',
@@ -98,34 +98,33 @@ export const CREATE_PAGE: RoutedToolSpec<typeof CreatePageArgs, typeof ReadEnvel
     const withSpace = withBody(request, () => ({ spaceId: FROM_UPSTREAM, ...body() }));
     return [...spaceReads(upstream, '/wiki/api/v2/spaces'), ...(confluenceApi(upstream).deployment === 'cloud' ? [withSpace as FurtherRoute] : [])];
   },
-};
+  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+    const api = confluenceApi(confluence);
+    let post: UpstreamRequest = ctx.route;
+    let space: Space | undefined;
+    if (api.deployment === 'cloud') {
+      const found = jsonObject<{ results: Space[] }>((await confluence.send(ctx, api.spaceByKey(ctx.args.spaceKey), { expect: 'json' })).body);
+      space = (Array.isArray(found.results) ? found.results : []).find((s) => s.key?.toLowerCase() === ctx.args.spaceKey.toLowerCase());
+      if (space?.id === undefined) {
+        throw new ToolError(
+          'upstream_http_error',
+          `No space with the key ${JSON.stringify(ctx.args.spaceKey)} is visible to this account: check the key (conf_search with "type = space"). Nothing was created.`,
+        );
+      }
+      post = { ...ctx.route, body: { spaceId: space.id, ...(ctx.route.body as object) } };
+      ctx.progress(1, 2, `found space ${ctx.args.spaceKey}; creating the page`);
+    }
+    const page = jsonObject<Content>((await confluence.send(ctx, post, { expect: 'json' })).body);
+    return { value: { ...api.view(page, space) } };
+  },
+});
 
 const newPage = (args: Static<typeof CreatePageArgs>, upstream: UpstreamBinding | undefined): ReturnType<ConfluenceApi['createPage']> =>
   confluenceApi(upstream).createPage({ spaceKey: args.spaceKey, title: args.title, parentId: args.parentId, markdown: args.body });
 
-export async function createPage(ctx: ToolContext<typeof CreatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const api = confluenceApi(confluence);
-  let post: UpstreamRequest = ctx.route;
-  let space: Space | undefined;
-  if (api.deployment === 'cloud') {
-    const found = jsonObject<{ results: Space[] }>((await confluence.send(ctx, api.spaceByKey(ctx.args.spaceKey), { expect: 'json' })).body);
-    space = (Array.isArray(found.results) ? found.results : []).find((s) => s.key?.toLowerCase() === ctx.args.spaceKey.toLowerCase());
-    if (space?.id === undefined) {
-      throw new ToolError(
-        'upstream_http_error',
-        `No space with the key ${JSON.stringify(ctx.args.spaceKey)} is visible to this account: check the key (conf_search with "type = space"). Nothing was created.`,
-      );
-    }
-    post = { ...ctx.route, body: { spaceId: space.id, ...(ctx.route.body as object) } };
-    ctx.progress(1, 2, `found space ${ctx.args.spaceKey}; creating the page`);
-  }
-  const page = jsonObject<Content>((await confluence.send(ctx, post, { expect: 'json' })).body);
-  return { value: { ...api.view(page, space) } };
-}
-
 export const AddPageCommentArgs = Type.Object({ pageId: PageId, body: MarkdownBody('Comment') }, { additionalProperties: false });
 
-export const ADD_PAGE_COMMENT: RoutedToolSpec<typeof AddPageCommentArgs, typeof ReadEnvelope> = {
+export const ADD_PAGE_COMMENT = defineTool({
   name: 'conf_add_comment',
   title: 'Comment on a Confluence page',
   description: 'Add a comment to a page. Answers {id, pageId, url}.',
@@ -137,9 +136,8 @@ export const ADD_PAGE_COMMENT: RoutedToolSpec<typeof AddPageCommentArgs, typeof 
     const { request, body } = confluenceApi(upstream).addComment({ pageId: args.pageId, markdown: args.body });
     return withBody(request, body);
   },
-};
-
-export async function addPageComment(ctx: ToolContext<typeof AddPageCommentArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const comment = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
-  return { value: { id: comment.id ?? null, pageId: ctx.args.pageId, url: confluenceApi(confluence).view(comment).url } };
-}
+  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+    const comment = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
+    return { value: { id: comment.id ?? null, pageId: ctx.args.pageId, url: confluenceApi(confluence).view(comment).url } };
+  },
+});

@@ -1,11 +1,9 @@
 import Type, { type Static } from 'typebox';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
-import { confluenceApi, READ } from './confluence-api.js';
+import { confluenceApi, READ, type ConfluenceDeps } from './confluence-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 export const ConfSearchArgs = Type.Object(
@@ -27,7 +25,7 @@ type Args = Static<typeof ConfSearchArgs>;
  */
 const POSITION = ['cursor', 'next', 'start'];
 
-export const CONF_SEARCH: RoutedToolSpec<typeof ConfSearchArgs, typeof CursorEnvelope> = {
+export const CONF_SEARCH = defineTool({
   name: 'conf_search',
   title: 'Search Confluence with CQL',
   description:
@@ -41,7 +39,11 @@ export const CONF_SEARCH: RoutedToolSpec<typeof ConfSearchArgs, typeof CursorEnv
     path: confluenceApi(upstream).searchPath,
     query: { cql: args.cql, limit: args.limit ?? 25, ...(args.cursor === undefined ? {} : positionOf(args.cursor)) },
   }),
-};
+  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+    const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body;
+    return { value: page, meta: { nextCursor: nextCursor(jsonObject<SearchPage>(page)._links?.next) } };
+  },
+});
 
 function positionOf(cursor: string): Record<string, string> {
   const params = new URLSearchParams(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -52,11 +54,6 @@ function positionOf(cursor: string): Record<string, string> {
 
 interface SearchPage {
   _links?: { next?: string };
-}
-
-export async function searchContent(ctx: ToolContext<typeof ConfSearchArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof CursorEnvelope>> {
-  const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body;
-  return { value: page, meta: { nextCursor: nextCursor(jsonObject<SearchPage>(page)._links?.next) } };
 }
 
 /** The position in the next link, as an opaque cursor; null when Confluence gives no next link. */

@@ -2,12 +2,13 @@ import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { FurtherRoute, RoutedToolSpec } from '../../core/plugin/contract.js';
+import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { FurtherRoute } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
-import { confluenceApi, MarkdownBody, PageId, type ConfluenceApi, type Content } from './confluence-api.js';
+import { confluenceApi, MarkdownBody, PageId, type ConfluenceApi, type Content, type ConfluenceDeps } from './confluence-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 export const UpdatePageArgs = Type.Object(
@@ -29,7 +30,7 @@ type Args = Static<typeof UpdatePageArgs>;
  * them, and the same PUT carries what was read (the request gate has policy decide it as it decided the route).
  * Confluence refuses a version that is not the next one with 409: someone saved first.
  */
-export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvelope> = {
+export const UPDATE_PAGE = defineTool({
   name: 'conf_update_page',
   title: 'Update a Confluence page',
   description:
@@ -51,34 +52,35 @@ export const UPDATE_PAGE: RoutedToolSpec<typeof UpdatePageArgs, typeof ReadEnvel
     const version = args.version === undefined ? FROM_UPSTREAM : args.version + 1;
     return [read, withBody(request, () => ({ ...body(), title: args.title ?? FROM_UPSTREAM, version: { number: version } })) as FurtherRoute];
   },
-};
+  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+    const api = confluenceApi(confluence);
+    const { pageId, title, version } = ctx.args;
+    const current = version === undefined || title === undefined ? await currentPage(ctx, confluence) : undefined;
+    if (current !== undefined) ctx.progress(1, 2, `read the current version of page ${pageId}; saving it`);
+    const base = version ?? current?.version?.number ?? 0;
+    const put: UpstreamRequest =
+      current === undefined
+        ? ctx.route
+        : { ...ctx.route, body: { ...(ctx.route.body as object), title: title ?? current.title, version: { number: base + 1 } } };
+    try {
+      const saved = jsonObject<Content>((await confluence.send(ctx, put, { expect: 'json' })).body);
+      const { id, title: savedTitle, version: savedVersion, url } = api.view(saved);
+      return { value: { id, title: savedTitle, version: savedVersion, url } };
+    } catch (error) {
+      if ((error as ToolError).status !== 409) throw error;
+      const now = (await currentPage(ctx, confluence)).version?.number;
+      throw new ToolError(
+        'upstream_http_error',
+        `Page ${pageId} was not saved: it is at version ${now ?? '(unknown)'} now, and this edit was based on version ${base} (it would have been version ${base + 1}). ` +
+          `Someone saved it in between: read it again with conf_get_page, apply your change to that version, and retry with version ${now ?? 'set to it'}.`,
+        { status: 409, upstreamBody: (error as ToolError).upstreamBody, cause: error },
+      );
+    }
+  },
+});
 
 const pageUpdate = (args: Args, upstream: UpstreamBinding | undefined): ReturnType<ConfluenceApi['updatePage']> =>
   confluenceApi(upstream).updatePage({ pageId: args.pageId, title: args.title, version: args.version, markdown: args.body });
-
-export async function updatePage(ctx: ToolContext<typeof UpdatePageArgs>, confluence: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const api = confluenceApi(confluence);
-  const { pageId, title, version } = ctx.args;
-  const current = version === undefined || title === undefined ? await currentPage(ctx, confluence) : undefined;
-  if (current !== undefined) ctx.progress(1, 2, `read the current version of page ${pageId}; saving it`);
-  const base = version ?? current?.version?.number ?? 0;
-  const put: UpstreamRequest =
-    current === undefined ? ctx.route : { ...ctx.route, body: { ...(ctx.route.body as object), title: title ?? current.title, version: { number: base + 1 } } };
-  try {
-    const saved = jsonObject<Content>((await confluence.send(ctx, put, { expect: 'json' })).body);
-    const { id, title: savedTitle, version: savedVersion, url } = api.view(saved);
-    return { value: { id, title: savedTitle, version: savedVersion, url } };
-  } catch (error) {
-    if ((error as ToolError).status !== 409) throw error;
-    const now = (await currentPage(ctx, confluence)).version?.number;
-    throw new ToolError(
-      'upstream_http_error',
-      `Page ${pageId} was not saved: it is at version ${now ?? '(unknown)'} now, and this edit was based on version ${base} (it would have been version ${base + 1}). ` +
-        `Someone saved it in between: read it again with conf_get_page, apply your change to that version, and retry with version ${now ?? 'set to it'}.`,
-      { status: 409, upstreamBody: (error as ToolError).upstreamBody, cause: error },
-    );
-  }
-}
 
 /** The page's current version and title (Cloud gives both without the body; the content API with `expand=version`). */
 function currentPage(ctx: ToolContext, confluence: UpstreamClient): Promise<Content> {

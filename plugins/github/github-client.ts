@@ -4,7 +4,28 @@ import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
-import { GithubGraphqlSettings } from './graphql-spec.js';
+
+/**
+ * The shape guards of `github_graphql`, an operator's to set: GitHub bounds a query's cost itself (nodes, rate
+ * limit points), but a depth or field bound refused here costs nothing of the token's hourly budget.
+ */
+export const GithubGraphqlSettings = Type.Object({
+  GITHUB_GRAPHQL_MAX_DEPTH: Type.Integer({ minimum: 1, default: 15, description: 'Most levels of nested fields a github_graphql document may have.' }),
+  GITHUB_GRAPHQL_MAX_FIELDS: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'Most fields a github_graphql document may select, aliases and fragment spreads counted.',
+  }),
+  GITHUB_GRAPHQL_MAX_BYTES: Type.Integer({
+    minimum: 1,
+    default: 102_400,
+    description: 'Most bytes a github_graphql document may have, comments and layout included (it is sent printed, without them).',
+  }),
+  GITHUB_GRAPHQL_MUTATIONS: Type.Boolean({
+    default: false,
+    description: 'Let github_graphql send mutations (it is then listed as a write; MCP_READ_ONLY still refuses them).',
+  }),
+});
 
 export const GithubSettings = Type.Object({
   GITHUB_TOKEN: secret(

@@ -10,6 +10,11 @@ export const PerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, de
 export const Page = Type.Optional(Type.Integer({ minimum: 1, default: 1, description: "From 1: the last result's nextPage." }));
 export const NumberOf = (what: string): ReturnType<typeof Type.Integer> => Type.Integer({ minimum: 1, description: `${what} number.` });
 export const RunId = Type.Integer({ minimum: 1, description: 'Run id (from github_list_workflow_runs).' });
+/** The state a list of pull requests or issues is filtered by. */
+export const State = Type.Optional(Type.Enum(['open', 'closed', 'all'], { description: 'open (default), closed or all.' }));
+
+/** How a paged list's description tells the model to page. */
+export const PAGE_NOTE = 'Result {data, nextPage}: pass nextPage as page for more.';
 
 export const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 

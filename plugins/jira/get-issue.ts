@@ -1,11 +1,9 @@
 import Type, { type Static } from 'typebox';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
-import { IssueKey, jiraApi, READ } from './jira-api.js';
+import { IssueKey, jiraApi, READ, type JiraDeps } from './jira-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 export const DEFAULT_ISSUE_FIELDS = ['summary', 'status', 'issuetype', 'priority', 'assignee', 'reporter', 'labels', 'created', 'updated', 'description'];
@@ -24,7 +22,7 @@ export const GetIssueArgs = Type.Object(
 
 type Args = Static<typeof GetIssueArgs>;
 
-export const GET_ISSUE: RoutedToolSpec<typeof GetIssueArgs, typeof ReadEnvelope> = {
+export const GET_ISSUE = defineTool({
   name: 'jira_get_issue',
   title: 'Read a Jira issue',
   description: 'One issue: {key, url, fields, comments}, the description and comments in Markdown, people, status and type by name, newest comments first.',
@@ -39,7 +37,32 @@ export const GET_ISSUE: RoutedToolSpec<typeof GetIssueArgs, typeof ReadEnvelope>
   }),
   // The newest comments, of the key Jira answers with (a moved issue answers with its new key).
   further: (_args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: `${jiraApi(upstream).base}/issue/*/comment` }],
-};
+  /** The issue, then (when comments > 0) its newest comments: a second read, decided by policy as one. */
+  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+    const api = jiraApi(jira);
+    const issue = jsonObject<IssueBody>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+    const key = typeof issue.key === 'string' ? issue.key : ctx.args.issueKey;
+    const fields = Object.fromEntries(
+      Object.entries(jsonObject<Record<string, unknown>>(issue.fields)).map(([name, value]) => [name, readable(name, value, api.markdown)]),
+    );
+    const value: Record<string, unknown> = { key, url: api.issueUrl(key), fields };
+    const wanted = ctx.args.comments ?? 10;
+    if (wanted > 0) {
+      const path = `${api.issuePath(key)}/comment`;
+      const page = jsonObject<CommentPage>(
+        (await jira.send(ctx, { method: 'GET', path, query: { maxResults: wanted, orderBy: '-created' } }, { expect: 'json' })).body,
+      );
+      value.comments = (Array.isArray(page.comments) ? page.comments : []).map((c) => ({
+        id: c.id,
+        author: personName(c.author),
+        created: c.created,
+        body: api.markdown(c.body),
+      }));
+      value.commentCount = page.total ?? (value.comments as unknown[]).length;
+    }
+    return { value };
+  },
+});
 
 interface IssueBody {
   key?: string;
@@ -49,32 +72,6 @@ interface IssueBody {
 interface CommentPage {
   comments?: Array<{ id?: string; author?: unknown; created?: string; updated?: string; body?: unknown }>;
   total?: number;
-}
-
-/** The issue, then (when comments > 0) its newest comments: a second read, decided by policy as one. */
-export async function getIssue(ctx: ToolContext<typeof GetIssueArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const api = jiraApi(jira);
-  const issue = jsonObject<IssueBody>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
-  const key = typeof issue.key === 'string' ? issue.key : ctx.args.issueKey;
-  const fields = Object.fromEntries(
-    Object.entries(jsonObject<Record<string, unknown>>(issue.fields)).map(([name, value]) => [name, readable(name, value, api.markdown)]),
-  );
-  const value: Record<string, unknown> = { key, url: api.issueUrl(key), fields };
-  const wanted = ctx.args.comments ?? 10;
-  if (wanted > 0) {
-    const path = `${api.issuePath(key)}/comment`;
-    const page = jsonObject<CommentPage>(
-      (await jira.send(ctx, { method: 'GET', path, query: { maxResults: wanted, orderBy: '-created' } }, { expect: 'json' })).body,
-    );
-    value.comments = (Array.isArray(page.comments) ? page.comments : []).map((c) => ({
-      id: c.id,
-      author: personName(c.author),
-      created: c.created,
-      body: api.markdown(c.body),
-    }));
-    value.commentCount = page.total ?? (value.comments as unknown[]).length;
-  }
-  return { value };
 }
 
 /** A field as a reader wants it: rich text as Markdown, a person by name, a status, type or priority by name. */

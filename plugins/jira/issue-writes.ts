@@ -1,11 +1,9 @@
 import Type, { type Static } from 'typebox';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
-import { CREATE, ExtraFields, IssueKey, jiraApi, Markdown, UPDATE } from './jira-api.js';
+import { CREATE, ExtraFields, IssueKey, jiraApi, Markdown, UPDATE, type JiraDeps } from './jira-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 /*
@@ -24,7 +22,7 @@ export const CreateIssueArgs = Type.Object(
   { additionalProperties: false },
 );
 
-export const CREATE_ISSUE: RoutedToolSpec<typeof CreateIssueArgs, typeof ReadEnvelope> = {
+export const CREATE_ISSUE = defineTool({
   name: 'jira_create_issue',
   title: 'Create a Jira issue',
   description: 'Create an issue. Answers {key, id, url}.',
@@ -44,13 +42,12 @@ export const CREATE_ISSUE: RoutedToolSpec<typeof CreateIssueArgs, typeof ReadEnv
       },
     }));
   },
-};
-
-export async function createIssue(ctx: ToolContext<typeof CreateIssueArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const created = jsonObject<{ id: string; key: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
-  const key = created.key ?? '';
-  return { value: { key, id: created.id ?? null, url: jiraApi(jira).issueUrl(key) } };
-}
+  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+    const created = jsonObject<{ id: string; key: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+    const key = created.key ?? '';
+    return { value: { key, id: created.id ?? null, url: jiraApi(jira).issueUrl(key) } };
+  },
+});
 
 export const UpdateIssueArgs = Type.Object(
   {
@@ -63,7 +60,7 @@ export const UpdateIssueArgs = Type.Object(
   { additionalProperties: false, minProperties: 2 },
 );
 
-export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnvelope> = {
+export const UPDATE_ISSUE = defineTool({
   name: 'jira_update_issue',
   title: 'Update a Jira issue',
   description:
@@ -76,7 +73,13 @@ export const UPDATE_ISSUE: RoutedToolSpec<typeof UpdateIssueArgs, typeof ReadEnv
     const api = jiraApi(upstream);
     return withBody({ method: 'PUT', path: api.issuePath(args.issueKey) }, () => ({ fields: updatedFields(args, api.richText) }));
   },
-};
+  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+    const { issueKey, summary, description, fields } = ctx.args;
+    const updated = [...Object.keys(fields ?? {}), ...(summary === undefined ? [] : ['summary']), ...(description === undefined ? [] : ['description'])];
+    await jira.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: { key: issueKey, url: jiraApi(jira).issueUrl(issueKey), updated: [...new Set(updated)] } };
+  },
+});
 
 /** The fields to set: `fields`, with the named arguments on top. */
 function updatedFields(args: Static<typeof UpdateIssueArgs>, richText: (markdown: string) => unknown): Record<string, unknown> {
@@ -87,16 +90,9 @@ function updatedFields(args: Static<typeof UpdateIssueArgs>, richText: (markdown
   };
 }
 
-export async function updateIssue(ctx: ToolContext<typeof UpdateIssueArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const { issueKey, summary, description, fields } = ctx.args;
-  const updated = [...Object.keys(fields ?? {}), ...(summary === undefined ? [] : ['summary']), ...(description === undefined ? [] : ['description'])];
-  await jira.send(ctx, ctx.route, { expect: 'lenient' });
-  return { value: { key: issueKey, url: jiraApi(jira).issueUrl(issueKey), updated: [...new Set(updated)] } };
-}
-
 export const AddCommentArgs = Type.Object({ issueKey: IssueKey, body: { ...Markdown('Comment'), minLength: 1 } }, { additionalProperties: false });
 
-export const ADD_COMMENT: RoutedToolSpec<typeof AddCommentArgs, typeof ReadEnvelope> = {
+export const ADD_COMMENT = defineTool({
   name: 'jira_add_comment',
   title: 'Comment on a Jira issue',
   description: 'Add a comment to an issue. Answers {issueKey, id, url, created}.',
@@ -108,11 +104,10 @@ export const ADD_COMMENT: RoutedToolSpec<typeof AddCommentArgs, typeof ReadEnvel
     const api = jiraApi(upstream);
     return withBody({ method: 'POST', path: `${api.issuePath(args.issueKey)}/comment` }, () => ({ body: api.richText(args.body) }));
   },
-};
-
-export async function addComment(ctx: ToolContext<typeof AddCommentArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof ReadEnvelope>> {
-  const comment = jsonObject<{ id: string; created: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
-  const key = ctx.args.issueKey;
-  const url = `${jiraApi(jira).issueUrl(key)}?focusedCommentId=${encodeURIComponent(comment.id ?? '')}`;
-  return { value: { issueKey: key, id: comment.id ?? null, url, created: comment.created ?? null } };
-}
+  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+    const comment = jsonObject<{ id: string; created: string }>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+    const key = ctx.args.issueKey;
+    const url = `${jiraApi(jira).issueUrl(key)}?focusedCommentId=${encodeURIComponent(comment.id ?? '')}`;
+    return { value: { issueKey: key, id: comment.id ?? null, url, created: comment.created ?? null } };
+  },
+});

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
 import { siteApiOf, type Deployment } from '../atlassian/deployment.js';
@@ -26,6 +27,11 @@ export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), Type.Unkno
 export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 export const UPDATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+/** What the typed Jira tools' handlers use of the JiraPlugin instance (index.ts): its client. */
+export interface JiraDeps {
+  readonly upstream: UpstreamClient;
+}
 
 /** One Jira as the typed tools address it. */
 export interface JiraApi {

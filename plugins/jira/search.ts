@@ -1,11 +1,9 @@
 import Type, { type Static } from 'typebox';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
-import type { RoutedToolSpec } from '../../core/plugin/contract.js';
+import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
-import { jiraApi, READ } from './jira-api.js';
+import { jiraApi, READ, type JiraDeps } from './jira-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
 
 /** Fields a search returns when none are named: Cloud's search returns only ids without them. */
@@ -30,7 +28,7 @@ type Args = Static<typeof SearchArgs>;
  * Cloud pages with the token its /search/jql gives (`nextPageToken`), Data Center with the offset of API 2's
  * /search (`startAt`); the caller sees both as an opaque cursor, the Data Center one being the next offset.
  */
-export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = {
+export const SEARCH = defineTool({
   name: 'jira_search',
   title: 'Search Jira issues with JQL',
   description:
@@ -46,7 +44,11 @@ export const SEARCH: RoutedToolSpec<typeof SearchArgs, typeof CursorEnvelope> = 
     // A Data Center cursor is the next offset; any other is sent as it is, for Jira to refuse.
     return { method: 'GET', path: `${api.base}/search`, query: { ...common, startAt: args.cursor } };
   },
-};
+  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+    const page = jsonObject<SearchPage>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
+    return { value: page, meta: { nextCursor: nextCursor(page) } };
+  },
+});
 
 interface SearchPage {
   issues?: unknown[];
@@ -54,11 +56,6 @@ interface SearchPage {
   isLast?: boolean;
   startAt?: number;
   total?: number;
-}
-
-export async function searchIssues(ctx: ToolContext<typeof SearchArgs>, jira: UpstreamClient): Promise<ToolOutput<typeof CursorEnvelope>> {
-  const page = jsonObject<SearchPage>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
-  return { value: page, meta: { nextCursor: nextCursor(page) } };
 }
 
 function nextCursor(page: Partial<SearchPage>): string | null {

@@ -19,13 +19,20 @@ import { AuditLog } from './audit/audit-log.js';
 import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog, type OperationLog } from './policy-middleware.js';
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
 import { PolicySource } from './policy-source.js';
+import { POLICY_CONTRIBUTIONS } from './contributions.js';
 
 /**
  * The enterprise layer: a policy decides every call (with approvals for risky ones), results name the
  * upstream identity that acted, and an audit log records every call. Each part is off until its setting is
  * given; with none set, the plugin adds no middleware and results are exactly as without it.
  */
-@Plugin({ name: 'policy', version: '1.0.0', settings: PolicySettings, configSections: ['policy', 'mcp-devtools'] })
+@Plugin({
+  name: 'policy',
+  version: '1.0.0',
+  settings: PolicySettings,
+  configSections: ['policy', 'mcp-devtools'],
+  contributes: POLICY_CONTRIBUTIONS,
+})
 export class PolicyPlugin implements DevtoolsPlugin {
   private source: PolicySource | undefined;
   private audit: AuditLog | undefined;
@@ -62,6 +69,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
 
   async boot(ctx: BootContext): Promise<void> {
     ctx.provide(POLICY_TOKENS.Approvals, this.approvals);
+    // The approvals waiting, for the metrics' gauge: read from the shared store at each scrape.
+    this.metrics.watchPendingApprovals?.(async () => (await this.approvals.list()).filter((approval) => approval.status === 'pending').length);
     if (this.notifier !== undefined) this.watchApprovals(ctx);
     const policyFile = this.settings.of(PolicySettings).MCP_POLICY_FILE;
     if (policyFile !== '') {
@@ -124,21 +133,6 @@ export class PolicyPlugin implements DevtoolsPlugin {
   }
 }
 
-// What the rest of the server (the CLI's policy, approvals and audit commands, the admin routes, the approvals
-// console) uses of the policy layer: this entry point only, never the files behind it.
-export { ApprovalError, ApprovalStore, type ApprovalHooks, type ApprovalRecord, type Approver } from './approvals/approval-store.js';
-export { approvalErrorStatus, MAX_REASON_CHARS } from './approvals/approval-record.js';
-export { redactPaths } from './approvals/argument-preview.js';
-export { rejectHeldCalls, type BulkOutcome } from './approvals/bulk-reject.js';
-export { Deciders } from './approvals/deciders.js';
-export { ApprovalNotifier, type AuditSink } from './approvals/notify/approval-notifier.js';
-export type { ApprovalEvent, ApprovalEventType } from './approvals/notify/approval-event.js';
-export { AuditLog } from './audit/audit-log.js';
-export { shapeOf, type AuditRecord, type Notification, type Shape } from './audit/audit-record.js';
-export { chainLabel, findChains, workerWriter, type AuditChain } from './audit/audit-writers.js';
-export { verifyAuditLog, type AuditVerification, type ChainVerification } from './audit/verify-audit-log.js';
-export { readPolicyDocument, type ConditionsSpec } from './document/policy-document.js';
-export { factsFor, publicIdentity, type CallFacts } from './engine/call-facts.js';
-export type { Decision, PolicyEngine, RuleTrace } from './engine/policy-engine.js';
+// What the plugin exports: its class (the server loads it by name) and the tokens of the services it provides
+// (tests and other plugins resolve them). Its routes, commands and console pages come through `contributes`.
 export { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
-export { loadPolicyFile, type PolicySource } from './policy-source.js';

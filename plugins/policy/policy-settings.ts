@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { secret } from '../../core/config/setting-kinds.js';
+import { perWorker, secret } from '../../core/config/setting-kinds.js';
 import { WRITER_PATTERN } from './audit/audit-writers.js';
 
 /** Settings of the enterprise plugin: all empty by default, so nothing changes until one is set. */
@@ -47,12 +47,14 @@ export const PolicySettings = Type.Object({
     default: '',
     description: 'Append-only, hash-chained JSON Lines audit log of every call. Empty: none.',
   }),
-  MCP_AUDIT_WRITER: Type.String({
-    default: '',
-    pattern: `${WRITER_PATTERN}|^$`,
-    description:
-      "This process's own chain of MCP_AUDIT_LOG: it appends to <MCP_AUDIT_LOG>.<writer> (letters, digits, _ and -), so replicas sharing a volume each keep one. Empty: the log itself (--workers adds w1, w2...).",
-  }),
+  MCP_AUDIT_WRITER: perWorker(
+    Type.String({
+      default: '',
+      pattern: `${WRITER_PATTERN}|^$`,
+      description:
+        "This process's own chain of MCP_AUDIT_LOG: it appends to <MCP_AUDIT_LOG>.<writer> (letters, digits, _ and -), so replicas sharing a volume each keep one. Empty: the log itself (--workers adds w1, w2...).",
+    }),
+  ),
 });
 
 /** Services the plugin provides to the server (admin endpoint, CLI) and to tests. */

@@ -6,7 +6,7 @@ import { StartupError } from '../../core/errors/tool-error.js';
 import { egressRefusalIn, NO_EGRESS_ALLOWANCE, parseEgressAllow, type EgressAllowList } from '../../core/http/egress-guard.js';
 import { configuredUrlGuard, egressRefusalNow, guardedFetch } from '../../core/http/guarded-fetch.js';
 import type { Logger } from '../../core/logging/logger.js';
-import { isLoopbackHost } from '../transports/origin-check.js';
+import { isLoopbackHost } from '../http/origin-check.js';
 import { bearerToken, type AuthOutcome, type Authenticator } from './authenticator.js';
 import { AuthSettings } from './auth-settings.js';
 

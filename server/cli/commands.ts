@@ -1,27 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../../core/version.js';
-import { registerApprovals } from './approvals-command.js';
-import { registerAudit } from './audit-command.js';
 import { registerAuth } from './auth-command.js';
 import { registerCall } from './call-command.js';
 import { registerConfig } from './config-command.js';
-import { registerPolicy } from './policy-command.js';
+import { addContributedCommands, declaredCommands, pluginsOfCommandLine } from './plugin-commands.js';
 import { registerServe } from './serve-command.js';
 import { registerTools } from './tools-command.js';
 
-/** Subcommands register themselves here; one file each. */
-const COMMANDS: Array<(program: Command) => void> = [
-  registerServe,
-  registerTools,
-  registerCall,
-  registerConfig,
-  registerAuth,
-  registerPolicy,
-  registerApprovals,
-  registerAudit,
-];
+/** The CLI's own subcommands register themselves here; one file each. The plugins' verbs follow them. */
+const COMMANDS: Array<(program: Command) => void> = [registerServe, registerTools, registerCall, registerConfig, registerAuth];
 
-/** Parses the command line and runs the command it names (`serve` by default). */
+/**
+ * Parses the command line and runs the command it names (`serve` by default): one of the CLI's own, or a verb a
+ * plugin contributes (`@Plugin({ contributes: { commands } })`, loaded only when it is the one run).
+ */
 export async function runCommand(argv: readonly string[]): Promise<void> {
   const program = new Command('mcp-devtools')
     .description('MCP server for GitHub Actions, CircleCI, Jira, Confluence and Bitbucket')
@@ -29,6 +21,13 @@ export async function runCommand(argv: readonly string[]): Promise<void> {
     .exitOverride()
     .showHelpAfterError();
   for (const register of COMMANDS) register(program);
+  const own = program.commands.map((c) => c.name());
+  const declared = declaredCommands(await pluginsOfCommandLine(argv, process.cwd(), process.env), own);
+  await addContributedCommands(
+    program,
+    declared,
+    argv.slice(2).find((a) => !a.startsWith('-')),
+  );
   try {
     await program.parseAsync(argv);
   } catch (error) {

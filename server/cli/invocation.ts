@@ -1,5 +1,5 @@
 import type { StartOptions } from '../bootstrap/start-kernel.js';
-import { serverSettingsSchemas } from '../server-settings.js';
+import { serverSettingsSchemas } from './server-settings.js';
 
 /** The options every command that starts a kernel takes (`--config`, `--set`: common-options.ts). */
 export interface ConfigOptions {

@@ -6,7 +6,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { resolveConfig } from '../bootstrap/resolve-config.js';
 import { startKernel } from '../bootstrap/start-kernel.js';
 import { exposedMetrics, startMetrics } from '../metrics/exposed-metrics.js';
-import type { Route } from '../metrics/metrics-route.js';
+import type { Route } from '../http/route.js';
 import type { RunningHttp } from '../transports/http.js';
 import { serveStdio } from '../transports/stdio.js';
 import { whenOutputCloses } from './closed-output.js';
@@ -53,7 +53,7 @@ async function startServing(options: ServeOptions): Promise<void> {
   if (cluster?.serveThroughWorkers(workers, resolved.settings)) return;
   // A worker writes its own audit chain, names itself in its log lines, and answers scrapes for every worker.
   const worker = cluster?.thisWorker();
-  const { kernel, logger, settings, metrics } = await startKernel({
+  const { kernel, logger, settings, metrics, plugins } = await startKernel({
     ...invocation,
     resolved: worker === undefined ? resolved : { ...resolved, settings: worker.settings(resolved.settings) },
     metrics: (s) => exposedMetrics(s, worker !== undefined),
@@ -87,9 +87,9 @@ async function startServing(options: ServeOptions): Promise<void> {
       const [{ serveHttp }, { openHttpAuth }, { httpRoutes }, { HostCheck }, { separateCredentials }] = await Promise.all([
         import('../transports/http.js'),
         import('./http-auth.js'),
-        import('./http-routes.js'),
+        import('../routes/http-routes.js'),
         import('../http/host-check.js'),
-        import('../admin/separate-credentials.js'),
+        import('../routes/separate-credentials.js'),
       ]);
       http = await serveHttp(kernel, {
         host: settings.get('MCP_HTTP_HOST'),
@@ -106,9 +106,9 @@ async function startServing(options: ServeOptions): Promise<void> {
           open: async (endpoint) => {
             const opened = await openHttpAuth(settings, logger, endpoint);
             // The scrape and admin tokens are no person's: refused at start-up if the tokens file says otherwise, and after.
-            const separate = await separateCredentials(kernel, settings, opened.authenticator, logger, metrics !== undefined);
+            const separate = await separateCredentials(settings, opened.authenticator, logger, metrics !== undefined);
             authenticator = countedAuthenticator(loggedAuthenticator(separate.authenticator, logger), metrics);
-            routes = await httpRoutes(kernel, settings, authenticator, metrics, logger, separate.scrape);
+            routes = await httpRoutes(kernel, plugins, authenticator, metrics, logger, separate.scrape);
             return { ...opened, authenticator };
           },
         },

@@ -3,7 +3,6 @@ import { StartupError } from '../../core/errors/tool-error.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { Settings } from '../../core/config/settings.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
-import { workerWriter } from '../../plugins/policy/index.js';
 import { aggregateWorkerMetrics } from '../metrics/cluster-metrics.js';
 import { logDestination } from './log-output.js';
 
@@ -25,7 +24,7 @@ export interface WorkerIdentity {
   slot: number;
   /** Log lines carry it beside pid and hostname, so a line names its worker however often pids change. */
   logFields: { worker: number };
-  /** The settings this worker runs with: its own audit chain, `<MCP_AUDIT_LOG>.w<slot>` (see workerWriter). */
+  /** The settings this worker runs with: each per-worker setting (an audit chain's writer) its own (ownSettings). */
   settings(settings: Settings): Settings;
 }
 
@@ -66,9 +65,20 @@ export function thisWorker(): WorkerIdentity | undefined {
   return {
     slot,
     logFields: { worker: slot },
-    settings: (settings) =>
-      settings.has('MCP_AUDIT_WRITER') ? settings.with({ MCP_AUDIT_WRITER: workerWriter(settings.get<string>('MCP_AUDIT_WRITER'), slot) }) : settings,
+    settings: (settings) => ownSettings(settings, slot),
   };
+}
+
+/**
+ * A worker's values of the settings marked per worker (`perWorker`, such as MCP_AUDIT_WRITER): its slot after the
+ * configured value (`w2`, or `eu1-w2` under eu1). A slot, not a pid: the primary gives a dead worker's slot to its
+ * replacement only once it has exited, so what a slot names (an audit chain) has one writer at a time, a
+ * restarted server continues the same N of them, and they do not pile up with every restart.
+ */
+export function ownSettings(settings: Settings, slot: number): Settings {
+  const own = settings.entries().filter((s) => s.perWorker && typeof s.value === 'string');
+  if (own.length === 0) return settings;
+  return settings.with(Object.fromEntries(own.map((s) => [s.key, s.value === '' ? `w${slot}` : `${s.value as string}-w${slot}`])));
 }
 
 /**

@@ -1,22 +1,17 @@
-import { Deciders, type ApprovalRecord } from '../../plugins/policy/index.js';
-
-export interface SessionPrincipal {
-  subject: string;
-  groups: readonly string[];
-  via: string;
-}
+import type { Principal } from '../../core/identity/principal.js';
 
 /**
- * Who may read the console (MCP_CONSOLE_VIEWER_GROUPS, and approvers) and who may decide in it: the approvals
- * store's own rule (MCP_APPROVER_GROUPS, never one's own call), which the store checks again on every decision.
+ * Who may sign in to the console: members of MCP_CONSOLE_VIEWER_GROUPS (everyone authenticated when it is empty),
+ * and whoever a plugin's pages give a role (the policy plugin's approvers). The role is shown beside their name;
+ * anyone else signed in is a `viewer`.
  */
 export class ConsoleAccess {
   private readonly viewerGroups: readonly string[];
 
-  /** `viewers`: MCP_CONSOLE_VIEWER_GROUPS, comma-separated. */
+  /** `viewers`: MCP_CONSOLE_VIEWER_GROUPS, comma-separated; `roles`: what the contributed pages say of a person, in order. */
   constructor(
-    private readonly deciders: Deciders,
     viewers: string,
+    private readonly roles: ReadonlyArray<(person: Principal) => string | undefined>,
   ) {
     this.viewerGroups = viewers
       .split(',')
@@ -24,24 +19,16 @@ export class ConsoleAccess {
       .filter(Boolean);
   }
 
-  static fromLists(approvers: string, viewers: string): ConsoleAccess {
-    return new ConsoleAccess(Deciders.fromList(approvers), viewers);
+  /** The role the first page that gives one gives, or undefined. */
+  roleOf(person: Principal): string | undefined {
+    for (const role of this.roles) {
+      const found = role(person);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
-  get approverGroups(): readonly string[] {
-    return this.deciders.groups;
-  }
-
-  isApprover(principal: SessionPrincipal): boolean {
-    return this.deciders.isApprover(principal);
-  }
-
-  mayView(principal: SessionPrincipal): boolean {
-    return this.viewerGroups.length === 0 || this.isApprover(principal) || principal.groups.some((g) => this.viewerGroups.includes(g));
-  }
-
-  /** Why `principal` may not decide `approval`, or undefined when it may: drawn on the page, and checked again by the store on every POST. */
-  refusal(principal: SessionPrincipal, approval: Pick<ApprovalRecord, 'subject'>): string | undefined {
-    return this.deciders.refusal(principal, approval);
+  mayView(person: Principal): boolean {
+    return this.viewerGroups.length === 0 || this.roleOf(person) !== undefined || person.groups.some((g) => this.viewerGroups.includes(g));
   }
 }

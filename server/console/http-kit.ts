@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Html } from './html.js';
+import type { Html } from '../../core/text/html.js';
 
 /**
  * What every console answer carries: no caching (pages hold CSRF tokens and other people's calls), no

@@ -2,23 +2,19 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { StartupError } from '../../core/errors/tool-error.js';
+import type { ConsoleContribution } from '../../core/plugin/contributions.js';
+import { readPluginSpec, type PluginClass } from '../../core/plugin/metadata.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
-import type { ApprovalNotifier, ApprovalStore } from '../../plugins/policy/index.js';
-import type { AuditLog } from '../../plugins/policy/index.js';
-import { POLICY_TOKENS, PolicySettings } from '../../plugins/policy/index.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { parseEgressAllow } from '../../core/http/egress-guard.js';
-import type { PolicySource } from '../../plugins/policy/index.js';
 import { AuthSettings } from '../auth/auth-settings.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { isLoopbackHost } from '../transports/origin-check.js';
+import type { HostCheck } from '../http/host-check.js';
+import { isLoopbackHost } from '../http/origin-check.js';
 import { ConsoleAccess } from './access.js';
 import { ConsoleSettings } from './console-settings.js';
-import { AuditView } from './audit-view.js';
-import { consoleRoutes } from './console-routes.js';
-import { DecisionHistory } from './decision-history.js';
-import { Decisions } from './decisions.js';
+import { consoleRoutes, type MountedPage } from './console-routes.js';
 import { CheckedSessions } from './session-check.js';
 import { SessionStore } from './sessions.js';
 import { credentialCheck } from './sign-in/credential-check.js';
@@ -27,54 +23,90 @@ import { SignInRoutes, type SignInMethod } from './sign-in/sign-in-routes.js';
 
 type Routes = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
+/** Paths of the frame itself, which no page may take. */
+const FRAME_PATHS = ['signin', 'callback', 'signout', 'assets'];
+const PAGE_PATH = /^[a-z0-9][a-z0-9-]*$/;
+
 /**
- * The console's routes for a running server (MCP_CONSOLE=true), ahead of `others` (the admin endpoint).
- * Everything that can be wrong with its settings stops the start here, naming the setting.
+ * The console for a running server (MCP_CONSOLE=true), ahead of `others` (the plugins' routes, /metrics): the
+ * frame (sign-in, sessions, CSRF, layout) with the pages the plugins contribute, each plugin's loaded now.
+ * Everything that can be wrong with its settings or its pages stops the start here, naming the setting or plugin.
  */
-export function withConsole(kernel: Kernel, authenticator: Authenticator, logger: Logger, others: Routes | undefined): Routes {
+export async function withConsole(
+  kernel: Kernel,
+  plugins: readonly PluginClass[],
+  authenticator: Authenticator,
+  hostCheck: HostCheck,
+  logger: Logger,
+  others: Routes | undefined,
+): Promise<Routes> {
   const settings = kernel.settings;
-  if (!kernel.plugins.includes('policy'))
-    throw new StartupError('MCP_CONSOLE=true needs the policy plugin (approvals live there); the config file leaves it out.');
-  const policy = settings.of(PolicySettings);
+  const declared = declaredPages(plugins);
+  if (declared.length === 0)
+    throw new StartupError(
+      "MCP_CONSOLE=true, but no plugin this server runs contributes a console page (the approvals pages are the policy plugin's): load one, or leave the console off.",
+    );
   const own = settings.of(ConsoleSettings);
   const method = signInMethod(kernel, authenticator, logger);
   const clock = kernel.resolve<Clock>(TOKENS.Clock);
-  const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
-  // The approvals store's own rule of who decides, so the console draws what the store will enforce.
-  const access = new ConsoleAccess(approvals.deciders, own.MCP_CONSOLE_VIEWER_GROUPS);
-  if (access.approverGroups.length === 0)
-    logger.warn('MCP_CONSOLE=true but MCP_APPROVER_GROUPS is empty: the console shows approvals, and nobody can decide there.');
+  const url = consoleLink(settings);
+  const mounted: MountedPage[] = [];
+  for (const { plugin, contribution } of declared) {
+    const pages = await (await contribution.load())({ kernel, logger: logger.child({ plugin }), clock, url });
+    for (const spec of contribution.pages) mounted.push({ plugin, path: spec.path, label: spec.label, home: spec.home ?? false, pages });
+  }
+  const access = new ConsoleAccess(
+    own.MCP_CONSOLE_VIEWER_GROUPS,
+    [...new Set(mounted.map((m) => m.pages))].flatMap((p) => (p.roleOf === undefined ? [] : [(person) => p.roleOf!(person)])),
+  );
   const sessions = new SessionStore(kernel.resolve<KeyValueStore>(TOKENS.Store), clock, own.MCP_CONSOLE_SESSION_TTL_SECONDS * 1000);
-  const audit = policy.MCP_AUDIT_LOG === '' ? undefined : kernel.resolve<AuditLog>(POLICY_TOKENS.AuditLog);
-  if (policy.MCP_APPROVAL_WEBHOOK_URL !== '') kernel.resolve<ApprovalNotifier>(POLICY_TOKENS.Notifier).linkTo(consoleLink(settings, logger));
   const routes = consoleRoutes({
-    kernel,
-    approvals,
-    policy: policy.MCP_POLICY_FILE === '' ? undefined : kernel.resolve<PolicySource>(POLICY_TOKENS.PolicySource),
-    audit: audit === undefined ? undefined : new AuditView(audit.logPath),
-    history: audit === undefined ? undefined : new DecisionHistory(audit.logPath),
+    mounted,
     sessions: new CheckedSessions(sessions, credentialCheck(method), clock, own.MCP_CONSOLE_SESSION_RECHECK_SECONDS * 1000, logger),
     access,
-    decisions: new Decisions(approvals, access, logger),
     signIn: new SignInRoutes(method, sessions, access, logger),
     publicUrl: own.MCP_CONSOLE_PUBLIC_URL,
-    clock,
+    hostCheck,
     logger,
   });
-  logger.info({ path: '/console', signIn: method.mode, approverGroups: access.approverGroups }, 'approvals console on');
+  logger.info({ path: '/console', signIn: method.mode, pages: mounted.map((m) => `${m.plugin}:${m.path}`) }, 'console on');
   return async (request, response) => (await routes(request, response)) || (others !== undefined && (await others(request, response)));
 }
 
+/** The console pages the plugins contribute: each path a word the frame does not use and no other page has; one home page at most. */
+export function declaredPages(plugins: readonly PluginClass[]): Array<{ plugin: string; contribution: ConsoleContribution }> {
+  const found: Array<{ plugin: string; contribution: ConsoleContribution }> = [];
+  const taken = new Map<string, string>();
+  let home: string | undefined;
+  for (const cls of plugins) {
+    const spec = readPluginSpec(cls);
+    const contribution = spec?.contributes?.console;
+    if (spec === undefined || contribution === undefined) continue;
+    for (const page of contribution.pages) {
+      const where = `Plugin "${spec.name}" contributes the console page ${JSON.stringify(page.path)}`;
+      if (!PAGE_PATH.test(page.path) || FRAME_PATHS.includes(page.path))
+        throw new StartupError(`${where}: a page's path is a lower-case word under /console, not one of ${FRAME_PATHS.join(', ')}.`);
+      const other = taken.get(page.path);
+      if (other !== undefined) throw new StartupError(`${where}, which plugin "${other}" contributes too: one of them must move.`);
+      taken.set(page.path, spec.name);
+      if (page.home === true && home !== undefined)
+        throw new StartupError(`${where} as the console's first page, and plugin "${home}" one too: one page may be at /console.`);
+      if (page.home === true) home = spec.name;
+    }
+    found.push({ plugin: spec.name, contribution });
+  }
+  return found;
+}
+
 /**
- * Where webhook events link to: MCP_CONSOLE_PUBLIC_URL, or the address the server listens on when a browser can
- * reach it as it is (a named or loopback host and a fixed port); otherwise events go without a link.
+ * Where browsers reach the console, for links to it (an approval webhook event's): MCP_CONSOLE_PUBLIC_URL, or the
+ * address the server listens on when a browser can reach it as it is (a named or loopback host and a fixed port).
  */
-function consoleLink(settings: Kernel['settings'], logger: Logger): string | undefined {
+function consoleLink(settings: Kernel['settings']): string | undefined {
   const publicUrl = settings.of(ConsoleSettings).MCP_CONSOLE_PUBLIC_URL;
   if (publicUrl !== '') return publicUrl;
   const { MCP_HTTP_HOST: host, MCP_HTTP_PORT: port } = settings.of(CoreSettings);
   if (port !== 0 && host !== '0.0.0.0' && host !== '::' && host !== '') return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.warn('Approval webhook events carry no console link: set MCP_CONSOLE_PUBLIC_URL to the address approvers open the console at.');
   return undefined;
 }
 

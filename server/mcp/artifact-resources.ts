@@ -2,7 +2,7 @@ import { ResourceNotFoundError, ProtocolError, ProtocolErrorCode, type ReadResou
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError } from '../../core/errors/tool-error.js';
 import type { Principal } from '../../core/identity/principal.js';
-import { MAX_MESSAGE_BYTES } from '../transports/message-limits.js';
+import { MAX_MESSAGE_BYTES } from '../http/message-limits.js';
 
 /** Where an artifact is addressed as an MCP resource: `mcp-devtools://artifacts/{artifactId}`. */
 export const ARTIFACT_URI_PREFIX = 'mcp-devtools://artifacts/';

@@ -2,7 +2,7 @@ import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server'
 import type { CallOptions } from '../../core/kernel/kernel.js';
 import { acceptedRequestId, traceIdOf } from '../../core/kernel/request-id.js';
 import type { ClientInfo } from '../../core/plugin/call.js';
-import type { CorrelationHeaders } from '../transports/correlation-headers.js';
+import type { CorrelationHeaders } from '../http/correlation-headers.js';
 
 /** What a `tools/call` handler's context offers of where the request came from. */
 export interface RequestContext {

@@ -4,10 +4,9 @@ import type { Logger } from '../../core/logging/logger.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import { HostCheck } from '../http/host-check.js';
-import { isLoopbackHost } from '../transports/origin-check.js';
+import { isLoopbackHost } from '../http/origin-check.js';
 import { MetricsSettings } from './metrics-settings.js';
 import { scrapeToken } from './scrape-token.js';
-import { POLICY_TOKENS, type ApprovalStore } from '../../plugins/policy/index.js';
 
 /**
  * The Prometheus metrics of a server that exposes them: over the HTTP transport (at /metrics) or on
@@ -28,7 +27,7 @@ export async function exposedMetrics(settings: Settings, clustered = false): Pro
  */
 export async function startMetrics(kernel: Kernel, settings: Settings, metrics: PrometheusMetrics | undefined, logger: Logger): Promise<() => Promise<void>> {
   if (metrics === undefined) return async () => {};
-  metrics.watch({ callsInFlight: () => kernel.callsInFlight, bodyBytesInFlight: () => kernel.bodyBytesInFlight, ...approvalsPending(kernel) }, logger);
+  metrics.watch({ callsInFlight: () => kernel.callsInFlight, bodyBytesInFlight: () => kernel.bodyBytesInFlight }, logger);
   const { MCP_METRICS_HOST: host, MCP_METRICS_PORT: port } = settings.of(MetricsSettings);
   if (port === 0) return async () => {};
   const { serveMetrics } = await import('./metrics-server.js');
@@ -36,11 +35,4 @@ export async function startMetrics(kernel: Kernel, settings: Settings, metrics: 
   const scrape = scrapeToken(settings, logger, !isLoopbackHost(host));
   const server = await serveMetrics(metrics, { host, port, scrape, hostCheck, logger });
   return () => server.close();
-}
-
-/** The approvals waiting, read from the policy plugin's approvals store (shared by every worker and replica). */
-function approvalsPending(kernel: Kernel): { approvalsPending?(): Promise<number> } {
-  if (!kernel.plugins.includes('policy')) return {};
-  const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
-  return { approvalsPending: async () => (await approvals.list()).filter((approval) => approval.status === 'pending').length };
 }

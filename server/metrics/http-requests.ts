@@ -6,10 +6,11 @@ export interface HttpRequestCounter {
 }
 
 /**
- * The routes the HTTP server has, by path prefix: a request is counted under the one it reached, anything else
+ * The routes the HTTP server has, by path prefix: a request is counted under the one it reached (the plugins'
+ * routes under /plugins, or /admin for a prefix declared there, such as the approvals endpoint's), anything else
  * under `other` (a scanner's guesses must not make a label value each).
  */
-const ROUTES = ['/mcp', '/healthz', '/metrics', '/artifacts', '/admin', '/console', '/.well-known/oauth-protected-resource'];
+const ROUTES = ['/mcp', '/healthz', '/metrics', '/artifacts', '/admin', '/plugins', '/console', '/.well-known/oauth-protected-resource'];
 
 export function routeLabel(url: string | undefined): string {
   const path = (url ?? '/').split('?', 1)[0]!;

@@ -1,13 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from '../../core/logging/logger.js';
 import { logAuthFailure } from '../auth/auth-failure-log.js';
 import { bearerToken } from '../auth/authenticator.js';
 import { staticToken } from '../auth/static-token.js';
 import type { HostCheck } from '../http/host-check.js';
+import type { Route } from '../http/route.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import type { ScrapeToken } from './scrape-token.js';
-
-export type Route = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
 export interface MetricsAccess {
   /**
@@ -66,15 +65,6 @@ export function metricsRoute(metrics: PrometheusMetrics, access: MetricsAccess):
     }
     response.writeHead(200, { 'content-type': exposition.contentType }).end(request.method === 'HEAD' ? undefined : exposition.body);
     return true;
-  };
-}
-
-/** The first route that answers, for the HTTP transport's one `routes` hook. */
-export function anyOf(...routes: ReadonlyArray<Route | undefined>): Route {
-  const present = routes.filter((r): r is Route => r !== undefined);
-  return async (request, response) => {
-    for (const route of present) if (await route(request, response)) return true;
-    return false;
   };
 }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { StartupError } from '../../core/errors/tool-error.js';
 import type { Logger } from '../../core/logging/logger.js';
 import type { HostCheck } from '../http/host-check.js';
-import { isLoopbackHost } from '../transports/origin-check.js';
+import { isLoopbackHost } from '../http/origin-check.js';
 import { metricsRoute } from './metrics-route.js';
 import { countWhenAnswered } from './http-requests.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';

@@ -11,12 +11,10 @@ export interface Exposition {
   body: string;
 }
 
-/** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold, the approvals waiting. */
+/** What the gauges read when scraped: the kernel's calls in flight and the body bytes they hold. */
 export interface LiveFigures {
   callsInFlight(): number;
   bodyBytesInFlight(): number;
-  /** Approvals waiting for an approver, read from the approvals store (absent without the policy plugin). */
-  approvalsPending?(): Promise<number>;
 }
 
 const CACHE_RESULTS: readonly CacheLookupResult[] = ['hit', 'revalidated', 'miss', 'bypass', 'error'];
@@ -47,6 +45,7 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
   private readonly authFailures: Counter<'reason'>;
   /** Where a failed read of the approvals store is told (set with the live figures). */
   private logger: Logger | undefined;
+  private pendingApprovals: (() => Promise<number>) | undefined;
 
   constructor() {
     const registers = [this.registry];
@@ -99,6 +98,7 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
       registers,
     });
     const live = (): LiveFigures => this.live;
+    const pending = (): (() => Promise<number>) | undefined => this.pendingApprovals;
     const warn = (error: unknown): void => this.logger?.warn({ err: (error as Error).message }, 'the approvals store could not be read for a scrape');
     new Gauge({
       name: 'mcp_devtools_approvals_pending',
@@ -107,7 +107,7 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
       // Every worker reads the same shared store: the figure is theirs alike, not a share to sum.
       aggregator: 'max',
       async collect() {
-        const read = live().approvalsPending;
+        const read = pending();
         if (read === undefined) return this.set(0);
         try {
           this.set(await read());
@@ -141,6 +141,11 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
     for (const result of CACHE_RESULTS) this.cache.inc({ result }, 0);
     for (const reason of AUTH_FAILURE_REASONS) this.authFailures.inc({ reason }, 0);
     for (const effect of POLICY_EFFECTS) this.policy.inc({ effect }, 0);
+  }
+
+  /** Approvals waiting for an approver, read from the approvals store (the policy plugin's, when it runs). */
+  watchPendingApprovals(read: () => Promise<number>): void {
+    this.pendingApprovals = read;
   }
 
   /** Where the gauges read from, once the kernel runs; `logger` hears of a read that failed. */

@@ -6,7 +6,7 @@ import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.j
 import type { PluginClass } from '../../core/plugin/metadata.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import { startKernel, type Started } from '../bootstrap/start-kernel.js';
-import { serverSettingsSchemas } from '../server-settings.js';
+import { serverSettingsSchemas } from '../cli/server-settings.js';
 import { connectInMemory } from './in-memory-client.js';
 import type { VersionNegotiation } from './sdk-client.js';
 

@@ -7,11 +7,11 @@ import { noAuthentication, type AuthFailure, type Authenticator } from '../auth/
 import { HostCheck } from '../http/host-check.js';
 import type { ProtectedResource } from '../auth/protected-resource.js';
 import { publicEndpoint, type PublicEndpoint } from '../auth/public-endpoint.js';
-import { readJsonBody } from './json-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { INVALID_REQUEST, isJsonRpcPayload } from './json-rpc-shape.js';
 import { mcpExchange, type McpExchange } from './mcp-exchange.js';
-import { MAX_MESSAGE_BYTES } from './message-limits.js';
-import { isLoopbackHost, originAllowed } from './origin-check.js';
+import { MAX_MESSAGE_BYTES } from '../http/message-limits.js';
+import { isLoopbackHost, originAllowed } from '../http/origin-check.js';
 import { countWhenAnswered, type HttpRequestCounter } from '../metrics/http-requests.js';
 
 /** Inbound authentication, and the protected resource metadata that goes with it (OIDC). */

@@ -7,7 +7,7 @@ import { createMcpServer } from '../mcp/create-mcp-server.js';
 import { principalLogLevels, type ClientLogLevels } from '../mcp/client-log-levels.js';
 import type { KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
-import { correlationHeaders } from './correlation-headers.js';
+import { correlationHeaders } from '../http/correlation-headers.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
 
 /** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */

@@ -2,7 +2,7 @@ import { serveStdio as serveStdioEntry, StdioServerTransport } from '@modelconte
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { createMcpServer } from '../mcp/create-mcp-server.js';
-import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { MAX_MESSAGE_BYTES } from '../http/message-limits.js';
 import { StdioMessageFilter } from './stdio-message-filter.js';
 
 export interface RunningStdio {

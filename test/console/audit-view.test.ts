@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { AuditLog } from '../../plugins/policy/audit/audit-log.js';
-import { AuditView } from '../../server/console/audit-view.js';
-import { activityPage } from '../../server/console/pages/activity-page.js';
+import { AuditView } from '../../plugins/policy/console/audit-view.js';
+import { activityPage } from '../../plugins/policy/console/pages/activity-page.js';
 
 const VIEWER = { subject: 'olga', groups: ['approvers'], approver: true, csrf: 'x'.repeat(43) };
 const ANY = { principal: '', tool: '', outcome: '' };
@@ -69,7 +69,7 @@ describe("recent activity over every writer's chain", () => {
     const view = new AuditView(log);
     const render = async (): Promise<string> => {
       const [{ records, scanned, seen }, verification] = await Promise.all([view.recent(ANY), view.verification()]);
-      return activityPage(VIEWER, ANY, { path: log, records, scanned, verification, principals: seen.principals, tools: seen.tools }).text;
+      return activityPage(VIEWER, ANY, { path: log, records, scanned, verification, principals: seen.principals, tools: seen.tools }).body.text;
     };
     const intact = await render();
     expect(intact).to.include(`<strong>Audit chain verified</strong>: 7 records in <code>${log}</code> and its writers' chains (w1, w2)`);
@@ -120,7 +120,7 @@ describe("recent activity over every writer's chain", () => {
       [1, false],
     ]);
     const verification = await new AuditView(log).verification();
-    const page = activityPage(VIEWER, { ...ANY, outcome: 'notified' }, { path: log, records, scanned: 9, verification, principals: [], tools: [] }).text;
+    const page = activityPage(VIEWER, { ...ANY, outcome: 'notified' }, { path: log, records, scanned: 9, verification, principals: [], tools: [] }).body.text;
     expect(page).to.include(
       'approval.held to https://hooks.example, attempt 1: <span class="status error">not delivered</span> (the receiver answered 503), retrying',
     );

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { openMemoryStore } from '../../core/store/memory-store.js';
+import { ApproverAccess } from '../../plugins/policy/console/approver-access.js';
 import { ConsoleAccess } from '../../server/console/access.js';
-import { argumentRows, FOLD_CHARS } from '../../server/console/argument-view.js';
-import { html } from '../../server/console/html.js';
-import { timeLeft } from '../../server/console/pages/layout.js';
+import { argumentRows, FOLD_CHARS } from '../../plugins/policy/console/argument-view.js';
+import { html } from '../../core/text/html.js';
+import { timeLeft } from '../../plugins/policy/console/pages/page-parts.js';
 import { SessionStore } from '../../server/console/sessions.js';
 import { manualClock } from '../support/enterprise-fixture.js';
 
@@ -33,7 +34,9 @@ describe('approvals console parts', () => {
   });
 
   describe('who decides', () => {
-    const access = ConsoleAccess.fromLists('release-engineers, team-leads', 'developers');
+    // The policy plugin's rule of who decides, and the console's of who reads: approvers (their role), and viewers.
+    const access = ApproverAccess.fromList('release-engineers, team-leads');
+    const console = new ConsoleAccess('developers', [(person) => access.roleOf(person)]);
     const olga = { subject: 'olga', groups: ['team-leads'], via: 'oidc' };
 
     it('lets approvers decide calls of others, never their own, whichever way they signed in', () => {
@@ -44,11 +47,11 @@ describe('approvals console parts', () => {
 
     it('lets viewers read but not decide, and keeps everyone else out', () => {
       const alice = { subject: 'alice', groups: ['developers'], via: 'oidc' };
-      expect(access.mayView(alice)).to.equal(true);
+      expect(console.mayView(alice)).to.equal(true);
       expect(access.refusal(alice, { subject: 'bob' })).to.equal('Only members of release-engineers, team-leads may grant or reject calls; alice is not.');
-      expect(access.mayView({ subject: 'carol', groups: ['contractors'], via: 'oidc' })).to.equal(false);
-      expect(access.mayView(olga)).to.equal(true);
-      expect(ConsoleAccess.fromLists('', '').refusal(olga, { subject: 'alice' })).to.equal('Nobody may grant or reject calls: MCP_APPROVER_GROUPS is empty.');
+      expect(console.mayView({ subject: 'carol', groups: ['contractors'], via: 'oidc' })).to.equal(false);
+      expect(console.mayView(olga)).to.equal(true);
+      expect(ApproverAccess.fromList('').refusal(olga, { subject: 'alice' })).to.equal('Nobody may grant or reject calls: MCP_APPROVER_GROUPS is empty.');
     });
   });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { resolveConfig } from '../../server/bootstrap/resolve-config.js';
 import { ConsoleSettings } from '../../server/console/console-settings.js';
-import { serverSettingsSchemas } from '../../server/server-settings.js';
+import { serverSettingsSchemas } from '../../server/cli/server-settings.js';
 import { openMemoryStore } from '../../core/store/memory-store.js';
 import { CheckedSessions, type Recheck } from '../../server/console/session-check.js';
 import { openSecret, sealSecret } from '../../server/console/sealed-secret.js';

@@ -7,7 +7,7 @@ import { mapLayer } from '../../core/config/sources.js';
 import { Kernel } from '../../core/kernel/kernel.js';
 import { createLogger, type Logger } from '../../core/logging/logger.js';
 import type { ToolOutput } from '../../core/plugin/tool-context.js';
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin, Tool } from '../../core/plugin/decorators.js';
 import type { PluginClass } from '../../core/plugin/metadata.js';
 import { openStore } from '../../core/store/open-store.js';
@@ -97,6 +97,35 @@ class BadEnvelope {
 
 class NotAPlugin {}
 
+/** A service two plugins would both register: the second would replace the first for every later plugin. */
+const DIRECTORY = 'acme:Directory';
+
+@Plugin({ name: 'first-directory', version: '1.0.0' })
+class FirstDirectory implements DevtoolsPlugin {
+  boot(ctx: BootContext): void {
+    ctx.provide(DIRECTORY, { users: ['ada'] });
+  }
+}
+
+@Plugin({ name: 'second-directory', version: '1.0.0' })
+class SecondDirectory implements DevtoolsPlugin {
+  boot(ctx: BootContext): void {
+    ctx.provide(DIRECTORY, { users: [] });
+  }
+}
+
+@Plugin({ name: 'directory-reader', version: '1.0.0', dependsOn: ['first-directory'] })
+class DirectoryReader {
+  constructor(@inject(DIRECTORY) readonly directory: { users: string[] }) {}
+}
+
+@Plugin({ name: 'settings-thief', version: '1.0.0' })
+class SettingsThief implements DevtoolsPlugin {
+  boot(ctx: BootContext): void {
+    ctx.provide(TOKENS.Settings, {});
+  }
+}
+
 async function start(plugins: PluginClass[], lines: string[] = []): Promise<Kernel> {
   const settings = resolveSettings([{ name: 'core', schema: CoreSettings, sections: [] }], [mapLayer('test', {})], new Map(), () => {});
   const logger = createLogger({ level: 'info', secrets: [], destination: { write: (l: string) => lines.push(l) } });
@@ -147,6 +176,24 @@ describe('kernel start-up and shutdown', () => {
 
   it('refuses an invalid input schema at start-up, naming the tool', async () => {
     expect(await startupError([BadSchema])).to.match(/^Tool "bad_tool" of plugin "bad-schema": invalid input schema: .*properties\/a\/type/);
+  });
+
+  it('hands a service a plugin provides to the plugins that boot after it', async () => {
+    const kernel = await start([DirectoryReader, FirstDirectory]);
+    expect(kernel.resolve<{ users: string[] }>(DIRECTORY)).to.deep.equal({ users: ['ada'] });
+    await kernel.close();
+  });
+
+  it('refuses a service that another plugin already provides, naming both plugins', async () => {
+    expect(await startupError([FirstDirectory, SecondDirectory])).to.equal(
+      'Plugin "second-directory" provides "acme:Directory", which plugin "first-directory" already provides: a service has one provider. Load only one of them (the config file\'s plugins), or give one service another token.',
+    );
+  });
+
+  it("refuses a plugin that provides one of the server's own services", async () => {
+    expect(await startupError([SettingsThief])).to.match(
+      /^Plugin "settings-thief" provides "mcp-devtools:Settings", which the server itself already provides: /,
+    );
   });
 
   it('refuses a class that is not a plugin', async () => {

@@ -11,7 +11,10 @@ import ts from 'typescript';
 //            core imports nothing from plugins/ or server/;
 //   plugins  import core, their own files and the shared libraries under plugins/ meant for them (folders
 //            without a @Plugin class: atlassian/ for Jira, Confluence and Bitbucket); never another plugin;
-//   server   reaches a plugin through its entry point (index.ts) only, never the files behind it;
+//   server   its folders are floors too (SERVER_FLOORS), held the same way, its one top-level file (the CLI's
+//            entry, cli.ts) above them all; it reaches a plugin only to load it (server/bootstrap), through its
+//            entry point (index.ts), never the files behind it: what a plugin adds to the server (routes,
+//            commands, console pages) comes through the contribution points of the plugin contract;
 //   nothing  imports in a cycle.
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -41,6 +44,22 @@ export const CORE_FLOORS = [
   'kernel',
   'public',
 ] as const;
+
+/**
+ * server/'s folders, lowest first: the HTTP helpers every part shares (Host and Origin checks, body reading, the
+ * route type), tracing, authentication, the Prometheus metrics (they count authentication's refusals), starting
+ * a kernel (config, plugin loading), the MCP adapter (what a transport carries), the console's frame, the routes
+ * beside /mcp (artifacts, the plugins' routes, the console, /metrics), the transports, the CLI's frame, and the
+ * test kit with its public entry point.
+ */
+export const SERVER_FLOORS = ['http', 'tracing', 'auth', 'metrics', 'bootstrap', 'mcp', 'console', 'routes', 'transports', 'cli', 'testing', 'public'] as const;
+
+/** The floors of core/ and server/, and where a file right under the top folder stands: core's below, server's (the CLI entry) above. */
+const FLOORS = {
+  core: { floors: CORE_FLOORS as readonly string[], topFiles: -1 },
+  server: { floors: SERVER_FLOORS as readonly string[], topFiles: SERVER_FLOORS.length },
+} as const;
+type Layered = keyof typeof FLOORS;
 
 /** Shared libraries under plugins/ (no @Plugin of their own) and the plugins they serve. */
 const SHARED_LIBRARIES: Readonly<Record<string, readonly string[]>> = { atlassian: ['jira', 'confluence', 'bitbucket'] };
@@ -84,13 +103,14 @@ const graph: Graph = new Map(files.map((f) => [f, importsOf(f)]));
 const folderOf = (file: string): string => (file.split('/').length > 2 ? file.split('/')[1]! : '');
 const pluginFolders = new Set(files.filter((f) => f.startsWith('plugins/') && /@Plugin\(/.test(readFileSync(join(ROOT, f), 'utf8'))).map(folderOf));
 
-/** Imports from a core folder to one on a higher floor (or to a folder CORE_FLOORS does not place). */
-function upwardInCore(edges: Graph): string[] {
-  const floor = (file: string): number => (folderOf(file) === '' ? -1 : CORE_FLOORS.indexOf(folderOf(file) as (typeof CORE_FLOORS)[number]));
+/** Imports from a folder of `top` (core, server) to one on a higher floor, or to a folder its floors do not place. */
+function upward(edges: Graph, top: Layered = 'core'): string[] {
+  const { floors, topFiles } = FLOORS[top];
+  const floor = (file: string): number => (folderOf(file) === '' ? topFiles : floors.indexOf(folderOf(file)));
   return [...edges].flatMap(([from, to]) => {
-    if (!from.startsWith('core/')) return [];
+    if (!from.startsWith(`${top}/`)) return [];
     return to
-      .filter((t) => t.startsWith('core/') && folderOf(t) !== folderOf(from))
+      .filter((t) => t.startsWith(`${top}/`) && folderOf(t) !== folderOf(from))
       .filter((t) => (floor(t) === -1 && folderOf(t) !== '' ? true : floor(t) > floor(from)))
       .map((t) => `${from} -> ${t}`);
   });
@@ -108,10 +128,14 @@ function crossingPlugins(edges: Graph, plugins: ReadonlySet<string>): string[] {
   });
 }
 
-/** Imports from server/ into a plugin's files other than its entry point. */
+/** Imports from server/ into a plugin's files other than its entry point, or into a plugin from anywhere but the plugin loader. */
 function intoPluginInternals(edges: Graph): string[] {
   return [...edges].flatMap(([from, to]) =>
-    from.startsWith('server/') ? to.filter((t) => t.startsWith('plugins/') && !/^plugins\/[^/]+\/index\.ts$/.test(t)).map((t) => `${from} -> ${t}`) : [],
+    from.startsWith('server/')
+      ? to
+          .filter((t) => t.startsWith('plugins/') && (!/^plugins\/[^/]+\/index\.ts$/.test(t) || !from.startsWith('server/bootstrap/')))
+          .map((t) => `${from} -> ${t}`)
+      : [],
   );
 }
 
@@ -149,13 +173,13 @@ function cycles(edges: Graph): string[][] {
   return found;
 }
 
-/** The graph of core's folders: an edge for every import from one folder to another. */
-function folderGraph(edges: Graph): Graph {
+/** The graph of the folders of `top` (core, server): an edge for every import from one folder to another. */
+function folderGraph(edges: Graph, top: Layered = 'core'): Graph {
   const folders = new Map<string, Set<string>>();
   for (const [from, to] of edges) {
-    if (!from.startsWith('core/') || folderOf(from) === '') continue;
+    if (!from.startsWith(`${top}/`) || folderOf(from) === '') continue;
     const out = folders.get(folderOf(from)) ?? new Set<string>();
-    for (const t of to) if (t.startsWith('core/') && folderOf(t) !== '' && folderOf(t) !== folderOf(from)) out.add(folderOf(t));
+    for (const t of to) if (t.startsWith(`${top}/`) && folderOf(t) !== '' && folderOf(t) !== folderOf(from)) out.add(folderOf(t));
     folders.set(folderOf(from), out);
   }
   return new Map([...folders].map(([f, out]) => [f, [...out]]));
@@ -175,8 +199,19 @@ describe('layers (read from the import statements)', () => {
   });
 
   it('core: no folder imports a folder on a floor above it, so no folders import each other in a loop', () => {
-    expect(upwardInCore(graph)).to.deep.equal([]);
+    expect(upward(graph)).to.deep.equal([]);
     expect(cycles(folderGraph(graph))).to.deep.equal([]);
+  });
+
+  it('places every folder of server on a floor (a new folder is given its place in SERVER_FLOORS)', () => {
+    const folders = [...new Set(files.filter((f) => f.startsWith('server/')).map(folderOf))].filter((f) => f !== '');
+    expect(folders.filter((f) => !(SERVER_FLOORS as readonly string[]).includes(f))).to.deep.equal([]);
+    expect(files.filter((f) => f.startsWith('server/') && folderOf(f) === '')).to.deep.equal(['server/cli.ts']);
+  });
+
+  it('server: no folder imports a folder on a floor above it, so no folders import each other in a loop', () => {
+    expect(upward(graph, 'server')).to.deep.equal([]);
+    expect(cycles(folderGraph(graph, 'server'))).to.deep.equal([]);
   });
 
   it('core imports nothing from plugins/ or server/', () => {
@@ -188,9 +223,13 @@ describe('layers (read from the import statements)', () => {
 
   it('a plugin imports core and its own files, never another plugin; a shared library only where it is meant', () => {
     expect(crossingPlugins(graph, pluginFolders)).to.deep.equal([]);
+    const intoServer = [...graph].flatMap(([from, to]) =>
+      from.startsWith('plugins/') ? to.filter((t) => t.startsWith('server/')).map((t) => `${from} -> ${t}`) : [],
+    );
+    expect(intoServer).to.deep.equal([]);
   });
 
-  it('server/ reaches a plugin (policy included) through its entry point only, never its internals', () => {
+  it('server/ reaches a plugin (policy included) only to load it, through its entry point, never its internals', () => {
     expect(intoPluginInternals(graph)).to.deep.equal([]);
   });
 
@@ -211,13 +250,13 @@ describe('layers (read from the import statements)', () => {
         ['core/pipeline/stage.ts', ['core/http/types.ts']],
       ]);
       expect(cycles(folderGraph(folders))).to.deep.equal([['http', 'pipeline']]);
-      expect(upwardInCore(folders)).to.deep.equal(['core/http/client.ts -> core/pipeline/stage.ts']);
+      expect(upward(folders)).to.deep.equal(['core/http/client.ts -> core/pipeline/stage.ts']);
     });
 
     it('on an upward import in core and on a folder no floor names', () => {
-      expect(upwardInCore(new Map([['core/text/words.ts', ['core/kernel/kernel.ts']]]))).to.deep.equal(['core/text/words.ts -> core/kernel/kernel.ts']);
-      expect(upwardInCore(new Map([['core/http/x.ts', ['core/newfolder/y.ts']]]))).to.deep.equal(['core/http/x.ts -> core/newfolder/y.ts']);
-      expect(upwardInCore(new Map([['core/kernel/kernel.ts', ['core/text/words.ts']]]))).to.deep.equal([]);
+      expect(upward(new Map([['core/text/words.ts', ['core/kernel/kernel.ts']]]))).to.deep.equal(['core/text/words.ts -> core/kernel/kernel.ts']);
+      expect(upward(new Map([['core/http/x.ts', ['core/newfolder/y.ts']]]))).to.deep.equal(['core/http/x.ts -> core/newfolder/y.ts']);
+      expect(upward(new Map([['core/kernel/kernel.ts', ['core/text/words.ts']]]))).to.deep.equal([]);
     });
 
     it('on a vendor importing another plugin, and on a shared library used by a plugin it is not meant for', () => {
@@ -227,9 +266,28 @@ describe('layers (read from the import statements)', () => {
       expect(crossingPlugins(new Map([['plugins/jira/index.ts', ['plugins/atlassian/product.ts']]]), plugins)).to.deep.equal([]);
     });
 
-    it('on server/ importing policy internals (but not its entry point)', () => {
-      const edges = new Map([['server/cli/policy-command.ts', ['plugins/policy/engine/policy-engine.ts', 'plugins/policy/index.ts']]]);
-      expect(intoPluginInternals(edges)).to.deep.equal(['server/cli/policy-command.ts -> plugins/policy/engine/policy-engine.ts']);
+    it('on server/ importing policy internals, or a plugin from anywhere but the loader (but not the loader its entry point)', () => {
+      const edges = new Map([
+        ['server/cli/policy-command.ts', ['plugins/policy/engine/policy-engine.ts', 'plugins/policy/index.ts']],
+        ['server/bootstrap/builtin-plugins.ts', ['plugins/policy/index.ts', 'plugins/policy/console/approvals-console.ts']],
+      ]);
+      expect(intoPluginInternals(edges)).to.deep.equal([
+        'server/cli/policy-command.ts -> plugins/policy/engine/policy-engine.ts',
+        'server/cli/policy-command.ts -> plugins/policy/index.ts',
+        'server/bootstrap/builtin-plugins.ts -> plugins/policy/console/approvals-console.ts',
+      ]);
+    });
+
+    it('on a cycle of server folders, and on a server folder importing one above it or one no floor names', () => {
+      const folders = new Map([
+        ['server/auth/oidc-authenticator.ts', ['server/transports/origin-check.ts']],
+        ['server/transports/http.ts', ['server/auth/authenticator.ts']],
+      ]);
+      expect(cycles(folderGraph(folders, 'server'))).to.deep.equal([['auth', 'transports']]);
+      expect(upward(folders, 'server')).to.deep.equal(['server/auth/oidc-authenticator.ts -> server/transports/origin-check.ts']);
+      expect(upward(new Map([['server/routes/x.ts', ['server/admin/y.ts']]]), 'server')).to.deep.equal(['server/routes/x.ts -> server/admin/y.ts']);
+      expect(upward(new Map([['server/cli.ts', ['server/cli/main.ts']]]), 'server')).to.deep.equal([]);
+      expect(upward(new Map([['server/cli/main.ts', ['server/cli.ts']]]), 'server')).to.have.length(1);
     });
 
     it('reads type-only imports like any other', () => {

@@ -8,6 +8,8 @@ const EXAMPLE = join(REPO_ROOT, 'examples/plugin-gitlab');
 const CURSOR_EXAMPLE = join(REPO_ROOT, 'examples/plugin-sentry');
 /** The example that speaks GraphQL: the guide's GraphQL section quotes it. */
 const GRAPHQL_EXAMPLE = join(REPO_ROOT, 'examples/plugin-linear');
+/** The example that contributes a route, a command and a console page: the guide's section on them quotes it. */
+const CONTRIBUTING_EXAMPLE = join(REPO_ROOT, 'examples/plugin-notes');
 const DOC = readFileSync(join(REPO_ROOT, 'docs/plugins.md'), 'utf8');
 
 /** The example's own files (sources, tests, package files, README), by path relative to the example. */
@@ -35,10 +37,18 @@ describe('docs/plugins.md', () => {
 
   it('has code blocks, each taken verbatim from an example package', () => {
     expect(blocks.length).to.be.greaterThan(10);
-    const quotable = [...files.values(), ...exampleFiles(CURSOR_EXAMPLE).values(), ...exampleFiles(GRAPHQL_EXAMPLE).values()];
+    const quotable = [
+      ...files.values(),
+      ...exampleFiles(CURSOR_EXAMPLE).values(),
+      ...exampleFiles(GRAPHQL_EXAMPLE).values(),
+      ...exampleFiles(CONTRIBUTING_EXAMPLE).values(),
+    ];
     for (const { lang, code } of blocks) {
       const found = quotable.filter((text) => text.includes(code));
-      expect(found, `this ${lang} block is not in any file of examples/plugin-gitlab, plugin-sentry or plugin-linear:\n${code}`).not.to.deep.equal([]);
+      expect(
+        found,
+        `this ${lang} block is not in any file of examples/plugin-gitlab, plugin-sentry, plugin-linear or plugin-notes:\n${code}`,
+      ).not.to.deep.equal([]);
     }
   });
 

@@ -3,11 +3,14 @@
 // with the deployment's policy holding a call for approval in it, then Redis killed and started again on its
 // data folder. The approval is still pending, and granting it lets the caller's retry run. The Kubernetes
 // example's Redis reads the same file (test/public/deployment-hardening.test.ts holds its ConfigMap to it).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
+import { grantThroughServer } from '../support/decision-server.js';
 import { redisAnswer, startComposeRedis, type ComposeRedis } from '../support/compose-redis.js';
 import { decisionIn } from '../support/grant-races.js';
 import { REPO_ROOT } from '../support/paths.js';
@@ -67,7 +70,8 @@ describe("compose.yaml's Redis keeps a pending approval across a restart (deploy
     expect(await redisAnswer(redis.port, 'PING')).to.match(/^-NOAUTH/);
 
     expect(await pending()).to.deep.equal([approvalId]);
-    const granted = await runCli(['approvals', 'grant', approvalId!, '--by', 'olga', '--yes'], { env });
+    // The approver decides through the same configuration served over HTTP on the same store, as themselves.
+    const granted = await grantThroughServer({ cwd: mkdtempSync(join(tmpdir(), 'compose-decides-')), env }, approvalId!);
     expect(granted.code, granted.stderr).to.equal(0);
     expect(upstream.requests.filter((r) => r.method === 'POST')).to.have.length(0);
     const retried = await create();

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { ApprovalStore } from '../../plugins/policy/approvals/approval-store.js';
 import type { Decision } from '../../plugins/policy/engine/policy-engine.js';
 import { POLICY_TOKENS } from '../../plugins/policy/policy-settings.js';
-import { approvalRoutes } from '../../server/admin/approval-routes.js';
+import { adminEndpoint } from '../support/admin-endpoint.js';
 import { TokenAuthenticator } from '../../server/auth/token-authenticator.js';
 import { hashToken } from '../../server/auth/token-hash.js';
 import { serveHttp } from '../../server/transports/http.js';
@@ -156,7 +156,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
       const folder = tokensFileFolder('approvals-cli-', [{ token: olga, subject: 'olga', groups: ['approvers'] }]);
       const authenticator = await TokenAuthenticator.open(folder.env.MCP_AUTH_TOKENS_FILE!, logger);
       const approvals = ent.kernel.kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
-      const routes = approvalRoutes(approvals, { adminToken: 'admin-cli-token', metricsToken: '', authenticator, logger });
+      const routes = adminEndpoint(approvals, { adminToken: 'admin-cli-token', metricsToken: '', authenticator, logger });
       const http = await serveHttp(ent.kernel.kernel, { host: '127.0.0.1', port: 0, allowedOrigins: [], authenticator, routes, logger });
       try {
         const held = await ent.kernel.call('jira_delete', { path: '/rest/api/3/issue/PLAT-3' }, PEOPLE.alice);

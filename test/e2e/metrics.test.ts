@@ -204,15 +204,15 @@ describe('/metrics when callers must authenticate: a token of its own, MCP_METRI
       ],
       [
         { MCP_METRICS_TOKEN: approver },
-        'MCP_METRICS_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics could call tools and decide approvals as olga: give each job a token of its own.',
+        "MCP_METRICS_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics could act as olga (call tools, and do what the plugins' routes let olga do): give each job a token of its own.",
       ],
       [
         { MCP_ADMIN_TOKEN: approver },
-        'MCP_ADMIN_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics or reads approvals with it could call tools and decide approvals as olga: give each job a token of its own.',
+        "MCP_ADMIN_TOKEN is also the bearer token of olga in MCP_AUTH_TOKENS_FILE, so whatever scrapes /metrics or reads approvals with it could act as olga (call tools, and do what the plugins' routes let olga do): give each job a token of its own.",
       ],
       [
         { MCP_METRICS_TOKEN: scraper, MCP_ADMIN_TOKEN: caller },
-        'MCP_ADMIN_TOKEN is also the bearer token of alice in MCP_AUTH_TOKENS_FILE, so whatever reads approvals with it could call tools as alice: give each job a token of its own.',
+        "MCP_ADMIN_TOKEN is also the bearer token of alice in MCP_AUTH_TOKENS_FILE, so whatever reads approvals with it could act as alice (call tools, and do what the plugins' routes let alice do): give each job a token of its own.",
       ],
     ];
     for (const [env, sentence] of refusals) {

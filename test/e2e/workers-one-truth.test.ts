@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { AuditRecord } from '../../plugins/policy/index.js';
+import type { AuditRecord } from '../../plugins/policy/audit/audit-record.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { callOnFreshConnection, onFreshConnection } from '../support/fresh-connection.js';
 import { parseExposition } from '../support/prometheus-text.js';

@@ -11,9 +11,12 @@ import { checkGeneratedCall, FuzzTally, generatedCall, hardeningRuns, replayable
 import type { JsonSchema } from '../support/schema-arbitrary.js';
 import { VendorMocks } from '../support/vendor-mocks.js';
 
+/** `all` and code mode's toolset, which `all` leaves out: every built-in tool. */
+const EVERY_TOOLSET = { MCP_TOOLSETS: 'all,code' };
+
 /** Every built-in tool, as tools/list shows it with every vendor loaded (listed before the tests are defined). */
 const TOOLS = await (async () => {
-  const kernel = await startTestKernel();
+  const kernel = await startTestKernel({ env: EVERY_TOOLSET });
   try {
     return kernel.kernel.listTools().map((t) => ({ name: t.name, inputSchema: t.inputSchema as JsonSchema }));
   } finally {
@@ -39,7 +42,7 @@ describe(`hardening: ${RUNS} generated argument objects per tool, in-process (fa
     // Structured output with the smallest bound, and an audit log: every stage sees the generated input.
     kernel = await startTestKernel({
       cwd: dir,
-      env: { ...mocks.env(), MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', MCP_AUDIT_LOG: join(dir, 'audit.jsonl') },
+      env: { ...EVERY_TOOLSET, ...mocks.env(), MCP_STRUCTURED_OUTPUT: 'true', MCP_STRUCTURED_MAX_BYTES: '16384', MCP_AUDIT_LOG: join(dir, 'audit.jsonl') },
     });
     client = await kernel.connect();
     oracle = new SchemaOracle((await client.listTools()).tools);

@@ -6,7 +6,7 @@ import { isSecret } from '../../core/config/setting-kinds.js';
 import { ERROR_CATALOGUE } from '../../core/errors/catalogue.js';
 import { readPluginSpec } from '../../core/plugin/metadata.js';
 import { CROSS_CUTTING, VENDORS } from '../../server/bootstrap/builtin-plugins.js';
-import { serverSettingsSchemas } from '../../server/server-settings.js';
+import { serverSettingsSchemas } from '../../server/cli/server-settings.js';
 
 interface Row {
   key: string;

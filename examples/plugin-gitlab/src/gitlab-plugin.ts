@@ -1,81 +1,16 @@
-import { inject, PagedEnvelope, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { inject, Plugin, TOKENS, type Settings, type UpstreamClient } from 'mcp-devtools/plugin';
 import { createGitlabClient, GitlabSettings } from './gitlab-client.js';
-import { nextPageOf } from './next-page.js';
-import { GetArgs, ListPipelineJobsArgs, ListPipelinesArgs, projectPath } from './tool-args.js';
-
-const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
+import { get, listPipelineJobs, listPipelines, type GitlabDeps } from './gitlab-tools.js';
 
 /**
- * GitLab CI/CD: pipelines and their jobs (paged), and a read-only passthrough for the rest of the REST API.
- * Each tool's `route` is the request it makes; handlers send `ctx.route`, so what policy decided on is
- * exactly what goes out.
+ * GitLab CI/CD: pipelines and their jobs (paged), and a read-only passthrough for the rest of the REST API, each
+ * tool one value in gitlab-tools.ts. The plugin instance is what their handlers are given: the client it built.
  */
-@Plugin({ name: 'gitlab', version: '1.0.0', settings: GitlabSettings })
-export class GitlabPlugin {
+@Plugin({ name: 'gitlab', version: '1.0.0', settings: GitlabSettings, tools: [listPipelines, listPipelineJobs, get] })
+export class GitlabPlugin implements GitlabDeps {
   readonly upstream: UpstreamClient;
 
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     this.upstream = createGitlabClient(settings);
-  }
-
-  @Tool({
-    name: 'gitlab_list_pipelines',
-    title: 'List GitLab CI/CD pipelines',
-    description:
-      'List pipelines of a GitLab project, newest first, optionally by status, ref or update time. The result is {data, nextPage}: ' +
-      'data is GitLab\'s page of pipelines after jq; nextPage is the page to pass as "page" for more, or null on the last page. ' +
-      'Then list a pipeline\'s jobs with gitlab_list_pipeline_jobs.',
-    annotations: READ,
-    input: ListPipelinesArgs,
-    envelope: PagedEnvelope,
-    route: (args) => ({
-      method: 'GET',
-      path: `${projectPath(args.project)}/pipelines`,
-      query: { status: args.status, ref: args.ref, updated_after: args.updatedAfter, page: args.page, per_page: args.perPage },
-    }),
-  })
-  async listPipelines(ctx: ToolContext<typeof ListPipelinesArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    return this.page(ctx);
-  }
-
-  @Tool({
-    name: 'gitlab_list_pipeline_jobs',
-    title: 'List jobs of a GitLab pipeline',
-    description:
-      'List the jobs of one pipeline with their stage, status and failure_reason. The result is {data, nextPage}, as for gitlab_list_pipelines. ' +
-      'To see what failed, pass scope "failed" and project e.g. jq "[*].{id: id, name: name, stage: stage, reason: failure_reason}".',
-    annotations: READ,
-    input: ListPipelineJobsArgs,
-    envelope: PagedEnvelope,
-    route: (args) => ({
-      method: 'GET',
-      path: `${projectPath(args.project)}/pipelines/${args.pipelineId}/jobs`,
-      query: { scope: args.scope, include_retried: args.includeRetried, page: args.page, per_page: args.perPage },
-    }),
-  })
-  async listPipelineJobs(ctx: ToolContext<typeof ListPipelineJobsArgs>): Promise<ToolOutput<typeof PagedEnvelope>> {
-    return this.page(ctx);
-  }
-
-  @Tool({
-    name: 'gitlab_get',
-    title: 'GitLab REST API GET',
-    description:
-      'Read-only GET of any GitLab REST API path (merge requests, environments, job artifacts...), relative to /api/v4. ' +
-      'Encode a project\'s full path as one segment ("group%2Fproject"). Use jq (JMESPath) to keep only the fields you need.',
-    annotations: READ,
-    input: GetArgs,
-    envelope: ReadEnvelope,
-    cache: true, // GitLab answers with ETags: repeated reads revalidate instead of spending rate limit
-    route: (args) => ({ method: 'GET', path: args.path, query: args.queryParams }),
-  })
-  async get(ctx: ToolContext<typeof GetArgs>): Promise<ToolOutput<typeof ReadEnvelope>> {
-    return { value: (await this.upstream.send(ctx, ctx.route)).body };
-  }
-
-  /** A list page as `{data, nextPage}`. */
-  private async page(ctx: ToolContext): Promise<ToolOutput<typeof PagedEnvelope>> {
-    const response = await this.upstream.send(ctx, ctx.route);
-    return { value: response.body, meta: { nextPage: nextPageOf(response.headers) } };
   }
 }

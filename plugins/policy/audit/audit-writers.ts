@@ -19,16 +19,6 @@ export function chainPathOf(logPath: string, writer: string): string {
   return writer === '' ? logPath : `${logPath}.${writer}`;
 }
 
-/**
- * The writer a `--workers` worker is: its slot (1..N), after the configured writer when there is one
- * (`w2`, or `eu1-w2` under MCP_AUDIT_WRITER=eu1). A slot, not a pid: the primary gives a dead worker's slot to
- * its replacement only once it has exited, so a chain always has one writer at a time, a restarted server
- * continues the same N chains, and chains do not pile up with every restart.
- */
-export function workerWriter(configured: string, slot: number): string {
-  return configured === '' ? `w${slot}` : `${configured}-w${slot}`;
-}
-
 /** How a chain is named in a report: the log itself by its path, a writer's chain by the writer and its path. */
 export function chainLabel(chain: AuditChain): string {
   return chain.writer === '' ? chain.path : `writer ${chain.writer} (${chain.path})`;

@@ -1,8 +1,9 @@
 /**
- * The console's only script, served from /console/assets/console.js: it counts down the time left on each
- * held call, and every few seconds fetches the pending list and merges it in by approval id, so a new call
- * appears and a decided one goes without a reload, while a reason being typed into a card stays put.
- * Everything works without it, by reloading.
+ * The console's only script, served from /console/assets/console.js for every contributed page: it counts down
+ * the time left of each element with `data-expires` (disabling the buttons of its `data-id` card once expired),
+ * and every few seconds fetches each `data-live` list's URL (sending x-console-live) and merges it in by `data-id`,
+ * so a new card appears and a gone one goes without a reload, while a reason being typed into a card stays put
+ * (the pending approvals list is one). Everything works without it, by reloading.
  */
 export const LIVE_SCRIPT = `'use strict';
 (function () {
@@ -21,7 +22,7 @@ export const LIVE_SCRIPT = `'use strict';
       el.textContent = text;
       if (text === 'expired') {
         el.classList.add('expired');
-        var card = el.closest('.approval');
+        var card = el.closest('[data-id]');
         if (card) {
           card.classList.add('expired-card');
           card.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
@@ -56,7 +57,7 @@ export const LIVE_SCRIPT = `'use strict';
     });
   }
   function refresh(list) {
-    fetch(list.getAttribute('data-live'), { credentials: 'same-origin', headers: { accept: 'text/html' } })
+    fetch(list.getAttribute('data-live'), { credentials: 'same-origin', headers: { accept: 'text/html', 'x-console-live': '1' } })
       .then(function (response) {
         if (response.status === 401) { window.location.assign('/console/signin'); return null; }
         return response.ok ? response.text() : null;
@@ -67,8 +68,9 @@ export const LIVE_SCRIPT = `'use strict';
   document.addEventListener('DOMContentLoaded', function () {
     tick();
     setInterval(tick, 1000);
-    var list = document.getElementById('pending');
-    if (list) setInterval(function () { refresh(list); }, REFRESH_MS);
+    document.querySelectorAll('[data-live]').forEach(function (list) {
+      setInterval(function () { refresh(list); }, REFRESH_MS);
+    });
   });
 })();
 `;

@@ -1,5 +1,6 @@
-import { html, type Html } from '../html.js';
-import { csrfField, page, type Banner } from './layout.js';
+import { html, type Html } from '../../../core/text/html.js';
+import { csrfField } from '../../../core/plugin/contributions.js';
+import { page, type Banner } from './layout.js';
 
 /** The sign-in page: a pasted bearer token (MCP_AUTH_MODE=tokens), or a button to the identity provider (oidc). */
 export function signInPage(mode: 'tokens' | 'oidc', csrf: string, banner?: Banner, provider?: string): Html {
@@ -14,7 +15,7 @@ export function signInPage(mode: 'tokens' | 'oidc', csrf: string, banner?: Banne
 <button type="submit">Sign in with ${provider ?? 'your identity provider'}</button>
 </form>
 <p class="muted">You sign in at your company's identity provider; the console learns your name and groups from it.</p>`;
-  return page('Sign in', html`<h1>Sign in to the approvals console</h1>${form}`, { banner });
+  return page('Sign in', html`<h1>Sign in to the console</h1>${form}`, { banner });
 }
 
 /** After the provider's redirect: a same-site navigation, so the browser sends the SameSite=Strict session cookie. */

@@ -5,7 +5,7 @@ import { configuredUrlGuard, guardedFetch } from '../../../core/http/guarded-fet
 import type { Logger } from '../../../core/logging/logger.js';
 import type { AuthOutcome } from '../../auth/authenticator.js';
 import { claim, groupsOf, OidcAuthenticator } from '../../auth/oidc-authenticator.js';
-import { isLoopbackHost } from '../../transports/origin-check.js';
+import { isLoopbackHost } from '../../http/origin-check.js';
 import type { Recheck } from '../session-check.js';
 import type { PendingLogin, SessionCredential } from '../sessions.js';
 

@@ -110,12 +110,12 @@ export class SignInRoutes {
       this.logger.warn({ how, subject: principal.subject }, 'console sign-in refused: not a viewer or approver');
       return this.signInForm(
         rq,
-        { kind: 'error', text: `${principal.subject} is not allowed in this console (MCP_CONSOLE_VIEWER_GROUPS, MCP_APPROVER_GROUPS).` },
+        { kind: 'error', text: `${principal.subject} is not allowed in this console (MCP_CONSOLE_VIEWER_GROUPS, or a role such as approver).` },
         403,
       );
     }
     const { id } = await this.sessions.create(principal, credential);
-    this.logger.info({ how, subject: principal.subject, approver: this.access.isApprover(principal) }, 'console sign-in');
+    this.logger.info({ how, subject: principal.subject, role: this.access.roleOf(principal) ?? 'viewer' }, 'console sign-in');
     const ttl = Math.floor(this.sessions.ttlMs / 1000);
     const next = rq.nextPage();
     const all = [

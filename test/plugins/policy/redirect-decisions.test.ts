@@ -12,7 +12,7 @@ import type { UpstreamClient } from '../../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../../core/plugin/tool-context.js';
 import { Plugin, Tool } from '../../../core/plugin/decorators.js';
 import { TOKENS } from '../../../core/tokens.js';
-import type { ApprovalStore } from '../../../plugins/policy/index.js';
+import type { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { APPROVERS } from '../../support/enterprise-fixture.js';

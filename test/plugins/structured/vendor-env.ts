@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
-import { serverSettingsSchemas } from '../../../server/server-settings.js';
+import { serverSettingsSchemas } from '../../../server/cli/server-settings.js';
 
 /**
  * Settings that point every built-in vendor plugin at a loopback mock, found from the settings they declare:

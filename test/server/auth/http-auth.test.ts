@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { StartupError } from '../../../core/errors/tool-error.js';
 import type { ApprovalStore } from '../../../plugins/policy/approvals/approval-store.js';
 import { POLICY_TOKENS } from '../../../plugins/policy/policy-settings.js';
-import { approvalRoutes } from '../../../server/admin/approval-routes.js';
+import { adminEndpoint } from '../../support/admin-endpoint.js';
 import { TokenAuthenticator } from '../../../server/auth/token-authenticator.js';
 import { hashToken } from '../../../server/auth/token-hash.js';
 import { serveHttp, type RunningHttp } from '../../../server/transports/http.js';
@@ -33,7 +33,7 @@ describe('Streamable HTTP with bearer tokens and the approvals admin endpoint (i
       port: 0,
       allowedOrigins: [],
       authenticator: auth,
-      routes: approvalRoutes(approvals, { adminToken: ADMIN, metricsToken: '', authenticator: auth, logger }),
+      routes: adminEndpoint(approvals, { adminToken: ADMIN, metricsToken: '', authenticator: auth, logger }),
       logger,
     });
     base = http.url.replace(/\/mcp$/, '');

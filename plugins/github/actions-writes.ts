@@ -1,0 +1,99 @@
+import Type, { type Static } from 'typebox';
+import { defineTool } from '../../core/plugin/define-tool.js';
+import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import { repoUrl, runWhere, type GithubDeps } from './github-deps.js';
+import { definedOnly, Owner, Repo, repoPath, RunId, write } from './shared-args.js';
+import { cancelRefusal } from './write-refusals.js';
+import { cancelResult, dispatchResult, rerunResult } from './write-results.js';
+
+// GitHub Actions writes: rerun, cancel, start a workflow. Each sends its `ctx.route`, the request policy decided
+// on (and an approver saw).
+
+export const RerunArgs = Type.Object(
+  {
+    owner: Owner,
+    repo: Repo,
+    runId: RunId,
+    failedOnly: Type.Optional(Type.Boolean({ default: true, description: 'Only the failed jobs and those that depend on them.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CancelArgs = Type.Object({ owner: Owner, repo: Repo, runId: RunId }, { additionalProperties: false });
+
+export const DispatchArgs = Type.Object(
+  {
+    owner: Owner,
+    repo: Repo,
+    workflowId: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[A-Za-z0-9_.-]{1,255}$' })], {
+      description: 'Workflow id or file name ("deploy.yml").',
+    }),
+    ref: Type.String({ minLength: 1, description: 'Branch or tag to run it on.' }),
+    inputs: Type.Optional(
+      Type.Record(Type.String({ minLength: 1 }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        maxProperties: 25,
+        description: 'Its workflow_dispatch inputs; omitted ones take their defaults.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const RERUN_WORKFLOW = defineTool({
+  name: 'github_rerun_workflow',
+  toolset: 'github.actions',
+  title: 'Rerun a GitHub Actions workflow run',
+  description:
+    'Rerun a completed workflow run: its failed jobs (default) or all of them. Result {data}: run_id, rerun, html_url; follow it with github_list_workflow_jobs.',
+  annotations: write(),
+  input: RerunArgs,
+  envelope: ReadEnvelope,
+  route: (args: Static<typeof RerunArgs>) => ({
+    method: 'POST',
+    path: `${repoPath(args)}/actions/runs/${args.runId}/${args.failedOnly === false ? 'rerun' : 'rerun-failed-jobs'}`,
+  }),
+  handler: async (ctx, github: GithubDeps) => {
+    // 201 with an empty object: the answer says no more than the request did.
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false) };
+  },
+});
+
+export const CANCEL_WORKFLOW_RUN = defineTool({
+  name: 'github_cancel_workflow_run',
+  toolset: 'github.actions',
+  title: 'Cancel a GitHub Actions workflow run',
+  description: 'Cancel a queued or running workflow run; it stops within seconds. Result {data}: run_id, state, html_url.',
+  annotations: write({ destructive: true, idempotent: true }),
+  input: CancelArgs,
+  envelope: ReadEnvelope,
+  route: (args: Static<typeof CancelArgs>) => ({ method: 'POST', path: `${repoPath(args)}/actions/runs/${args.runId}/cancel` }),
+  handler: async (ctx, github: GithubDeps) => {
+    const { owner, repo, runId } = ctx.args;
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' }).catch((error: unknown) => {
+      throw cancelRefusal(error, `Workflow run ${runId} of ${owner}/${repo}`);
+    });
+    return { value: cancelResult(runWhere(github, ctx.args)) };
+  },
+});
+
+export const DISPATCH_WORKFLOW = defineTool({
+  name: 'github_dispatch_workflow',
+  toolset: 'github.actions',
+  title: 'Start a GitHub Actions workflow',
+  description:
+    'Start a workflow that has a workflow_dispatch trigger, on a branch or tag. Result {data}: what was dispatched and where its runs appear (github_list_workflow_runs).',
+  annotations: write(),
+  input: DispatchArgs,
+  envelope: ReadEnvelope,
+  route: (args: Static<typeof DispatchArgs>) => ({
+    method: 'POST',
+    path: `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/dispatches`,
+    body: definedOnly({ ref: args.ref, inputs: args.inputs }),
+  }),
+  handler: async (ctx, github: GithubDeps) => {
+    // 204 No Content: the run appears a few seconds later, so the answer names where to find it.
+    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args) }) };
+  },
+});
