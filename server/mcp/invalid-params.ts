@@ -25,6 +25,9 @@ export function answerInvalidParamsAsSuch(transport: Transport): void {
   const received = transport.onmessage;
   transport.onmessage = (message, extra) => {
     if ('method' in message && 'id' in message && message.id !== undefined) methods.set(message.id, message.method);
+    // A cancelled request gets no answer: its method is forgotten here, not kept for the connection's life.
+    else if ('method' in message && message.method === 'notifications/cancelled')
+      methods.delete((message.params as { requestId?: string | number })?.requestId ?? '');
     received?.(message, extra);
   };
   const send = transport.send.bind(transport);
