@@ -1,8 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import type { Agent, buildConnector as BuildConnector } from 'undici';
-import AgentClass from 'undici/lib/dispatcher/agent.js';
-import buildConnector from 'undici/lib/core/connect.js';
+import { Agent, buildConnector } from 'undici';
 import { EgressRefused, withAllowHint, type EgressGuard } from './egress-guard.js';
 
 /**
@@ -27,15 +25,15 @@ export type ResolveAll = (
 const systemResolver: ResolveAll = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 
 /** The pool of a guard's connections; `resolve` is used by the pool this call creates (a guard's first). */
-export function guardedPool(guard: EgressGuard, options: ConstructorParameters<typeof AgentClass>[0], resolve: ResolveAll = systemResolver): Agent {
+export function guardedPool(guard: EgressGuard, options: ConstructorParameters<typeof Agent>[0], resolve: ResolveAll = systemResolver): Agent {
   let pool = pools.get(guard);
-  if (pool === undefined) pools.set(guard, (pool = new AgentClass({ ...options, connect: guardedConnector(guard, resolve) })));
+  if (pool === undefined) pools.set(guard, (pool = new Agent({ ...options, connect: guardedConnector(guard, resolve) })));
   return pool;
 }
 
-function guardedConnector(guard: EgressGuard, resolve: ResolveAll): BuildConnector.connector {
+function guardedConnector(guard: EgressGuard, resolve: ResolveAll): buildConnector.connector {
   // The lookup must know the port (an allowance may name one): one connector per port, each with its lookup.
-  const byPort = new Map<number, BuildConnector.connector>();
+  const byPort = new Map<number, buildConnector.connector>();
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     if (isIP(options.hostname) !== 0) {

@@ -1,8 +1,6 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Agent } from 'undici';
-import AgentClass from 'undici/lib/dispatcher/agent.js';
-import apiRequest from 'undici/lib/api/api-request.js';
+import { Agent } from 'undici';
 import { guardedPool } from './egress-connector.js';
 import type { EgressGuard } from './egress-guard.js';
 
@@ -42,13 +40,13 @@ const POOL_OPTIONS = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, kee
 
 function pool(egress: EgressGuard | undefined): Agent {
   if (egress !== undefined) return guardedPool(egress, POOL_OPTIONS);
-  agent ??= new AgentClass(POOL_OPTIONS);
+  agent ??= new Agent(POOL_OPTIONS);
   return agent;
 }
 
 export async function pooledRequest(url: URL, init: PooledRequest): Promise<PooledResponse> {
   const headers = hasHeader(init.headers, 'accept-encoding') ? init.headers : { ...init.headers, 'accept-encoding': ACCEPT_ENCODING };
-  const response = await apiRequest.call(pool(init.egress), {
+  const response = await pool(init.egress).request({
     origin: url.origin,
     path: url.pathname + url.search,
     method: init.method as 'GET',

@@ -6,6 +6,7 @@ import {
   Server,
   type CallToolResult,
   type LoggingLevel,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
@@ -48,7 +49,7 @@ export interface McpServerOptions {
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
   const artifacts = artifactStoreOf(kernel);
-  const server = new Server(
+  const server = new DevtoolsServer(
     { name: SERVER_NAME, version: VERSION },
     {
       capabilities: { tools: { listChanged: kernel.dynamicToolsets }, logging: {}, ...(artifacts && { resources: {} }) },
@@ -120,8 +121,15 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
         : kernel.listTools(protocolVersion, await kernel.enabledToolsets(principal)).find((t) => t.name === request.params.name)?.outputSchema;
     return server.projectCallToolResult(result, advertised);
   });
-  answerInvalidParamsAsSuch(server);
   return server;
+}
+
+/** The SDK's Server, its answers to malformed params made -32602 on every transport it serves (invalid-params.ts). */
+class DevtoolsServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    answerInvalidParamsAsSuch(transport);
+    await super.connect(transport);
+  }
 }
 
 /**

@@ -26,6 +26,8 @@ export interface BenchPlan {
   /** Calls per server and row, by page size (bytes asked for). */
   callsBySize: Array<[number, number]>;
   spillRuns: number;
+  /** Small calls a warm server answers before the spill (a fresh one answers one). */
+  spillWarmCalls: number;
   throughput: { clients: number; windowSeconds: number; rounds: number };
 }
 

@@ -5,14 +5,21 @@ import { connectHttp, startHttpServer, type HttpServerProcess } from '../support
 import { JIRA_CREDENTIALS, SEARCH_PATH, jiraSearchBody, serveJiraSearch } from './jira-bodies.js';
 import { median, MiB } from './stats.js';
 
+/**
+ * How the server is started before the big value: `fresh` answers one small call (the way an operator sizes a
+ * memory limit: the first big value a server meets), `warm` answers WARM_CALLS of them first.
+ */
+export type SpillStart = 'fresh' | 'warm';
+
 export interface SpillMemoryRow {
   /** `ours`, or `before`: the baseline build. */
   server: string;
+  start: SpillStart;
   /** Fresh servers measured; the figures are their medians. */
   runs: number;
   /** The serialized structured value the call produced (what went to the artifact). */
   valueBytes: number;
-  /** Resident set of the server after start-up and one small call. */
+  /** Resident set of the server after start-up and its small calls (one when fresh, WARM_CALLS when warm). */
   idleRssBytes: number;
   /** The kernel's high-water mark (VmHWM) once the artifact was read back. */
   peakRssBytes: number;
@@ -22,15 +29,22 @@ export interface SpillMemoryRow {
  * Peak resident memory of a server (the built CLI over Streamable HTTP, memory store) while one client calls
  * jira_get on a 16 MiB Jira search page with structured output on: the value spills to an artifact, which the
  * client then reads back whole with artifact_read and checks byte for byte. A fresh server per measurement, so
- * the high-water mark is this scenario's alone; the servers given take turns, `runs` times.
+ * the high-water mark is this scenario's alone; each start (fresh, then warm) and server take turns, `runs`
+ * times.
  */
-export async function benchSpillMemory(servers: Array<{ label: string; cliPath?: string }>, runs: number): Promise<SpillMemoryRow[]> {
-  const measured = servers.map(() => [] as Measured[]);
-  for (let i = 0; i < runs; i++) for (const [at, s] of servers.entries()) measured[at]!.push(await measureOnce(s.cliPath, s.label));
-  return servers.map((s, at) => {
+export async function benchSpillMemory(
+  servers: Array<{ label: string; cliPath?: string }>,
+  runs: number,
+  starts: readonly SpillStart[] = ['fresh', 'warm'],
+): Promise<SpillMemoryRow[]> {
+  const cases = starts.flatMap((start) => servers.map((server) => ({ start, ...server })));
+  const measured = cases.map(() => [] as Measured[]);
+  for (let i = 0; i < runs; i++) for (const [at, c] of cases.entries()) measured[at]!.push(await measureOnce(c.cliPath, c.label, c.start));
+  return cases.map((c, at) => {
     const of = (pick: (m: Measured) => number): number => median(measured[at]!.map(pick));
     return {
-      server: s.label,
+      server: c.label,
+      start: c.start,
       runs,
       valueBytes: measured[at]![0]!.valueBytes,
       idleRssBytes: of((m) => m.idleRssBytes),
@@ -39,12 +53,12 @@ export async function benchSpillMemory(servers: Array<{ label: string; cliPath?:
   });
 }
 
-/** Small calls a server answers before its idle memory is read. */
-const WARM_CALLS = 600;
+/** Small calls a warm server answers before its idle memory is read. */
+export const WARM_CALLS = 600;
 
 type Measured = Pick<SpillMemoryRow, 'valueBytes' | 'idleRssBytes' | 'peakRssBytes'>;
 
-async function measureOnce(cliPath: string | undefined, label: string): Promise<Measured> {
+async function measureOnce(cliPath: string | undefined, label: string, start: SpillStart): Promise<Measured> {
   const body = jiraSearchBody(16 * MiB);
   const expected = JSON.stringify({ data: JSON.parse(body.toString('utf8')) as unknown });
   const mock = await MockUpstream.start();
@@ -52,16 +66,17 @@ async function measureOnce(cliPath: string | undefined, label: string): Promise<
   const server = await startHttpServer({ cliPath, env: { ...JIRA_CREDENTIALS, JIRA_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'warn' } });
   try {
     const client = await connectHttp(server.url);
-    // A server in service: V8 grows its young generation to its default size over a server's first hundreds of
-    // calls, whatever they are, and keeps it. Measured from a server that has answered one call, that growth was
-    // counted against the spill (7.3x against 3.9x from a warm server, one run each): idle is taken once warm.
-    for (let i = 0; i < WARM_CALLS; i++) await spillAndReadBack(client, undefined); // small: nothing spills
+    // Fresh: what an operator sizes a memory limit by, the first big value a server meets (V8 grows its young
+    // generation to its default size over a server's first hundreds of calls, whatever they are, and keeps it:
+    // that growth counts here). Warm: a server in service, whose young generation has grown already.
+    const smallCalls = start === 'fresh' ? 1 : WARM_CALLS;
+    for (let i = 0; i < smallCalls; i++) await spillAndReadBack(client, undefined); // small: nothing spills
     const idleRssBytes = procStatus(server, 'VmRSS');
     serveJiraSearch(mock, body);
     await spillAndReadBack(client, expected);
     const peakRssBytes = procStatus(server, 'VmHWM');
     await client.close();
-    process.stderr.write(`  spill memory, ${label}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
+    process.stderr.write(`  spill memory, ${label}, ${start}: peak ${(peakRssBytes / MiB).toFixed(0)} MiB (idle ${(idleRssBytes / MiB).toFixed(0)} MiB)\n`);
     return { valueBytes: Buffer.byteLength(expected), idleRssBytes, peakRssBytes };
   } finally {
     await server.stop();

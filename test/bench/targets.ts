@@ -1,6 +1,7 @@
 import { codeModeTargets } from './code-mode-report.js';
 import { gainOf, MECHANISM_MIN_GAIN, type MechanismRow } from './mechanism-gains.js';
 import type { PerCallRow } from './per-call.js';
+import type { SpillStart } from './spill-memory.js';
 import type { BenchResults, Outcome, StartupOn } from './results.js';
 import { bytesCell, fmt, ratio } from './stats.js';
 
@@ -61,13 +62,25 @@ function perCallTarget(r: BenchResults): TargetRow {
 export const spillMultiple = (s: { peakRssBytes: number; idleRssBytes: number; valueBytes: number }): number =>
   (s.peakRssBytes - s.idleRssBytes) / s.valueBytes;
 
-function spillTarget(r: BenchResults): TargetRow {
-  const head = { target: 'one 16 MiB value spilled to an artifact and read back: peak RSS over idle', budget: `<= ${SPILL_BUDGET}x the value` };
-  if (!r.spill.ok) return { ...head, ...notMeasured(r.spill.error) };
-  const ours = r.spill.value.find((s) => s.server === 'ours')!;
-  const before = r.spill.value.find((s) => s.server === 'before');
-  const figure = `+${bytesCell(ours.peakRssBytes - ours.idleRssBytes)} = ${fmt(spillMultiple(ours))}x${before ? ` (before: ${fmt(spillMultiple(before))}x)` : ''}`;
-  return { ...head, figure, met: spillMultiple(ours) <= SPILL_BUDGET };
+/**
+ * The spill budget, fresh and warm: issue 50 judges the first big value a fresh server meets (idle after one
+ * small call, as an operator sizes a memory limit), issue 40 a server that has answered hundreds first.
+ */
+function spillTargets(r: BenchResults): TargetRow[] {
+  const budget = `<= ${SPILL_BUDGET}x the value`;
+  const target = (start: SpillStart): string =>
+    start === 'fresh'
+      ? 'one 16 MiB value spilled to an artifact and read back, fresh server: peak RSS over the RSS after one small call'
+      : `one 16 MiB value spilled to an artifact and read back, after ${r.plan.spillWarmCalls} small calls: peak RSS over idle`;
+  const spill = r.spill;
+  if (!spill.ok) return (['fresh', 'warm'] as const).map((start) => ({ target: target(start), budget, ...notMeasured(spill.error) }));
+  return (['fresh', 'warm'] as const).flatMap((start) => {
+    const ours = spill.value.find((s) => s.server === 'ours' && s.start === start);
+    if (ours === undefined) return [];
+    const before = spill.value.find((s) => s.server === 'before' && s.start === start);
+    const figure = `+${bytesCell(ours.peakRssBytes - ours.idleRssBytes)} = ${fmt(spillMultiple(ours))}x${before ? ` (before: ${fmt(spillMultiple(before))}x)` : ''}`;
+    return [{ target: target(start), budget, figure, met: spillMultiple(ours) <= SPILL_BUDGET }];
+  });
 }
 
 function toolsListTargets(r: BenchResults): TargetRow[] {
@@ -104,7 +117,14 @@ function mechanismTargets(r: BenchResults): TargetRow[] {
 
 /** Every budget of issue 40, in the order the report lists them. */
 export function targetsOf(r: BenchResults): TargetRow[] {
-  return [...r.startup.map(startupTarget), perCallTarget(r), spillTarget(r), ...toolsListTargets(r), ...mechanismTargets(r), ...codeModeTargets(r.codeMode)];
+  return [
+    ...r.startup.map(startupTarget),
+    perCallTarget(r),
+    ...spillTargets(r),
+    ...toolsListTargets(r),
+    ...mechanismTargets(r),
+    ...codeModeTargets(r.codeMode),
+  ];
 }
 
 /** The parts that could not run: why the run exits non-zero. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
@@ -151,6 +151,19 @@ describe('a big value through the pipeline: the same bytes whichever way it is p
   it('one huge string and one huge array of numbers', async () => {
     const body = JSON.stringify({ log: 'Ünïcödé line\n'.repeat(Math.ceil(BIG / 17)), samples: Array.from({ length: 150_000 }, (_, i) => i * 1.25) });
     for (const outputFormat of ['json', 'toon'] as const) expectWhole(await call(body, outputFormat), JSON.parse(body), outputFormat);
+  });
+
+  it('a big body cut off part way (a reset after half its declared length): a clear error, nothing saved, and the next call whole', async () => {
+    const body = jiraSearchBody(BIG);
+    const savedBefore = readdirSync(rawDir).length;
+    mock.reset();
+    mock.on('GET', PATH, () => ({ status: 200, headers: { 'content-type': 'application/json' }, body, reset: 'mid-body' }));
+    const cut: CallToolResult = await kernel.call('jira_get', { path: PATH, outputFormat: 'json' });
+    expect(cut.isError).to.equal(true);
+    expect(textOf(cut)).to.contain('Code: upstream_unreachable');
+    expect(cut.structuredContent, 'no structured value, so no artifact named').to.equal(undefined);
+    expect(readdirSync(rawDir), 'no file of a half rendering').to.have.length(savedBefore);
+    expectWhole(await call(body, 'json'), JSON.parse(body.toString('utf8')), 'json');
   });
 
   for (const [bytes, outputFormat] of [
