@@ -2,7 +2,7 @@ import type { Answer, Call, Produced } from '../plugin/call.js';
 import type { ToolSpec } from '../plugin/contract.js';
 import { isAround, type AroundMiddleware, type StageMiddleware, type TransformMiddleware } from '../plugin/stages.js';
 import { compose, type Layer, type Onion } from '../flow/compose.js';
-import { byListedOrder, listedContributors, qualifiedName, STAGES } from './pipeline.js';
+import { qualifiedName } from './pipeline.js';
 import { stageSpan } from './stage-span.js';
 
 /** A stage middleware with the plugin that contributed it (`kernel` for the kernel's own). */
@@ -21,19 +21,13 @@ export interface ToolChain {
 }
 
 /**
- * The chain of one tool, composed once at start-up from the contributions that apply to it, stage by stage in
- * pipeline order and within a stage as pipeline.ts lists them: the around stages as layers of an onion, and at
+ * The chain of one tool, composed once at start-up from the contributions that apply to it, in the order
+ * pipeline.ts gave them (stage by stage, placed within each): the around stages as layers of an onion, and at
  * its centre the handler followed by the transform stages in turn. Each step is timed into `call.time(stage)`,
  * exclusive of what runs inside its `next()`.
  */
 export function chainForTool(contributions: readonly Contribution[], tool: ToolSpec, handler: HandlerStage, finish: Finish): ToolChain {
-  const applicable = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
-  const ordered = STAGES.flatMap((stage) =>
-    byListedOrder(
-      applicable.filter((m) => m.stage === stage),
-      listedContributors(stage),
-    ),
-  );
+  const ordered = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
   const around = ordered.filter(isAround) as Array<AroundMiddleware & { plugin: string }>;
   const transforms = ordered.filter((m) => !isAround(m)) as Array<TransformMiddleware & { plugin: string }>;
   const centre = async (call: Call): Promise<Answer> => {

@@ -44,7 +44,13 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     if (!this.config.enabled) return [];
     return [
-      { stage: 'structured', name: 'structured-envelope', appliesTo: hasEnvelope, transform: (call, produced) => this.build(call, produced) },
+      {
+        stage: 'structured',
+        name: 'structured-envelope',
+        before: ['kernel/envelope-check'],
+        appliesTo: hasEnvelope,
+        transform: (call, produced) => this.build(call, produced),
+      },
       { stage: 'spill', name: 'structured-size-bound', appliesTo: hasEnvelope, transform: (call, produced) => this.bound(call, produced) },
     ];
   }
