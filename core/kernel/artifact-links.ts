@@ -11,9 +11,6 @@ export const artifactUri = (artifactId: string): string => `${ARTIFACT_URI_PREFI
 /** Links added to one result at most (a result names one or two artifacts; a text naming many is not ours). */
 const MAX_LINKS = 8;
 
-/** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
-export const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
-
 /**
  * The artifacts a successful result names, as `resource_link` blocks after its content: the whole log, diff or
  * file its text names ("... is artifact {id}: read it with artifact_read ..."), and the spilled structured

@@ -1,66 +1,17 @@
-import type { CallToolResult, LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { context } from '@opentelemetry/api';
 import type { Layer } from '../flow/compose.js';
 import type { Principal } from '../identity/principal.js';
 import type { BodyLease } from '../plugin/body-lease.js';
-import type { Call, ClientInfo } from '../plugin/call.js';
-import type { ProgressReporter } from '../plugin/tool-context.js';
+import type { Call } from '../plugin/call.js';
 import { reportCall, type CallReport, type CallReporting } from './call-log.js';
 import { callMessages } from './call-messages.js';
-import { endCallSpan, recordedTraceId, startCallSpan, type CallSpan, type TraceCarrier } from './call-span.js';
-import type { InFlightCalls } from './in-flight.js';
-import { makeRequestId } from './request-id.js';
+import { endCallSpan, makeRequestId, recordedTraceId, startCallSpan, type CallSpan } from './call-span.js';
+import type { CallOptions } from './call-options.js';
 import type { RegisteredTool } from './tool-registry.js';
 import { ENABLE_TOOLSET, type Reach } from './tool-selection.js';
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  protocolVersion?: string;
-  /** Told how far the call has come (the MCP server's `notifications/progress`, when the client asked). */
-  progress?: ProgressReporter;
-  /**
-   * The id the caller's request carried (X-Request-Id, a traceparent's trace id): the call's log line, audit
-   * record, span and upstream requests carry it. Made when absent, or when it is not a short run of visible
-   * ASCII (request-id.ts): the trace id of the call's span when tracing is on, a random one otherwise.
-   */
-  requestId?: string;
-  /** The MCP client that sent the call, as it named itself. */
-  client?: ClientInfo;
-  /** The JSON-RPC id of the `tools/call` request, for its span. */
-  jsonRpcRequestId?: string | number;
-  /** The W3C trace context the request carried: the call's span continues that trace. */
-  traceCarrier?: TraceCarrier;
-  /**
-   * Who reaches the tool: an MCP client (the default), or a program run by code mode's `execute`, which reaches
-   * the tools the selection serves although MCP_CODE_MODE keeps them off the list, and never the code tools.
-   */
-  reach?: Reach;
-  /** The client's own channel, when a client sent the call (the MCP adapter): what the call tells it. */
-  channel?: ClientChannel;
-}
-
-/** What the call-wide steps tell the client that sent a call, through the MCP adapter's conversions. */
-export interface ClientChannel {
-  /** The least severe `notifications/message` the client asked for (none: it gets none). */
-  logThreshold?: LoggingLevel;
-  notify(notification: { method: 'notifications/message'; params: LoggingMessageNotificationParams }): Promise<void>;
-  /** Its revision has `resource_link` blocks: the artifacts a result names are linked too. */
-  resourceLinks: boolean;
-  /** Its tool list changed (a toolset enabled); the adapter announces it as the client's era does. */
-  toolsChanged(): Promise<void>;
-}
-
-/** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
-export class UnknownToolError extends Error {
-  /** `detail` says what to do instead: the nearest names, or what in the configuration hides the tool. */
-  constructor(
-    readonly tool: string,
-    detail = '',
-  ) {
-    super(`Unknown tool: ${tool}${detail}`);
-    this.name = 'UnknownToolError';
-  }
-}
+export { UnknownToolError, type CallOptions, type ClientChannel } from './call-options.js';
 
 /** One call on its way through the call-wide steps: what the request said, and what each step adds. */
 export interface CallInProgress {
@@ -87,7 +38,7 @@ export interface CallStepDeps {
   /** The tool by name, or UnknownToolError saying why the caller cannot have it. */
   lookup(name: string, principal: Principal, reach: Reach | undefined): Promise<RegisteredTool>;
   inFlight: InFlightCalls;
-  /** A request id the caller sent, if it may be used as one (request-id.ts, and no configured secret in it). */
+  /** A request id the caller sent, if it may be used as one (call-span.ts, and no configured secret in it). */
   acceptedRequestId(sent: string | undefined): string | undefined;
   reporting: CallReporting;
   leaseBody(): BodyLease;
@@ -204,4 +155,47 @@ export async function runToolChain(frame: CallInProgress, reports: WeakMap<objec
   };
   report.answer = await tool.chain.run(call);
   return { result: report.answer.result, timings: report.timings };
+}
+
+/**
+ * Tracks calls in progress so shutdown can let them finish, then cancel what is left. Each call gets its own
+ * AbortSignal, aborted when the client cancels or when the grace period ends.
+ */
+export class InFlightCalls {
+  private readonly calls = new Set<{ done: Promise<unknown>; controller: AbortController }>();
+
+  async run<T>(external: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(external?.reason);
+    if (external?.aborted) controller.abort(external.reason);
+    else external?.addEventListener('abort', onAbort, { once: true });
+    const done = work(controller.signal);
+    const entry = { done, controller };
+    this.calls.add(entry);
+    try {
+      return await done;
+    } finally {
+      this.calls.delete(entry);
+      external?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  async drain(graceMs: number): Promise<void> {
+    if (this.calls.size === 0) return;
+    const all = Promise.allSettled([...this.calls].map((c) => c.done));
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'expired'>((resolve) => {
+      timer = setTimeout(() => resolve('expired'), graceMs);
+    });
+    const outcome = await Promise.race([all, expired]);
+    clearTimeout(timer);
+    if (outcome === 'expired') {
+      for (const c of this.calls) c.controller.abort(new Error('server shutting down'));
+      await all;
+    }
+  }
 }

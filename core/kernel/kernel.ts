@@ -14,13 +14,13 @@ import type { Contribution } from '../pipeline/stage-chain.js';
 import { orderCallSteps, orderInterceptors, orderStages, pipelineTable, qualifiedName } from '../pipeline/pipeline.js';
 import { compose, type Onion } from '../flow/compose.js';
 import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
 import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
 import { BodyBudget } from '../http/body-budget.js';
-import { InFlightCalls } from './in-flight.js';
 import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
@@ -32,10 +32,10 @@ import { checkPluginName } from './declared-names.js';
 import { checkPluginVersion } from './spec-checks.js';
 import { ToolsetDirectory } from './toolset-directory.js';
 import { observingInterceptors, requestObserver } from './upstream-observer.js';
-import { acceptedRequestId } from './request-id.js';
-import { callSteps, runToolChain, UnknownToolError, type CallInProgress, type CallOptions, type CallOutcome } from './call-steps.js';
+import { acceptedRequestId } from './call-span.js';
+import { callSteps, InFlightCalls, runToolChain, UnknownToolError, type CallInProgress, type CallOptions, type CallOutcome } from './call-steps.js';
 import { withArtifactLinks } from './artifact-links.js';
-import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
+import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
 
 export interface KernelOptions {
@@ -86,6 +86,11 @@ export class Kernel {
   private readonly reports = new WeakMap<object, CallReport>();
   /** The call-wide steps around every tool's chain, in pipeline.ts's order. */
   private frame: Onion<CallInProgress, CallOutcome> | undefined;
+  /**
+   * The tools an MCP client is served whatever it enabled, when that is fixed (no dynamic toolsets): a call's
+   * lookup then asks no more than this set.
+   */
+  private servedToClients: ReadonlySet<string> = new Set();
   /** Every stage contributor and interceptor in running order (pipeline.ts), for pipelineTable. */
   private ordered: { stages: readonly Contribution[]; interceptors: ReadonlyArray<{ plugin: string; name: string }> } = { stages: [], interceptors: [] };
   private closed = false;
@@ -200,8 +205,12 @@ export class Kernel {
       },
       interceptorsFor: (call) => {
         const report = this.reports.get(call.scope);
-        const own = { 'request-gate': requestGate(call, readOnlyServer), ...observingInterceptors((seen) => report && (report.observed = seen), metrics) };
-        return interceptorsOfCall(this.tools.get(call.tool.spec.name)!.interceptors, own);
+        const own: Record<string, UpstreamInterceptor> = {
+          'request-gate': requestGate(call, readOnlyServer),
+          ...observingInterceptors((seen) => report && (report.observed = seen), metrics),
+        };
+        // Each slot filled with the plugin's interceptor or the kernel's own for this call.
+        return this.tools.get(call.tool.spec.name)!.interceptors.map((slot) => slot.interceptor ?? own[slot.name]!);
       },
       observeRequestFor: (call) => {
         const report = this.reports.get(call.scope);
@@ -235,6 +244,7 @@ export class Kernel {
       ),
     );
     this.toolsets.attach(this.selection);
+    if (!this.toolsets.dynamic) this.servedToClients = new Set(tools.map((t) => t.definition.spec.name).filter((name) => this.hiddenBy(name) === undefined));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
@@ -346,6 +356,7 @@ export class Kernel {
   /** The tool a caller may call by that name; UnknownToolError naming the nearest names or what hides it. */
   private async lookup(name: string, principal: Principal, reach: Reach | undefined): Promise<RegisteredTool> {
     const tool = this.tools.get(name);
+    if (tool !== undefined && !this.closed && reach === undefined && this.servedToClients.has(name)) return tool;
     if (tool === undefined || this.closed)
       throw new UnknownToolError(
         name,
@@ -362,7 +373,7 @@ export class Kernel {
   }
 
   /**
-   * A caller's request id, if it is one (request-id.ts) and holds no configured secret: it goes into the audit
+   * A caller's request id, if it is one (call-span.ts) and holds no configured secret: it goes into the audit
    * record, a span and a header sent to the vendor, none of which the log's scrubbing reaches.
    */
   private acceptedRequestId(sent: string | undefined): string | undefined {

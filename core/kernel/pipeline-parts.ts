@@ -32,24 +32,12 @@ function placement(m: { before?: readonly string[]; after?: readonly string[] })
 /** A place in a tool's interceptor chain: a plugin's interceptor, or one the kernel makes for each call. */
 export type InterceptorSlot = PlacedInterceptor | (Placed & { readonly interceptor?: undefined });
 
-/** The interceptors the kernel makes for each call, by name (`request-gate`, `call-observer`, `request-counter`). */
-export type KernelInterceptors = Readonly<Record<string, UpstreamInterceptor>>;
-
 /**
  * The interceptor chain of one tool: of all interceptors in running order (pipeline.ts `orderInterceptors`), the
  * kernel's own (made per call) and the plugins' that apply to the tool.
  */
 export function interceptorSlots(ordered: readonly InterceptorSlot[], spec: ToolSpec): InterceptorSlot[] {
   return ordered.filter((slot) => slot.interceptor === undefined || (slot.interceptor.appliesTo?.(spec) ?? true));
-}
-
-/** One call's interceptors: each slot filled with the plugin's interceptor or the kernel's own for this call. */
-export function interceptorsOfCall(slots: readonly InterceptorSlot[], kernel: KernelInterceptors): UpstreamInterceptor[] {
-  return slots.map((slot) => {
-    const interceptor = slot.interceptor ?? kernel[slot.name];
-    if (interceptor === undefined) throw new Error(`the kernel makes no interceptor named ${slot.name}`);
-    return interceptor;
-  });
 }
 
 /**

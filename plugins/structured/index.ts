@@ -2,7 +2,7 @@ import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
-import { isBigValue } from '../../core/pipeline/big-value.js';
+import { isBigValue } from '../../core/pipeline/answer.js';
 import type { Call, Produced } from '../../core/plugin/call.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';

@@ -13,12 +13,13 @@ import type { Principal } from '../../core/identity/principal.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { callOrigin } from './call-origin.js';
+import { callOrigin, principalOf } from './call-origin.js';
 import { progressNotifier } from './progress-notifier.js';
-import { principalOf } from './principal-of.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
-import { carriesResourceLinks } from '../../core/kernel/artifact-links.js';
+
+/** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
+const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
 
 export interface McpServerOptions {
   /**
@@ -83,6 +84,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const principal = principalOf(ctx);
     const protocolVersion = revision(ctx.mcpReq.envelope);
+    const progressToken = request.params._meta?.progressToken;
     const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
     let result: CallToolResult;
     try {
@@ -90,8 +92,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
         signal: ctx.mcpReq.signal,
         protocolVersion,
         // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
-        progress: progressNotifier(request.params._meta?.progressToken, {
-          send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
+        ...(progressToken !== undefined && {
+          progress: progressNotifier(progressToken, { send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }) }),
         }),
         ...callOrigin(server, ctx, request.params._meta),
         channel: {
