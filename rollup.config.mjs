@@ -65,6 +65,10 @@ const LAZY = [
   /\/plugins\/code-mode\/sandbox\/sandbox-pool\.ts$/,
   // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
   /\/server\/tracing\/start-tracing\.ts$/,
+  // The OAuth clients of linked accounts (openid-client with oauth4webapi and jose, Octokit's OAuth methods): the
+  // identity plugin imports them when a person first links or refreshes an account, never to start.
+  /\/node_modules\/openid-client\//,
+  /\/node_modules\/@octokit\/(request|oauth-methods)\//,
 ];
 
 /**

@@ -1,41 +1,41 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { context } from '@opentelemetry/api';
 import { injectable, container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Settings } from '../config/settings.js';
 import { StartupError } from '../errors/tool-error.js';
-import { callLineLogger, reportCall, type CallReport, type CallReporting } from './call-log.js';
+import { callLineLogger, type CallReport, type CallReporting } from './call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
-import type { Call, ClientInfo } from '../plugin/call.js';
-import type { ProgressReporter } from '../plugin/tool-context.js';
 import { successAnswer } from '../pipeline/answer.js';
 import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
 import type { Principal } from '../identity/principal.js';
 import { requestGate } from '../pipeline/request-gate.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
-import { qualifiedName } from '../pipeline/pipeline.js';
+import { orderCallSteps, orderInterceptors, orderStages, pipelineTable, qualifiedName } from '../pipeline/pipeline.js';
+import { compose, type Onion } from '../flow/compose.js';
 import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
 import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber.js';
 import { didYouMean } from '../text/nearest-names.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
 import { BodyBudget } from '../http/body-budget.js';
-import { InFlightCalls } from './in-flight.js';
 import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection, type Reach } from './tool-selection.js';
+import type { RegisteredTool } from './tool-registry.js';
 import { programCatalogue } from './program-catalogue.js';
 import { collectToolsets } from './toolsets.js';
 import { checkPluginName } from './declared-names.js';
 import { checkPluginVersion } from './spec-checks.js';
 import { ToolsetDirectory } from './toolset-directory.js';
 import { observingInterceptors, requestObserver } from './upstream-observer.js';
-import { endCallSpan, recordedTraceId, startCallSpan, type TraceCarrier } from './call-span.js';
-import { acceptedRequestId, makeRequestId } from './request-id.js';
-import { contributionsOf, interceptorsOf, interceptorsOfCall, type PlacedInterceptor } from './pipeline-parts.js';
+import { acceptedRequestId } from './call-span.js';
+import { callSteps, InFlightCalls, runToolChain, UnknownToolError, type CallInProgress, type CallOptions, type CallOutcome } from './call-steps.js';
+import { withArtifactLinks } from './artifact-links.js';
+import { contributionsOf, interceptorsOf, type PlacedInterceptor } from './pipeline-parts.js';
 import { CoreSettings } from '../config/core-settings.js';
 
 export interface KernelOptions {
@@ -60,41 +60,7 @@ export interface KernelOptions {
 /** What an artifact store is built from; the implementation belongs to the artifacts plugin. */
 export type ArtifactStoreFactory = (services: { store: KeyValueStore; clock: Clock; settings: Settings; logger: Logger; metrics: Metrics }) => ArtifactStore;
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  protocolVersion?: string;
-  /** Told how far the call has come (the MCP server's `notifications/progress`, when the client asked). */
-  progress?: ProgressReporter;
-  /**
-   * The id the caller's request carried (X-Request-Id, a traceparent's trace id): the call's log line, audit
-   * record, span and upstream requests carry it. Made when absent, or when it is not a short run of visible
-   * ASCII (request-id.ts): the trace id of the call's span when tracing is on, a random one otherwise.
-   */
-  requestId?: string;
-  /** The MCP client that sent the call, as it named itself. */
-  client?: ClientInfo;
-  /** The JSON-RPC id of the `tools/call` request, for its span. */
-  jsonRpcRequestId?: string | number;
-  /** The W3C trace context the request carried: the call's span continues that trace. */
-  traceCarrier?: TraceCarrier;
-  /**
-   * Who reaches the tool: an MCP client (the default), or a program run by code mode's `execute`, which reaches
-   * the tools the selection serves although MCP_CODE_MODE keeps them off the list, and never the code tools.
-   */
-  reach?: Reach;
-}
-
-/** A tool name the server does not offer: a JSON-RPC error, not a tool result. */
-export class UnknownToolError extends Error {
-  /** `detail` says what to do instead: the nearest names, or what in the configuration hides the tool. */
-  constructor(
-    readonly tool: string,
-    detail = '',
-  ) {
-    super(`Unknown tool: ${tool}${detail}`);
-    this.name = 'UnknownToolError';
-  }
-}
+export { UnknownToolError, type CallOptions, type ClientChannel } from './call-steps.js';
 
 type LoadedPlugin = BootedPlugin;
 
@@ -118,6 +84,15 @@ export class Kernel {
   private readonly toolsets: ToolsetDirectory;
   /** What the kernel learns of each call in flight, by its scope (Call.scope). */
   private readonly reports = new WeakMap<object, CallReport>();
+  /** The call-wide steps around every tool's chain, in pipeline.ts's order. */
+  private frame: Onion<CallInProgress, CallOutcome> | undefined;
+  /**
+   * The tools an MCP client is served whatever it enabled, when that is fixed (no dynamic toolsets): a call's
+   * lookup then asks no more than this set.
+   */
+  private servedToClients: ReadonlySet<string> = new Set();
+  /** Every stage contributor and interceptor in running order (pipeline.ts), for pipelineTable. */
+  private ordered: { stages: readonly Contribution[]; interceptors: ReadonlyArray<{ plugin: string; name: string }> } = { stages: [], interceptors: [] };
   private closed = false;
 
   private constructor(private readonly options: KernelOptions) {
@@ -230,8 +205,12 @@ export class Kernel {
       },
       interceptorsFor: (call) => {
         const report = this.reports.get(call.scope);
-        const own = { 'request-gate': requestGate(call, readOnlyServer), ...observingInterceptors((seen) => report && (report.observed = seen), metrics) };
-        return interceptorsOfCall(this.tools.get(call.tool.spec.name)!.interceptors, own);
+        const own: Record<string, UpstreamInterceptor> = {
+          'request-gate': requestGate(call, readOnlyServer),
+          ...observingInterceptors((seen) => report && (report.observed = seen), metrics),
+        };
+        // Each slot filled with the plugin's interceptor or the kernel's own for this call.
+        return this.tools.get(call.tool.spec.name)!.interceptors.map((slot) => slot.interceptor ?? own[slot.name]!);
       },
       observeRequestFor: (call) => {
         const report = this.reports.get(call.scope);
@@ -241,9 +220,13 @@ export class Kernel {
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
       readOnlyServer,
     };
-    const all = [...coreStages(deps), ...contributions];
+    // The order is decided once for all tools (pipeline.ts): each tool's chain is the part of it that applies.
+    const all = orderStages([...coreStages(deps), ...contributions]);
+    const placedInterceptors = orderInterceptors(interceptors);
+    this.ordered = { stages: all, interceptors: placedInterceptors };
     const handler = handlerStage(deps);
-    for (const plugin of this.booted) this.tools.register(plugin, all, interceptors, handler, successAnswer);
+    for (const plugin of this.booted) this.tools.register(plugin, all, placedInterceptors, handler, successAnswer);
+    this.frame = this.callFrame(this.providedArtifactStore());
     const tools = [...this.tools.values()];
     const marks = new Set(tools.filter((t) => t.definition.spec.savesArtifacts !== undefined).map((t) => t.definition.plugin));
     const injects = new Set(this.booted.filter((p) => injectsToken(p.cls, TOKENS.ArtifactStore)).map((p) => p.spec.name));
@@ -261,6 +244,7 @@ export class Kernel {
       ),
     );
     this.toolsets.attach(this.selection);
+    if (!this.toolsets.dynamic) this.servedToClients = new Set(tools.map((t) => t.definition.spec.name).filter((name) => this.hiddenBy(name) === undefined));
     logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
   }
 
@@ -314,6 +298,14 @@ export class Kernel {
    * interceptors (`plugin/name`; the kernel's own are made per call), each in running order. The golden test
    * holds every built-in tool's to a committed file.
    */
+  /**
+   * The whole order as data: the call-wide steps, then each stage's contributors and the upstream interceptors,
+   * as pipeline.ts placed them for the plugins this kernel runs (test/golden/call-order.txt prints it).
+   */
+  pipelineOrder(): { callSteps: string[]; stages: ReturnType<typeof pipelineTable> } {
+    return { callSteps: orderCallSteps().map(qualifiedName), stages: pipelineTable(this.ordered.stages, this.ordered.interceptors) };
+  }
+
   pipelineOf(tool: string): { stages: readonly string[]; interceptors: readonly string[] } | undefined {
     const registered = this.tools.get(tool);
     if (registered === undefined) return undefined;
@@ -331,13 +323,40 @@ export class Kernel {
   }
 
   /** Like `call`, also returning microseconds per stage and sub-step (the benchmark's stage breakdown). */
-  async callTimed(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    principal: Principal,
-    options: CallOptions = {},
-  ): Promise<{ result: CallToolResult; timings: Record<string, number> }> {
+  callTimed(name: string, args: Record<string, unknown> | undefined, principal: Principal, options: CallOptions = {}): Promise<CallOutcome> {
+    // Before boot ends there is no tool to call; once closed, the lookup refuses every name.
+    if (this.frame === undefined) return Promise.reject(new UnknownToolError(name));
+    return this.frame.run({ name, args, principal, options });
+  }
+
+  /** The call-wide steps (call-steps.ts) in pipeline.ts's order, around the tool's chain. */
+  private callFrame(artifacts: ArtifactStore | undefined): Onion<CallInProgress, CallOutcome> {
+    const steps = callSteps({
+      lookup: (name, principal, reach) => this.lookup(name, principal, reach),
+      inFlight: this.inFlight,
+      acceptedRequestId: (sent) => this.acceptedRequestId(sent),
+      reporting: this.reporting,
+      leaseBody: () => this.bodies.lease(),
+      enabledToolsets: (principal) => this.toolsets.enabled(principal),
+      ...(artifacts && { linkArtifacts: (result: CallToolResult, owner: Principal) => withArtifactLinks(result, owner, artifacts) }),
+    });
+    const layers = orderCallSteps().map((placed) => ({ name: qualifiedName(placed), run: steps[placed.name]! }));
+    return compose(layers, (frame) => runToolChain(frame, this.reports, this.options.logger));
+  }
+
+  /** The artifact store the kernel or a plugin provides, if any (a kernel embedded without artifacts has none). */
+  private providedArtifactStore(): ArtifactStore | undefined {
+    try {
+      return this.container.resolve<ArtifactStore>(TOKENS.ArtifactStore);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The tool a caller may call by that name; UnknownToolError naming the nearest names or what hides it. */
+  private async lookup(name: string, principal: Principal, reach: Reach | undefined): Promise<RegisteredTool> {
     const tool = this.tools.get(name);
+    if (tool !== undefined && !this.closed && reach === undefined && this.servedToClients.has(name)) return tool;
     if (tool === undefined || this.closed)
       throw new UnknownToolError(
         name,
@@ -348,50 +367,13 @@ export class Kernel {
               this.servedDefinitions().map((d) => d.spec.name),
             )}`,
       );
-    const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined, options.reach);
+    const hidden = this.hiddenBy(name, this.toolsets.dynamic ? await this.toolsets.enabled(principal) : undefined, reach);
     if (hidden !== undefined) throw new UnknownToolError(name, `: this server has it, but ${hidden}.`);
-    return this.inFlight.run(options.signal, async (signal) => {
-      const span = startCallSpan({ tool: tool.definition, ...options });
-      const traceId = recordedTraceId(span);
-      const requestId = this.acceptedRequestId(options.requestId) ?? traceId ?? makeRequestId();
-      const report: CallReport = { tool: tool.definition, principal, requestId, client: options.client, traceId, timings: {} };
-      const scope = {};
-      this.reports.set(scope, report);
-      const bodyLease = this.bodies.lease();
-      const call: Call = {
-        scope,
-        tool: tool.definition,
-        principal,
-        signal,
-        logger: this.options.logger,
-        protocolVersion: options.protocolVersion,
-        requestId,
-        ...(options.client === undefined ? {} : { client: options.client }),
-        traceContext: span.context,
-        // Absent arguments are no arguments; null is not an object, and validation refuses it as any other.
-        args: args === undefined ? {} : args,
-        meta: {},
-        bodyLease,
-        time: (step, micros) => {
-          report.timings[step] = (report.timings[step] ?? 0) + micros;
-        },
-        ...(options.progress && { progress: options.progress }),
-      };
-      const started = performance.now();
-      try {
-        // The call's span is the active one while it runs: a plugin's own spans are its children.
-        report.answer = await context.with(span.context, () => tool.chain.run(call));
-      } finally {
-        bodyLease.release();
-        reportCall(report, performance.now() - started, this.reporting);
-        endCallSpan(span, requestId, report.answer);
-      }
-      return { result: report.answer.result, timings: report.timings };
-    });
+    return tool;
   }
 
   /**
-   * A caller's request id, if it is one (request-id.ts) and holds no configured secret: it goes into the audit
+   * A caller's request id, if it is one (call-span.ts) and holds no configured secret: it goes into the audit
    * record, a span and a header sent to the vendor, none of which the log's scrubbing reaches.
    */
   private acceptedRequestId(sent: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamInterceptor } from '../plugin/tool-context.js';
-import { byListedOrder, LISTED_INTERCEPTORS, type Placed } from '../pipeline/pipeline.js';
+import type { Placed } from '../pipeline/pipeline.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import { isAround, type StageMiddleware } from '../plugin/stages.js';
 import type { ToolSpec } from '../plugin/contract.js';
@@ -15,39 +15,29 @@ export interface PlacedInterceptor extends Placed {
 export function contributionsOf(plugin: string, middleware: readonly StageMiddleware[]): Contribution[] {
   // Bound, not spread: a contribution may be a class instance whose methods live on its prototype.
   return middleware.map((m): Contribution => {
-    const appliesTo = m.appliesTo ? { appliesTo: m.appliesTo.bind(m) } : {};
-    return isAround(m)
-      ? { plugin, stage: m.stage, name: m.name, run: m.run.bind(m), ...appliesTo }
-      : { plugin, stage: m.stage, name: m.name, transform: m.transform.bind(m), ...appliesTo };
+    const placed = { plugin, stage: m.stage, name: m.name, ...placement(m), ...(m.appliesTo && { appliesTo: m.appliesTo.bind(m) }) };
+    return isAround(m) ? { ...placed, stage: m.stage, run: m.run.bind(m) } : { ...placed, stage: m.stage, transform: m.transform.bind(m) };
   });
 }
 
 export function interceptorsOf(plugin: string, interceptors: readonly UpstreamInterceptor[]): PlacedInterceptor[] {
-  return interceptors.map((interceptor) => ({ plugin, name: interceptor.name, interceptor }));
+  return interceptors.map((interceptor) => ({ plugin, name: interceptor.name, ...placement(interceptor), interceptor }));
+}
+
+/** Where a contribution declared its place: copied, so a plugin cannot move it after start-up. */
+function placement(m: { before?: readonly string[]; after?: readonly string[] }): Pick<Placed, 'before' | 'after'> {
+  return { ...(m.before && { before: [...m.before] }), ...(m.after && { after: [...m.after] }) };
 }
 
 /** A place in a tool's interceptor chain: a plugin's interceptor, or one the kernel makes for each call. */
 export type InterceptorSlot = PlacedInterceptor | (Placed & { readonly interceptor?: undefined });
 
-/** The interceptors the kernel makes for each call, by name (`request-gate`, `call-observer`, `request-counter`). */
-export type KernelInterceptors = Readonly<Record<string, UpstreamInterceptor>>;
-
 /**
- * The interceptor chain of one tool, in the order pipeline.ts lists the upstream slot: the kernel's own (made per
- * call) and the plugins' that apply to the tool, unlisted ones after the listed, by name.
+ * The interceptor chain of one tool: of all interceptors in running order (pipeline.ts `orderInterceptors`), the
+ * kernel's own (made per call) and the plugins' that apply to the tool.
  */
-export function interceptorSlots(all: readonly PlacedInterceptor[], spec: ToolSpec): InterceptorSlot[] {
-  const kernel = LISTED_INTERCEPTORS.filter((name) => name.startsWith('kernel/')).map((name) => ({ plugin: 'kernel', name: name.slice('kernel/'.length) }));
-  return byListedOrder<InterceptorSlot>([...kernel, ...all.filter((p) => p.interceptor.appliesTo?.(spec) ?? true)], LISTED_INTERCEPTORS);
-}
-
-/** One call's interceptors: each slot filled with the plugin's interceptor or the kernel's own for this call. */
-export function interceptorsOfCall(slots: readonly InterceptorSlot[], kernel: KernelInterceptors): UpstreamInterceptor[] {
-  return slots.map((slot) => {
-    const interceptor = slot.interceptor ?? kernel[slot.name];
-    if (interceptor === undefined) throw new Error(`the kernel makes no interceptor named ${slot.name}`);
-    return interceptor;
-  });
+export function interceptorSlots(ordered: readonly InterceptorSlot[], spec: ToolSpec): InterceptorSlot[] {
+  return ordered.filter((slot) => slot.interceptor === undefined || (slot.interceptor.appliesTo?.(spec) ?? true));
 }
 
 /**

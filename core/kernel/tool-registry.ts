@@ -5,7 +5,7 @@ import { chainForTool, type Contribution, type Finish, type HandlerStage, type T
 import type { DevtoolsPlugin, PluginSpec, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import { readToolSpecs, type DeclaredTool, type PluginClass } from '../plugin/metadata.js';
 import { schemaProblems } from '../schema/schema-check.js';
-import { checkedRouteMethod, interceptorSlots, type InterceptorSlot, type PlacedInterceptor } from './pipeline-parts.js';
+import { checkedRouteMethod, interceptorSlots, type InterceptorSlot } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { checkToolName } from './declared-names.js';
 import { checkToolSpec } from './spec-checks.js';
@@ -107,7 +107,7 @@ export class ToolRegistry {
   }
 
   /** Registers every tool of a booted plugin (its `tools` values and `@Tool` methods), with the chain of the stages and interceptors that apply to it. */
-  register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly PlacedInterceptor[], handler: HandlerStage, finish: Finish): void {
+  register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly InterceptorSlot[], handler: HandlerStage, finish: Finish): void {
     const instance = plugin.instance!;
     for (const [index, declared] of readToolSpecs(plugin.cls).entries()) {
       const { spec } = declared;

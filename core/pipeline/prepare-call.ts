@@ -64,7 +64,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   const prepared = tool.upstream?.prepare(request);
   if (prepared === undefined) return { args, route };
   safeApiPath(prepared.path, tool.upstream!.identity.vendor);
-  // A REST route to the GraphQL endpoint is decided on the operation it carries, as a GraphQL route is.
-  graphql ??= restRouteOperation(tool, request, prepared);
+  // A REST route to the GraphQL endpoint (a POST) is decided on the operation it carries, as a GraphQL route is.
+  if (prepared.method === 'POST') graphql ??= restRouteOperation(tool, request, prepared);
   return { args, route, prepared: graphql === undefined ? prepared : { ...prepared, graphql } };
 }

@@ -66,7 +66,8 @@ export function furtherRequestGate(call: Call, readOnlyServer: boolean): Request
  */
 function sentOperation(call: Call, request: FurtherRequest, identity: UpstreamIdentity, readOnlyServer: boolean): GraphqlFacts | undefined {
   const { tool } = call;
-  if (!toGraphqlEndpoint(tool, request, identity)) return undefined;
+  // Only a POST runs an operation there: a GET is not read as GraphQL (asked first, no lookup needed).
+  if (request.method !== 'POST' || !toGraphqlEndpoint(tool, request, identity)) return undefined;
   const refuse = (why: string): ToolError =>
     new ToolError(
       'tool_failed',
@@ -97,7 +98,7 @@ function sentOperation(call: Call, request: FurtherRequest, identity: UpstreamId
 /** The operation the call's prepared request carries to the GraphQL endpoint, its document printed; undefined for a call with none. */
 function routeOperation(call: Call): GraphqlOperation | undefined {
   const prepared = call.prepared;
-  if (prepared === undefined || !toGraphqlEndpoint(call.tool, prepared)) return undefined;
+  if (prepared === undefined || prepared.method !== 'POST' || !toGraphqlEndpoint(call.tool, prepared)) return undefined;
   const operation = operationInBody(prepared.body);
   if (typeof operation === 'string') return undefined;
   return { ...operation, document: printedDocument(operation.document) ?? operation.document };

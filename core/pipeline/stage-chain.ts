@@ -2,8 +2,10 @@ import type { Answer, Call, Produced } from '../plugin/call.js';
 import type { ToolSpec } from '../plugin/contract.js';
 import { isAround, type AroundMiddleware, type StageMiddleware, type TransformMiddleware } from '../plugin/stages.js';
 import { compose, type Layer, type Onion } from '../flow/compose.js';
-import { byListedOrder, listedContributors, qualifiedName, STAGES } from './pipeline.js';
-import { stageSpan } from './stage-span.js';
+import { qualifiedName } from './pipeline.js';
+import type { Span } from '@opentelemetry/api';
+import { isToolError } from '../errors/tool-error.js';
+import { childSpan, markFailed } from '../metrics/tracing.js';
 
 /** A stage middleware with the plugin that contributed it (`kernel` for the kernel's own). */
 export type Contribution = StageMiddleware & { readonly plugin: string };
@@ -21,26 +23,22 @@ export interface ToolChain {
 }
 
 /**
- * The chain of one tool, composed once at start-up from the contributions that apply to it, stage by stage in
- * pipeline order and within a stage as pipeline.ts lists them: the around stages as layers of an onion, and at
+ * The chain of one tool, composed once at start-up from the contributions that apply to it, in the order
+ * pipeline.ts gave them (stage by stage, placed within each): the around stages as layers of an onion, and at
  * its centre the handler followed by the transform stages in turn. Each step is timed into `call.time(stage)`,
  * exclusive of what runs inside its `next()`.
  */
 export function chainForTool(contributions: readonly Contribution[], tool: ToolSpec, handler: HandlerStage, finish: Finish): ToolChain {
-  const applicable = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
-  const ordered = STAGES.flatMap((stage) =>
-    byListedOrder(
-      applicable.filter((m) => m.stage === stage),
-      listedContributors(stage),
-    ),
-  );
+  const ordered = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
   const around = ordered.filter(isAround) as Array<AroundMiddleware & { plugin: string }>;
   const transforms = ordered.filter((m) => !isAround(m)) as Array<TransformMiddleware & { plugin: string }>;
+  // Span names made once here, not at every call.
+  const steps = transforms.map((t) => ({ t, span: `${t.stage} ${qualifiedName(t)}` }));
   const centre = async (call: Call): Promise<Answer> => {
     let produced = await timedStep(call, 'upstream', () => handler(call));
-    for (const t of transforms) {
+    for (const { t, span } of steps) {
       const input = produced;
-      produced = await timedStep(call, t.stage, () => t.transform(call, input), `${t.stage} ${qualifiedName(t)}`);
+      produced = await timedStep(call, t.stage, () => t.transform(call, input), span);
     }
     return finish(call, produced);
   };
@@ -68,13 +66,14 @@ async function timedStep<T>(call: Call, stage: string, step: () => T | Promise<T
 }
 
 function timedLayer(m: AroundMiddleware & { plugin: string }): Layer<Call, Answer> {
+  const spanName = `${m.stage} ${qualifiedName(m)}`;
   return {
     name: `${m.stage}:${qualifiedName(m)}`,
     run: async (call, next) => {
       const started = performance.now();
       let inner = 0;
       // The span covers the stage's own work: it ends when the stage hands on, or when it ends without doing so.
-      const span = stageSpan(call, m.stage, `${m.stage} ${qualifiedName(m)}`);
+      const span = stageSpan(call, m.stage, spanName);
       let failed: unknown;
       try {
         return await m.run(call, async (handed) => {
@@ -93,6 +92,36 @@ function timedLayer(m: AroundMiddleware & { plugin: string }): Layer<Call, Answe
         span.end(failed);
         call.time(m.stage, (performance.now() - started - inner) * 1000);
       }
+    },
+  };
+}
+
+/**
+ * The stages a call's trace shows as spans of their own, beside its upstream requests: the policy decision
+ * (whether it waited on the approvals store shows there) and the render (TOON or JSON of a large value). The
+ * others take microseconds and would only crowd the trace.
+ */
+const TRACED_STAGES: ReadonlySet<string> = new Set(['policy', 'render']);
+
+/** A traced stage's span, ended once: by the stage handing on (an around stage's own work is done) or by its end. */
+interface StageSpan {
+  end(error?: unknown): void;
+}
+
+const NONE: StageSpan = { end: () => {} };
+
+/** The span of one stage contributor (`policy policy/policy-decision`), under the call's; none for untraced stages. */
+function stageSpan(call: Call, stage: string, name: string): StageSpan {
+  if (!TRACED_STAGES.has(stage)) return NONE;
+  const span: Span | undefined = childSpan(call.traceContext, name);
+  if (span === undefined) return NONE;
+  let ended = false;
+  return {
+    end: (error) => {
+      if (ended) return;
+      ended = true;
+      if (error !== undefined) markFailed(span, isToolError(error) ? error.code : 'tool_failed');
+      span.end();
     },
   };
 }

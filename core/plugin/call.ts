@@ -74,7 +74,7 @@ export interface Produced {
   readonly text?: string;
   /**
    * The text as consecutive pieces, left by the render stage instead of `text` for a big value
-   * (core/pipeline/big-value.ts); the truncate stage turns it into `text`.
+   * (core/pipeline/answer.ts); the truncate stage turns it into `text`.
    */
   readonly rendering?: Rendering;
   readonly structured?: Record<string, unknown>;

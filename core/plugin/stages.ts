@@ -3,7 +3,7 @@ import type { ToolSpec } from './tool-spec.js';
 
 /**
  * The stages around the handler: each runs before it and may act on the way back (core/pipeline/pipeline.ts
- * gives their order, and their contributors' order, in one place).
+ * gives their order; each contributor declares its place in its stage, Placement).
  */
 export type AroundStageName = 'envelope' | 'validate' | 'policy';
 /** The stages after the handler: each takes what the one before produced and returns what it makes of it. */
@@ -11,9 +11,19 @@ export type TransformStageName = 'project' | 'render' | 'truncate' | 'structured
 /** The kernel's own: the handler and the interceptors around its requests. */
 export type StageName = AroundStageName | 'upstream' | TransformStageName;
 
-interface Placement {
-  /** Shown in logs and in the stage breakdown; its place in the stage is listed in pipeline.ts. */
+/**
+ * Where a contribution goes among the others of its stage (or of the upstream interceptors): `before` and
+ * `after` name them as `plugin/name` (`kernel/result-envelope`, `policy/audit-log`). Start-up orders each stage
+ * by these declarations (core/pipeline/placement.ts), ties by name, and refuses a name no loaded plugin
+ * contributes there or a cycle, naming the plugins. Undeclared, a contribution runs where its name sorts.
+ */
+export interface Placement {
+  /** Shown in logs and in the stage breakdown. */
   name: string;
+  /** Contributors of the same stage this one runs before (outside of, for the stages around the handler). */
+  before?: readonly string[];
+  /** Contributors of the same stage this one runs after (inside of, for the stages around the handler). */
+  after?: readonly string[];
   /** Decided once per tool when its chain is composed at start-up; omitted means every tool. */
   appliesTo?(tool: ToolSpec): boolean;
 }

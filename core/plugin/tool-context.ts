@@ -128,6 +128,10 @@ export type RequestGate = (request: FurtherRequest, identity: UpstreamIdentity) 
 /** One link in the chain around the network call; the cache is one. `next` performs the request. */
 export interface UpstreamInterceptor {
   name: string;
+  /** Interceptors this one runs outside of (`kernel/request-counter`), by `plugin/name` (Placement in stages.ts). */
+  before?: readonly string[];
+  /** Interceptors this one runs inside of (`kernel/call-observer`). */
+  after?: readonly string[];
   /** Decided once per tool at start-up; omitted means every tool. */
   appliesTo?(tool: ToolSpec): boolean;
   run(request: PreparedRequest, exchange: InterceptContext, next: () => Promise<UpstreamResponse>): Promise<UpstreamResponse>;

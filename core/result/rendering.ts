@@ -3,7 +3,7 @@ import { jsonPieces } from './json-pieces.js';
 /**
  * A rendering left in pieces for the truncate stage: pieces already made (TOON, or the JSON of a body that
  * hasLargeText), or a big value whose pretty JSON is made in pieces each time it is read, so that it is never
- * whole (core/pipeline/big-value.ts).
+ * whole (core/pipeline/answer.ts).
  *
  * Data, not a closure. The render stage used to leave a function made for the call (`() => pieces`), and its
  * context outlived the call through V8's young collections: a 30-run workflow-runs page's 400 KB of TOON was

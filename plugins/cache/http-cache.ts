@@ -43,6 +43,10 @@ function hasGraphqlErrors(response: UpstreamResponse): boolean {
  */
 export class HttpCache implements UpstreamInterceptor {
   readonly name = 'http-cache';
+  // Inside the observer, so a hit is timed and traced as the call's request; outside the counter, so only
+  // what really leaves is counted.
+  readonly after = ['kernel/call-observer'];
+  readonly before = ['kernel/request-counter'];
 
   constructor(private readonly options: HttpCacheOptions) {}
 

@@ -125,9 +125,17 @@ export class PolicyPlugin implements DevtoolsPlugin {
 
   middleware(): StageMiddleware[] {
     const stages: StageMiddleware[] = [];
-    if (this.source !== undefined) stages.push(upstreamIdentityMeta());
-    if (this.audit !== undefined)
-      stages.push(auditTrail(this.audit, this.decisions, this.operations, this.clock, this.logger), auditedOperation(this.operations));
+    const audited = this.audit !== undefined;
+    // The identity outside the audit record, the operation noted before the decision: placed only beside
+    // what this server contributes (a policy without an audit log, an audit log without a policy).
+    if (this.source !== undefined) stages.push({ ...upstreamIdentityMeta(), ...(audited && { before: ['policy/audit-log'] }) });
+    if (this.audit !== undefined) {
+      const operation = auditedOperation(this.operations);
+      stages.push(
+        auditTrail(this.audit, this.decisions, this.operations, this.clock, this.logger),
+        this.source === undefined ? operation : { ...operation, before: ['policy/policy-decision'] },
+      );
+    }
     if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
     return stages;
   }

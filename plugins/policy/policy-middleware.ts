@@ -51,6 +51,7 @@ export function upstreamIdentityMeta(): AroundMiddleware {
   return {
     stage: 'envelope',
     name: 'upstream-identity',
+    after: ['kernel/result-envelope'],
     run: (call, next) => {
       call.meta[UPSTREAM_META_KEY] = publicIdentity(call.tool.upstream?.identity);
       return next(call);
@@ -152,6 +153,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
   return {
     stage: 'envelope',
     name: 'audit-log',
+    after: ['kernel/result-envelope'],
     run: async (ctx, next) => {
       const started = performance.now();
       const time = new Date(clock.now()).toISOString();

@@ -1,6 +1,5 @@
 import { ToolError } from '../../core/errors/tool-error.js';
-import { boundedSearch } from './bounded-jmespath.js';
-import { ProjectionTooLarge } from './projection-budget.js';
+import { boundedSearch, ProjectionTooLarge } from './bounded-jmespath.js';
 import { setDataMember } from '../../core/result/data-member.js';
 
 /** The longest `jq` expression accepted: far above any real projection, far below what parsing can choke on. */
@@ -14,7 +13,7 @@ export type PlainJsonMode = 'toon' | 'json';
  * means none, and any failure (syntax or runtime) yields `{_jqError, _originalData}` instead of an error, so
  * the model sees both what went wrong and the data it can retry on. Two things are errors instead, since no
  * retry on the same data can help: an expression over MAX_JQ_CHARS (`invalid_jq`), and one that would produce
- * more than its budget or run past its deadline (`projection_too_large`, see projection-budget.ts).
+ * more than its budget or run past its deadline (`projection_too_large`, see bounded-jmespath.ts).
  */
 export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json'): unknown {
   if (typeof expression !== 'string' || expression.trim() === '') return data;

@@ -2,7 +2,7 @@ import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { Logger } from '../../core/logging/logger.js';
-import { isBigValue } from '../../core/pipeline/big-value.js';
+import { isBigValue } from '../../core/pipeline/answer.js';
 import type { Call, Produced } from '../../core/plugin/call.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { DevtoolsPlugin, ToolDescriptor, ToolSpec } from '../../core/plugin/contract.js';
@@ -44,7 +44,13 @@ export class StructuredOutputPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     if (!this.config.enabled) return [];
     return [
-      { stage: 'structured', name: 'structured-envelope', appliesTo: hasEnvelope, transform: (call, produced) => this.build(call, produced) },
+      {
+        stage: 'structured',
+        name: 'structured-envelope',
+        before: ['kernel/envelope-check'],
+        appliesTo: hasEnvelope,
+        transform: (call, produced) => this.build(call, produced),
+      },
       { stage: 'spill', name: 'structured-size-bound', appliesTo: hasEnvelope, transform: (call, produced) => this.bound(call, produced) },
     ];
   }

@@ -1,9 +1,8 @@
 import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
-import { hasLargeText, isBigValue } from '../../core/pipeline/big-value.js';
 import { isPlainContainer } from '../../core/result/json-pieces.js';
-import { renderedValue } from '../../core/pipeline/answer.js';
+import { hasLargeText, isBigValue, renderedValue } from '../../core/pipeline/answer.js';
 import { renderPieces } from './render.js';
 
 /** The `render` stage: TOON (default) or JSON text from the projected value, per the `outputFormat` argument. */

@@ -14,7 +14,7 @@ export function renderValue(value: unknown, format: unknown): string {
 
 /**
  * The same text, as consecutive pieces: the fast encoder's when it renders the value (toonPieces says why),
- * JSON's when it is `large` (core/pipeline/big-value.ts, hasLargeText), else the whole text as one piece.
+ * JSON's when it is `large` (core/pipeline/answer.ts, hasLargeText), else the whole text as one piece.
  */
 export function renderPieces(value: unknown, format: unknown, large = false): string[] {
   const json = (): string => JSON.stringify(value, null, 2) ?? 'null';

@@ -3,9 +3,9 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { isToolError } from '../../core/errors/tool-error.js';
 import type { Principal } from '../../core/identity/principal.js';
 import { MAX_MESSAGE_BYTES } from '../http/message-limits.js';
+import { ARTIFACT_URI_PREFIX, artifactUri } from '../../core/kernel/artifact-links.js';
 
-/** Where an artifact is addressed as an MCP resource: `mcp-devtools://artifacts/{artifactId}`. */
-export const ARTIFACT_URI_PREFIX = 'mcp-devtools://artifacts/';
+export { ARTIFACT_URI_PREFIX, artifactUri };
 const ARTIFACT_URI = /^mcp-devtools:\/\/artifacts\/([0-9a-f]{32})$/;
 
 /**
@@ -14,8 +14,6 @@ const ARTIFACT_URI = /^mcp-devtools:\/\/artifacts\/([0-9a-f]{32})$/;
  * Streamable HTTP downloaded with `GET /artifacts/{artifactId}`.
  */
 export const RESOURCE_READ_MAX_BYTES = MAX_MESSAGE_BYTES;
-
-export const artifactUri = (artifactId: string): string => `${ARTIFACT_URI_PREFIX}${artifactId}`;
 
 /** The one template: every artifact of the caller, by id. Artifacts are not listed (see resources/list). */
 export const ARTIFACT_TEMPLATE: ResourceTemplateType = {

@@ -1,6 +1,7 @@
 import { CLIENT_INFO_META_KEY, type Server } from '@modelcontextprotocol/server';
 import type { CallOptions } from '../../core/kernel/kernel.js';
-import { acceptedRequestId, traceIdOf } from '../../core/kernel/request-id.js';
+import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.js';
+import { acceptedRequestId, traceIdOf } from '../../core/kernel/call-span.js';
 import type { ClientInfo } from '../../core/plugin/call.js';
 import type { CorrelationHeaders } from '../http/correlation-headers.js';
 
@@ -42,3 +43,7 @@ function clientOf(info: unknown): ClientInfo | undefined {
   if (typeof name !== 'string' || name === '') return undefined;
   return typeof version === 'string' ? { name, version } : { name };
 }
+
+/** Who sent a request: the principal the transport's authentication found (`authInfo.extra.principal`), `local` without it. */
+export const principalOf = (ctx: { http?: { authInfo?: { extra?: Record<string, unknown> } } }): Principal =>
+  (ctx.http?.authInfo?.extra?.principal as Principal | undefined) ?? LOCAL_PRINCIPAL;

@@ -39,9 +39,5 @@ export function principalLogLevels(store: KeyValueStore): ClientLogLevels {
   };
 }
 
-/** The levels in order of severity, as RFC 5424 and the protocol list them. */
-const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-
-/** Whether a message at `level` goes to a client whose threshold is `threshold` (none: nothing goes). */
-export const reaches = (level: LoggingLevel, threshold: LoggingLevel | undefined): boolean =>
-  threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
+// Whether a level reaches a client's threshold: decided where the call's messages are sent (the call's order).
+export { reaches } from '../../core/kernel/call-messages.js';

@@ -14,14 +14,13 @@ import type { Principal } from '../../core/identity/principal.js';
 import { answerInvalidParamsAsSuch } from './invalid-params.js';
 import { sharedSchemaValidator } from './lazy-schema-validator.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { ENABLE_TOOLSET } from '../../core/kernel/tool-selection.js';
-import { callOrigin } from './call-origin.js';
+import { callOrigin, principalOf } from './call-origin.js';
 import { progressNotifier } from './progress-notifier.js';
-import { principalOf } from './principal-of.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
-import { carriesResourceLinks, withArtifactLinks } from './artifact-links.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
-import { callMessages } from './call-messages.js';
+
+/** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
+const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
 
 export interface McpServerOptions {
   /**
@@ -81,38 +80,34 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     return { tools: kernel.listTools(revision(ctx.mcpReq.envelope), enabled) as never };
   });
 
+  // Conversion only: the request into a call (who, which revision, which ids, the client's channel), the kernel's
+  // outcome into the result the client's era takes. What happens in what order is core/pipeline/pipeline.ts's.
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const principal = principalOf(ctx);
     const protocolVersion = revision(ctx.mcpReq.envelope);
-    // enable_toolset changes what this caller is served: compared before and after, to announce it.
-    const toolsetsBefore = request.params.name === ENABLE_TOOLSET ? (await kernel.enabledToolsets(principal)).size : undefined;
-    const messages = callMessages(request.params.name, await logThreshold(ctx, principal), (notification) => ctx.mcpReq.notify(notification));
-    await messages.started();
-    const started = performance.now();
+    const progressToken = request.params._meta?.progressToken;
+    const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
     let result: CallToolResult;
     try {
-      const origin = callOrigin(server, ctx, request.params._meta);
-      // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
-      const progress = progressNotifier(request.params._meta?.progressToken, {
-        send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
-      });
       result = await kernel.call(request.params.name, request.params.arguments, principal, {
         signal: ctx.mcpReq.signal,
         protocolVersion,
-        progress,
-        ...origin,
+        // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
+        ...(progressToken !== undefined && {
+          progress: progressNotifier(progressToken, { send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }) }),
+        }),
+        ...callOrigin(server, ctx, request.params._meta),
+        channel: {
+          logThreshold: await logThreshold(ctx, principal),
+          notify: (notification) => ctx.mcpReq.notify(notification),
+          resourceLinks: artifacts !== undefined && carriesResourceLinks(protocolVersion),
+          toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
+        },
       });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
-    await messages.ended(result, performance.now() - started);
-    // A toolset enabled: the caller's tool list changed (dynamic toolsets), which the protocol announces.
-    if (toolsetsBefore !== undefined && result.isError !== true && (await kernel.enabledToolsets(principal)).size > toolsetsBefore) {
-      await announceToolsChanged(server, ctx, options, (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined);
-    }
-    // The artifacts it names, as resources too (for clients of a revision that has resource links).
-    if (artifacts !== undefined && carriesResourceLinks(protocolVersion)) result = await withArtifactLinks(result, principal, artifacts);
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
     const advertised =

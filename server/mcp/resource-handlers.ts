@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import { TOKENS } from '../../core/tokens.js';
 import { ARTIFACT_TEMPLATE, readArtifactResource } from './artifact-resources.js';
-import { principalOf } from './principal-of.js';
+import { principalOf } from './call-origin.js';
 
 /** The kernel's artifact store, when it has one (a kernel embedded without the artifacts plugin has none). */
 export function artifactStoreOf(kernel: Kernel): ArtifactStore | undefined {

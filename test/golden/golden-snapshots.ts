@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { PIPELINE } from '../../core/pipeline/pipeline.js';
+import { callOrderText } from './call-order.js';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { startTestKernel } from '../support/test-kernel.js';
@@ -50,7 +50,7 @@ async function builtInWireToolsList(): Promise<unknown> {
  * Every built-in tool's pipeline, with every part on (a policy, an audit log, structured output): its stage
  * middleware and upstream interceptors in running order, beside the definition they follow (pipeline.ts).
  */
-async function builtInPipelines(): Promise<unknown> {
+async function builtInPipelines(): Promise<{ chains: unknown; jiraGetOrder: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'golden-pipelines-'));
   writeFileSync(join(dir, 'policy.yaml'), 'version: 1\nrules:\n  - { id: all, effect: allow }\n');
   const kernel = await startTestKernel({
@@ -61,7 +61,10 @@ async function builtInPipelines(): Promise<unknown> {
       .definitions()
       .map((d) => d.spec.name)
       .sort();
-    return { pipeline: PIPELINE, tools: Object.fromEntries(names.map((name) => [name, kernel.kernel.pipelineOf(name)])) };
+    return {
+      chains: { pipeline: kernel.kernel.pipelineOrder().stages, tools: Object.fromEntries(names.map((name) => [name, kernel.kernel.pipelineOf(name)])) },
+      jiraGetOrder: callOrderText(kernel.kernel, 'jira_get'),
+    };
   } finally {
     await kernel.close();
     rmSync(dir, { recursive: true, force: true });
@@ -168,12 +171,14 @@ async function wireGolden(era: Era): Promise<unknown> {
  * on the wire in each era with it on (the built-in tools/list of 2026-07-28, the fixture plugins' whole exchange).
  */
 export async function goldenSnapshots(): Promise<Snapshots> {
+  const pipelines = await builtInPipelines();
   return {
     'tools-list.json': serialize(await builtInToolsList({})),
     'tools-list-2026-07-28.json': serialize(await builtInWireToolsList()),
     'results.json': serialize(await goldenResults({})),
     'wire-2025-11-25.json': serialize(await wireGolden('2025-11-25')),
     'wire-2026-07-28.json': serialize(await wireGolden('2026-07-28')),
-    'pipeline-chains.json': serialize(await builtInPipelines()),
+    'pipeline-chains.json': serialize(pipelines.chains),
+    'call-order.txt': pipelines.jiraGetOrder,
   };
 }

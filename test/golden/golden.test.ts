@@ -36,6 +36,13 @@ describe('golden files: tools/list and results, in-process and on the wire of bo
     });
   }
 
+  // call-order.txt: jira_get's whole order, transport to answer, every part on (core/pipeline/pipeline.ts).
+  it('call-order.txt matches the reviewed order of one jira_get', () => {
+    const file = join(GOLDEN_DIR, 'call-order.txt');
+    expect(existsSync(file), `${file} is missing: run npm run golden:update`).to.equal(true);
+    expect(now['call-order.txt'], 'the order of a call changed: review it, then run npm run golden:update').to.equal(readFileSync(file, 'utf8'));
+  });
+
   it('pins no structured output with the flag off: no outputSchema, no structuredContent', () => {
     expect(now['tools-list.json']).not.to.contain('outputSchema');
     expect(now['results.json']).not.to.contain('structuredContent');

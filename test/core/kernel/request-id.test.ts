@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { acceptedRequestId, makeRequestId, traceIdOf } from '../../../core/kernel/request-id.js';
+import { acceptedRequestId, makeRequestId, traceIdOf } from '../../../core/kernel/call-span.js';
 
 describe('request ids: what a caller sent, checked, or one made', () => {
   it("takes a gateway's id as it came: UUIDs, nginx's hex, AWS trace ids", () => {

@@ -7,7 +7,7 @@ import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { renderValue } from '../../../plugins/toon/render.js';
 import { truncateForModel } from '../../../plugins/truncation/truncate-text.js';
 import { jiraSearchBody } from '../../bench/jira-bodies.js';
-import { BIG_VALUE_BYTES } from '../../../core/pipeline/big-value.js';
+import { BIG_VALUE_BYTES } from '../../../core/pipeline/answer.js';
 import { LARGE_STRING_BYTES } from '../../../core/text/large-string.js';
 import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { startTestKernel, textOf, type TestKernel } from '../../support/test-kernel.js';

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { boundedSearch } from '../../../plugins/projection/bounded-jmespath.js';
-import { MIN_BUDGET_BYTES, ProjectionBudget, ProjectionTooLarge } from '../../../plugins/projection/projection-budget.js';
+import { boundedSearch, MIN_BUDGET_BYTES, ProjectionBudget, ProjectionTooLarge } from '../../../plugins/projection/bounded-jmespath.js';
 import { sharedValue } from '../../support/projection-bombs.js';
 
 function stopped(run: () => unknown): string {

@@ -1,14 +1,15 @@
 import type { CallToolResult, ResourceLink } from '@modelcontextprotocol/server';
-import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
-import type { Principal } from '../../core/identity/principal.js';
-import { ARTIFACT_SENTENCE_ID } from '../../core/vendor/saved-artifact.js';
-import { artifactUri } from './artifact-resources.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { Principal } from '../identity/principal.js';
+import { ARTIFACT_SENTENCE_ID } from '../vendor/saved-artifact.js';
+
+/** Where an artifact is addressed as an MCP resource: `mcp-devtools://artifacts/{artifactId}`. */
+export const ARTIFACT_URI_PREFIX = 'mcp-devtools://artifacts/';
+
+export const artifactUri = (artifactId: string): string => `${ARTIFACT_URI_PREFIX}${artifactId}`;
 
 /** Links added to one result at most (a result names one or two artifacts; a text naming many is not ours). */
 const MAX_LINKS = 8;
-
-/** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
-export const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
 
 /**
  * The artifacts a successful result names, as `resource_link` blocks after its content: the whole log, diff or

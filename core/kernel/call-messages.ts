@@ -1,6 +1,12 @@
 import type { CallToolResult, LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
-import { SERVER_NAME } from '../../core/version.js';
-import { reaches } from './client-log-levels.js';
+import { SERVER_NAME } from '../version.js';
+
+/** The levels in order of severity, as RFC 5424 and the protocol list them. */
+const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Whether a message at `level` goes to a client whose threshold is `threshold` (none: nothing goes). */
+export const reaches = (level: LoggingLevel, threshold: LoggingLevel | undefined): boolean =>
+  threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
 
 /** What a client that asked for log messages is told of one tool call. */
 export interface CallMessages {
