@@ -1,0 +1,25 @@
+import Type from 'typebox';
+import type { ToolAnnotations } from '../../core/plugin/contract.js';
+import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
+
+// The arguments both ci tools take to name a commit, and what they may send.
+
+export const commitArgs = {
+  repo: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'owner/repo (GitHub) or workspace/repo (Bitbucket).' }),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Commit SHA, branch or tag.' })),
+  pullRequest: Type.Optional(Type.Integer({ minimum: 1, description: 'Pull request number (instead of ref).' })),
+  host: Type.Optional(Type.Enum(['github', 'bitbucket'], { description: 'Where repo lives (default github when configured).' })),
+  contextLines: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 6, description: 'Log lines shown around each error.' })),
+};
+
+/** Most excerpts of one log. */
+export const MAX_EXCERPTS = 3;
+
+export const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
+
+/**
+ * Reads on the three vendors' APIs and on the hosts they hand out for logs (signed storage URLs): which host
+ * a report reaches depends on which CI a commit's checks name, so the declaration is by method. Each request
+ * still passes the path check and the policy decision on its own method, path and host.
+ */
+export const CI_READS: readonly FurtherRoute[] = [{ method: 'GET', host: '*', path: '/**' }];
