@@ -1,4 +1,4 @@
-import { cleanTerminalOutput } from '../../core/vendor/clean-log.js';
+import { cleanTerminalOutput, collapseRepeatedLines } from '../../core/vendor/clean-log.js';
 
 /**
  * Where a CI log says what went wrong, across the toolchains builds run: the first lines a compiler, a test
@@ -97,8 +97,6 @@ export function errorExcerpts(lines: readonly string[], options: ExcerptOptions)
   return windows.map((w) => ({ line: w.first + 1, text: cut(lines.slice(w.from, w.to + 1)) }));
 }
 
+/** An excerpt's text: long lines cut, a run of one line (a retry loop) shown once with its count. */
 const cut = (lines: readonly string[]): string =>
-  lines
-    .map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l))
-    .join('\n')
-    .replace(/^\n+|\n+$/g, '');
+  collapseRepeatedLines(lines.map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l)).join('\n')).replace(/^\n+|\n+$/g, '');

@@ -135,7 +135,7 @@ export async function actionsFailure(ctx: AnyToolContext, deps: CiDeps, repo: st
   f.annotations = (annotations ?? [])
     .filter((a) => a.annotation_level === 'failure' && !/^Process completed with exit code \d+\.?$/.test(a.message))
     .slice(0, 10)
-    .map((a) => `${a.path}${a.start_line ? `:${a.start_line}` : ''}: ${a.title ? `${a.title}: ` : ''}${a.message.split('\n').slice(0, 3).join(' | ')}`);
+    .map((a) => `${a.path}${a.start_line ? `:${a.start_line}` : ''}: ${a.title ? `${a.title}: ` : ''}${a.message.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' | ')}`);
   if (log !== undefined) await attachLog(ctx, deps, f, log, options);
   return f;
 }
