@@ -52,13 +52,22 @@ export interface BitbucketChecks {
 }
 
 /** The commit a ref names: a hash as given, a branch's head, or a pull request's source commit. */
-export async function bitbucketCommit(ctx: AnyToolContext, bitbucket: UpstreamClient, repo: string, ref: { ref?: string; pullRequest?: number }): Promise<string> {
+export async function bitbucketCommit(
+  ctx: AnyToolContext,
+  bitbucket: UpstreamClient,
+  repo: string,
+  ref: { ref?: string; pullRequest?: number },
+): Promise<string> {
   if (ref.pullRequest !== undefined) {
-    const pr = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/pullrequests/${ref.pullRequest}` })).body as { source?: { commit?: { hash?: string } } };
+    const pr = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/pullrequests/${ref.pullRequest}` })).body as {
+      source?: { commit?: { hash?: string } };
+    };
     return pr.source?.commit?.hash ?? '';
   }
   if (/^[0-9a-f]{7,40}$/i.test(ref.ref!)) return ref.ref!;
-  const branch = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/refs/branches/${encodeURIComponent(ref.ref!)}` })).body as { target?: { hash?: string } };
+  const branch = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/refs/branches/${encodeURIComponent(ref.ref!)}` })).body as {
+    target?: { hash?: string };
+  };
   return branch.target?.hash ?? '';
 }
 
@@ -111,13 +120,23 @@ export async function pipelineFailures(ctx: AnyToolContext, deps: CiDeps, repo: 
       const stepPath = `${base}/steps/${uuidSegment(step.uuid)}`;
       const [log, cases] = await Promise.all([
         // The log may be a redirect to storage on another host: followed without the credentials.
-        noted(f, 'the log', async () => (await bitbucket.send(ctx, { method: 'GET', path: `${stepPath}/log` }, { expect: 'text', followForeignRedirectWithoutAuth: true })).text),
+        noted(
+          f,
+          'the log',
+          async () => (await bitbucket.send(ctx, { method: 'GET', path: `${stepPath}/log` }, { expect: 'text', followForeignRedirectWithoutAuth: true })).text,
+        ),
         noted(f, 'the test reports', async () => {
-          const body = (await bitbucket.send(ctx, { method: 'GET', path: `${stepPath}/test_reports/test_cases`, query: { pagelen: 100 } })).body as { values?: TestCase[] };
+          const body = (await bitbucket.send(ctx, { method: 'GET', path: `${stepPath}/test_reports/test_cases`, query: { pagelen: 100 } })).body as {
+            values?: TestCase[];
+          };
           return (body.values ?? []).filter((c) => FAILED.has(c.status ?? ''));
         }),
       ]);
-      f.tests = await Promise.all((cases ?? []).slice(0, MAX_TESTS).map((c, i) => testOf(ctx, bitbucket, `${stepPath}/test_reports/test_cases/${uuidSegment(c.uuid)}/test_case_reasons`, c, i < 3)));
+      f.tests = await Promise.all(
+        (cases ?? [])
+          .slice(0, MAX_TESTS)
+          .map((c, i) => testOf(ctx, bitbucket, `${stepPath}/test_reports/test_cases/${uuidSegment(c.uuid)}/test_case_reasons`, c, i < 3)),
+      );
       if ((cases?.length ?? 0) > MAX_TESTS) f.moreTests = cases!.length - MAX_TESTS;
       if (log !== undefined) await attachLog(ctx, deps, f, log, options);
       return f;

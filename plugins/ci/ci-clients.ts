@@ -90,7 +90,6 @@ function bitbucketClient(settings: Settings): UpstreamClient | undefined {
   });
 }
 
-
 /** A credential-less client for CircleCI's signed step output URLs: the signature is the credential, the token never leaves CircleCI. */
 export function signedUrlClient(settings: Settings, origin: string, foreignOf: string, environment: string): UpstreamClient {
   return new UpstreamClient({

@@ -63,7 +63,12 @@ export async function circleciFailure(ctx: AnyToolContext, deps: CiDeps, ref: Ci
   }
   const project = `/project/${slugPath(ref.slug)}`;
   const [job, detail, tests, flaky] = await Promise.all([
-    noted(f, 'the job', async () => (await circleci.send(ctx, { method: 'GET', path: `${project}/job/${ref.number}` })).body as { name?: string; web_url?: string; status?: string }),
+    noted(
+      f,
+      'the job',
+      async () =>
+        (await circleci.send(ctx, { method: 'GET', path: `${project}/job/${ref.number}` })).body as { name?: string; web_url?: string; status?: string },
+    ),
     // The step output lives only in v1.1, which knows GitHub and Bitbucket projects.
     ref.slug.startsWith('circleci/')
       ? Promise.resolve(undefined)
@@ -72,8 +77,14 @@ export async function circleciFailure(ctx: AnyToolContext, deps: CiDeps, ref: Ci
           const path = `/api/v1.1/project/${vcs === 'gh' ? 'github' : 'bitbucket'}/${encodeURIComponent(org!)}/${encodeURIComponent(repo!)}/${ref.number}`;
           return (await circleci.send(ctx, { method: 'GET', path })).body as { steps?: V1Step[] };
         }),
-    noted(f, 'the test results', async () => ((await circleci.send(ctx, { method: 'GET', path: `${project}/${ref.number}/tests` })).body as { items?: TestItem[] }).items ?? []),
-    noted(f, 'the flaky tests', async () => flakyNames((await circleci.send(ctx, { method: 'GET', path: `/insights/${slugPath(ref.slug)}/flaky-tests` })).body)),
+    noted(
+      f,
+      'the test results',
+      async () => ((await circleci.send(ctx, { method: 'GET', path: `${project}/${ref.number}/tests` })).body as { items?: TestItem[] }).items ?? [],
+    ),
+    noted(f, 'the flaky tests', async () =>
+      flakyNames((await circleci.send(ctx, { method: 'GET', path: `/insights/${slugPath(ref.slug)}/flaky-tests` })).body),
+    ),
   ]);
   if (job?.name) f.name = job.name;
   if (job?.status) f.conclusion = job.status;

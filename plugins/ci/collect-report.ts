@@ -19,7 +19,10 @@ export function hostOf(deps: CiDeps, target: CommitRef): 'github' | 'bitbucket' 
   const host = target.host ?? (deps.clients.github !== undefined || deps.clients.bitbucket === undefined ? 'github' : 'bitbucket');
   if (deps.clients[host] === undefined) {
     const setting = host === 'github' ? 'GITHUB_TOKEN' : 'BITBUCKET_ACCESS_TOKEN (or an Atlassian account or app password)';
-    throw new ToolError('missing_credentials', `${host === 'github' ? 'GitHub' : 'Bitbucket'} credentials are not configured: set ${setting} to read the checks of ${target.repo}.`);
+    throw new ToolError(
+      'missing_credentials',
+      `${host === 'github' ? 'GitHub' : 'Bitbucket'} credentials are not configured: set ${setting} to read the checks of ${target.repo}.`,
+    );
   }
   if (target.ref === undefined && target.pullRequest === undefined) {
     throw new ToolError('invalid_arguments', 'Name the commit: give ref (a commit SHA, branch or tag) or pullRequest (its number).');
@@ -45,7 +48,8 @@ export async function commitChecks(ctx: AnyToolContext, deps: CiDeps, target: Co
   }
   const bitbucket = deps.clients.bitbucket!;
   const sha = await bitbucketCommit(ctx, bitbucket, target.repo, target);
-  if (sha === '') throw new ToolError('upstream_invalid_body', `Bitbucket gave no commit for ${target.ref ?? `pull request #${target.pullRequest}`} of ${target.repo}.`);
+  if (sha === '')
+    throw new ToolError('upstream_invalid_body', `Bitbucket gave no commit for ${target.ref ?? `pull request #${target.pullRequest}`} of ${target.repo}.`);
   return { host: 'bitbucket', sha, checks: await bitbucketChecks(ctx, bitbucket, target.repo, sha) };
 }
 

@@ -5,11 +5,11 @@ import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
 // The arguments both ci tools take to name a commit, and what they may send.
 
 export const commitArgs = {
-  repo: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'owner/repo (GitHub) or workspace/repo (Bitbucket).' }),
+  repo: Type.String({ pattern: '^[\\w.-]+/[\\w.-]+$', maxLength: 201, description: 'owner/repo or workspace/repo.' }),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Commit SHA, branch or tag.' })),
-  pullRequest: Type.Optional(Type.Integer({ minimum: 1, description: 'Pull request number (instead of ref).' })),
-  host: Type.Optional(Type.Enum(['github', 'bitbucket'], { description: 'Where repo lives (default github when configured).' })),
-  contextLines: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 6, description: 'Log lines shown around each error.' })),
+  pullRequest: Type.Optional(Type.Integer({ minimum: 1, description: 'Or a pull request number.' })),
+  host: Type.Optional(Type.Enum(['github', 'bitbucket'], { description: 'Default github when configured.' })),
+  contextLines: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 6, description: 'Log lines around each error.' })),
 };
 
 /** Most excerpts of one log. */

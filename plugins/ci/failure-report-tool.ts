@@ -12,8 +12,8 @@ export const FAILURE_REPORT = defineTool({
   toolset: 'ci',
   title: 'Why did CI fail?',
   description:
-    "Why a commit's CI failed, in one call across GitHub Actions, CircleCI and Bitbucket Pipelines: each failed job's step, " +
-    'the log lines around its first errors, failed tests (known flaky marked), annotations, and the whole log as an artifact.',
+    "Why a commit's CI failed, in one call across GitHub Actions, CircleCI and Bitbucket Pipelines: per failed job its step, " +
+    'log lines around the first errors, failed tests (flaky marked), and the whole log as an artifact.',
   annotations: READ,
   input: FailureReportArgs,
   savesArtifacts: true,

@@ -61,7 +61,11 @@ export async function githubChecks(ctx: AnyToolContext, github: UpstreamClient, 
     total: checks.length + statuses.length,
     failed: checks.filter((c) => c.status === 'completed' && FAILED.has(c.conclusion ?? '')),
     failedStatuses: statuses.filter((s) => s.state === 'failure' || s.state === 'error'),
-    pending: [...checks.filter((c) => c.status !== 'completed').map((c) => c.name), ...statuses.filter((s) => s.state === 'pending').map((s) => s.context)],
+    // Sorted: the same checks read twice compare equal (ci_wait backs off while nothing changes).
+    pending: [
+      ...checks.filter((c) => c.status !== 'completed').map((c) => c.name),
+      ...statuses.filter((s) => s.state === 'pending').map((s) => s.context),
+    ].sort(),
     passedElsewhere,
   };
 }
@@ -115,7 +119,14 @@ interface Annotation {
 }
 
 /** A failed Actions job: its failed step, the lines around its first errors, its failure annotations, whether it passed on another run. */
-export async function actionsFailure(ctx: AnyToolContext, deps: CiDeps, repo: string, run: CheckRun, checks: GithubChecks, options: LogOptions): Promise<JobFailure> {
+export async function actionsFailure(
+  ctx: AnyToolContext,
+  deps: CiDeps,
+  repo: string,
+  run: CheckRun,
+  checks: GithubChecks,
+  options: LogOptions,
+): Promise<JobFailure> {
   const github = deps.clients.github!;
   const f = failure('GitHub Actions', run.name, run.conclusion ?? 'failure', run.html_url);
   if (checks.passedElsewhere.has(run.name)) f.flaky = 'this job passed on another run of the same commit.';
@@ -129,13 +140,24 @@ export async function actionsFailure(ctx: AnyToolContext, deps: CiDeps, repo: st
     }),
     (run.output?.annotations_count ?? 0) === 0
       ? Promise.resolve([])
-      : noted(f, 'the annotations', async () => (await github.send(ctx, { method: 'GET', path: `${repoPath(repo)}/check-runs/${run.id}/annotations` })).body as Annotation[]),
+      : noted(
+          f,
+          'the annotations',
+          async () => (await github.send(ctx, { method: 'GET', path: `${repoPath(repo)}/check-runs/${run.id}/annotations` })).body as Annotation[],
+        ),
   ]);
   f.step = job?.steps?.find((s) => s.conclusion === 'failure')?.name;
   f.annotations = (annotations ?? [])
     .filter((a) => a.annotation_level === 'failure' && !/^Process completed with exit code \d+\.?$/.test(a.message))
     .slice(0, 10)
-    .map((a) => `${a.path}${a.start_line ? `:${a.start_line}` : ''}: ${a.title ? `${a.title}: ` : ''}${a.message.split('\n').filter((l) => l.trim() !== '').slice(0, 3).join(' | ')}`);
+    .map(
+      (a) =>
+        `${a.path}${a.start_line ? `:${a.start_line}` : ''}: ${a.title ? `${a.title}: ` : ''}${a.message
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
   if (log !== undefined) await attachLog(ctx, deps, f, log, options);
   return f;
 }

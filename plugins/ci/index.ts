@@ -18,7 +18,8 @@ import { WAIT } from './wait-tool.js';
   name: 'ci',
   version: '1.0.0',
   settings: CiSettings,
-  toolsets: { ci: { description: "Why a commit's CI failed, and waiting for it, across GitHub Actions, CircleCI and Bitbucket Pipelines." } },
+  // Not in the defaults: the default tools/list is held to 12,000 tokens and these two (about 500) do not fit yet.
+  toolsets: { ci: { description: "Why a commit's CI failed, and waiting for it, across GitHub Actions, CircleCI and Bitbucket Pipelines.", default: false } },
   tools: [FAILURE_REPORT, WAIT],
 })
 export class CiPlugin implements CiDeps {

@@ -106,7 +106,11 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
   describe('a CircleCI failure named by a commit status', () => {
     it("reads the job's failed step output, its failed tests, and which of them Insights knows as flaky", async () => {
       t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-      t.mock.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]));
+      t.mock.on(
+        'GET',
+        `/repos/${REPO}/commits/:ref/status`,
+        combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
+      );
       serveCircleciFailure(circleci(), storage(), FLAKY_SNAKE);
       const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
       expect(text).to.contain('## CircleCI: test (failed) https://app.circleci.com/pipelines/github/CircleCI-Public/api-preview-docs/25/workflows/');
@@ -123,7 +127,11 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
 
     it("reads Insights' documented shape too, and marks no test Insights does not name", async () => {
       t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-      t.mock.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]));
+      t.mock.on(
+        'GET',
+        `/repos/${REPO}/commits/:ref/status`,
+        combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
+      );
       const documented = circleciFixture<{ 'flaky-tests': Array<Record<string, unknown>> }>('flaky-tests.json');
       documented['flaky-tests'][0]!['test-name'] = 'accepts 51 items (was a 502 behind the gateway)';
       documented['flaky-tests'][0]!.classname = 'checkout with a large cart';
@@ -143,7 +151,10 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
       );
       bitbucket().on('GET', `${repo}/commit/${SHA}/statuses`, bitbucketStatusesReply(circleciJobUrl));
       bitbucket().on('GET', `${repo}/pipelines/:pipeline/steps`, { body: bitbucketSteps() });
-      bitbucket().on('GET', `${repo}/pipelines/:pipeline/steps/:step/log`, { headers: { 'content-type': 'application/octet-stream' }, body: bitbucketStepLog() });
+      bitbucket().on('GET', `${repo}/pipelines/:pipeline/steps/:step/log`, {
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bitbucketStepLog(),
+      });
       bitbucket().on('GET', `${repo}/pipelines/:pipeline/steps/:step/test_reports/test_cases`, testCasesReply());
       bitbucket().on('GET', `${repo}/pipelines/:pipeline/steps/:step/test_reports/test_cases/:case/test_case_reasons`, testCaseReasonsReply());
     }
@@ -164,11 +175,19 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
     });
 
     it('finds the failures of a commit on two vendors at once: its pipeline and the CircleCI job its status names', async () => {
-      serveBitbucketFailure('https://app.circleci.com/pipelines/bitbucket/CircleCI-Public/api-preview-docs/25/workflows/fda08377-fe7e-46b1-8992-3a7aaecac9c3/jobs/1262');
-      circleci().on('GET', '/api/v2/project/bb/CircleCI-Public/api-preview-docs/job/1262', { body: { ...circleciFixture<Record<string, unknown>>('job-details.json'), status: 'failed' } });
-      circleci().on('GET', '/api/v1.1/project/bitbucket/CircleCI-Public/api-preview-docs/1262', { body: JSON.parse(JSON.stringify(circleciFixture('job-detail-v1.json')).replaceAll('{{OUTPUT_HOST}}', storage().url)) });
+      serveBitbucketFailure(
+        'https://app.circleci.com/pipelines/bitbucket/CircleCI-Public/api-preview-docs/25/workflows/fda08377-fe7e-46b1-8992-3a7aaecac9c3/jobs/1262',
+      );
+      circleci().on('GET', '/api/v2/project/bb/CircleCI-Public/api-preview-docs/job/1262', {
+        body: { ...circleciFixture<Record<string, unknown>>('job-details.json'), status: 'failed' },
+      });
+      circleci().on('GET', '/api/v1.1/project/bitbucket/CircleCI-Public/api-preview-docs/1262', {
+        body: JSON.parse(JSON.stringify(circleciFixture('job-detail-v1.json')).replaceAll('{{OUTPUT_HOST}}', storage().url)),
+      });
       serveJobLogs(circleci(), storage(), { 103: FAILED_TEST_OUTPUT });
-      circleci().on('GET', '/api/v2/project/bb/CircleCI-Public/api-preview-docs/1262/tests', { body: { ...circleciFixture<Record<string, unknown>>('job-tests.json'), next_page_token: null } });
+      circleci().on('GET', '/api/v2/project/bb/CircleCI-Public/api-preview-docs/1262/tests', {
+        body: { ...circleciFixture<Record<string, unknown>>('job-tests.json'), next_page_token: null },
+      });
       circleci().on('GET', '/api/v2/insights/bb/CircleCI-Public/api-preview-docs/flaky-tests', { body: { flaky_tests: [], total_flaky_tests: 0 } });
       const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA, host: 'bitbucket' }));
       expect(text).to.match(/^2 failed checks on acme\/storefront at 7d9c1e2a4b6f \(\d+ checks read on Bitbucket; failed on Bitbucket Pipelines, CircleCI\)/);
@@ -181,7 +200,11 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
 
   it('finds the failures of a GitHub commit on two vendors at once: an Actions job and a CircleCI job', async () => {
     serveActionsFailure(t.mock, storage());
-    t.mock.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]));
+    t.mock.on(
+      'GET',
+      `/repos/${REPO}/commits/:ref/status`,
+      combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
+    );
     serveCircleciFailure(circleci(), storage(), FLAKY_SNAKE);
     const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
     expect(text).to.match(/^2 failed checks on acme\/storefront at 7d9c1e2a4b6f \(3 checks read on GitHub; failed on GitHub Actions, CircleCI\)/);
@@ -207,7 +230,11 @@ describe('ci_failure_report without CircleCI credentials', () => {
 
   it('still names the failed CircleCI job and its link, and says which setting would read it', async () => {
     t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-    t.mock.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]));
+    t.mock.on(
+      'GET',
+      `/repos/${REPO}/commits/:ref/status`,
+      combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
+    );
     const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
     expect(text).to.contain('## CircleCI: ci/circleci: test (failed) https://circleci.com/gh/CircleCI-Public/api-preview-docs/1262');
     expect(text).to.contain('CircleCI is not configured here: set CIRCLECI_TOKEN');

@@ -10,7 +10,8 @@ export const GITHUB_TOKEN = 'ghp_ciReportToken0123456789abcdef';
 export const CIRCLECI_TOKEN = 'CCIPAT_ciReport_0123456789abcdef';
 export const BITBUCKET_TOKEN = 'bb_ciReportAccessToken_0123456789';
 export const JOB_ID = 31933201456;
-export const CIRCLECI_JOB_URL = 'https://circleci.com/gh/CircleCI-Public/api-preview-docs/1262?utm_campaign=vcs-integration-link&utm_medium=referral&utm_source=github-build-link';
+export const CIRCLECI_JOB_URL =
+  'https://circleci.com/gh/CircleCI-Public/api-preview-docs/1262?utm_campaign=vcs-integration-link&utm_medium=referral&utm_source=github-build-link';
 export const CIRCLECI_PROJECT = '/api/v2/project/gh/CircleCI-Public/api-preview-docs';
 
 /** The kernel of the ci plugin alone, its three vendors on loopback mocks, and a storage host for logs. */
@@ -32,7 +33,14 @@ export function useCiKernel(extra: Record<string, string> = {}): ReturnType<type
 }
 
 /** GitHub: a commit whose Actions job failed (the log on the blob host), and whose other checks passed. */
-export function serveActionsFailure(github: MockUpstream, storage: MockUpstream, runs = [checkRun({ id: 100, name: 'lint', app: 'github-actions', conclusion: 'success' }), checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: 'failure', annotations: 2 })]): void {
+export function serveActionsFailure(
+  github: MockUpstream,
+  storage: MockUpstream,
+  runs = [
+    checkRun({ id: 100, name: 'lint', app: 'github-actions', conclusion: 'success' }),
+    checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: 'failure', annotations: 2 }),
+  ],
+): void {
   github.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply(runs));
   github.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([]));
   github.on('GET', `/repos/${REPO}/actions/jobs/${JOB_ID}`, { body: failedJob(JOB_ID, 'test (20.x)') });
@@ -46,7 +54,9 @@ export function serveActionsFailure(github: MockUpstream, storage: MockUpstream,
 
 /** CircleCI: job 1262 failed in "Run tests", its tests and Insights as CircleCI serves them. */
 export function serveCircleciFailure(circleci: MockUpstream, storage: MockUpstream, flakyBody: unknown): void {
-  circleci.on('GET', `${CIRCLECI_PROJECT}/job/1262`, { body: { ...circleciFixture<Record<string, unknown>>('job-details.json'), status: 'failed', stopped_at: '2026-10-07T16:24:02.118Z' } });
+  circleci.on('GET', `${CIRCLECI_PROJECT}/job/1262`, {
+    body: { ...circleciFixture<Record<string, unknown>>('job-details.json'), status: 'failed', stopped_at: '2026-10-07T16:24:02.118Z' },
+  });
   serveJobLogs(circleci, storage, { 103: FAILED_TEST_OUTPUT });
   circleci.on('GET', `${CIRCLECI_PROJECT}/1262/tests`, { body: { ...circleciFixture<Record<string, unknown>>('job-tests.json'), next_page_token: null } });
   circleci.on('GET', '/api/v2/insights/gh/CircleCI-Public/api-preview-docs/flaky-tests', { body: flakyBody });
@@ -66,4 +76,3 @@ export const FLAKY_SNAKE = {
   ],
   total_flaky_tests: 1,
 };
-

@@ -64,7 +64,9 @@ describe('ci_wait (dist/cli.js over stdio)', function () {
     it('reports progress as checks finish, then answers the final status with the failure report', async () => {
       serveFinishingChecks(github, storage);
       const seen: Array<{ progress: number; total?: number; message?: string }> = [];
-      const result = await sdk1().callTool({ name: 'ci_wait', arguments: { repo: REPO, ref: SHA, timeoutSeconds: 30 } }, undefined, { onprogress: (p) => seen.push(p) });
+      const result = await sdk1().callTool({ name: 'ci_wait', arguments: { repo: REPO, ref: SHA, timeoutSeconds: 30 } }, undefined, {
+        onprogress: (p) => seen.push(p),
+      });
       const text = textOf(result as never);
       expect(text.split('\n')[0]).to.equal('CI finished with failures.');
       expect(text).to.contain('## GitHub Actions: test (20.x) (failure)');
@@ -77,17 +79,27 @@ describe('ci_wait (dist/cli.js over stdio)', function () {
     });
 
     it('answers "still running" when the wait ends first, and says how to keep waiting', async () => {
-      github.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: null })]));
+      github.on(
+        'GET',
+        `/repos/${REPO}/commits/:ref/check-runs`,
+        checkRunsReply([checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: null })]),
+      );
       github.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([]));
       const result = await sdk1().callTool({ name: 'ci_wait', arguments: { repo: REPO, ref: SHA, timeoutSeconds: 1 } });
       const text = textOf(result as never);
-      expect(text).to.match(/^Still running after 1 s: call ci_wait again to keep waiting\.\nNo failed checks on acme\/storefront at 7d9c1e2a4b6f .*\nStill running: test \(20\.x\)\./);
+      expect(text).to.match(
+        /^Still running after 1 s: call ci_wait again to keep waiting\.\nNo failed checks on acme\/storefront at 7d9c1e2a4b6f .*\nStill running: test \(20\.x\)\./,
+      );
       // The interval doubles while nothing changes: a second at 50 ms would be twenty polls without it.
       expect(checkPolls(github)).to.be.within(2, 8);
     });
 
     it('stops polling when the client cancels the call', async () => {
-      github.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: null })]));
+      github.on(
+        'GET',
+        `/repos/${REPO}/commits/:ref/check-runs`,
+        checkRunsReply([checkRun({ id: JOB_ID, name: 'test (20.x)', app: 'github-actions', conclusion: null })]),
+      );
       github.on('GET', `/repos/${REPO}/commits/:ref/status`, combinedStatusReply([]));
       const controller = new AbortController();
       const call = sdk1().callTool({ name: 'ci_wait', arguments: { repo: REPO, ref: SHA, timeoutSeconds: 600 } }, undefined, { signal: controller.signal });

@@ -14,20 +14,31 @@ function logWith(failure: string[], before = 40, after = 40, exit = 'make: *** [
 const first = (lines: string[], contextLines = 3): string => errorExcerpts(lines, { contextLines, maxExcerpts: 3 })[0]!.text;
 
 const TOOLCHAINS: Array<[string, string[], string]> = [
-  ['tsc', ['src/cart.ts(12,7): error TS2322: Type \'string\' is not assignable to type \'number\'.'], 'error TS2322'],
-  ['tsc --pretty', ['src/cart.ts:12:7 - error TS2322: Type \'string\' is not assignable to type \'number\'.'], 'error TS2322'],
+  ['tsc', ["src/cart.ts(12,7): error TS2322: Type 'string' is not assignable to type 'number'."], 'error TS2322'],
+  ['tsc --pretty', ["src/cart.ts:12:7 - error TS2322: Type 'string' is not assignable to type 'number'."], 'error TS2322'],
   ['eslint', ['/home/runner/work/app/src/cart.ts', "  12:7  error  'total' is assigned a value but never used  no-unused-vars"], 'no-unused-vars'],
   ['gcc', ["src/parse.c:88:14: error: 'len' undeclared (first use in this function)"], "'len' undeclared"],
   ['go test', ['--- FAIL: TestParseHeader (0.00s)', '    header_test.go:41: got "text/html", want "application/json"'], 'want "application/json"'],
   ['go panic', ['panic: runtime error: index out of range [3] with length 3'], 'index out of range'],
   ['cargo build', ['error[E0308]: mismatched types', '  --> src/main.rs:4:18'], 'mismatched types'],
-  ['cargo test', ["thread 'tests::parses_empty' panicked at src/lib.rs:22:9:", 'assertion `left == right` failed'], "panicked at src/lib.rs:22:9"],
+  ['cargo test', ["thread 'tests::parses_empty' panicked at src/lib.rs:22:9:", 'assertion `left == right` failed'], 'panicked at src/lib.rs:22:9'],
   ['pytest', ['___________________ test_checkout_total ___________________', 'E       assert 97.2 == 90.72'], 'assert 97.2 == 90.72'],
-  ['jest', ['FAIL src/cart/cart-total.test.ts', '  ● cart total › applies the member discount before tax', '    Expected: 90.72'], 'applies the member discount'],
+  [
+    'jest',
+    ['FAIL src/cart/cart-total.test.ts', '  ● cart total › applies the member discount before tax', '    Expected: 90.72'],
+    'applies the member discount',
+  ],
   ['mocha', ['  1) search', '       ranks recent documents first:', '     AssertionError: expected 2 to equal 1'], 'expected 2 to equal 1'],
   ['maven', ['[ERROR] Failures: ', '[ERROR]   CartTest.memberDiscount:43 expected:<90.72> but was:<97.2>'], 'expected:<90.72>'],
   ['gradle', ['> Task :app:test FAILED', 'CartTest > memberDiscount() FAILED'], ':app:test FAILED'],
-  ['docker', ['#12 ERROR: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1', 'ERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1'], 'failed to solve'],
+  [
+    'docker',
+    [
+      '#12 ERROR: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+      'ERROR: failed to solve: process "/bin/sh -c npm ci" did not complete successfully: exit code: 1',
+    ],
+    'failed to solve',
+  ],
   ['npm', ['npm ERR! code ERESOLVE', 'npm ERR! ERESOLVE unable to resolve dependency tree'], 'ERESOLVE unable to resolve'],
 ];
 
@@ -42,7 +53,12 @@ describe('error lines of a CI log (plugins/ci/error-lines.ts)', () => {
   }
 
   it('prefers a specific error to the generic lines a build prints when it gives up', () => {
-    const lines = logWith(["src/cart.ts(12,7): error TS2322: Type 'string' is not assignable to type 'number'."], 5, 60, 'make: *** [Makefile:12: build] Error 2');
+    const lines = logWith(
+      ["src/cart.ts(12,7): error TS2322: Type 'string' is not assignable to type 'number'."],
+      5,
+      60,
+      'make: *** [Makefile:12: build] Error 2',
+    );
     const excerpts = errorExcerpts(lines, { contextLines: 2, maxExcerpts: 3 });
     expect(excerpts).to.have.length(1);
     expect(excerpts[0]!.line).to.equal(6);
@@ -65,8 +81,9 @@ describe('error lines of a CI log (plugins/ci/error-lines.ts)', () => {
     expect(errorExcerpts(run, { contextLines: 3, maxExcerpts: 3 }).reduce((n, e) => n + e.text.split('\n').length, 0)).to.be.at.most(3 * 13);
   });
 
-  it("reads a GitHub log as a person does: no BOM, timestamps, group markers or colours; a redrawn line as drawn last", () => {
-    const raw = '\uFEFF2026-11-30T14:02:00.1000000Z ##[group]Run npm test\n2026-11-30T14:02:01.2000000Z \u001b[31mFAIL\u001b[0m src/a.test.ts\n2026-11-30T14:02:02.3000000Z 10%\r50%\r100%\n';
+  it('reads a GitHub log as a person does: no BOM, timestamps, group markers or colours; a redrawn line as drawn last', () => {
+    const raw =
+      '\uFEFF2026-11-30T14:02:00.1000000Z ##[group]Run npm test\n2026-11-30T14:02:01.2000000Z \u001b[31mFAIL\u001b[0m src/a.test.ts\n2026-11-30T14:02:02.3000000Z 10%\r50%\r100%\n';
     expect(readableLog(raw)).to.deep.equal(['Run npm test', 'FAIL src/a.test.ts', '100%', '']);
   });
 
