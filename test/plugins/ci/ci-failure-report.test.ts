@@ -11,7 +11,6 @@ import {
   bitbucketSteps,
   checkRun,
   checkRunsReply,
-  combinedStatusReply,
   REPO,
   SHA,
   testCaseReasonsReply,
@@ -21,13 +20,13 @@ import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 import {
   BITBUCKET_TOKEN,
-  CIRCLECI_JOB_URL,
   CIRCLECI_TOKEN,
   FLAKY_SNAKE,
   GITHUB_TOKEN,
   JOB_ID,
   serveActionsFailure,
   serveCircleciFailure,
+  serveCircleciStatus,
   useCiKernel,
 } from './ci-mocks.js';
 
@@ -106,11 +105,7 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
   describe('a CircleCI failure named by a commit status', () => {
     it("reads the job's failed step output, its failed tests, and which of them Insights knows as flaky", async () => {
       t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-      t.mock.on(
-        'GET',
-        `/repos/${REPO}/commits/:ref/status`,
-        combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
-      );
+      serveCircleciStatus(t.mock);
       serveCircleciFailure(circleci(), storage(), FLAKY_SNAKE);
       const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
       expect(text).to.contain('## CircleCI: test (failed) https://app.circleci.com/pipelines/github/CircleCI-Public/api-preview-docs/25/workflows/');
@@ -127,11 +122,7 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
 
     it("reads Insights' documented shape too, and marks no test Insights does not name", async () => {
       t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-      t.mock.on(
-        'GET',
-        `/repos/${REPO}/commits/:ref/status`,
-        combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
-      );
+      serveCircleciStatus(t.mock);
       const documented = circleciFixture<{ 'flaky-tests': Array<Record<string, unknown>> }>('flaky-tests.json');
       documented['flaky-tests'][0]!['test-name'] = 'accepts 51 items (was a 502 behind the gateway)';
       documented['flaky-tests'][0]!.classname = 'checkout with a large cart';
@@ -200,11 +191,7 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
 
   it('finds the failures of a GitHub commit on two vendors at once: an Actions job and a CircleCI job', async () => {
     serveActionsFailure(t.mock, storage());
-    t.mock.on(
-      'GET',
-      `/repos/${REPO}/commits/:ref/status`,
-      combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
-    );
+    serveCircleciStatus(t.mock);
     serveCircleciFailure(circleci(), storage(), FLAKY_SNAKE);
     const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
     expect(text).to.match(/^2 failed checks on acme\/storefront at 7d9c1e2a4b6f \(3 checks read on GitHub; failed on GitHub Actions, CircleCI\)/);
@@ -230,11 +217,7 @@ describe('ci_failure_report without CircleCI credentials', () => {
 
   it('still names the failed CircleCI job and its link, and says which setting would read it', async () => {
     t.mock.on('GET', `/repos/${REPO}/commits/:ref/check-runs`, checkRunsReply([]));
-    t.mock.on(
-      'GET',
-      `/repos/${REPO}/commits/:ref/status`,
-      combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
-    );
+    serveCircleciStatus(t.mock);
     const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }));
     expect(text).to.contain('## CircleCI: ci/circleci: test (failed) https://circleci.com/gh/CircleCI-Public/api-preview-docs/1262');
     expect(text).to.contain('CircleCI is not configured here: set CIRCLECI_TOKEN');

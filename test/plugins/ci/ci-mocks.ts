@@ -76,3 +76,12 @@ export const FLAKY_SNAKE = {
   ],
   total_flaky_tests: 1,
 };
+
+/** GitHub: the commit's status from CircleCI's classic integration, naming job 1262. */
+export function serveCircleciStatus(github: MockUpstream): void {
+  github.on(
+    'GET',
+    `/repos/${REPO}/commits/:ref/status`,
+    combinedStatusReply([{ context: 'ci/circleci: test', state: 'failure', target_url: CIRCLECI_JOB_URL, description: 'Your tests failed on CircleCI' }]),
+  );
+}
