@@ -2,6 +2,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { AnyToolContext } from '../../core/plugin/tool-context.js';
 import { attachLog, noted, type CiDeps, type LogOptions } from './ci-deps.js';
 import { circleciJobOf, MAX_TESTS, type CircleciJobRef } from './circleci-failures.js';
+import { refSegment } from './commit-args.js';
 import { failure, type FailedTest, type JobFailure } from './report.js';
 
 // A Bitbucket Cloud commit: the pipelines that ran on it and their failed steps (log, test reports), and the
@@ -56,7 +57,7 @@ export async function bitbucketCommit(
   ctx: AnyToolContext,
   bitbucket: UpstreamClient,
   repo: string,
-  ref: { ref?: string; pullRequest?: number },
+  ref: { ref: string; pullRequest?: number },
 ): Promise<string> {
   if (ref.pullRequest !== undefined) {
     const pr = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/pullrequests/${ref.pullRequest}` })).body as {
@@ -64,8 +65,8 @@ export async function bitbucketCommit(
     };
     return pr.source?.commit?.hash ?? '';
   }
-  if (/^[0-9a-f]{7,40}$/i.test(ref.ref!)) return ref.ref!;
-  const branch = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/refs/branches/${encodeURIComponent(ref.ref!)}` })).body as {
+  if (/^[0-9a-f]{7,40}$/i.test(ref.ref)) return ref.ref;
+  const branch = (await bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/refs/branches/${refSegment(ref.ref)}` })).body as {
     target?: { hash?: string };
   };
   return branch.target?.hash ?? '';
@@ -77,7 +78,7 @@ const sameCommit = (a: string | undefined, b: string): boolean => a !== undefine
 export async function bitbucketChecks(ctx: AnyToolContext, bitbucket: UpstreamClient, repo: string, sha: string): Promise<BitbucketChecks> {
   const [pipelines, statuses] = await Promise.all([
     bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/pipelines`, query: { sort: '-created_on', pagelen: 50 } }),
-    bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/commit/${encodeURIComponent(sha)}/statuses`, query: { pagelen: 100 } }),
+    bitbucket.send(ctx, { method: 'GET', path: `${bbRepoPath(repo)}/commit/${refSegment(sha)}/statuses`, query: { pagelen: 100 } }),
   ]);
   const ofCommit = ((pipelines.body as { values?: Pipeline[] }).values ?? []).filter((p) => sameCommit(p.target?.commit?.hash, sha));
   // Pipelines reports itself as a build status too: its pipelines are read from the pipelines list.

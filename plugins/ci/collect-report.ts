@@ -6,13 +6,15 @@ import { circleciFailure } from './circleci-failures.js';
 import { actionsFailure, failedChecks, githubChecks, repoPath, type GithubChecks } from './github-failures.js';
 import type { FailureReport, JobFailure } from './report.js';
 
-/** Which commit a call is about, on which host. */
+/** Which commit a call is about, on which host: `ref` is a SHA, branch or tag, or `#N` for pull request N. */
 export interface CommitRef {
   repo: string;
-  ref?: string;
-  pullRequest?: number;
+  ref: string;
   host?: 'github' | 'bitbucket';
 }
+
+/** The pull request a ref names (`#42`), if it names one. */
+export const pullRequestOf = (ref: string): number | undefined => (/^#\d{1,9}$/.test(ref) ? Number(ref.slice(1)) : undefined);
 
 /** Where the repository lives: as given, else GitHub when it is configured, else Bitbucket. */
 export function hostOf(deps: CiDeps, target: CommitRef): 'github' | 'bitbucket' {
@@ -24,9 +26,6 @@ export function hostOf(deps: CiDeps, target: CommitRef): 'github' | 'bitbucket' 
       `${host === 'github' ? 'GitHub' : 'Bitbucket'} credentials are not configured: set ${setting} to read the checks of ${target.repo}.`,
     );
   }
-  if (target.ref === undefined && target.pullRequest === undefined) {
-    throw new ToolError('invalid_arguments', 'Name the commit: give ref (a commit SHA, branch or tag) or pullRequest (its number).');
-  }
   return host;
 }
 
@@ -35,21 +34,21 @@ export type CommitChecks = { host: 'github'; sha: string; checks: GithubChecks }
 
 /** The checks of the commit a call names (a pull request's head is looked up first). */
 export async function commitChecks(ctx: AnyToolContext, deps: CiDeps, target: CommitRef): Promise<CommitChecks> {
+  const pullRequest = pullRequestOf(target.ref);
   if (hostOf(deps, target) === 'github') {
     const github = deps.clients.github!;
-    let ref = target.ref;
-    if (target.pullRequest !== undefined) {
-      const pr = (await github.send(ctx, { method: 'GET', path: `${repoPath(target.repo)}/pulls/${target.pullRequest}` })).body as { head?: { sha?: string } };
+    let ref: string | undefined = target.ref;
+    if (pullRequest !== undefined) {
+      const pr = (await github.send(ctx, { method: 'GET', path: `${repoPath(target.repo)}/pulls/${pullRequest}` })).body as { head?: { sha?: string } };
       ref = pr.head?.sha;
-      if (!ref) throw new ToolError('upstream_invalid_body', `GitHub gave no head commit for pull request #${target.pullRequest} of ${target.repo}.`);
+      if (!ref) throw new ToolError('upstream_invalid_body', `GitHub gave no head commit for pull request #${pullRequest} of ${target.repo}.`);
     }
-    const checks = await githubChecks(ctx, github, target.repo, ref!);
-    return { host: 'github', sha: checks.sha ?? ref!, checks };
+    const checks = await githubChecks(ctx, github, target.repo, ref);
+    return { host: 'github', sha: checks.sha ?? ref, checks };
   }
   const bitbucket = deps.clients.bitbucket!;
-  const sha = await bitbucketCommit(ctx, bitbucket, target.repo, target);
-  if (sha === '')
-    throw new ToolError('upstream_invalid_body', `Bitbucket gave no commit for ${target.ref ?? `pull request #${target.pullRequest}`} of ${target.repo}.`);
+  const sha = await bitbucketCommit(ctx, bitbucket, target.repo, { ref: target.ref, pullRequest });
+  if (sha === '') throw new ToolError('upstream_invalid_body', `Bitbucket gave no commit for ${target.ref} of ${target.repo}.`);
   return { host: 'bitbucket', sha, checks: await bitbucketChecks(ctx, bitbucket, target.repo, sha) };
 }
 

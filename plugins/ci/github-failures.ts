@@ -2,6 +2,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { AnyToolContext } from '../../core/plugin/tool-context.js';
 import { attachLog, noted, type CiDeps, type LogOptions } from './ci-deps.js';
 import { circleciJobOf, type CircleciJobRef } from './circleci-failures.js';
+import { refSegment } from './commit-args.js';
 import { failure, type JobFailure } from './report.js';
 
 // A GitHub commit's checks: its check runs (GitHub Actions jobs and other apps', CircleCI's among them) and its
@@ -45,7 +46,7 @@ export const repoPath = (repo: string): string => `/repos/${repo.split('/').map(
 
 /** The checks of a commit, branch or tag: every run of each check (filter=all), the latest deciding. */
 export async function githubChecks(ctx: AnyToolContext, github: UpstreamClient, repo: string, ref: string): Promise<GithubChecks> {
-  const base = `${repoPath(repo)}/commits/${encodeURIComponent(ref)}`;
+  const base = `${repoPath(repo)}/commits/${refSegment(ref)}`;
   const [runs, status] = await Promise.all([
     github.send(ctx, { method: 'GET', path: `${base}/check-runs`, query: { filter: 'all', per_page: 100 } }),
     github.send(ctx, { method: 'GET', path: `${base}/status`, query: { per_page: 100 } }),

@@ -71,7 +71,7 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
     it('reads the head commit of a pull request first', async () => {
       serveActionsFailure(t.mock, storage());
       t.mock.on('GET', `/repos/${REPO}/pulls/42`, { body: { number: 42, head: { ref: 'fix/discount', sha: SHA } } });
-      const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, pullRequest: 42 }));
+      const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#42' }));
       expect(t.mock.requests.map((r) => r.path)).to.include(`/repos/${REPO}/commits/${SHA}/check-runs`);
       expect(text).to.contain('Failed step: Run npm test -- --ci');
     });
@@ -200,10 +200,10 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
     expect(countTokens(text)).to.be.at.most(4000);
   });
 
-  it('says how to name the commit when neither ref nor pullRequest is given', async () => {
+  it('refuses a call that names no commit, before any request', async () => {
     const result = await t.kernel.call('ci_failure_report', { repo: REPO });
     expect(result.isError).to.equal(true);
-    expect(textOf(result)).to.contain('give ref (a commit SHA, branch or tag) or pullRequest');
+    expect(textOf(result)).to.contain('ref');
     expect(t.mock.requests).to.have.length(0);
   });
 });
