@@ -42,4 +42,5 @@ export const VENDORS: Readonly<Record<string, Loader>> = {
   jira: builtin(async () => (await import('../../plugins/jira/index.js')).JiraPlugin),
   confluence: builtin(async () => (await import('../../plugins/confluence/index.js')).ConfluencePlugin),
   bitbucket: builtin(async () => (await import('../../plugins/bitbucket/index.js')).BitbucketPlugin),
+  ci: builtin(async () => (await import('../../plugins/ci/index.js')).CiPlugin),
 };

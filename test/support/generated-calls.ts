@@ -63,7 +63,9 @@ export async function withHangGuard<T>(call: Promise<T>, what: string): Promise<
  * Tools whose one call makes more than one request by design (docs/tools.md), each decided by policy: the
  * most requests a call may send. jira_get_issue reads the comments after the issue, jira_transition_issue the
  * transitions before and the status after, conf_get_page a Cloud page's space, conf_create_page a Cloud space's
- * id, conf_update_page the current version before, and again after a 409.
+ * id, conf_update_page the current version before, and again after a 409. ci_failure_report reads a commit's
+ * check runs and statuses (a pull request's head first); ci_wait does so on each poll, five polls for a commit
+ * that shows no check.
  */
 const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
   jira_get_issue: 2,
@@ -71,6 +73,8 @@ const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
   conf_get_page: 2,
   conf_create_page: 2,
   conf_update_page: 3,
+  ci_failure_report: 3,
+  ci_wait: 15,
 };
 
 /**

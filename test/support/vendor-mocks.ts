@@ -61,6 +61,8 @@ export class VendorMocks {
       ATLASSIAN_BITBUCKET_USERNAME: c.bitbucketUser,
       ATLASSIAN_BITBUCKET_APP_PASSWORD: c.bitbucketAppPassword,
       MCP_ADMIN_TOKEN: c.admin,
+      // ci_wait polls these mocks (which show no check) a few times before it answers: fast, not every 10 s.
+      CI_WAIT_POLL_MS: '10',
     };
   }
 
