@@ -60,6 +60,11 @@ export interface UpstreamClientOptions {
   examplePath?: string;
   /** Where GraphQL routes are sent, relative to the base URL (default `/graphql`). */
   graphqlPath?: string;
+  /**
+   * The base URL `graphqlPath` is under when it is not the REST base URL, on the same origin: GitHub Enterprise
+   * Server serves REST under `/api/v3` and GraphQL at `/api/graphql`. Policy rules still see `graphqlPath`.
+   */
+  graphqlBaseUrl?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;
@@ -126,11 +131,16 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly egress: EgressGuard;
   /** The GraphQL endpoint's path, once mapped (see endpoint()). */
   private graphqlEndpoint: string | null | undefined;
+  /** The base URL of the GraphQL endpoint (`graphqlBaseUrl`), when it is not `base`. */
+  private readonly graphqlBase: URL | undefined;
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
     const prefix = options.apiPrefix?.replace(/\/+$/, '') ?? '';
     this.prefixInBase = prefix !== '' && this.base.pathname.replace(/\/+$/, '').endsWith(prefix) ? prefix : '';
+    this.graphqlBase = options.graphqlBaseUrl === undefined ? undefined : parseBaseUrl(options.graphqlBaseUrl, options.label, options.baseUrlSetting);
+    if (this.graphqlBase !== undefined && this.graphqlBase.origin !== this.base.origin)
+      throw new StartupError(`The ${options.label} GraphQL base URL must be on ${this.base.origin}, the API's origin.`);
     const vendorBase = options.foreignOf === undefined ? this.base : parseBaseUrl(options.foreignOf, options.label, undefined);
     this.egress = new EgressGuard(vendorBase, options.egressAllow ?? NO_EGRESS_ALLOWANCE);
     // Hashed when first read (by the first call that keys shared state), not by every start for every vendor:
@@ -171,7 +181,8 @@ export class UpstreamClient implements UpstreamBinding {
   private prepareRest(request: UpstreamRequest): PreparedRequest {
     let path = safeApiPath(request.path, this.options.label, this.options.examplePath);
     if (this.options.mapPath) path = this.options.mapPath(path);
-    const url = new URL(this.base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
+    const base = this.graphqlBase !== undefined && path.split('?', 1)[0] === this.endpoint() ? this.graphqlBase : this.base;
+    const url = new URL(base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== this.base.origin) {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${this.base.origin}; pass a relative API path.`);
     }
@@ -244,7 +255,8 @@ export class UpstreamClient implements UpstreamBinding {
   /** The route as the pipeline prepared it, when this client would prepare it the same way; else prepared now. */
   private preparedFor(ctx: AnyToolContext, request: Route): PreparedRequest {
     const declared = ctx.prepared;
-    if (declared !== undefined && request === ctx.route && declared.url.href.startsWith(this.base.href.replace(/\/?$/, '/'))) return declared;
+    const under = (base: URL | undefined): boolean => base !== undefined && declared!.url.href.startsWith(base.href.replace(/\/?$/, '/'));
+    if (declared !== undefined && request === ctx.route && (under(this.base) || under(this.graphqlBase))) return declared;
     return this.prepare(request);
   }
 
