@@ -40,7 +40,8 @@ export class RequestPreparer {
   /** The route as the pipeline prepared it, when this client would prepare it the same way; else prepared now. */
   preparedFor(ctx: AnyToolContext, request: Route): PreparedRequest {
     const declared = ctx.prepared;
-    if (declared !== undefined && request === ctx.route && declared.url.href.startsWith(this.site.base.href.replace(/\/?$/, '/'))) return declared;
+    const under = (base: URL | undefined): boolean => base !== undefined && declared!.url.href.startsWith(base.href.replace(/\/?$/, '/'));
+    if (declared !== undefined && request === ctx.route && (under(this.site.base) || under(this.site.graphqlBase))) return declared;
     return this.prepare(request);
   }
 
@@ -65,10 +66,11 @@ export class RequestPreparer {
   }
 
   private prepareRest(request: UpstreamRequest): PreparedRequest {
-    const { base, options } = this.site;
+    const { base, graphqlBase, options } = this.site;
     let path = safeApiPath(request.path, options.label, options.examplePath);
     if (options.mapPath) path = options.mapPath(path);
-    const url = new URL(base.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
+    const sentUnder = graphqlBase !== undefined && path.split('?', 1)[0] === this.endpoint() ? graphqlBase : base;
+    const url = new URL(sentUnder.href.replace(/\/$/, '') + path + queryToAppend(path, request.query));
     if (url.origin !== base.origin) {
       throw new ToolError('invalid_path', `The path ${JSON.stringify(request.path)} would leave ${base.origin}; pass a relative API path.`);
     }

@@ -36,6 +36,11 @@ export interface UpstreamClientOptions {
   examplePath?: string;
   /** Where GraphQL routes are sent, relative to the base URL (default `/graphql`). */
   graphqlPath?: string;
+  /**
+   * The base URL `graphqlPath` is under when it is not the REST base URL, on the same origin: GitHub Enterprise
+   * Server serves REST under `/api/v3` and GraphQL at `/api/graphql`. Policy rules still see `graphqlPath`.
+   */
+  graphqlBaseUrl?: string;
   timeoutMs: number;
   /** The setting `timeoutMs` came from, named when a request times out (default MCP_REQUEST_TIMEOUT_MS). */
   timeoutSetting?: string;

@@ -12,6 +12,8 @@ import type { UpstreamClientOptions } from './upstream-options.js';
 export interface UpstreamSite {
   readonly options: UpstreamClientOptions;
   readonly base: URL;
+  /** The base URL of the GraphQL endpoint (`graphqlBaseUrl`), when it is not `base`. */
+  readonly graphqlBase: URL | undefined;
   /** `apiPrefix` when the base URL ends with it: put before each path policy rules see. */
   readonly prefixInBase: string;
   /** What a foreign request of this client may reach (the egress guard, see egress-guard.ts). */
@@ -24,6 +26,9 @@ export function upstreamSite(options: UpstreamClientOptions): UpstreamSite {
   const base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
   const prefix = options.apiPrefix?.replace(/\/+$/, '') ?? '';
   const prefixInBase = prefix !== '' && base.pathname.replace(/\/+$/, '').endsWith(prefix) ? prefix : '';
+  const graphqlBase = options.graphqlBaseUrl === undefined ? undefined : parseBaseUrl(options.graphqlBaseUrl, options.label, options.baseUrlSetting);
+  if (graphqlBase !== undefined && graphqlBase.origin !== base.origin)
+    throw new StartupError(`The ${options.label} GraphQL base URL must be on ${base.origin}, the API's origin.`);
   const vendorBase = options.foreignOf === undefined ? base : parseBaseUrl(options.foreignOf, options.label, undefined);
   const egress = new EgressGuard(vendorBase, options.egressAllow ?? NO_EGRESS_ALLOWANCE);
   // Hashed when first read (by the first call that keys shared state), not by every start for every vendor:
@@ -39,7 +44,7 @@ export function upstreamSite(options: UpstreamClientOptions): UpstreamSite {
       return (fingerprint ??= createHash('sha256').update(material).digest('hex').slice(0, 32));
     },
   });
-  return { options, base, prefixInBase, egress, identity };
+  return { options, base, graphqlBase, prefixInBase, egress, identity };
 }
 
 function parseBaseUrl(value: string, label: string, setting: string | undefined): URL {

@@ -72,6 +72,7 @@ export class ToolSelection {
       if (tool.canSpill && tool.definition.spec.name !== ARTIFACT_READER) this.spillers.add(tool.definition.spec.name);
     }
     const plugins = new Set(tools.map((t) => t.definition.plugin));
+    this.plugins = plugins;
     const chosen = new Set<string>();
     for (const name of named) {
       const matched = this.toolsetsNamed(name, plugins);
@@ -131,6 +132,16 @@ export class ToolSelection {
   /** The toolset a registered tool belongs to. */
   toolsetOfTool(tool: string): string | undefined {
     return this.toolsetByTool.get(tool);
+  }
+
+  private readonly plugins: ReadonlySet<string>;
+
+  /**
+   * The toolsets a name stands for, as MCP_TOOLSETS reads it (a toolset, a plugin's name for all of its
+   * toolsets, `default`, `all`): what enable_toolset takes too. Empty for a name that is none of them.
+   */
+  toolsetsFor(name: string): string[] {
+    return this.toolsetsNamed(name, this.plugins);
   }
 
   /** The toolsets a name in MCP_TOOLSETS stands for: one toolset, every toolset of a plugin, the default ones or all. */

@@ -58,18 +58,22 @@ export class ToolsetDirectory {
       .filter((set) => set.tools > 0 && set.name !== 'toolsets');
   }
 
-  /** The names of a toolset's tools this server can serve; undefined for a name that is no toolset. */
+  /**
+   * The names of the tools this server can serve of a toolset, or of every toolset a name stands for as
+   * --toolsets reads it (a plugin's name: all of its toolsets); undefined for a name that is none of them.
+   */
   toolsOf(name: string): string[] | undefined {
     const selection = this.selectionOrFail();
-    const set = selection.toolsets.get(name);
-    return set?.tools.filter((t) => selection.hiddenBy(t, new Set([name])) === undefined);
+    const sets = selection.toolsetsFor(name).filter((set) => set !== 'toolsets');
+    if (sets.length === 0) return undefined;
+    return sets.flatMap((set) => (selection.toolsets.get(set)?.tools ?? []).filter((t) => selection.hiddenBy(t, new Set([set])) === undefined));
   }
 
-  /** Enables a toolset for a caller; returns the tools that became served to it (none when it had them). */
+  /** Enables a toolset (or every toolset a name stands for) for a caller; returns the tools that became served to it. */
   async enable(principal: Principal, name: string): Promise<string[]> {
     const selection = this.selectionOrFail();
     const before = await this.enabled(principal);
-    const after = new Set([...before, name]);
+    const after = new Set([...before, ...selection.toolsetsFor(name).filter((set) => set !== 'toolsets')]);
     const added = (this.toolsOf(name) ?? []).filter((t) => selection.hiddenBy(t, before) !== undefined);
     if (added.length > 0) await this.store.set(NAMESPACE, principal.subject, [...after], ENABLED_TOOLSETS_TTL_MS);
     return added;

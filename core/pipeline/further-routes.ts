@@ -3,6 +3,7 @@ import type { Call } from '../plugin/call.js';
 import type { FurtherRequest } from '../plugin/tool-context.js';
 import { FROM_UPSTREAM, type FurtherRoute, type ToolSpec } from '../plugin/tool-spec.js';
 import type { UpstreamBinding, UpstreamIdentity } from '../plugin/upstream-types.js';
+import { FOREIGN_CREDENTIAL } from '../http/upstream-client.js';
 import { bodyMatches } from './declared-body.js';
 import { DeclarationError } from './declared-wire.js';
 
@@ -103,7 +104,13 @@ function preparedFurther(routes: readonly FurtherRoute[], upstream: UpstreamBind
       if (typeof route.host !== 'string' || route.host === '') throw new DeclarationError(`${where}.host must be a host glob, such as "*.example.com".`);
       const host = globRegex(route.host);
       const path = segmentMatcher(route.path);
-      return { declared: route, matches: (r, identity, own) => r.method === route.method && identity.host !== own && host.test(identity.host) && path(r.path) };
+      // A host glob is for URLs an upstream hands out, sent without credentials: on other hosts, and on the tool's
+      // own host too when sent so (a CircleCI server installation serves step output from its own host).
+      const elsewhere = (identity: UpstreamIdentity, own: string | undefined): boolean => identity.host !== own || identity.credential === FOREIGN_CREDENTIAL;
+      return {
+        declared: route,
+        matches: (r, identity, own) => r.method === route.method && elsewhere(identity, own) && host.test(identity.host) && path(r.path),
+      };
     }
     // The pattern as the client sends a path: its API prefix and mapping applied, as to the route's path.
     const prepared = upstream === undefined ? route.path : upstream.prepare({ method: route.method, path: route.path }).path;

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
-import { UpstreamClient } from '../../core/http/upstream-client.js';
+import { BitbucketClient, BitbucketDeploymentSetting, resolveBitbucketDeployment } from './deployment.js';
 import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
 import {
   AccountSettings,
@@ -70,6 +70,7 @@ export const BitbucketSettings = Type.Object({
   }),
   BITBUCKET_BASE_URL: Type.String({ default: 'https://api.bitbucket.org', description: 'Bitbucket API base URL.' }),
   BITBUCKET_API_PREFIXES: apiPrefixesSetting('/2.0', 'bb_* paths live under; the first is prepended to paths that start with none of them'),
+  BITBUCKET_DEPLOYMENT: BitbucketDeploymentSetting,
   ...identitySettings('BITBUCKET', DEFAULT_CREDENTIAL_LABEL),
   UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024, description: 'Largest file bb_upload sends, in bytes (decoded).' }),
   UPLOAD_MAX_TOTAL_BYTES: Type.Integer({
@@ -83,11 +84,11 @@ export const BitbucketSettings = Type.Object({
  * The Bitbucket client: BITBUCKET_BASE_URL (default https://api.bitbucket.org), paths relative to /2.0 (the
  * first of BITBUCKET_API_PREFIXES is prepended unless the path already starts with one), Bearer or Basic auth.
  */
-export function createBitbucketClient(settings: Settings): UpstreamClient {
+export function createBitbucketClient(settings: Settings): BitbucketClient {
   const credential = bitbucketCredential(settings);
   // Made once: the credential is fixed for the life of the server, and every request sends it.
   const headers = credential === undefined ? undefined : Object.freeze(authHeaders(credential));
-  const { BITBUCKET_API_PREFIXES, BITBUCKET_BASE_URL } = settings.of(BitbucketSettings);
+  const { BITBUCKET_API_PREFIXES, BITBUCKET_BASE_URL, BITBUCKET_DEPLOYMENT } = settings.of(BitbucketSettings);
   const identity = identityFrom(settings, 'BITBUCKET');
   const paths: ProductPaths = {
     label: 'Bitbucket',
@@ -96,23 +97,27 @@ export function createBitbucketClient(settings: Settings): UpstreamClient {
     prependFirst: true,
     example: EXAMPLE_PATH,
   };
-  return new UpstreamClient({
-    vendor: 'bitbucket',
-    label: 'Bitbucket',
-    baseUrl: BITBUCKET_BASE_URL,
-    baseUrlSetting: 'BITBUCKET_BASE_URL',
-    examplePath: EXAMPLE_PATH,
-    auth: () => headers,
-    missingCredentials:
-      'Bitbucket is not configured: set BITBUCKET_ACCESS_TOKEN (an access token, sent as Bearer), or ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN ' +
-      '(an Atlassian API token with Bitbucket scopes), or ATLASSIAN_BITBUCKET_USERNAME and ATLASSIAN_BITBUCKET_APP_PASSWORD (in the environment, ./.env, ' +
-      'or the "bitbucket" section of ~/.mcp/configs.json).',
-    secretMaterial: () => (credential === undefined ? '' : credential.scheme === 'bearer' ? credential.secret : `${credential.user}\0${credential.secret}`),
-    credentialLabel: identity.credentialLabel === DEFAULT_CREDENTIAL_LABEL && credential !== undefined ? credential.secretKey : identity.credentialLabel,
-    environment: identity.environment,
-    headers: ATLASSIAN_HEADERS,
-    mapPath: (path) => mapProductPath(path, paths),
-    ...atlassianTransportLimits(settings),
-    expect: 'lenient',
-  });
+  const deployment = resolveBitbucketDeployment(BITBUCKET_DEPLOYMENT, paths.prefixes);
+  return new BitbucketClient(
+    {
+      vendor: 'bitbucket',
+      label: 'Bitbucket',
+      baseUrl: BITBUCKET_BASE_URL,
+      baseUrlSetting: 'BITBUCKET_BASE_URL',
+      examplePath: EXAMPLE_PATH,
+      auth: () => headers,
+      missingCredentials:
+        'Bitbucket is not configured: set BITBUCKET_ACCESS_TOKEN (an access token, sent as Bearer), or ATLASSIAN_USER_EMAIL and ATLASSIAN_API_TOKEN ' +
+        '(an Atlassian API token with Bitbucket scopes), or ATLASSIAN_BITBUCKET_USERNAME and ATLASSIAN_BITBUCKET_APP_PASSWORD (in the environment, ./.env, ' +
+        'or the "bitbucket" section of ~/.mcp/configs.json).',
+      secretMaterial: () => (credential === undefined ? '' : credential.scheme === 'bearer' ? credential.secret : `${credential.user}\0${credential.secret}`),
+      credentialLabel: identity.credentialLabel === DEFAULT_CREDENTIAL_LABEL && credential !== undefined ? credential.secretKey : identity.credentialLabel,
+      environment: identity.environment,
+      headers: ATLASSIAN_HEADERS,
+      mapPath: (path) => mapProductPath(path, paths),
+      ...atlassianTransportLimits(settings),
+      expect: 'lenient',
+    },
+    deployment,
+  );
 }

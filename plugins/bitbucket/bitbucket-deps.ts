@@ -25,5 +25,8 @@ export interface BitbucketDeps extends PassthroughDeps {
 /** A Bitbucket page as `{data, nextCursor}`: the cursor stands for the `next` URL's page, never the URL itself. */
 export async function page(bitbucket: BitbucketDeps, ctx: ToolContext): Promise<ToolOutput<typeof CursorEnvelope>> {
   const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'json' });
-  return { value: response.body, meta: { nextCursor: cursorFromNext((response.body as { next?: unknown } | null)?.next) } };
+  const body = response.body as { next?: unknown; isLastPage?: unknown; nextPageStart?: unknown } | null;
+  // Cloud names the next page by a `next` URL; Data Center by `nextPageStart` until `isLastPage`.
+  const dataCenter = body?.isLastPage === false && typeof body.nextPageStart === 'number' ? String(body.nextPageStart) : null;
+  return { value: response.body, meta: { nextCursor: dataCenter ?? cursorFromNext(body?.next) } };
 }

@@ -26,11 +26,11 @@ export const UPLOAD = defineTool({
   // What policy sees: the files' names and whether they may overwrite; the bytes go as multipart/form-data.
   route: (args: UploadArgs) => ({
     method: 'POST',
-    path: `/repositories/${args.workspace}/${args.repo}/downloads`,
+    path: `/repositories/${args.workspace}/${args.repoSlug}/downloads`,
     body: { files: args.files.map((f) => f.name), replace: args.replace === true },
   }),
   // The names already in Downloads, page by page, read before anything is uploaded.
-  further: (args: UploadArgs) => [{ method: 'GET', path: `/repositories/${args.workspace}/${args.repo}/downloads` }],
+  further: (args: UploadArgs) => [{ method: 'GET', path: `/repositories/${args.workspace}/${args.repoSlug}/downloads` }],
   /**
    * bb_upload: `POST /2.0/repositories/{workspace}/{repo}/downloads` as multipart/form-data, one `files` part per
    * file. Bitbucket silently replaces a download of the same name, so the names are checked against a fresh
@@ -47,7 +47,7 @@ export const UPLOAD = defineTool({
     if (args.replace !== true && clashing.length > 0) {
       throw new ToolError(
         'upload_refused',
-        `Upload refused, nothing was sent: ${clashing.map((n) => JSON.stringify(n)).join(', ')} already exist in ${args.workspace}/${args.repo} Downloads. Choose other names, or pass replace: true to overwrite them.`,
+        `Upload refused, nothing was sent: ${clashing.map((n) => JSON.stringify(n)).join(', ')} already exist in ${args.workspace}/${args.repoSlug} Downloads. Choose other names, or pass replace: true to overwrite them.`,
       );
     }
     // Worked out before sending: a name no URL can address is refused now, not reported after it was uploaded.
@@ -58,7 +58,7 @@ export const UPLOAD = defineTool({
     } catch (error) {
       throw explained(error, downloads);
     }
-    return { value: { workspace: args.workspace, repo: args.repo, files: report } };
+    return { value: { workspace: args.workspace, repoSlug: args.repoSlug, files: report } };
   },
 });
 

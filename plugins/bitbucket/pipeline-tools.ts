@@ -1,5 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { defineTool } from '../../core/plugin/define-tool.js';
+import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
+import { refusePipelinesOnDataCenter } from './deployment.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { page, type BitbucketDeps } from './bitbucket-deps.js';
@@ -74,11 +76,10 @@ export const LIST_PIPELINES = defineTool({
   envelope: CursorEnvelope,
   toolset: 'bitbucket.pipelines',
   // Bitbucket lists the oldest first unless asked; its `next` URL drops `sort`, so it is sent on every page.
-  route: (args: Static<typeof ListPipelinesArgs>) => ({
-    method: 'GET',
-    path: `${repoPath(args)}/pipelines`,
-    query: { sort: '-created_on', ...pagingFromCursor(args.cursor) },
-  }),
+  route: (args: Static<typeof ListPipelinesArgs>, upstream?: UpstreamBinding) => {
+    refusePipelinesOnDataCenter(upstream, 'bb_list_pipelines');
+    return { method: 'GET', path: `${repoPath(args)}/pipelines`, query: { sort: '-created_on', ...pagingFromCursor(args.cursor) } };
+  },
   handler: (ctx, bitbucket: BitbucketDeps) => page(bitbucket, ctx),
 });
 
@@ -92,10 +93,12 @@ export const GET_PIPELINE_STEP_LOG = defineTool({
   savesArtifacts: true,
   toolset: 'bitbucket.pipelines',
   // Without a step, the pipeline's steps are read first to choose one.
-  route: (args: StepLogArgs) =>
-    args.stepUuid === undefined
+  route: (args: StepLogArgs, upstream?: UpstreamBinding) => {
+    refusePipelinesOnDataCenter(upstream, 'bb_get_pipeline_step_log');
+    return args.stepUuid === undefined
       ? { method: 'GET', path: `${pipelinePath(args)}/steps`, query: { pagelen: 100 } }
-      : { method: 'GET', path: `${pipelinePath(args)}/steps/${uuidSegment(args.stepUuid)}/log` },
+      : { method: 'GET', path: `${pipelinePath(args)}/steps/${uuidSegment(args.stepUuid)}/log` };
+  },
   // Then the log of the step chosen.
   further: (args: StepLogArgs) => [{ method: 'GET', path: `${pipelinePath(args)}/steps/*/log` }],
   handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await stepLogText(ctx, bitbucket.upstream, bitbucket) }),
@@ -109,7 +112,10 @@ export const RUN_PIPELINE = defineTool({
   input: RunPipelineArgs,
   envelope: ReadEnvelope,
   toolset: 'bitbucket.pipelines',
-  route: (args: RunPipelineArgs) => ({ method: 'POST', path: `${repoPath(args)}/pipelines`, body: runPipelineBody(args) }),
+  route: (args: RunPipelineArgs, upstream?: UpstreamBinding) => {
+    refusePipelinesOnDataCenter(upstream, 'bb_run_pipeline');
+    return { method: 'POST', path: `${repoPath(args)}/pipelines`, body: runPipelineBody(args) };
+  },
   handler: async (ctx, bitbucket: BitbucketDeps) => {
     const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     return { value: startedPipeline(response, ctx.args, bitbucket.webBase) };

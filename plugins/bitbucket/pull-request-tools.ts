@@ -8,8 +8,12 @@ import { Cursor, pagingFromCursor } from './page-cursor.js';
 import { pullRequestDiffText } from './pull-request-diff.js';
 import { PullRequestId, READ, repoPath, RepoSlug, Workspace } from './repo-args.js';
 import { createdComment, type CommentBody } from './write-results.js';
+import { createdDataCenterComment, dataCenterCommentBody, dataCenterState, startFromCursor, type DataCenterCommentBody } from './data-center-pull-requests.js';
+import { dataCenterRepoPath, onDataCenter } from './deployment.js';
+import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 
-// Bitbucket Cloud pull requests (API 2.0): list, read the diff, comment.
+// Bitbucket pull requests: list, read the diff, comment. Cloud's API 2.0; Data Center's REST API 1.0 for the list
+// and the comment (its workspace is a project key).
 
 export const ListPullRequestsArgs = Type.Object(
   {
@@ -65,11 +69,10 @@ export const LIST_PULL_REQUESTS = defineTool({
   input: ListPullRequestsArgs,
   envelope: CursorEnvelope,
   toolset: 'bitbucket.pull_requests',
-  route: (args: Static<typeof ListPullRequestsArgs>) => ({
-    method: 'GET',
-    path: `${repoPath(args)}/pullrequests`,
-    query: { state: args.state, ...pagingFromCursor(args.cursor) },
-  }),
+  route: (args: Static<typeof ListPullRequestsArgs>, upstream?: UpstreamBinding) =>
+    onDataCenter(upstream)
+      ? { method: 'GET', path: `${dataCenterRepoPath(args)}/pull-requests`, query: { state: dataCenterState(args.state), ...startFromCursor(args.cursor) } }
+      : { method: 'GET', path: `${repoPath(args)}/pullrequests`, query: { state: args.state, ...pagingFromCursor(args.cursor) } },
   handler: (ctx, bitbucket: BitbucketDeps) => page(bitbucket, ctx),
 });
 
@@ -83,7 +86,14 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
   savesArtifacts: true,
   toolset: 'bitbucket.pull_requests',
   // The pull request first: its commits name the diff (Bitbucket's own /diff redirect uses a form no path check lets through).
-  route: (args: DiffArgs) => ({ method: 'GET', path: pullRequestPath(args) }),
+  route: (args: DiffArgs, upstream?: UpstreamBinding) => {
+    if (onDataCenter(upstream))
+      throw new ToolError(
+        'invalid_arguments',
+        `bb_get_pull_request_diff reads Bitbucket Cloud's diff; on Data Center read GET /rest/api/1.0${dataCenterRepoPath(args)}/pull-requests/${args.pullRequestId}/diff. Nothing was sent.`,
+      );
+    return { method: 'GET', path: pullRequestPath(args) };
+  },
   // Then the diff between its commits (a fork's names its repository, so the spec may span segments).
   further: (args: DiffArgs) => [{ method: 'GET', path: `${repoPath(args)}/diff/**` }],
   handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await pullRequestDiffText(ctx, bitbucket.upstream, bitbucket) }),
@@ -97,9 +107,13 @@ export const ADD_PULL_REQUEST_COMMENT = defineTool({
   input: CommentArgs,
   envelope: ReadEnvelope,
   toolset: 'bitbucket.pull_requests',
-  route: (args: CommentArgs) => ({ method: 'POST', path: `${pullRequestPath(args)}/comments`, body: commentBody(args) }),
+  route: (args: CommentArgs, upstream?: UpstreamBinding) =>
+    onDataCenter(upstream)
+      ? { method: 'POST', path: `${dataCenterRepoPath(args)}/pull-requests/${args.pullRequestId}/comments`, body: dataCenterCommentBody(commentBody(args)) }
+      : { method: 'POST', path: `${pullRequestPath(args)}/comments`, body: commentBody(args) },
   handler: async (ctx, bitbucket: BitbucketDeps) => {
     const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: createdComment(response, ctx.args, ctx.route.body as CommentBody) };
+    const body = ctx.route.body as CommentBody | DataCenterCommentBody;
+    return { value: 'text' in body ? createdDataCenterComment(response, ctx.args, body) : createdComment(response, ctx.args, body) };
   },
 });

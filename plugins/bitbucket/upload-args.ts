@@ -6,7 +6,7 @@ import { Slug } from './repo-args.js';
 export const UploadArgs = Type.Object(
   {
     workspace: Slug('Workspace'),
-    repo: Slug('Repository'),
+    repoSlug: Slug('Repository'),
     files: Type.Array(
       Type.Object(
         {

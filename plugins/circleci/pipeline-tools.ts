@@ -5,10 +5,11 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import type { CircleciDeps } from './circleci-deps.js';
 import type { V1JobDetail } from './job-steps.js';
+import { flakyTests } from './flaky-tests.js';
 import { jobTests } from './job-tests.js';
 import { pipelineStatus } from './pipeline-status.js';
 import { stepLogsText } from './step-logs.js';
-import { rerunWorkflowResult, triggeredPipelineResult } from './write-results.js';
+import { rerunWorkflowResult } from './write-results.js';
 
 // CircleCI's v2 API as the jobs an agent is asked to do: is the branch green, what did a job print, rerun it,
 // trigger it, which tests failed, which tests flake. Handlers send `ctx.route`, which the validate stage computed
@@ -20,11 +21,11 @@ export const ProjectSlug = Type.String({
   description: 'e.g. "gh/acme/api" or "circleci/ORG_ID/PROJECT_ID".',
 });
 
-const branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, description });
+export const branch = (description: string): ReturnType<typeof Type.String> => Type.String({ minLength: 1, description });
 const WorkflowId = Type.String({ pattern: '^[0-9a-fA-F-]{36}$', description: 'Workflow id.' });
 
 const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
-const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 export const StatusArgs = Type.Object({ projectSlug: ProjectSlug, branch: branch('Branch name.'), ...renderingArgs }, { additionalProperties: false });
 export type StatusArgs = Static<typeof StatusArgs>;
@@ -38,21 +39,6 @@ export const RerunArgs = Type.Object(
   { additionalProperties: false },
 );
 export type RerunArgs = Static<typeof RerunArgs>;
-
-export const TriggerArgs = Type.Object(
-  {
-    projectSlug: ProjectSlug,
-    branch: Type.Optional(branch('Default: the default branch.')),
-    parameters: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Type.String(), Type.Integer(), Type.Boolean()]), {
-        description: 'Pipeline parameters, e.g. {"deploy_prod": true}.',
-      }),
-    ),
-    ...renderingArgs,
-  },
-  { additionalProperties: false },
-);
-export type TriggerArgs = Static<typeof TriggerArgs>;
 
 export const JobTestsArgs = Type.Object(
   {
@@ -68,7 +54,7 @@ export type JobTestsArgs = Static<typeof JobTestsArgs>;
 export const LogsArgs = Type.Object(
   {
     projectSlug: Type.String({
-      pattern: '^(gh|github|bb|bitbucket)/[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$',
+      pattern: '^(gh|github|bb|bitbucket)(/[\\w.-]{1,100}){2}$',
       description: 'Project slug, e.g. "gh/acme/api" (GitHub or Bitbucket).',
     }),
     jobNumber: Type.Integer({ minimum: 1, description: 'Job number (job_number of "/workflow/{id}/job").' }),
@@ -91,12 +77,6 @@ export const FlakyArgs = Type.Object({ projectSlug: ProjectSlug, ...renderingArg
 /** CircleCI's body to rerun a workflow. */
 export interface RerunBody {
   from_failed: boolean;
-}
-
-/** CircleCI's body to trigger a pipeline. */
-export interface TriggerBody {
-  branch?: string;
-  parameters?: Record<string, string | number | boolean>;
 }
 
 /** circleci_logs' defaults, applied here: the arguments are optional, as any argument with a default is. */
@@ -165,26 +145,6 @@ export const RERUN_WORKFLOW = defineTool({
   },
 });
 
-export const TRIGGER_PIPELINE = defineTool({
-  name: 'circleci_trigger_pipeline',
-  title: 'Trigger a CircleCI pipeline',
-  description: 'Start a pipeline, with parameters. Result {data}: {id, number, state, branch, url}. Sent once.',
-  annotations: WRITE,
-  input: TriggerArgs,
-  envelope: ReadEnvelope,
-  toolset: 'circleci.pipelines',
-  route: (args: TriggerArgs) => {
-    const body: TriggerBody = {};
-    if (args.branch !== undefined) body.branch = args.branch;
-    if (args.parameters !== undefined) body.parameters = args.parameters;
-    return { method: 'POST', path: `/project/${args.projectSlug}/pipeline`, body };
-  },
-  handler: async (ctx, circleci: CircleciDeps) => {
-    const response = await circleci.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: triggeredPipelineResult(response, ctx.args, circleci.webApp) };
-  },
-});
-
 export const JOB_TESTS = defineTool({
   name: 'circleci_job_tests',
   title: 'Test results of a CircleCI job',
@@ -205,11 +165,11 @@ export const FLAKY_TESTS = defineTool({
   name: 'circleci_flaky_tests',
   title: 'Flaky tests of a CircleCI project',
   description:
-    'Tests that passed and failed on one commit in 14 days (Insights). Result {data}: CircleCI\'s {flaky-tests, total-flaky-tests}; jq quotes such keys: \'"flaky-tests"[*]."test-name"\'.',
+    "Tests that passed and failed on one commit in 14 days (Insights). Result {data}: {flaky_tests: [{test_name, times_flaked}], total_flaky_tests}; jq e.g. 'flaky_tests[*].test_name'.",
   annotations: READ,
   input: FlakyArgs,
   envelope: ReadEnvelope,
   toolset: 'circleci.pipelines',
   route: (args: Static<typeof FlakyArgs>) => ({ method: 'GET', path: `/insights/${args.projectSlug}/flaky-tests` }),
-  handler: async (ctx, circleci: CircleciDeps) => ({ value: (await circleci.upstream.send(ctx, ctx.route)).body }),
+  handler: async (ctx, circleci: CircleciDeps) => ({ value: flakyTests((await circleci.upstream.send(ctx, ctx.route)).body) }),
 });

@@ -58,7 +58,7 @@ export const ListJobsArgs = Type.Object(
     owner: Owner,
     repo: Repo,
     runId: RunId,
-    filter: Type.Optional(Type.Union([Type.Literal('latest'), Type.Literal('all')], { description: 'Jobs of the "latest" attempt (default) or of "all".' })),
+    filter: Type.Optional(Type.Enum(['latest', 'all'], { description: 'Jobs of the "latest" attempt (default) or of "all".' })),
     perPage: PerPage,
     page: Page,
     ...renderingArgs,

@@ -4,7 +4,9 @@ import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { repoUrl, runWhere, type GithubDeps } from './github-deps.js';
 import { definedOnly, Owner, Repo, repoPath, RunId, write } from './shared-args.js';
 import { cancelRefusal } from './write-refusals.js';
-import { cancelResult, dispatchResult, rerunResult } from './write-results.js';
+import { cancelResult, dispatchedRun, dispatchResult, rerunResult } from './write-results.js';
+import { onEnterpriseServer } from './github-client.js';
+import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 
 // GitHub Actions writes: rerun, cancel, start a workflow. Each sends its `ctx.route`, the request policy decided
 // on (and an approver saw).
@@ -86,14 +88,15 @@ export const DISPATCH_WORKFLOW = defineTool({
   annotations: write(),
   input: DispatchArgs,
   envelope: ReadEnvelope,
-  route: (args: Static<typeof DispatchArgs>) => ({
+  // github.com and GHE.com answer with the new run when asked (return_run_details); Enterprise Server does not offer it.
+  route: (args: Static<typeof DispatchArgs>, upstream?: UpstreamBinding) => ({
     method: 'POST',
     path: `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/dispatches`,
-    body: definedOnly({ ref: args.ref, inputs: args.inputs }),
+    body: definedOnly({ ref: args.ref, inputs: args.inputs, return_run_details: onEnterpriseServer(upstream) ? undefined : true }),
   }),
   handler: async (ctx, github: GithubDeps) => {
-    // 204 No Content: the run appears a few seconds later, so the answer names where to find it.
-    await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args) }) };
+    // 200 with the run where it was asked for; else 204 No Content, the run appearing a few seconds later.
+    const response = await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
+    return { value: dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args), run: dispatchedRun(response.body) }) };
   },
 });

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
-import { UpstreamClient } from '../../core/http/upstream-client.js';
+import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upstream-client.js';
+import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
@@ -50,13 +51,27 @@ export const GITHUB_API_VERSION = '2022-11-28';
 export const DIFF_MEDIA_TYPE = 'application/vnd.github.diff';
 export const RAW_MEDIA_TYPE = 'application/vnd.github.raw+json';
 
+/** A GitHub client that knows whether it speaks to GitHub Enterprise Server, which lacks some of github.com's API. */
+export class GithubClient extends UpstreamClient {
+  constructor(
+    readonly enterpriseServer: boolean,
+    options: UpstreamClientOptions,
+  ) {
+    super(options);
+  }
+}
+
+/** Whether a tool's client is GitHub Enterprise Server's (false when there is none: start-up reading a route). */
+export const onEnterpriseServer = (upstream: UpstreamBinding | undefined): boolean =>
+  (upstream as Partial<GithubClient> | undefined)?.enterpriseServer === true;
+
 /**
  * The GitHub REST client: Bearer auth, GitHub's media type (or `accept`) and API version, a User-Agent
  * (GitHub refuses requests without one). Clients that differ only in `accept` share one identity.
  */
-export function createGithubClient(settings: Settings, accept = 'application/vnd.github+json'): UpstreamClient {
+export function createGithubClient(settings: Settings, accept = 'application/vnd.github+json'): GithubClient {
   const { GITHUB_TOKEN: token, GITHUB_API_URL } = settings.of(GithubSettings);
-  return new UpstreamClient({
+  return new GithubClient(isEnterpriseServer(GITHUB_API_URL), {
     vendor: 'github',
     label: 'GitHub',
     baseUrl: GITHUB_API_URL,
@@ -71,10 +86,29 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
       'user-agent': `${SERVER_NAME}/${VERSION}`,
     },
     expect: 'json',
+    graphqlBaseUrl: graphqlBaseUrl(GITHUB_API_URL),
     ...identityFrom(settings, 'GITHUB'),
     ...transportLimitsFrom(settings),
   });
 }
+
+/**
+ * Where GraphQL is served when it is not under the REST base URL: GitHub Enterprise Server answers REST under
+ * `https://HOST/api/v3` and GraphQL at `https://HOST/api/graphql` (github.com and GHE.com at `/graphql` of the API host).
+ */
+export function graphqlBaseUrl(apiUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    return undefined; // the client names GITHUB_API_URL when it is not a URL
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  return path.endsWith('/api/v3') ? `${url.origin}${path.slice(0, -'/v3'.length)}` : undefined;
+}
+
+/** True when the GitHub at this API URL is GitHub Enterprise Server (REST under `/api/v3`). */
+export const isEnterpriseServer = (apiUrl: string): boolean => graphqlBaseUrl(apiUrl) !== undefined;
 
 /**
  * The web address of the GitHub that GITHUB_API_URL serves, for the links of results GitHub answers without one

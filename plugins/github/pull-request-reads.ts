@@ -5,6 +5,7 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { page, type GithubDeps } from './github-deps.js';
 import { diffText } from './pull-request-diff.js';
+import { compactPullRequest } from './pull-request-shape.js';
 import { NumberOf, Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath, State } from './shared-args.js';
 
 // Pull requests, as read: listed, one by one, and as a diff (the reads an agent needs around a red build).
@@ -26,7 +27,13 @@ export const ListPullRequestsArgs = Type.Object(
 );
 
 export const PullRequestArgs = Type.Object(
-  { owner: Owner, repo: Repo, pullNumber: NumberOf('Pull request'), ...renderingArgs },
+  {
+    owner: Owner,
+    repo: Repo,
+    pullNumber: NumberOf('Pull request'),
+    fields: Type.Optional(Type.Literal('all')),
+    ...renderingArgs,
+  },
   { additionalProperties: false },
 );
 export const DiffArgs = Type.Object({ owner: Owner, repo: Repo, pullNumber: NumberOf('Pull request') }, { additionalProperties: false });
@@ -52,12 +59,16 @@ export const GET_PULL_REQUEST = defineTool({
   toolset: 'github.pull_requests',
   title: 'Get a GitHub pull request',
   description:
-    'One pull request: title, body, state, head and base, mergeability, review and change counts. Result {data}. Its diff: github_get_pull_request_diff.',
+    'One pull request: title, body, state, branches, mergeability, counts; fields "all": every field. Result {data}. Its diff: github_get_pull_request_diff.',
   annotations: READ,
   input: PullRequestArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof PullRequestArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
-  handler: async (ctx, github: GithubDeps) => ({ value: (await github.upstream.send(ctx, ctx.route)).body }),
+  // A projection reads the whole answer: jq names what it wants, so nothing is left out before it.
+  handler: async (ctx, github: GithubDeps) => {
+    const body = (await github.upstream.send(ctx, ctx.route)).body;
+    return { value: ctx.args.fields === 'all' || ctx.args.jq !== undefined ? body : compactPullRequest(body) };
+  },
 });
 
 export const GET_PULL_REQUEST_DIFF = defineTool({

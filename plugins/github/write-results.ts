@@ -81,14 +81,27 @@ export interface Dispatched {
   inputs?: Record<string, unknown>;
   /** The repository's web address. */
   repoUrl: string;
+  /** The run GitHub answered with (return_run_details), when it did. */
+  run?: { run_id: number; html_url: string };
+}
+
+/** The run a dispatch answered with (`{workflow_run_id, run_url, html_url}`, 200), or undefined (204, or another shape). */
+export function dispatchedRun(body: unknown): { run_id: number; html_url: string } | undefined {
+  const b = body as { workflow_run_id?: unknown; html_url?: unknown } | null | undefined;
+  return typeof b?.workflow_run_id === 'number' && typeof b.html_url === 'string' ? { run_id: b.workflow_run_id, html_url: b.html_url } : undefined;
 }
 
 /**
- * A dispatch: GitHub answers 204 with no body and the run appears a few seconds later, so the answer is what
- * was started and the call that finds its runs.
+ * A dispatch: with the run GitHub answered with (return_run_details), that run and the call that lists its jobs;
+ * else (204, the run appears a few seconds later) what was started and the call that finds its runs.
  */
 export function dispatchResult(d: Dispatched): Body {
   const byName = typeof d.workflowId === 'string';
+  if (d.run !== undefined) {
+    const { run_id, html_url } = d.run;
+    const jobs = { tool: 'github_list_workflow_jobs', arguments: { owner: d.owner, repo: d.repo, runId: run_id } };
+    return { workflow: d.workflowId, ref: d.ref, inputs: d.inputs ?? {}, run_id, html_url, jobs };
+  }
   return {
     workflow: d.workflowId,
     ref: d.ref,

@@ -55,7 +55,10 @@ async function toolsNamed(ctx: ToolContext<typeof ToolsetArgs, undefined>, direc
   const tools = directory.toolsOf(ctx.args.toolset);
   if (tools === undefined || tools.length === 0) {
     const names = (await directory.list(ctx.principal)).map((t) => t.name);
-    throw new ToolError('invalid_arguments', `There is no toolset "${ctx.args.toolset}" on this server. Toolsets: ${names.join(', ')}.`);
+    throw new ToolError(
+      'invalid_arguments',
+      `There is no toolset "${ctx.args.toolset}" on this server. Toolsets: ${names.join(', ')} (a plugin's name, such as "jira", stands for all of its toolsets).`,
+    );
   }
   return tools;
 }

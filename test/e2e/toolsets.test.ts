@@ -192,6 +192,23 @@ describe('dynamic toolsets (--dynamic-toolsets, over stdio with the SDK client)'
     }
   });
 
+  it('enable_toolset takes a plugin name as --toolsets does (every toolset of it), and names the choices otherwise', async () => {
+    const session = await connectStdio({ args: ['--dynamic-toolsets'] });
+    try {
+      const enabled = await session.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'jira' } });
+      expect(enabled.isError ?? false, JSON.stringify(enabled.content)).to.equal(false);
+      const after = (await session.client.listTools()).tools.map((t) => t.name);
+      expect(after).to.include.members(['jira_get', 'jira_delete', 'jira_search', 'jira_create_issue']);
+      expect(after.filter((name) => name.startsWith('conf_') || name.startsWith('github_'))).to.deep.equal([]);
+      const tools = await session.client.callTool({ name: 'get_toolset_tools', arguments: { toolset: 'circleci' } });
+      expect((tools.content as Array<{ text: string }>)[0]!.text)
+        .to.include('circleci_get')
+        .and.include('circleci_trigger_pipeline');
+    } finally {
+      await session.close();
+    }
+  });
+
   it('tells a 2026-07-28 client on its subscriptions/listen stream', async () => {
     let changed = 0;
     const client = new Client(

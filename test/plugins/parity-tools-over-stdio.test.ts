@@ -140,7 +140,7 @@ for (const structured of [false, true]) {
     it('uploads to Bitbucket Downloads, then refuses the same name without replace', async () => {
       const args = {
         workspace: 'acme',
-        repo: 'checkout-service',
+        repoSlug: 'checkout-service',
         files: [{ name: 'report.txt', content: Buffer.from('ok\n').toString('base64'), mimeType: 'text/plain' }],
       };
       const done = await call('bb_upload', args);

@@ -7,7 +7,7 @@ import { startTestKernel, textOf, type TestKernel } from '../../support/test-ker
 import { basicHeader } from '../atlassian/atlassian-calls.js';
 
 const APP_PASSWORD = { ATLASSIAN_BITBUCKET_USERNAME: 'mia-k', ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-ATBB-upload-7d2e' };
-const WHERE = { workspace: 'acme', repo: 'checkout-service' };
+const WHERE = { workspace: 'acme', repoSlug: 'checkout-service' };
 const DOWNLOADS = '/2.0/repositories/acme/checkout-service/downloads';
 
 /** Every byte value, so any decoding on the way would show. */
@@ -175,7 +175,7 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
   });
 
   it('reports a repository Bitbucket does not know while listing, before any upload', async () => {
-    const result = await kernel.call('bb_upload', { workspace: 'acme', repo: 'nope', files: [{ name: 'x', content: 'aGk=' }] });
+    const result = await kernel.call('bb_upload', { workspace: 'acme', repoSlug: 'nope', files: [{ name: 'x', content: 'aGk=' }] });
     expect(textOf(result)).to.contain('Bitbucket answered 404');
     expect(textOf(result)).to.contain('(while listing /repositories/acme/nope/downloads to check for names that exist; nothing was uploaded)');
     expect(posts()).to.equal(0);
@@ -183,8 +183,8 @@ describe('bb_upload (in-process, against a Bitbucket Downloads mock that keeps t
 
   it('refuses a workspace or repository that is not a slug or {uuid} before any request', async () => {
     for (const where of [
-      { workspace: '../x', repo: 'r' },
-      { workspace: 'acme', repo: 'r?x=1' },
+      { workspace: '../x', repoSlug: 'r' },
+      { workspace: 'acme', repoSlug: 'r?x=1' },
     ]) {
       const result = await kernel.call('bb_upload', { ...where, files: [{ name: 'x', content: 'aGk=' }] });
       expect(textOf(result)).to.contain('Code: invalid_arguments');

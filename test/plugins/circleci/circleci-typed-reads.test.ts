@@ -125,9 +125,9 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
       expect(none.note).to.contain('No test results: the job stores none (store_test_results)');
     });
 
-    it("gives the project's flaky tests, projectable with jq on CircleCI's hyphenated keys", async () => {
+    it("gives the project's flaky tests in the shape CircleCI serves (snake_case), from its description's hyphenated keys too", async () => {
       t.mock.on('GET', `/api/v2/insights/${SLUG}/flaky-tests`, { body: circleciFixture('flaky-tests.json') });
-      const result = await t.kernel.call('circleci_flaky_tests', { projectSlug: SLUG, jq: '"flaky-tests"[*]."test-name"' });
+      const result = await t.kernel.call('circleci_flaky_tests', { projectSlug: SLUG, jq: 'flaky_tests[*].test_name' });
       expect(textOf(result)).to.equal('[2]: retries a webhook after a timeout,renders the cart badge');
     });
   });

@@ -67,7 +67,7 @@ describe('GitHub Actions writes and check runs (in-process, GitHub-shaped mock)'
       t.mock.on('POST', '/repos/octo-org/octo-repo/actions/workflows/deploy.yml/dispatches', { status: 204 });
       const inputs = { environment: 'staging', dryRun: true, replicas: 3 };
       const result = await t.kernel.call('github_dispatch_workflow', { ...REPO, workflowId: 'deploy.yml', ref: 'main', inputs });
-      expect(JSON.parse(t.mock.requests[0]!.body)).to.deep.equal({ ref: 'main', inputs });
+      expect(JSON.parse(t.mock.requests[0]!.body)).to.deep.equal({ ref: 'main', inputs, return_run_details: true });
       expect(result.structuredContent).to.deep.equal({
         data: {
           workflow: 'deploy.yml',
@@ -85,7 +85,7 @@ describe('GitHub Actions writes and check runs (in-process, GitHub-shaped mock)'
     it('takes a numeric workflow id, with no inputs', async () => {
       plain.mock.on('POST', '/repos/octo-org/octo-repo/actions/workflows/161335/dispatches', { status: 204 });
       const result = await plain.kernel.call('github_dispatch_workflow', { ...REPO, workflowId: 161335, ref: 'v2.1.0' });
-      expect(JSON.parse(plain.mock.requests[0]!.body)).to.deep.equal({ ref: 'v2.1.0' });
+      expect(JSON.parse(plain.mock.requests[0]!.body)).to.deep.equal({ ref: 'v2.1.0', return_run_details: true });
       expect(textOf(result)).to.equal(
         [
           'workflow: 161335',

@@ -70,7 +70,7 @@ export const CONFLUENCE_SPACES = {
 /** Paths inside each product's API boundary, for the tools whose path rules refuse the generic placeholder. */
 const PRODUCT_PATHS: Record<string, string> = { jira_get: '/rest/api/3/conformance', conf_get: '/wiki/api/v2/conformance' };
 /** bb_upload needs a file whose content decodes; the arguments derived from its schema have none. */
-const UPLOAD_ARGS = { workspace: 'acme', repo: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
+const UPLOAD_ARGS = { workspace: 'acme', repoSlug: 'app', files: [{ name: 'report.txt', content: Buffer.from('conformance\n').toString('base64') }] };
 /** github_update_issue refuses a call that changes nothing; the arguments derived from its schema change nothing. */
 const UPDATE_ISSUE_ARGS = { owner: 'octo-org', repo: 'octo-repo', issueNumber: 1347, state: 'closed' };
 /** Typed tools' arguments: keys, ids, slugs and Markdown their schemas accept (the generic placeholder does not). */
