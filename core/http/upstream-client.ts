@@ -16,6 +16,7 @@ import { unreachableMessage } from './connection-failure.js';
 import { statusHint } from './status-hints.js';
 import {
   isGraphqlRoute,
+  type GraphqlFacts,
   type PreparedRequest,
   type Route,
   type UpstreamBinding,
@@ -25,6 +26,7 @@ import {
 } from '../plugin/upstream-types.js';
 import { analyseDocument, GraphqlDocumentError } from './graphql-document.js';
 import { DEFAULT_GRAPHQL_PATH, graphqlRequest, printedQuery } from './graphql-request.js';
+import { refuseGraphqlErrors } from './graphql-answer.js';
 
 export interface UpstreamClientOptions {
   /** Vendor name, as in policy rules and `_meta` (`github`, `jira`). */
@@ -159,12 +161,14 @@ export class UpstreamClient implements UpstreamBinding {
    */
   prepare(request: Route): PreparedRequest {
     if (!isGraphqlRoute(request)) return this.prepareRest(request);
-    const prepared = this.prepareRest(graphqlRequest(request.graphql, this.graphqlPath));
+    let facts: GraphqlFacts | undefined;
     try {
-      prepared.graphql = analyseDocument(request.graphql.document, request.graphql.operationName).facts;
+      facts = analyseDocument(request.graphql.document, request.graphql.operationName).facts;
     } catch (error) {
       if (!(error instanceof GraphqlDocumentError)) throw error;
     }
+    const prepared = this.prepareRest(graphqlRequest(request.graphql, this.graphqlPath, facts?.name));
+    if (facts !== undefined) prepared.graphql = facts;
     return prepared;
   }
 
@@ -216,7 +220,10 @@ export class UpstreamClient implements UpstreamBinding {
         return interceptor.run(prepared, exchange, () => next(x));
       },
     }));
-    return compose(layers, (x) => this.network(ctx, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+    const response = await compose(layers, (x) => this.network(ctx, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+    if (prepared.graphql !== undefined)
+      refuseGraphqlErrors(response.body, response.status, this.options.label, prepared.graphql, ctx.graphqlPartialData === true);
+    return response;
   }
 
   /**

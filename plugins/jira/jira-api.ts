@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
+import { anyJsonValue } from '../../core/schema/common-args.js';
 import { siteApiOf, type Deployment } from '../atlassian/deployment.js';
 import { adfToMarkdown, markdownToAdf } from './markup/adf.js';
 import { markdownToWiki, wikiToMarkdown } from './markup/wiki.js';
@@ -20,7 +21,7 @@ export const IssueKey = Type.String({ pattern: '^([A-Za-z][A-Za-z0-9_]*-[1-9][0-
 export const JIRA_TEXT_MAX = 32_767;
 export const Markdown = (what: string): ReturnType<typeof Type.String> =>
   Type.String({ maxLength: JIRA_TEXT_MAX, description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
-export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), Type.Unknown(), {
+export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), anyJsonValue(), {
   description: 'More fields as Jira names them, e.g. {"labels": ["api"], "priority": {"name": "High"}, "customfield_10010": 5}.',
 });
 
