@@ -176,6 +176,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
           time,
           requestId: ctx.requestId,
           principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
+          ...(ctx.client === undefined ? {} : { client: { ...ctx.client } }),
           tool: ctx.tool.spec.name,
           decision: decisions.get(ctx.scope) ?? null,
           upstream: publicIdentity(ctx.tool.upstream?.identity),

@@ -21,6 +21,7 @@ import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js'
 import { carriesResourceLinks, withArtifactLinks } from './artifact-links.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
 import { callMessages } from './call-messages.js';
+import type { ClientInfo } from '../../core/plugin/call.js';
 
 export interface McpServerOptions {
   /**
@@ -38,6 +39,11 @@ export interface McpServerOptions {
    * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.
    */
   logLevels?: ClientLogLevels;
+  /**
+   * The client of a stateless 2025-era POST, which this server instance never saw `initialize` from: named by
+   * the Mcp-Session-Id the server handed out, or the User-Agent (session-client.ts).
+   */
+  client?: ClientInfo;
 }
 
 /**
@@ -90,7 +96,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const started = performance.now();
     let result: CallToolResult;
     try {
-      const origin = callOrigin(server, ctx, request.params._meta);
+      const origin = callOrigin(server, ctx, request.params._meta, options.client);
       // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
       const progress = progressNotifier(request.params._meta?.progressToken, {
         send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
