@@ -16,7 +16,13 @@ describe('the reserved settings of the built-in vendors', () => {
         entry.plugins.push(name);
       }
     }
-    expect(Object.keys(declared)).to.include.members(['GITHUB_TOKEN', 'ATLASSIAN_API_TOKEN', 'CIRCLECI_TOKEN', 'JIRA_PERSONAL_TOKEN', 'BITBUCKET_ACCESS_TOKEN']);
+    expect(Object.keys(declared)).to.include.members([
+      'GITHUB_TOKEN',
+      'ATLASSIAN_API_TOKEN',
+      'CIRCLECI_TOKEN',
+      'JIRA_PERSONAL_TOKEN',
+      'BITBUCKET_ACCESS_TOKEN',
+    ]);
     expect(JSON.parse(JSON.stringify(BUILTIN_VENDOR_SETTINGS))).to.deep.equal(declared);
   });
 });
