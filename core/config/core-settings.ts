@@ -42,7 +42,7 @@ export const CoreSettings = Type.Object({
   }),
   MCP_READ_ONLY: Type.Boolean({
     default: false,
-    description: 'Serve only tools annotated read-only whose route is a GET, and send no request but GET (--read-only).',
+    description: 'Serve only tools annotated read-only whose route is a read (a GET, or a GraphQL query), and send no request that is not one (--read-only).',
   }),
   MCP_TOOLSETS: Type.String({
     default: '',

@@ -35,12 +35,21 @@ export class Settings {
   constructor(
     private readonly values: ReadonlyMap<string, ResolvedSetting>,
     private readonly byOwner: ReadonlyMap<string, ReadonlyMap<string, ResolvedSetting>> = new Map(),
+    private readonly undeclaredSecrets: readonly string[] = [],
   ) {}
 
   /** The settings as one plugin sees them: shared keys resolved through that plugin's own sections. */
   forOwner(owner: string): Settings {
     const own = this.byOwner.get(owner);
-    return own === undefined ? this : new Settings(new Map([...this.values, ...own]));
+    return own === undefined ? this : new Settings(new Map([...this.values, ...own]), new Map(), this.undeclaredSecrets);
+  }
+
+  /**
+   * A copy that also scrubs `secrets`: values of secret settings no loaded plugin declares (a built-in vendor's
+   * token set in the environment of a server that does not load that vendor), never readable as settings.
+   */
+  withUndeclaredSecrets(secrets: readonly string[]): Settings {
+    return new Settings(this.values, this.byOwner, [...this.undeclaredSecrets, ...secrets]);
   }
 
   /**
@@ -84,7 +93,8 @@ export class Settings {
   secretValues(): string[] {
     const all = [...this.entries(), ...[...this.byOwner.values()].flatMap((own) => [...own.values()])];
     const secrets = all.filter((s) => s.secret && typeof s.value === 'string' && s.value !== '').map((s) => s.value as string);
-    return [...new Set([...secrets, ...all.flatMap((s) => urlPasswords(s.value))])];
+    const undeclared = this.undeclaredSecrets.filter((value) => value !== '');
+    return [...new Set([...secrets, ...undeclared, ...all.flatMap((s) => urlPasswords(s.value))])];
   }
 
   /** A copy with some values replaced (tests and the `call` command). */
@@ -97,7 +107,7 @@ export class Settings {
       }
       return next;
     };
-    return new Settings(apply(this.values), new Map([...this.byOwner].map(([owner, own]) => [owner, apply(own)])));
+    return new Settings(apply(this.values), new Map([...this.byOwner].map(([owner, own]) => [owner, apply(own)])), this.undeclaredSecrets);
   }
 }
 

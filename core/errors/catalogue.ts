@@ -28,6 +28,11 @@ export const ERROR_CATALOGUE = {
   upstream_unreachable: { retryable: true, summary: 'The vendor API could not be reached or reset the connection.' },
   upstream_invalid_body: { retryable: false, summary: 'The vendor API answered with a body that is not the JSON expected.' },
   upstream_empty_body: { retryable: false, summary: 'The vendor API answered with an empty or null body where JSON was expected.' },
+  upstream_graphql_error: {
+    retryable: false,
+    summary:
+      "The vendor's GraphQL API answered with errors (their messages and paths are in the text), or with no data; a tool that declares partialData gets an answer with data and errors as data.",
+  },
   upstream_too_large: { retryable: false, summary: 'The response exceeded MCP_MAX_RESPONSE_BYTES.' },
   upstream_redirect_refused: { retryable: false, summary: 'The vendor API redirected somewhere it may not be followed.' },
   egress_refused: {

@@ -6,13 +6,14 @@ export const DEFAULT_GRAPHQL_PATH = '/graphql';
 
 /**
  * A GraphQL operation as the request that carries it: a POST of `{query, variables, operationName}` as JSON to
- * the endpoint (GraphQL over HTTP). Keys left undefined are not sent.
+ * the endpoint (GraphQL over HTTP). `operationName` is the route's, else `named`, the name the document gives the
+ * operation it runs (servers log and trace by it); keys left undefined are not sent.
  */
-export function graphqlRequest(operation: GraphqlOperation, endpoint: string = DEFAULT_GRAPHQL_PATH): UpstreamRequest {
+export function graphqlRequest(operation: GraphqlOperation, endpoint: string = DEFAULT_GRAPHQL_PATH, named?: string | null): UpstreamRequest {
   return {
     method: 'POST',
     path: endpoint,
-    body: { query: operation.document, variables: operation.variables, operationName: operation.operationName },
+    body: { query: operation.document, variables: operation.variables, operationName: operation.operationName ?? named ?? undefined },
   };
 }
 

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors/tool-error.js';
 import type { AnyToolContext } from '../plugin/tool-context.js';
-import { isGraphqlRoute, type PreparedRequest, type Route, type UpstreamRequest } from '../plugin/upstream-types.js';
+import { isGraphqlRoute, type GraphqlFacts, type PreparedRequest, type Route, type UpstreamRequest } from '../plugin/upstream-types.js';
 import { analyseDocument, GraphqlDocumentError } from './graphql-document.js';
 import { DEFAULT_GRAPHQL_PATH, graphqlRequest, printedQuery } from './graphql-request.js';
 import { safeApiPath } from './path-guards.js';
@@ -28,12 +28,15 @@ export class RequestPreparer {
    */
   prepare(request: Route): PreparedRequest {
     if (!isGraphqlRoute(request)) return this.prepareRest(request);
-    const prepared = this.prepareRest(graphqlRequest(request.graphql, this.graphqlPath));
+    let facts: GraphqlFacts | undefined;
     try {
-      prepared.graphql = analyseDocument(request.graphql.document, request.graphql.operationName).facts;
+      facts = analyseDocument(request.graphql.document, request.graphql.operationName).facts;
     } catch (error) {
       if (!(error instanceof GraphqlDocumentError)) throw error;
     }
+    // The operation's name goes with it when the document names one, as GraphQL servers expect.
+    const prepared = this.prepareRest(graphqlRequest(request.graphql, this.graphqlPath, facts?.name));
+    if (facts !== undefined) prepared.graphql = facts;
     return prepared;
   }
 

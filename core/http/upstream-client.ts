@@ -4,6 +4,7 @@ import type { AnyToolContext, InterceptContext } from '../plugin/tool-context.js
 import type { PreparedRequest, Route, UpstreamBinding, UpstreamIdentity, UpstreamResponse } from '../plugin/upstream-types.js';
 import { RequestPreparer } from './prepare-request.js';
 import { sendUpstream } from './send-upstream.js';
+import { refuseGraphqlErrors } from './graphql-answer.js';
 import type { SendOptions, UpstreamClientOptions } from './upstream-options.js';
 import { upstreamSite, type UpstreamSite } from './upstream-site.js';
 
@@ -65,7 +66,11 @@ export class UpstreamClient implements UpstreamBinding {
         return interceptor.run(prepared, exchange, () => next(x));
       },
     }));
-    return compose(layers, (x) => sendUpstream(ctx, this.site, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+    const response = await compose(layers, (x) => sendUpstream(ctx, this.site, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+    // A GraphQL 200 with `errors` is an error, unless the tool declares its partial data useful.
+    if (prepared.graphql !== undefined)
+      refuseGraphqlErrors(response.body, response.status, this.site.options.label, prepared.graphql, ctx.graphqlPartialData === true);
+    return response;
   }
 }
 

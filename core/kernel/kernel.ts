@@ -69,7 +69,7 @@ const DEFAULT_BOOT_TIMEOUT_MS = 10_000;
 /**
  * The kernel: boots plugins in dependency order inside a tsyringe container, reads their tools, composes each
  * tool's pipeline once, and runs calls through it. Everything that can be wrong with a plugin fails here, at
- * start-up, with the plugin named; nothing is discovered at call time.
+ * start-up, with the plugin named; a call never finds a declaration wanting.
  */
 export class Kernel {
   private readonly tools: ToolRegistry;
@@ -245,7 +245,8 @@ export class Kernel {
     );
     this.toolsets.attach(this.selection);
     if (!this.toolsets.dynamic) this.servedToClients = new Set(tools.map((t) => t.definition.spec.name).filter((name) => this.hiddenBy(name) === undefined));
-    logger.info({ plugins: this.plugins, tools: this.tools.size, store: store.kind }, 'kernel started');
+    // The tools a client is offered (MCP_TOOLSETS, MCP_TOOLS, MCP_READ_ONLY... applied), not all that are registered.
+    logger.info({ plugins: this.plugins, tools: this.servedDefinitions().length, store: store.kind }, 'kernel started');
   }
 
   /**

@@ -13,6 +13,13 @@ export function checkToolSpec(spec: ToolSpec, where: string): void {
   const refuse = (what: string): never => {
     throw new StartupError(`${where}: ${what}`);
   };
+  if (spec.input === null || typeof spec.input !== 'object') {
+    refuse(
+      'it has no input schema. Give it one: Type.Object({ ... }, { additionalProperties: false }), or Type.Object({}, { additionalProperties: false }) for a tool without arguments.',
+    );
+  }
+  const partialData: unknown = (spec.graphql as { partialData?: unknown } | undefined)?.partialData;
+  if (partialData !== undefined && typeof partialData !== 'boolean') refuse('its graphql.partialData must be true or false.');
   if (typeof spec.title !== 'string' || spec.title.trim() === '') refuse('its title is empty. Give it a short title for people, such as "List pipelines".');
   if (typeof spec.description !== 'string' || spec.description.trim() === '') {
     refuse('its description is empty. Say what the tool does and what it returns: the model reads it to choose the tool.');
@@ -28,6 +35,30 @@ export function checkToolSpec(spec: ToolSpec, where: string): void {
       'its envelope gives data a type, but the tool takes jq, which may project data to any JSON value. Declare data as EnvelopeData (untyped), as the envelopes of mcp-devtools/plugin do, or leave jq out of its arguments.',
     );
   }
+}
+
+/**
+ * A plugin whose tools declare routes exposes the client they are sent with as `upstream`: the kernel prepares
+ * each route with it (path safety, API prefix) before policy decides, and the cache and the request gate know
+ * whose identity acts by it. Without it every call failed with a message about an undeclared request.
+ */
+export function checkUpstreamExposed(plugin: string, instance: object, routed: readonly string[]): void {
+  if (routed.length === 0 || isClient((instance as { upstream?: unknown }).upstream)) return;
+  const elsewhere = Object.keys(instance).find((key) => isClient((instance as Record<string, unknown>)[key]));
+  const tools = routed.length === 1 ? `its tool ${routed[0]} declares a route` : `its tools ${routed.join(', ')} declare routes`;
+  const fix =
+    elsewhere === undefined
+      ? 'construct the UpstreamClient its handlers send with as readonly upstream = new UpstreamClient({ ... })'
+      : `it holds an UpstreamClient as "${elsewhere}": name it readonly upstream`;
+  throw new StartupError(
+    `Plugin "${plugin}": ${tools}, but the plugin exposes no upstream client, which prepares each route and names the identity policy decides for: ${fix} (handlers reach it as deps.upstream or this.upstream).`,
+  );
+}
+
+/** An upstream client, of this copy of mcp-devtools or another: what the kernel uses of one. */
+function isClient(value: unknown): boolean {
+  const client = value as { prepare?: unknown; send?: unknown; identity?: unknown } | null | undefined;
+  return typeof client?.prepare === 'function' && typeof client.send === 'function' && client.identity !== undefined;
 }
 
 /** A plugin's version is shown by `mcp-devtools tools` and in logs: it must be there. */

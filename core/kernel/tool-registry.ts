@@ -8,7 +8,7 @@ import { schemaProblems } from '../schema/schema-check.js';
 import { checkedRouteMethod, interceptorSlots, type InterceptorSlot } from './pipeline-parts.js';
 import { toolDescriptor } from './tool-descriptor.js';
 import { checkToolName } from './declared-names.js';
-import { checkToolSpec } from './spec-checks.js';
+import { checkToolSpec, checkUpstreamExposed } from './spec-checks.js';
 import type { Settings } from '../config/settings.js';
 import { DeclarationError, declaredWire } from '../pipeline/declared-wire.js';
 import { checkFurtherRoutes } from '../pipeline/further-routes.js';
@@ -109,7 +109,8 @@ export class ToolRegistry {
   /** Registers every tool of a booted plugin (its `tools` values and `@Tool` methods), with the chain of the stages and interceptors that apply to it. */
   register(plugin: BootedPlugin, stages: readonly Contribution[], interceptors: readonly InterceptorSlot[], handler: HandlerStage, finish: Finish): void {
     const instance = plugin.instance!;
-    for (const [index, declared] of readToolSpecs(plugin.cls).entries()) {
+    const declaredTools = readToolSpecs(plugin.cls);
+    for (const [index, declared] of declaredTools.entries()) {
       const { spec } = declared;
       if (spec === null || typeof spec !== 'object') {
         throw new StartupError(
@@ -140,6 +141,9 @@ export class ToolRegistry {
         writes: wire.writes,
       });
     }
+    // After each tool's own checks, which say more precisely what is wrong with a route than its missing client.
+    const routed = declaredTools.filter(({ spec }) => spec.route !== undefined || spec.graphql !== undefined).map(({ spec }) => spec.name);
+    checkUpstreamExposed(plugin.spec.name, instance, routed);
   }
 
   /** What the tool may send, read from its spec; a declaration that cannot be used fails start-up here. */

@@ -2,9 +2,10 @@ import type { Validator } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
-import { noProgress, type ToolContext, type ToolOutput, type UpstreamInterceptor } from '../plugin/tool-context.js';
+import { noProgress, type ToolContext, type UpstreamInterceptor } from '../plugin/tool-context.js';
 import type { ObserveRequest, Route } from '../plugin/upstream-types.js';
-import { scrubJsonValue, type Scrub, type WalkBudget } from '../result/secret-scrubber.js';
+import type { Scrub } from '../result/secret-scrubber.js';
+import { checkedOutput, scrubbedOutput } from './handler-output.js';
 import { errorResult } from '../result/tool-result.js';
 import { envelopeCheck } from './envelope-check.js';
 import { prepareCall } from './prepare-call.js';
@@ -88,35 +89,12 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       gate: furtherRequestGate(call, deps.readOnlyServer),
       time: (step, micros) => call.time(step, micros),
       progress: call.progress ?? noProgress,
+      ...(call.tool.spec.graphql?.partialData === true && { graphqlPartialData: true }),
     };
-    const output: ToolOutput = await call.tool.handler(toolCtx);
-    if (output === null || typeof output !== 'object') {
-      // A plugin bug (a handler that forgot to return): say what it must return rather than show a TypeError.
-      throw new Error(`the handler returned ${output === null ? 'null' : typeof output} instead of a ToolOutput ({ value } or { text })`);
-    }
+    const output = checkedOutput(await call.tool.handler(toolCtx));
     // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,
     // `starts_with(auth, 'ghp_a')` as an oracle), and no cut leaves the head of one behind.
-    const scrubbed = scrubbedOutput(output, deps);
+    const scrubbed = scrubbedOutput(output, deps.scrub, deps.maxValueNodes);
     return { output: scrubbed, value: scrubbed.value } satisfies Produced;
   };
-}
-
-/**
- * The handler's output with every secret scrubbed. The walk that scrubs also bounds what rendering will walk
- * later: a value that shares parts by reference (a plugin bug) could render to far more than it holds.
- */
-function scrubbedOutput(output: ToolOutput, deps: CoreStageDeps): ToolOutput {
-  const walk: WalkBudget = {
-    left: deps.maxValueNodes,
-    exceeded: () =>
-      new Error(
-        `it returned a value of more than ${deps.maxValueNodes} nodes (a part shared by reference counts each time it appears), more than any response it may read can hold`,
-      ),
-  };
-  const out: ToolOutput = { ...output };
-  if (output.value !== undefined) out.value = scrubJsonValue(output.value, deps.scrub, walk);
-  if (output.meta !== undefined) out.meta = scrubJsonValue(output.meta, deps.scrub, walk);
-  if (output.resultMeta !== undefined) out.resultMeta = scrubJsonValue(output.resultMeta, deps.scrub, walk);
-  if (output.text !== undefined) out.text = deps.scrub(output.text);
-  return out;
 }

@@ -47,7 +47,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   let graphql: GraphqlFacts | undefined;
   if (isGraphqlRoute(route)) {
     graphql = checkedOperation(tool, route.graphql, { source: 'route', readOnlyServer }).facts;
-    request = graphqlRequest(route.graphql, tool.upstream?.graphqlPath);
+    request = graphqlRequest(route.graphql, tool.upstream?.graphqlPath, graphql.name);
   } else request = route;
   // Start-up refused a read-only tool whose route is a write where it could compute the route; this holds
   // for every route (one whose method depends on its arguments, a GraphQL operation), before policy or any request.

@@ -105,6 +105,11 @@ export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest
    * client asks). Throws the ToolError that refuses it.
    */
   readonly gate?: RequestGate;
+  /**
+   * The tool declares `graphql: { partialData: true }`: a GraphQL answer with both data and errors reaches its
+   * handler whole; otherwise the upstream client ends the call with the errors (graphql-answer.ts).
+   */
+  readonly graphqlPartialData?: boolean;
 }
 
 /** A request the pipeline did not prepare: a handler's further request, or a hop of a redirect the upstream answered with. */

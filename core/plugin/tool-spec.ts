@@ -64,9 +64,18 @@ export interface GraphqlLimits {
  * What a GraphQL tool sends: a fixed set of documents (each parsed at start-up, and the only ones it may send),
  * or documents its caller writes, held to `limits` (a function of the plugin's settings when an operator sets them).
  */
-export type GraphqlSpec =
+export type GraphqlSpec = (
   | { readonly documents: readonly string[]; readonly limits?: undefined }
-  | { readonly limits: GraphqlLimits | ((settings: Settings) => GraphqlLimits); readonly documents?: undefined };
+  | { readonly limits: GraphqlLimits | ((settings: Settings) => GraphqlLimits); readonly documents?: undefined }
+) & {
+  /**
+   * An answer with both `data` and `errors` (part of the operation failed: GitHub's `repository: null` with a
+   * NOT_FOUND error) is useful to this tool: its handler gets the body whole. Without it (the default) such an
+   * answer ends the call with `upstream_graphql_error`, naming each error's message and path. An answer with errors
+   * and no data is an error either way.
+   */
+  readonly partialData?: boolean;
+};
 
 /** The requests a tool may send beyond its route: fixed, or computed from the validated arguments like the route. */
 export type FurtherRoutes<I extends TSchema> = readonly FurtherRoute[] | ((args: Static<I>, upstream?: UpstreamBinding) => readonly FurtherRoute[]);

@@ -13,6 +13,7 @@ import 'reflect-metadata';
 // Declaring plugins and tools: a tool as one value (`defineTool`, listed in `@Plugin({ tools })`), or a method
 // decorated with `@Tool`.
 export { defineTool, type DefinedHandler, type DefinedTool } from '../plugin/define-tool.js';
+export { READ, WRITE } from '../plugin/annotation-presets.js';
 export { Plugin, Tool, type PluginDecorator } from '../plugin/decorators.js';
 export type {
   BootContext,
@@ -100,6 +101,7 @@ export {
   type UpstreamResponse,
 } from '../plugin/upstream-types.js';
 export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
+export { dataOf } from '../http/graphql-answer.js';
 export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 
 // Errors a tool can end with (each code is in the catalogue, docs/errors.md).

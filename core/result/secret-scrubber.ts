@@ -1,3 +1,4 @@
+import { isJsonNode } from './json-value.js';
 import { setDataMember } from './data-member.js';
 
 /**
@@ -106,6 +107,11 @@ function redactSpans(text: string, spans: Array<[number, number]>): string {
 export interface WalkBudget {
   left: number;
   exceeded(): Error;
+  /**
+   * Made the error thrown at a node JSON cannot hold (json-value.ts: a Map, a Promise, a BigInt, a function),
+   * when given: the walk of a handler's output notices one at the cost of a prototype check per container.
+   */
+  notJson?(): Error;
 }
 
 /**
@@ -119,6 +125,7 @@ export interface WalkBudget {
 export function scrubJsonValue<T>(value: T, scrub: Scrub, walk?: WalkBudget): T {
   if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
   if (typeof value === 'string') return scrub(value) as T;
+  if (walk?.notJson !== undefined && !isJsonNode(value)) throw walk.notJson();
   if (value === null || typeof value !== 'object') return value;
   return scrubContainer(value, scrub, scrub.shortestForm ?? 0, walk) as T;
 }
@@ -158,6 +165,7 @@ function scrubContainer(value: object, scrub: Scrub, shortest: number, walk: Wal
 /** An item or a field's value, counted against the walk and scrubbed: a container walked, a long enough string searched. */
 function scrubMember(item: unknown, scrub: Scrub, shortest: number, walk: WalkBudget | undefined): unknown {
   if (walk !== undefined && --walk.left < 0) throw walk.exceeded();
+  if (walk?.notJson !== undefined && !isJsonNode(item)) throw walk.notJson();
   if (item !== null && typeof item === 'object') return scrubContainer(item, scrub, shortest, walk);
   return typeof item === 'string' && item.length >= shortest ? scrub(item) : item;
 }

@@ -17,3 +17,22 @@ export const OutputFormatArg = Type.Optional(
 
 /** The two rendering arguments, to spread into a tool's input object. */
 export const renderingArgs = { jq: JqArg, outputFormat: OutputFormatArg };
+
+/**
+ * Any JSON value, each kind typed: what a free-form argument holds (a Jira field's value, a GraphQL variable). The
+ * empty schema `{}` says the same, but strict clients and checkers (the MCP Inspector's `--strict`, Claude Code's
+ * tool validation) refuse a schema without a `type`, so the kinds are listed.
+ */
+export function anyJsonValue(description?: string) {
+  return Type.Union(
+    [
+      Type.String(),
+      Type.Number(),
+      Type.Boolean(),
+      Type.Null(),
+      Type.Unsafe<unknown[]>({ type: 'array' }),
+      Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+    ],
+    description === undefined ? {} : { description },
+  );
+}

@@ -5,7 +5,7 @@ import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core/plugin/contract.js';
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
-import { OutputFormatArg } from '../../core/schema/common-args.js';
+import { anyJsonValue, OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 
 /*
@@ -51,7 +51,7 @@ export function passthroughArgs(docs: ArgDocs): PassthroughArgs {
     ),
     outputFormat: OutputFormatArg,
   };
-  const body = Type.Record(Type.String(), Type.Unknown(), {
+  const body = Type.Record(Type.String(), anyJsonValue(), {
     description: `JSON request body, e.g. ${docs.bodyExample}.`,
   });
   return {

@@ -2,7 +2,7 @@ import Type, { type Static } from 'typebox';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { CacheInfo } from '../../core/plugin/upstream-types.js';
-import { renderingArgs } from '../../core/schema/common-args.js';
+import { anyJsonValue, renderingArgs } from '../../core/schema/common-args.js';
 import type { CircleciDeps } from './circleci-deps.js';
 import { CircleCiReadEnvelope } from './read-envelope.js';
 
@@ -18,7 +18,7 @@ const QueryParams = Type.Optional(
     description: 'Query parameters, e.g. {"branch": "main"}.',
   }),
 );
-const Body = Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON request body.' }));
+const Body = Type.Optional(Type.Record(Type.String(), anyJsonValue(), { description: 'JSON request body.' }));
 
 export const GetArgs = Type.Object(
   {

@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import type { Settings } from '../../core/config/settings.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
-import { renderingArgs } from '../../core/schema/common-args.js';
+import { anyJsonValue, renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { GithubGraphqlSettings } from './github-client.js';
 import type { GithubDeps } from './github-deps.js';
@@ -52,7 +52,7 @@ export const GraphqlArgs = Type.Object(
       minLength: 1,
       description: 'A GraphQL document, e.g. "query { viewer { login } }". Queries only, unless the operator allows mutations.',
     }),
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Values of the variables the document declares.' })),
+    variables: Type.Optional(Type.Record(Type.String(), anyJsonValue(), { description: 'Values of the variables the document declares.' })),
     operationName: Type.Optional(Type.String({ minLength: 1, description: 'The operation to run, when the document holds several.' })),
     ...renderingArgs,
   },
@@ -86,6 +86,8 @@ export const GRAPHQL = defineTool({
         },
       };
     },
+    // A partial answer (what resolved, and GitHub's errors for what did not) is returned whole.
+    partialData: true,
   },
   route: (args: Static<typeof GraphqlArgs>) => ({
     graphql: { document: args.query, variables: args.variables, operationName: args.operationName },

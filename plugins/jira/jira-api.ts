@@ -20,8 +20,21 @@ export const IssueKey = Type.String({ pattern: '^([A-Za-z][A-Za-z0-9_]*-[1-9][0-
 export const JIRA_TEXT_MAX = 32_767;
 export const Markdown = (what: string): ReturnType<typeof Type.String> =>
   Type.String({ maxLength: JIRA_TEXT_MAX, description: `${what}, in Markdown (mention: [@Name](mention:accountId)).` });
-export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), Type.Unknown(), {
-  description: 'More fields as Jira names them, e.g. {"labels": ["api"], "priority": {"name": "High"}, "customfield_10010": 5}.',
+/**
+ * A Jira field's value, each kind typed for strict clients (the MCP Inspector's --strict refuses an untyped `{}`):
+ * text, a number, null (clears the field), a list or an object (`{"name": "High"}`). Jira has no plain boolean
+ * field (a checkbox is a list), and the default tools/list stays within its token budget without one.
+ */
+const FieldValue = Type.Union([
+  Type.String(),
+  Type.Number(),
+  Type.Null(),
+  Type.Unsafe<unknown[]>({ type: 'array' }),
+  Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+]);
+
+export const ExtraFields = Type.Record(Type.String({ minLength: 1 }), FieldValue, {
+  description: 'Other fields: {"priority": {"name": "High"}, "labels": ["api"]}.',
 });
 
 export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };

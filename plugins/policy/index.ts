@@ -20,6 +20,7 @@ import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, typ
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
 import { PolicySource } from './policy-source.js';
 import { POLICY_CONTRIBUTIONS } from './contributions.js';
+import { ConsoleLink } from './console-link.js';
 
 /**
  * The enterprise layer: a policy decides every call (with approvals for risky ones), results name the
@@ -43,6 +44,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   private readonly decisions: DecisionLog = new WeakMap();
   /** What each GraphQL call asks for, by its scope, for its audit record. */
   private readonly operations: OperationLog = new WeakMap();
+  /** Where the console's approvals pages are, once they are mounted: held calls name it. */
+  private readonly consoleLink = new ConsoleLink();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -69,6 +72,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
 
   async boot(ctx: BootContext): Promise<void> {
     ctx.provide(POLICY_TOKENS.Approvals, this.approvals);
+    ctx.provide(POLICY_TOKENS.ConsoleLink, this.consoleLink);
     // The approvals waiting, for the metrics' gauge: read from the shared store at each scrape.
     this.metrics.watchPendingApprovals?.(async () => (await this.approvals.list()).filter((approval) => approval.status === 'pending').length);
     if (this.notifier !== undefined) this.watchApprovals(ctx);
@@ -136,7 +140,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
         this.source === undefined ? operation : { ...operation, before: ['policy/policy-decision'] },
       );
     }
-    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics));
+    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.consoleLink));
     return stages;
   }
 }

@@ -14,6 +14,7 @@ import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.j
 import type { ApprovalNote, Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
 import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
+import type { ConsoleLink } from './console-link.js';
 
 /** The `_meta` key naming the upstream identity that acted. */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
@@ -63,7 +64,14 @@ export function upstreamIdentityMeta(): AroundMiddleware {
  * The policy stage: after validation (rules see typed arguments and the prepared request), before the
  * upstream call and its cache. A refusal ends the call as an error result; nothing is sent upstream.
  */
-export function policyDecision(source: PolicySource, approvals: ApprovalStore, decisions: DecisionLog, logger: Logger, metrics: Metrics): AroundMiddleware {
+export function policyDecision(
+  source: PolicySource,
+  approvals: ApprovalStore,
+  decisions: DecisionLog,
+  logger: Logger,
+  metrics: Metrics,
+  console?: ConsoleLink,
+): AroundMiddleware {
   return {
     stage: 'policy',
     name: 'policy-decision',
@@ -98,7 +106,7 @@ export function policyDecision(source: PolicySource, approvals: ApprovalStore, d
       decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
       if (decision.approval !== undefined) ctx.meta[APPROVAL_META_KEY] = decision.approval;
-      if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts);
+      if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts, console);
       const decideFurther: Call['decideFurther'] = (request, identity) => {
         // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
         // if a call had named it, under the identity of the client that sends it.
@@ -170,6 +178,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
           time,
           requestId: ctx.requestId,
           principal: { subject: ctx.principal.subject, groups: [...ctx.principal.groups], via: ctx.principal.via },
+          ...(ctx.client === undefined ? {} : { client: { ...ctx.client } }),
           tool: ctx.tool.spec.name,
           decision: decisions.get(ctx.scope) ?? null,
           upstream: publicIdentity(ctx.tool.upstream?.identity),

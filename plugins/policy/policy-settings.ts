@@ -65,4 +65,6 @@ export const POLICY_TOKENS = {
   AuditLog: 'mcp-devtools:AuditLog',
   /** The ApprovalNotifier, when MCP_APPROVAL_WEBHOOK_URL is set (the console tells it where it is, for links). */
   Notifier: 'mcp-devtools:ApprovalNotifier',
+  /** The ConsoleLink: the console's approvals pages say where they are served, for held calls' messages. */
+  ConsoleLink: 'mcp-devtools:ApprovalsConsoleLink',
 } as const;

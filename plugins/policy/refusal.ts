@@ -1,6 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { CallFacts } from './engine/call-facts.js';
 import type { Decision } from './engine/policy-engine.js';
+import type { ConsoleLink } from './console-link.js';
 
 /** A request as refusals name it: `POST /graphql` and, for a GraphQL operation, what it asks for. */
 function describedRequest(facts: CallFacts): string {
@@ -18,12 +19,15 @@ function describedCall(facts: CallFacts): string {
  * The error result of a refused or held call: text that says what was refused and why (and, for an
  * approval, what to do next), with `_meta.code` and `_meta.decision` for programs.
  */
-export function refusal(decision: Decision, facts: CallFacts): ToolError {
+export function refusal(decision: Decision, facts: CallFacts, console?: ConsoleLink): ToolError {
   const what = describedCall(facts);
   if (decision.effect === 'approval_required') {
+    const id = decision.approvalId ?? '';
+    const page = console?.approvalPage(id);
+    const where = page === undefined ? `(mcp-devtools approvals grant ${id})` : `in the console ${page} (or with mcp-devtools approvals grant ${id})`;
     const message = [
       `${what} needs an approver's grant before it runs. ${decision.reason}`,
-      `Approval ${decision.approvalId} is pending until ${decision.expiresAt}. Ask an approver to grant it (mcp-devtools approvals grant ${decision.approvalId}), then retry the same call with the same arguments; it will then run once.`,
+      `Approval ${id} is pending until ${decision.expiresAt}. Ask an approver to grant it ${where}, then retry the same call with the same arguments; it will then run once.`,
     ].join('\n');
     return new ToolError('approval_required', message, { meta: { code: 'approval_required', decision } });
   }

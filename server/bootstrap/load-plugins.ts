@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StartupError } from '../../core/errors/tool-error.js';
 import { isPluginClass, type PluginClass } from '../../core/plugin/metadata.js';
+import { recordPluginOrigin } from '../../core/plugin/plugin-origin.js';
 import { didYouMean } from '../../core/text/nearest-names.js';
 import type { ConfigFile } from '../../core/config/config-file.js';
 import { CROSS_CUTTING, VENDORS } from './builtin-plugins.js';
@@ -23,7 +24,7 @@ export async function loadPlugins(config: ConfigFile, given: readonly PluginClas
     }
   }
   const classes: PluginClass[] = [];
-  for (const [name, load] of Object.entries(CROSS_CUTTING)) if (!disabled.has(name)) classes.push(await load());
+  for (const [name, load] of Object.entries(CROSS_CUTTING)) if (!disabled.has(name)) classes.push(recorded(await load(), `the built-in plugin "${name}"`));
   const vendors = config.plugins ?? (given.length > 0 ? [] : Object.keys(VENDORS));
   for (const ref of vendors) classes.push(...(await loadReference(ref, config.dir)));
   return [...classes, ...given];
@@ -31,7 +32,7 @@ export async function loadPlugins(config: ConfigFile, given: readonly PluginClas
 
 async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
   const builtin = VENDORS[ref] ?? CROSS_CUTTING[ref];
-  if (builtin !== undefined) return [await builtin()];
+  if (builtin !== undefined) return [recorded(await builtin(), `the built-in plugin "${ref}"`)];
   const isPath = ref.startsWith('.') || isAbsolute(ref);
   const builtins = `Built-in plugins: ${Object.keys(VENDORS).join(', ')}; others are module paths (./my-plugin.js) or installed packages.`;
   if (isPath && !existsSync(resolve(dir, ref))) throw new StartupError(`Plugin "${ref}" cannot be found: ${resolve(dir, ref)} does not exist. ${builtins}`);
@@ -61,5 +62,11 @@ async function loadReference(ref: string, dir: string): Promise<PluginClass[]> {
   if (found.length === 0) {
     throw new StartupError(`Plugin "${ref}" exports no plugin class: export a class decorated with @Plugin (default or named export).`);
   }
-  return found;
+  return found.map((cls) => recorded(cls, isPath ? `module ${fileURLToPath(url)}` : `package ${ref}`));
+}
+
+/** The class, with where it came from recorded for start-up errors that name it (two plugins of one name). */
+function recorded(cls: PluginClass, origin: string): PluginClass {
+  recordPluginOrigin(cls, origin);
+  return cls;
 }

@@ -7,6 +7,8 @@ import { misplacedSettings, OWN_SECTION } from '../../core/config/mcp-configs-pl
 import { dotenvLayer, mapLayer, mcpConfigsLayer, readMcpConfigs } from '../../core/config/sources.js';
 import { readPluginSpec, type PluginClass } from '../../core/plugin/metadata.js';
 import { loadPlugins } from './load-plugins.js';
+import { isBuiltinPlugin } from './builtin-plugins.js';
+import { refuseReservedSettings, undeclaredSecretValues } from './reserved-settings.js';
 
 /** Everything a process was started with that configuration may come from. */
 export interface Invocation {
@@ -51,6 +53,7 @@ export async function resolveConfig(invocation: Invocation): Promise<ResolvedCon
       const owner = { name: spec.name, schema: spec.settings, sections };
       // Before anything reads its keys: a schema that is not an object is refused naming the plugin.
       refuseNonObjectSettings(owner);
+      if (!isBuiltinPlugin(cls)) refuseReservedSettings(owner);
       owners.push(owner);
     }
   }
@@ -62,17 +65,15 @@ export async function resolveConfig(invocation: Invocation): Promise<ResolvedCon
   ]);
   const mcpConfigs = readMcpConfigs(invocation.home ?? homedir());
   const warnings: string[] = misplacedSettings(mcpConfigs, owners);
-  const settings = resolveSettings(
-    owners,
-    [
-      mapLayer('command line', flags),
-      mapLayer('environment', invocation.env),
-      dotenvLayer(invocation.cwd),
-      mcpConfigsLayer(mcpConfigs),
-      mapLayer(`config file ${config.path ?? ''}`.trim(), fileSettings),
-    ],
-    explicit,
-    (message) => warnings.push(message),
-  );
+  const layers = [
+    mapLayer('command line', flags),
+    mapLayer('environment', invocation.env),
+    dotenvLayer(invocation.cwd),
+    mcpConfigsLayer(mcpConfigs),
+    mapLayer(`config file ${config.path ?? ''}`.trim(), fileSettings),
+  ];
+  const resolved = resolveSettings(owners, layers, explicit, (message) => warnings.push(message));
+  const declared = new Set(owners.flatMap((owner) => Object.keys(owner.schema.properties)));
+  const settings = resolved.withUndeclaredSecrets(undeclaredSecretValues(declared, layers));
   return { config, plugins, settings, warnings };
 }

@@ -52,5 +52,7 @@ function table(rows: readonly ToolRow[]): string {
   const writes = rows.filter((r) => r.access === 'write').length;
   const toolsets = new Set(rows.map((r) => r.toolset)).size;
   const header = line({ name: 'NAME', title: 'TITLE', access: 'ACCESS', plugin: 'PLUGIN', toolset: 'TOOLSET' });
-  return `${[header, ...rows.map(line)].join('\n')}\n\n${rows.length} tools (${writes} that write) in ${toolsets} toolsets.\n`;
+  return `${[header, ...rows.map(line)].join('\n')}\n\n${count(rows.length, 'tool')} (${writes} that write) in ${count(toolsets, 'toolset')}.\n`;
 }
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -4,6 +4,7 @@ import { LOCAL_PRINCIPAL, type Principal } from '../../core/identity/principal.j
 import { acceptedRequestId, traceIdOf } from '../../core/kernel/call-span.js';
 import type { ClientInfo } from '../../core/plugin/call.js';
 import type { CorrelationHeaders } from '../http/correlation-headers.js';
+import { clientOf } from './session-client.js';
 
 /** What a `tools/call` handler's context offers of where the request came from. */
 export interface RequestContext {
@@ -17,15 +18,16 @@ export interface RequestContext {
  *   request's `traceparent` header, each with its `tracestate`;
  * - its request id: the HTTP request's X-Request-Id, else that trace's id (the kernel makes one when neither came);
  * - its client: the request's 2026-07-28 envelope (`io.modelcontextprotocol/clientInfo`), else what `initialize`
- *   said on this connection (a stateless 2025-era HTTP POST saw no `initialize`: no client then).
+ *   said on this connection, else `known` (a stateless 2025-era HTTP POST saw no `initialize`: the client its
+ *   Mcp-Session-Id or its User-Agent names, session-client.ts).
  */
-export function callOrigin(server: Server, ctx: RequestContext, meta: Record<string, unknown> | undefined): Partial<CallOptions> {
+export function callOrigin(server: Server, ctx: RequestContext, meta: Record<string, unknown> | undefined, known?: ClientInfo): Partial<CallOptions> {
   const headers = (ctx.http?.authInfo?.extra?.correlation ?? {}) as CorrelationHeaders;
   const fromMeta = traceIdOf(meta?.traceparent) === undefined ? undefined : carrier(meta!.traceparent, meta!.tracestate);
   const fromHeaders = traceIdOf(headers.traceparent) === undefined ? undefined : carrier(headers.traceparent, headers.tracestate);
   const traceCarrier = fromMeta ?? fromHeaders;
   const requestId = acceptedRequestId(headers.requestId) ?? traceIdOf(traceCarrier?.traceparent);
-  const client = clientOf(ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY]) ?? clientOf(server.getClientVersion());
+  const client = clientOf(ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY]) ?? clientOf(server.getClientVersion()) ?? known;
   return {
     jsonRpcRequestId: ctx.mcpReq.id,
     ...(traceCarrier === undefined ? {} : { traceCarrier }),
@@ -36,12 +38,6 @@ export function callOrigin(server: Server, ctx: RequestContext, meta: Record<str
 
 function carrier(traceparent: unknown, tracestate: unknown): { traceparent: string; tracestate?: string } {
   return { traceparent: String(traceparent).trim(), ...(typeof tracestate === 'string' ? { tracestate } : {}) };
-}
-
-function clientOf(info: unknown): ClientInfo | undefined {
-  const { name, version } = (info ?? {}) as { name?: unknown; version?: unknown };
-  if (typeof name !== 'string' || name === '') return undefined;
-  return typeof version === 'string' ? { name, version } : { name };
 }
 
 /** Who sent a request: the principal the transport's authentication found (`authInfo.extra.principal`), `local` without it. */

@@ -18,6 +18,7 @@ import { callOrigin, principalOf } from './call-origin.js';
 import { progressNotifier } from './progress-notifier.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
+import type { ClientInfo } from '../../core/plugin/call.js';
 
 /** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
 const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
@@ -38,6 +39,11 @@ export interface McpServerOptions {
    * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.
    */
   logLevels?: ClientLogLevels;
+  /**
+   * The client of a stateless 2025-era POST, which this server instance never saw `initialize` from: named by
+   * the Mcp-Session-Id the server handed out, or the User-Agent (session-client.ts).
+   */
+  client?: ClientInfo;
 }
 
 /**
@@ -96,7 +102,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
         ...(progressToken !== undefined && {
           progress: progressNotifier(progressToken, { send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }) }),
         }),
-        ...callOrigin(server, ctx, request.params._meta),
+        ...callOrigin(server, ctx, request.params._meta, options.client),
         channel: {
           logThreshold: await logThreshold(ctx, principal),
           notify: (notification) => ctx.mcpReq.notify(notification),

@@ -9,6 +9,7 @@ import type { KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { correlationHeaders } from '../http/correlation-headers.js';
 import { sendWebResponse, webRequestOf } from './web-exchange.js';
+import { clientOfRequest, sessionIdFor } from '../mcp/session-client.js';
 
 /** Serves one JSON-RPC POST to /mcp, already authenticated and parsed, in the era its body claims. */
 export type McpExchange = (request: IncomingMessage, response: ServerResponse, body: unknown, principal: Principal) => Promise<void>;
@@ -49,7 +50,12 @@ export function mcpExchange(kernel: Kernel, logger: Logger): McpExchange {
       return;
     }
     const logLevels = readOnce(levels);
-    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader, logLevels });
+    const client = clientOfRequest(header('mcp-session-id'), header('user-agent'));
+    const mcp = createMcpServer(kernel, { protocolVersion: protocolVersionHeader, logLevels, ...(client && { client }) });
+    // The answer to `initialize` hands out a session id that carries the client's name and version: stateless, the
+    // next POSTs are served by other instances (or replicas), which read them back from it.
+    const sessionId = sessionIdFor(body);
+    if (sessionId !== undefined) response.setHeader('mcp-session-id', sessionId);
     // Plain JSON, unless notifications may come before the result: then an SSE stream carries them, then it.
     const enableJsonResponse = !(await sendsNotifications(body, () => logLevels.get(principal)));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });

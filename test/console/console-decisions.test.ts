@@ -32,6 +32,14 @@ describe('deciding in the console: confirmation, reasons, history, bulk rejectio
     await receiver?.close();
   });
 
+  it("tells the caller of a held call where an approver decides it: the console's page of the approval", async () => {
+    const result = await d.call('alice', 'jira_delete', issue('PLAT-59'));
+    const id = heldApproval(result);
+    expect(textOf(result)).to.contain(
+      `Ask an approver to grant it in the console at ${d.base}/console/approvals/${id} (or with mcp-devtools approvals grant ${id}), then retry the same call`,
+    );
+  });
+
   it("links each webhook event to the approval's page, which a signed-out approver reaches after signing in", async () => {
     const id = heldApproval(await d.call('alice', 'jira_delete', issue('PLAT-60')));
     await receiver.waitFor('the held event', (r) => r.events.some((e) => e.id === `${id}.held`));

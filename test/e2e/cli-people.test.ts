@@ -68,6 +68,21 @@ describe('commands that answer a person print for a person', () => {
     ).to.equal(true);
   });
 
+  it('tools counts in the singular when there is one: "1 tool ... in 1 toolset"', async () => {
+    const ran = await runCli(['tools', '--tools', 'fixture_get'], { cwd: fixtureDir() });
+    expect(ran.code, ran.stderr).to.equal(0);
+    expect(ran.stdout.trim().split('\n').at(-1)).to.equal('1 tool (0 that write) in 1 toolset.');
+  });
+
+  it("the server's start-up line counts the tools it serves, not every tool registered", async () => {
+    const env = { MCP_TOOLS: 'fixture_get' };
+    const served = JSON.parse((await runCli(['tools', '--json'], { cwd: fixtureDir(), env })).stdout) as unknown[];
+    const ran = await runCli([], { cwd: fixtureDir(), env });
+    const started = jsonLines(ran.stderr).find((l) => l.msg === 'kernel started');
+    expect(started).to.include({ tools: served.length });
+    expect(served.length).to.be.below(3);
+  });
+
   it('tools --json prints JSON', async () => {
     const ran = await runCli(['tools', '--json'], { cwd: fixtureDir() });
     expect(ran.stderr).to.equal('');
@@ -163,6 +178,18 @@ describe('commands that answer a person print for a person', () => {
 describe('a server that refuses to start says why in one plain sentence', () => {
   const refusal =
     "Refusing to serve HTTP on 0.0.0.0 with MCP_AUTH_MODE=off: anyone who can reach it would act with the server's credentials. Bind to 127.0.0.1 or set MCP_AUTH_MODE=tokens or oidc.";
+
+  it('with LOG_FORMAT=pretty, started by an MCP client: the reason once, as a pretty FATAL line', async () => {
+    const ran = await runCli(['--transport', 'http', '--host', '0.0.0.0', '--port', '0'], { cwd: fixtureDir(), env: { LOG_FORMAT: 'pretty' } });
+    expect(ran.code).to.equal(1);
+    const lines = ran.stderr.split('\n').filter(Boolean);
+    expect(lines.filter((l) => l.includes(refusal))).to.have.length(1);
+    expect(lines.at(-1)).to.match(PRETTY).and.to.include(` FATAL ${refusal}`);
+    expect(
+      lines.every((l) => PRETTY.test(l)),
+      ran.stderr,
+    ).to.equal(true);
+  });
 
   it('started by an MCP client (stderr is not a terminal): the sentence last, after the same reason as a fatal JSON line for log collectors', async () => {
     const ran = await runCli(['--transport', 'http', '--host', '0.0.0.0', '--port', '0'], { cwd: fixtureDir() });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectStdio } from '../support/sdk-client.js';
 import { runCli } from '../support/run-cli.js';
+import { endOfLifeNotice } from '../../server/cli/runtime-support.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 /** Node has `module.enableCompileCache` from 22.1 on. */
@@ -51,8 +52,14 @@ describe(`the runtime (dist/cli.js on Node ${process.versions.node})`, () => {
     }
   });
 
-  it('keeps commands that answer a person free of the runtime notice', async () => {
-    const run = await runCli(['--version']);
-    expect(run.stderr).to.not.include('past end of life');
+  it(major < 22 ? 'says it on every command too, once, as a plain warning on stderr' : 'says nothing of the runtime on a command', async () => {
+    const notice = endOfLifeNotice();
+    for (const args of [['--version'], ['--help'], ['tools', '--toolsets', 'circleci.rest'], ['config'], ['policy', 'explain', '--help']]) {
+      const run = await runCli(args, { runtimeNotice: 'keep' });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).to.equal(0);
+      const warnings = run.stderr.split('\n').filter((line) => line.includes('past end of life'));
+      expect(warnings, args.join(' ')).to.deep.equal(notice === undefined ? [] : [`warning: ${notice}`]);
+      expect(run.stdout).not.to.include('past end of life');
+    }
   });
 });

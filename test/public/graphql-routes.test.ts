@@ -75,7 +75,11 @@ describe('GraphQL routes of a third-party plugin: reads, writes and the wire', (
     const result = await kernel.call('tracker_create_issue', { teamId: 'team-eng', title: 'Retry the upload on 502' });
     expect(result.structuredContent).to.deep.equal({ data: { success: true, issue: { identifier: 'ENG-100', url: 'https://linear.app/acme/issue/ENG-100' } } });
     expect(linearRequests(mock)).to.deep.equal([
-      { query: readQuery('tracker_create_issue'), variables: { input: { teamId: 'team-eng', title: 'Retry the upload on 502' } } },
+      {
+        query: readQuery('tracker_create_issue'),
+        variables: { input: { teamId: 'team-eng', title: 'Retry the upload on 502' } },
+        operationName: 'CreateIssue',
+      },
     ]);
   });
 

@@ -20,6 +20,8 @@ export function createGitlabClient(settings: Settings): UpstreamClient {
     label: 'GitLab',
     examplePath: '/projects/GROUP%2FPROJECT/pipelines',
     baseUrl: GITLAB_API_URL,
+    baseUrlSetting: 'GITLAB_API_URL',
+    apiPrefix: '/api/v4',
     auth: () => (token === '' ? undefined : header),
     missingCredentials: 'GitLab credentials are not configured: set GITLAB_TOKEN to an access token with the read_api scope.',
     secretMaterial: () => token,

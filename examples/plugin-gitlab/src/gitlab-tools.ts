@@ -1,8 +1,6 @@
-import { defineTool, PagedEnvelope, ReadEnvelope, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { defineTool, PagedEnvelope, READ, ReadEnvelope, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
 import { nextPageOf } from './next-page.js';
 import { GetArgs, ListPipelineJobsArgs, ListPipelinesArgs, projectPath } from './tool-args.js';
-
-const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 
 /** What the tools use of their plugin: its GitLab client. GitlabPlugin has it; a test may pass any object that does. */
 export interface GitlabDeps {

@@ -113,7 +113,7 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
     it('reports a 404 with GitLab\'s message and what to check', async () => {
       mock.on('GET', `${API_PREFIX}/projects/:project/pipelines`, gitlabError(404, '404 Project Not Found'));
       const text = textOf(await kernel.call('gitlab_list_pipelines', { project: 'acme-group/missing' }));
-      expect(text).to.match(/^Error: GitLab answered 404 Not Found for GET \/projects\/acme-group%2Fmissing\/pipelines\./);
+      expect(text).to.match(/^Error: GitLab answered 404 Not Found for GET \/api\/v4\/projects\/acme-group%2Fmissing\/pipelines\./);
       expect(text).to.contain('Code: upstream_http_error');
       expect(text).to.contain('"message": "404 Project Not Found"');
     });

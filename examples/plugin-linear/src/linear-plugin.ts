@@ -1,20 +1,7 @@
-import { CursorEnvelope, inject, Plugin, ReadEnvelope, TOKENS, Tool, ToolError, type GraphqlRoute, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { CursorEnvelope, dataOf, inject, Plugin, READ, ReadEnvelope, TOKENS, Tool, ToolError, WRITE, type GraphqlRoute, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
 import { CREATE_ISSUE, LIST_ISSUES } from './documents.js';
 import { createLinearClient, LinearSettings } from './linear-client.js';
 import { CreateIssueArgs, GraphqlArgs, ListIssuesArgs } from './tool-args.js';
-
-const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
-const WRITE = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
-
-/** The `data` of a GraphQL answer; an answer without it is an error naming Linear's messages. */
-function dataOf<T>(body: unknown): T {
-  const { data, errors } = body as { data?: T | null; errors?: Array<{ message?: string }> };
-  if (data === undefined || data === null) {
-    const messages = (errors ?? []).map((e) => e.message ?? 'no message').join('; ');
-    throw new ToolError('upstream_http_error', `Linear answered without data: ${messages || 'no errors either'}.`);
-  }
-  return data;
-}
 
 interface IssuesPage {
   issues: { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
@@ -70,11 +57,12 @@ export class LinearPlugin {
   @Tool({
     name: 'linear_graphql',
     title: 'Linear GraphQL query',
-    description: "Any query to Linear's GraphQL API (no mutation): teams, projects, cycles, users. Result {data, errors?} as Linear answers.",
+    description:
+      "Any query to Linear's GraphQL API (no mutation): teams, projects, cycles, users. Result {data, errors?} as Linear answers: where part of the query failed, data holds what was read and errors says what was not.",
     annotations: READ,
     input: GraphqlArgs,
     envelope: ReadEnvelope,
-    graphql: { limits: { maxDepth: 10, maxFields: 500 } },
+    graphql: { limits: { maxDepth: 10, maxFields: 500 }, partialData: true },
     route: (args) => ({ graphql: { document: args.query, variables: args.variables } }),
   })
   async graphql(ctx: ToolContext<typeof GraphqlArgs, GraphqlRoute>): Promise<ToolOutput<typeof ReadEnvelope>> {

@@ -61,8 +61,13 @@ describe('linear plugin: issues paged by pageInfo, an issue created from Markdow
     const result = await kernel.call('linear_create_issue', { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 });
     expect(result.structuredContent).to.deep.equal({ data: { identifier: 'ENG-100', title: 'Login 500s', url: 'https://linear.app/acme/issue/ENG-100' } });
     // The document goes out as graphql prints what it parsed: Linear reads exactly what the server's policy read.
+    // Its operation's name goes with it.
     expect(sentOperations(mock)).to.deep.equal([
-      { query: print(parse(CREATE_ISSUE)), variables: { input: { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 } } },
+      {
+        query: print(parse(CREATE_ISSUE)),
+        variables: { input: { teamId: TEAM_ID, title: 'Login 500s', description, priority: 2 } },
+        operationName: 'CreateIssue',
+      },
     ]);
   });
 

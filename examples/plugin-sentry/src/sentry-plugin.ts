@@ -1,8 +1,6 @@
-import { CursorEnvelope, inject, nextCursorFromLink, Plugin, ReadEnvelope, TOKENS, Tool, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
+import { CursorEnvelope, inject, nextCursorFromLink, Plugin, READ, ReadEnvelope, TOKENS, Tool, type Settings, type ToolContext, type ToolOutput, type UpstreamClient } from 'mcp-devtools/plugin';
 import { createSentryClient, SentrySettings } from './sentry-client.js';
 import { GetArgs, ListIssuesArgs } from './tool-args.js';
-
-const READ = { readOnlyHint: true, idempotentHint: true, openWorldHint: true };
 
 /**
  * Sentry: a project's issues, paged by cursor, and a read-only passthrough for the rest of the API. Sentry

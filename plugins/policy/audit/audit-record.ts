@@ -14,6 +14,11 @@ export interface AuditRecord {
    */
   requestId?: string;
   principal: { subject: string; groups: string[]; via: string };
+  /**
+   * The MCP client that sent the call, as it named itself (its `clientInfo`: never verified, so never a basis
+   * for a decision); absent when it gave no name, and from records written before it was kept.
+   */
+  client?: { name: string; version?: string };
   tool: string;
   /** The policy's decision, or null when no policy is configured or the call failed before the policy stage. */
   decision: Decision | null;

@@ -7,6 +7,7 @@ import { explainCall, UnexplainableCall, type Explanation } from '../engine/expl
 import { POLICY_TOKENS, PolicySettings } from '../policy-settings.js';
 import type { PolicySource } from '../policy-source.js';
 import { ApproverAccess } from './approver-access.js';
+import type { ConsoleLink } from '../console-link.js';
 import { AuditView } from './audit-view.js';
 import { DecisionHistory } from './decision-history.js';
 import { BULK, DECIDE, DecisionRoutes, ONE, principalOf } from './decision-routes.js';
@@ -36,6 +37,7 @@ const APPROVAL = /^apr-[0-9a-f]{24}$/;
 export function approvalsConsole({ kernel, logger, clock, url }: ConsoleContext): ConsolePages {
   const policy = kernel.settings.of(PolicySettings);
   const approvals = kernel.resolve<ApprovalStore>(POLICY_TOKENS.Approvals);
+  kernel.resolve<ConsoleLink>(POLICY_TOKENS.ConsoleLink).servedAt(url);
   // The approvals store's own rule of who decides, so the console draws what the store will enforce.
   const access = new ApproverAccess(approvals.deciders);
   if (access.approverGroups.length === 0)

@@ -91,7 +91,7 @@ describe('github_graphql over stdio: graphql policy rules, an approval hold, the
     const granted = await call(args);
     expect(granted.isError, textOf(granted)).to.equal(undefined);
     expect(textOf(granted)).to.contain('state: CLOSED');
-    expect(graphqlRequests(api)).to.deep.equal([{ query: print(parse(CLOSE)), variables: { id: 'I_kwDOAbc1351' } }]);
+    expect(graphqlRequests(api)).to.deep.equal([{ query: print(parse(CLOSE)), variables: { id: 'I_kwDOAbc1351' }, operationName: 'Close' }]);
   });
 
   it('audits every call with its operation, never a variable value', async () => {

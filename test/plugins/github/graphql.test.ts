@@ -93,8 +93,8 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     serveGithubGraphql(t.mock, TOKEN);
     const result = await t.kernel.call('github_graphql', { query: 'query { viewer { login nickname } }' });
     expect(result.isError).to.equal(true);
-    expect(textOf(result)).to.contain(`GitHub's GraphQL API refused the query: Cannot query field "nickname" on type "User".`);
-    expect(textOf(result)).to.contain('Code: upstream_http_error');
+    expect(textOf(result)).to.contain(`GitHub answered the GraphQL query with an error and no data: Cannot query field "nickname" on type "User".`);
+    expect(textOf(result)).to.contain('Code: upstream_graphql_error');
   });
 
   it('says what to fix for a token GitHub does not accept (401), never showing the token', async () => {
@@ -128,7 +128,7 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
     serveGithubGraphql(t.mock, TOKEN);
     // 15 levels reach GitHub (whose schema then refuses viewer inside viewer); 16 never leave.
     const ok = await t.kernel.call('github_graphql', { query: deep(15) });
-    expect(textOf(ok)).to.contain(`GitHub's GraphQL API refused the query: Cannot query field "viewer" on type "User".`);
+    expect(textOf(ok)).to.contain(`GitHub answered the GraphQL query with an error and no data: Cannot query field "viewer" on type "User".`);
     const refused = await t.kernel.call('github_graphql', { query: deep(16) });
     expect(textOf(refused)).to.contain(
       'Invalid GraphQL for github_graphql: The GraphQL document nests fields deeper than 15 levels (GITHUB_GRAPHQL_MAX_DEPTH).',
@@ -163,7 +163,7 @@ describe('github_graphql (GitHub GraphQL API, in-process)', () => {
       jq: 'data.viewer.login',
     });
     expect(textOf(commented)).to.equal('octocat');
-    expect(graphqlRequests(t.mock)).to.deep.equal([{ query: 'query Me {\n  viewer {\n    login\n  }\n}' }]);
+    expect(graphqlRequests(t.mock)).to.deep.equal([{ query: 'query Me {\n  viewer {\n    login\n  }\n}', operationName: 'Me' }]);
   });
 
   it('refuses introspection hidden in an inline fragment, and a subscription beside the query operationName picks, sending nothing', async () => {

@@ -65,7 +65,8 @@ describe('docs/policy.md examples', () => {
         .map((c) => c.trim());
       const [tool, args] = TABLE_CALLS[label!]!;
       for (const [i, cell] of cells.entries()) {
-        const result = await ent.kernel.call(tool, args, PEOPLE[people[i]!]);
+        // As an MCP client sends it, named: the audit record keeps the client (the sample below shows one).
+        const result = await ent.kernel.kernel.call(tool, args, PEOPLE[people[i]!], { client: { name: 'claude-code', version: '2.1.3' } });
         const decision = (result._meta!.decision as Decision | undefined) ?? { effect: 'allow', ruleId: null };
         const [effect, rule] = cell.split(': ');
         const where = `${label} by ${people[i]}: ${cell}`;
