@@ -20,9 +20,13 @@ import {
   type Route,
   type UpstreamBinding,
   type UpstreamIdentity,
+  type UpstreamLinking,
   type UpstreamRequest,
   type UpstreamResponse,
 } from '../plugin/upstream-types.js';
+import type { LinkedCredential } from '../identity/linked-accounts.js';
+import { LinkError } from '../identity/link-error.js';
+import { VENDOR_NAMES } from '../identity/acting-identity.js';
 import { analyseDocument, GraphqlDocumentError } from './graphql-document.js';
 import { DEFAULT_GRAPHQL_PATH, graphqlRequest, printedQuery } from './graphql-request.js';
 
@@ -83,6 +87,14 @@ export interface UpstreamClientOptions {
    * for none. Vendors ignore a header they do not know; gateways and proxies in front of them log this one.
    */
   requestIdHeader?: string | false;
+  /**
+   * Linked accounts (`<VENDOR>_CREDENTIALS`): the mode and which account acts, how its token is sent, and where
+   * (Atlassian Cloud's API gateway, by the site's cloud id). Absent: the service credential always acts.
+   */
+  linking?: UpstreamLinking & {
+    auth(token: string): Record<string, string>;
+    baseUrl?(credential: LinkedCredential): string;
+  };
 }
 
 export interface SendOptions {
@@ -126,6 +138,8 @@ export class UpstreamClient implements UpstreamBinding {
   private readonly egress: EgressGuard;
   /** The GraphQL endpoint's path, once mapped (see endpoint()). */
   private graphqlEndpoint: string | null | undefined;
+  /** This client acting as a person, per credential (one call's), so a call's requests share one. */
+  private readonly actingClients = new WeakMap<LinkedCredential, UpstreamClient>();
 
   constructor(private readonly options: UpstreamClientOptions) {
     this.base = parseBaseUrl(options.baseUrl, options.label, options.baseUrlSetting);
@@ -146,6 +160,36 @@ export class UpstreamClient implements UpstreamBinding {
         return (fingerprint ??= createHash('sha256').update(material).digest('hex').slice(0, 32));
       },
     });
+  }
+
+  get linking(): UpstreamLinking | undefined {
+    const linking = this.options.linking;
+    return linking === undefined ? undefined : { mode: linking.mode, vendor: linking.vendor, setting: linking.setting };
+  }
+
+  /**
+   * This client acting with a person's linked account: the same options, their token, an identity of their own
+   * (their login as the credential label, a fingerprint of the account: the HTTP cache never serves one person's
+   * answer to another) and, for Atlassian Cloud, the API gateway as base URL. Never the service credential.
+   */
+  actingAs(credential: LinkedCredential): UpstreamClient {
+    const linking = this.options.linking;
+    if (linking === undefined) throw new Error(`${this.options.label} does not act with linked accounts`);
+    let client = this.actingClients.get(credential);
+    if (client === undefined) {
+      const who = credential.identity;
+      client = new UpstreamClient({
+        ...this.options,
+        baseUrl: linking.baseUrl?.(credential) ?? this.options.baseUrl,
+        auth: () => linking.auth(credential.accessToken.reveal()),
+        missingCredentials: `The linked ${VENDOR_NAMES[linking.vendor]} account has no token.`,
+        secretMaterial: () => `linked\0${linking.vendor}\0${who.accountId ?? who.login}`,
+        credentialLabel: who.login,
+        linking: undefined,
+      });
+      this.actingClients.set(credential, client);
+    }
+    return client;
   }
 
   get graphqlPath(): string {
@@ -205,6 +249,18 @@ export class UpstreamClient implements UpstreamBinding {
    * request is prepared here, and the request gate (the first interceptor) decides it before it is sent.
    */
   async send(ctx: AnyToolContext, request: Route, options: SendOptions = {}): Promise<UpstreamResponse> {
+    const linking = this.options.linking;
+    if (linking !== undefined && linking.mode !== 'service') {
+      const credential = ctx.acting?.credential;
+      if (credential !== undefined && credential.vendor === linking.vendor) return this.sendAs(credential, ctx, request, options);
+      // The identity plugin refuses such a call with where to link before anything runs; this holds whoever calls.
+      if (linking.mode === 'user') {
+        throw new ToolError(
+          'missing_credentials',
+          `${this.options.label} acts here only with the calling person's linked ${VENDOR_NAMES[linking.vendor]} account (${linking.setting}=user), and this call has none; nothing was sent.`,
+        );
+      }
+    }
     const prepared = this.preparedFor(ctx, request);
     if (options.rawBody !== undefined) this.checkRawBody(ctx, prepared, options.rawBody.contentType);
     const auth = this.options.auth();
@@ -217,6 +273,18 @@ export class UpstreamClient implements UpstreamBinding {
       },
     }));
     return compose(layers, (x) => this.network(ctx, prepared, { ...auth, ...x.extra }, options)).run({ extra: {} });
+  }
+
+  /** Sends as the person; a 401 marks their link stale, and they are told to link again. */
+  private async sendAs(credential: LinkedCredential, ctx: AnyToolContext, request: Route, options: SendOptions): Promise<UpstreamResponse> {
+    try {
+      return await this.actingAs(credential).send(ctx, request, options);
+    } catch (error) {
+      if (!isToolError(error) || error.status !== 401) throw error;
+      await ctx.acting?.markStale?.(`${this.options.label} answered 401`);
+      const sentence = new LinkError('link_stale', credential.vendor).message.replace(/\.$/, '');
+      throw new ToolError('upstream_http_error', `${sentence}${ctx.acting?.whereToLink ?? ''}.`, { status: 401 });
+    }
   }
 
   /**

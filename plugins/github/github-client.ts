@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
-import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
+import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 /**
@@ -40,6 +40,7 @@ export const GithubSettings = Type.Object({
     description: 'GitHub REST API base URL; for GitHub Enterprise Server use https://HOST/api/v3 (the path is kept).',
   }),
   ...identitySettings('GITHUB', 'GITHUB_TOKEN'),
+  ...credentialModeSettings('GITHUB', 'GitHub'),
   ...GithubGraphqlSettings.properties,
 });
 
@@ -71,6 +72,12 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
       'user-agent': `${SERVER_NAME}/${VERSION}`,
     },
     expect: 'json',
+    linking: {
+      mode: credentialModeFrom(settings, 'GITHUB'),
+      vendor: 'github',
+      setting: 'GITHUB_CREDENTIALS',
+      auth: (linked) => ({ authorization: `Bearer ${linked}` }),
+    },
     ...identityFrom(settings, 'GITHUB'),
     ...transportLimitsFrom(settings),
   });
