@@ -1,5 +1,5 @@
 import type { CallActing, UpstreamIdentity } from './upstream-types.js';
-import type { LinkVendor } from '../identity/acting-identity.js';
+import { VENDOR_NAMES, isLinkVendor, type LinkVendor } from '../identity/acting-identity.js';
 
 /** The `_meta` key naming who acted upstream on a call (and the audit record's `upstream`). */
 export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
@@ -34,4 +34,16 @@ export function publicUpstream(identity: UpstreamIdentity | undefined, acting?: 
     ...(user.accountId === undefined ? {} : { accountId: user.accountId }),
     ...(user.vendor === used.vendor ? {} : { account: user.vendor }),
   };
+}
+
+/**
+ * What an approval card, a webhook event and the console say of who acts: "acts as alice on GitHub" for a
+ * person's linked account, "acts as GITHUB_TOKEN (production)" for the service credential.
+ */
+export function actsAs(identity: PublicIdentity): string {
+  if (identity.kind === 'user') {
+    const account = identity.account ?? identity.vendor;
+    return `acts as ${identity.login ?? identity.credential} on ${isLinkVendor(account) ? VENDOR_NAMES[account] : account}`;
+  }
+  return `acts as ${identity.credential} (${identity.environment})`;
 }
