@@ -68,6 +68,10 @@ export class IdentityPlugin implements DevtoolsPlugin {
       idleMs: own.MCP_VAULT_IDLE_DAYS * DAY_MS,
     });
     ctx.provide(TOKENS.LinkedAccounts, this.vault);
+    // The console's page, once the console runs where browsers reach it (its factory corrects this when mounted).
+    const read = (key: string): unknown => (this.settings.has(key) ? this.settings.get(key) : undefined);
+    if (read('MCP_CONSOLE') === true && typeof read('MCP_CONSOLE_PUBLIC_URL') === 'string' && read('MCP_CONSOLE_PUBLIC_URL') !== '')
+      this.places.consoleUrl = String(read('MCP_CONSOLE_PUBLIC_URL'));
     ctx.provide(IDENTITY_TOKENS.Places, this.places);
     ctx.provide(IDENTITY_TOKENS.Linking, new AccountLinking({ vault: this.vault, states: new LinkStates(this.store, key, this.clock), ...flows }));
   }
