@@ -178,7 +178,7 @@ export class UpstreamClient implements UpstreamBinding {
     let client = this.actingClients.get(credential);
     if (client === undefined) {
       const who = credential.identity;
-      client = new UpstreamClient({
+      client = this.withOptions({
         ...this.options,
         baseUrl: linking.baseUrl?.(credential) ?? this.options.baseUrl,
         auth: () => linking.auth(credential.accessToken.reveal()),
@@ -190,6 +190,11 @@ export class UpstreamClient implements UpstreamBinding {
       this.actingClients.set(credential, client);
     }
     return client;
+  }
+
+  /** A client like this one with other options (a subclass keeps what it adds: a site client its deployment). */
+  protected withOptions(options: UpstreamClientOptions): UpstreamClient {
+    return new UpstreamClient(options);
   }
 
   get graphqlPath(): string {

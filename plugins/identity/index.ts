@@ -94,6 +94,7 @@ export class IdentityPlugin implements DevtoolsPlugin {
     const githubApiUrl = read('GITHUB_API_URL');
     if (githubApiUrl !== undefined) at.githubApiUrl = githubApiUrl;
     if (read('ATLASSIAN_SITE_NAME')) at.atlassianSite = read('ATLASSIAN_SITE_NAME');
+    if (read('ATLASSIAN_API_GATEWAY_URL')) at.atlassianApiUrl = read('ATLASSIAN_API_GATEWAY_URL');
     if (read('CIRCLECI_BASE_URL')) at.circleciUrl = read('CIRCLECI_BASE_URL');
     return at;
   }
