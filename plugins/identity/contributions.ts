@@ -13,4 +13,11 @@ export const IDENTITY_CONTRIBUTIONS: Contributions = {
       load: async () => (await import('./routes/link-routes.js')).linkRoutes,
     },
   ],
+  commands: [
+    {
+      verb: 'accounts',
+      description: 'link, list or disconnect your own vendor accounts (acting as you upstream), or rotate the vault key',
+      load: async () => (await import('./cli/accounts-command.js')).registerAccounts,
+    },
+  ],
 };
