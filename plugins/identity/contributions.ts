@@ -13,6 +13,10 @@ export const IDENTITY_CONTRIBUTIONS: Contributions = {
       load: async () => (await import('./routes/link-routes.js')).linkRoutes,
     },
   ],
+  console: {
+    pages: [{ path: 'accounts', label: 'Connected accounts' }],
+    load: async () => (await import('./console/accounts-console.js')).accountsConsole,
+  },
   commands: [
     {
       verb: 'accounts',
