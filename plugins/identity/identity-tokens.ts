@@ -1,4 +1,6 @@
 import type { LinkVendor } from '../../core/identity/acting-identity.js';
+import type { KernelView } from '../../core/plugin/contributions.js';
+import type { AccountLinking } from './account-linking.js';
 
 /** What the identity plugin provides besides TOKENS.LinkedAccounts: linking, for its routes, console page and CLI. */
 export const IDENTITY_TOKENS = {
@@ -24,3 +26,12 @@ export class LinkPlaces {
 
 /** The vendor plugins' credential-mode settings (declared by them, read here by key). */
 export const CREDENTIAL_SETTINGS = ['GITHUB_CREDENTIALS', 'JIRA_CREDENTIALS', 'CONFLUENCE_CREDENTIALS', 'BITBUCKET_CREDENTIALS', 'CIRCLECI_CREDENTIALS'];
+
+/** The server's linking, or undefined when it has no vault (its routes, page and commands then say so). */
+export function linkingOf(kernel: Pick<KernelView, 'resolve'>): AccountLinking | undefined {
+  try {
+    return kernel.resolve<AccountLinking>(IDENTITY_TOKENS.Linking);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,38 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { tokensFileYaml } from '../support/auth-fixture.js';
 import { auditLines } from '../support/audit-records.js';
 import type { LoopbackOAuthServer } from '../support/identity/oauth-server.js';
 import { sqliteBytes } from '../support/identity/vault-fixture.js';
 import { ACME_CLOUD_ID, ATLASSIAN_APP, atlassianServer } from '../support/identity/vendor-servers.js';
-import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+import { PUBLIC_URL, sentence, startActingServer, type ActingServer } from '../support/identity/acting-server.js';
 
 const TOKENS = { alice: 'tok-alice-jira-acting-2e8c51', bob: 'tok-bob-jira-acting-7f04b9' };
 const BOT = { email: 'jira-bot@acme.example', token: 'ATATT-service-token-of-jira-bot-3c9e' };
-const PUBLIC_URL = 'http://localhost:9';
 const COMMENT_PATH = `/ex/jira/${ACME_CLOUD_ID}/rest/api/3/issue/PLAT-7/comment`;
-
-const sentence = (result: CallToolResult): string => (result.content[0] as { text: string }).text.split('\n')[0]!.replace(/^Error: /, '');
 
 describe('Acting as the person on Jira Cloud over Streamable HTTP (JIRA_CREDENTIALS=user, Atlassian 3LO)', function () {
   this.timeout(60_000);
   let atlassian: LoopbackOAuthServer;
-  let server: HttpServerProcess;
+  let acting: ActingServer;
   let dir: string;
-  const clients: Client[] = [];
-
-  const linkRoute = async (path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const response = await fetch(server.url.replace(/\/mcp$/, `/identity/link${path}`), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  let linkRoute: ActingServer['linkRoute'];
+  let connect: ActingServer['connect'];
 
   before(async () => {
     // Atlassian's authorization server (a real OAuth 2.0 server: PKCE, rotating refresh tokens) and its API gateway.
@@ -47,42 +32,23 @@ describe('Acting as the person on Jira Cloud over Streamable HTTP (JIRA_CREDENTI
       },
       `${PUBLIC_URL}/identity/callback`,
     );
-    dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-acting-jira-'));
-    writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml(Object.entries(TOKENS).map(([subject, token]) => ({ token, subject, groups: ['developers'] }))));
-    writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['jira'] }));
-    server = await startHttpServer({
-      cwd: dir,
-      env: {
-        MCP_AUTH_MODE: 'tokens',
-        MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-        MCP_STORE_URL: `sqlite://${join(dir, 'store.db')}`,
-        MCP_AUDIT_LOG: join(dir, 'audit.jsonl'),
-        MCP_VAULT_KEY: randomBytes(32).toString('hex'),
-        MCP_CONSOLE: 'true',
-        MCP_CONSOLE_PUBLIC_URL: PUBLIC_URL,
-        ATLASSIAN_SITE_NAME: 'acme',
-        ATLASSIAN_USER_EMAIL: BOT.email,
-        ATLASSIAN_API_TOKEN: BOT.token,
-        JIRA_CREDENTIALS: 'user',
-        ATLASSIAN_OAUTH_CLIENT_ID: ATLASSIAN_APP.id,
-        ATLASSIAN_OAUTH_CLIENT_SECRET: ATLASSIAN_APP.secret,
-        ATLASSIAN_OAUTH_SCOPES: 'read:jira-work write:jira-work read:me',
-        ATLASSIAN_OAUTH_AUTH_URL: atlassian.url,
-        ATLASSIAN_API_GATEWAY_URL: atlassian.url,
-      },
+    acting = await startActingServer(TOKENS, ['jira'], {
+      ATLASSIAN_SITE_NAME: 'acme',
+      ATLASSIAN_USER_EMAIL: BOT.email,
+      ATLASSIAN_API_TOKEN: BOT.token,
+      JIRA_CREDENTIALS: 'user',
+      ATLASSIAN_OAUTH_CLIENT_ID: ATLASSIAN_APP.id,
+      ATLASSIAN_OAUTH_CLIENT_SECRET: ATLASSIAN_APP.secret,
+      ATLASSIAN_OAUTH_SCOPES: 'read:jira-work write:jira-work read:me',
+      ATLASSIAN_OAUTH_AUTH_URL: atlassian.url,
+      ATLASSIAN_API_GATEWAY_URL: atlassian.url,
     });
+    ({ dir, linkRoute, connect } = acting);
   });
   after(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    await server?.stop();
+    await acting?.close();
     await atlassian?.close();
   });
-
-  const connect = async (token: string): Promise<Client> => {
-    const client = await connectHttp(server.url, token);
-    clients.push(client);
-    return client;
-  };
 
   it('alice links over 3LO; her jira_add_comment goes through the API gateway as her account, and the audit names it', async () => {
     const started = await linkRoute('/atlassian', TOKENS.alice);

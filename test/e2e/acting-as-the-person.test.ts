@@ -1,77 +1,42 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-import { tokensFileYaml } from '../support/auth-fixture.js';
 import { auditLines } from '../support/audit-records.js';
 import { GithubOAuthMock } from '../support/identity/github-oauth-mock.js';
 import { sqliteBytes } from '../support/identity/vault-fixture.js';
-import { connectHttp, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+import { PUBLIC_URL, sentence, startActingServer, type ActingServer } from '../support/identity/acting-server.js';
 
 const TOKENS = { alice: 'tok-alice-acting-6c1f0e', bob: 'tok-bob-acting-93ad27' };
 const SERVICE_TOKEN = 'ghp_service-token-acting-e2e-41b7d2';
 const APP = { clientId: 'Iv1.e2e-acting-client', clientSecret: 'e2e-acting-client-secret-8f02aa', type: 'oauth-app' as const };
-const PUBLIC_URL = 'http://localhost:9';
 
-/** The sentence of an error result (its first line, without `Error: `). */
-const sentence = (result: CallToolResult): string => (result.content[0] as { text: string }).text.split('\n')[0]!.replace(/^Error: /, '');
 const bearerOf = (authorization: string | undefined): string => /^bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
 
 describe('Acting as the person over Streamable HTTP (GITHUB_CREDENTIALS=user, two principals)', function () {
   this.timeout(60_000);
   let github: GithubOAuthMock;
-  let server: HttpServerProcess;
+  let acting: ActingServer;
   let dir: string;
-  const clients: Client[] = [];
-
-  /** What a program holding the person's token does to link (POST /identity/link/...): the same flow the console drives. */
-  const linkRoute = async (path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const response = await fetch(server.url.replace(/\/mcp$/, `/identity/link${path}`), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
+  let linkRoute: ActingServer['linkRoute'];
+  let connect: ActingServer['connect'];
 
   before(async () => {
     github = await GithubOAuthMock.start(APP);
     github.serviceToken(SERVICE_TOKEN, 'acme-bot');
     github.serveIssues();
-    dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-acting-e2e-'));
-    writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml(Object.entries(TOKENS).map(([subject, token]) => ({ token, subject, groups: ['developers'] }))));
-    writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
-    server = await startHttpServer({
-      cwd: dir,
-      env: {
-        MCP_AUTH_MODE: 'tokens',
-        MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),
-        MCP_STORE_URL: `sqlite://${join(dir, 'store.db')}`,
-        MCP_AUDIT_LOG: join(dir, 'audit.jsonl'),
-        MCP_VAULT_KEY: randomBytes(32).toString('base64'),
-        MCP_CONSOLE: 'true',
-        MCP_CONSOLE_PUBLIC_URL: PUBLIC_URL,
-        GITHUB_API_URL: github.apiUrl,
-        GITHUB_TOKEN: SERVICE_TOKEN,
-        GITHUB_CREDENTIALS: 'user',
-        GITHUB_OAUTH_CLIENT_ID: APP.clientId,
-        GITHUB_OAUTH_CLIENT_SECRET: APP.clientSecret,
-      },
+    acting = await startActingServer(TOKENS, ['github'], {
+      GITHUB_API_URL: github.apiUrl,
+      GITHUB_TOKEN: SERVICE_TOKEN,
+      GITHUB_CREDENTIALS: 'user',
+      GITHUB_OAUTH_CLIENT_ID: APP.clientId,
+      GITHUB_OAUTH_CLIENT_SECRET: APP.clientSecret,
     });
+    ({ dir, linkRoute, connect } = acting);
   });
   after(async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-    await server?.stop();
+    await acting?.close();
     await github?.close();
   });
-
-  const connect = async (token: string): Promise<Client> => {
-    const client = await connectHttp(server.url, token);
-    clients.push(client);
-    return client;
-  };
 
   it('alice links through the web flow; her github_create_issue reaches GitHub with her token and the audit names her login', async () => {
     const started = await linkRoute('/github', TOKENS.alice);

@@ -12,7 +12,7 @@ import {
 } from '../../../core/plugin/contributions.js';
 import { html, type Html } from '../../../core/text/html.js';
 import type { AccountLinking } from '../account-linking.js';
-import { IDENTITY_TOKENS, type LinkPlaces } from '../identity-tokens.js';
+import { IDENTITY_TOKENS, linkingOf, type LinkPlaces } from '../identity-tokens.js';
 import type { Linker } from '../link-states.js';
 
 const DISCONNECT = /^\/console\/accounts\/([a-z-]+)\/disconnect$/;
@@ -26,20 +26,13 @@ const CONNECT = /^\/console\/accounts\/([a-z-]+)\/connect$/;
  * vendor's consent page. Every link is the viewer's own: the principal comes from their console session.
  */
 export function accountsConsole({ kernel, url }: ConsoleContext): ConsolePages {
-  const linking = (): AccountLinking | undefined => {
-    try {
-      return kernel.resolve<AccountLinking>(IDENTITY_TOKENS.Linking);
-    } catch {
-      return undefined;
-    }
-  };
   try {
     // Refusals of calls now name this page.
     if (url !== undefined) kernel.resolve<LinkPlaces>(IDENTITY_TOKENS.Places).consoleUrl = url;
   } catch {
     // No vault: the page says so.
   }
-  return { answer: (request) => answer(linking(), request) };
+  return { answer: (request) => answer(linkingOf(kernel), request) };
 }
 
 async function answer(linking: AccountLinking | undefined, request: ConsolePageRequest): Promise<ConsoleAnswer | undefined> {

@@ -6,7 +6,7 @@ import type { Logger } from '../../../core/logging/logger.js';
 import type { ContributionContext, RouteHandler, RouteRequest } from '../../../core/plugin/contributions.js';
 import { StoreError } from '../../../core/store/key-value-store.js';
 import type { AccountLinking } from '../account-linking.js';
-import { IDENTITY_TOKENS } from '../identity-tokens.js';
+import { linkingOf } from '../identity-tokens.js';
 import type { Linker } from '../link-states.js';
 
 const PREFIX = '/identity/link';
@@ -22,14 +22,7 @@ const USAGE =
  * token finishes it. Answers JSON; a refusal carries the one sentence of the problem.
  */
 export function linkRoutes({ kernel, logger }: ContributionContext): RouteHandler {
-  const linking = (): AccountLinking | undefined => {
-    try {
-      return kernel.resolve<AccountLinking>(IDENTITY_TOKENS.Linking);
-    } catch {
-      return undefined;
-    }
-  };
-  return serveLinking(linking, logger);
+  return serveLinking(() => linkingOf(kernel), logger);
 }
 
 export function serveLinking(linking: () => AccountLinking | undefined, logger: Logger): RouteHandler {
