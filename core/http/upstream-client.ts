@@ -1,7 +1,10 @@
-import { ToolError } from '../errors/tool-error.js';
+import { ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../flow/compose.js';
 import type { AnyToolContext, InterceptContext } from '../plugin/tool-context.js';
-import type { PreparedRequest, Route, UpstreamBinding, UpstreamIdentity, UpstreamResponse } from '../plugin/upstream-types.js';
+import type { PreparedRequest, Route, UpstreamBinding, UpstreamIdentity, UpstreamLinking, UpstreamResponse } from '../plugin/upstream-types.js';
+import type { LinkedCredential } from '../identity/linked-accounts.js';
+import { LinkError } from '../identity/link-error.js';
+import { VENDOR_NAMES } from '../identity/acting-identity.js';
 import { RequestPreparer } from './prepare-request.js';
 import { sendUpstream } from './send-upstream.js';
 import { refuseGraphqlErrors } from './graphql-answer.js';
@@ -24,11 +27,49 @@ export class UpstreamClient implements UpstreamBinding {
   readonly identity: UpstreamIdentity;
   private readonly site: UpstreamSite;
   private readonly preparer: RequestPreparer;
+  /** This client acting as a person, per credential (one call's), so a call's requests share one. */
+  private readonly actingClients = new WeakMap<LinkedCredential, UpstreamClient>();
 
   constructor(options: UpstreamClientOptions) {
     this.site = upstreamSite(options);
     this.identity = this.site.identity;
     this.preparer = new RequestPreparer(this.site);
+  }
+
+  get linking(): UpstreamLinking | undefined {
+    const linking = this.site.options.linking;
+    return linking === undefined ? undefined : { mode: linking.mode, vendor: linking.vendor, setting: linking.setting };
+  }
+
+  /**
+   * This client acting with a person's linked account: the same options, their token, an identity of their own
+   * (their login as the credential label, a fingerprint of the account: the HTTP cache never serves one person's
+   * answer to another) and, for Atlassian Cloud, the API gateway as base URL. Never the service credential.
+   */
+  actingAs(credential: LinkedCredential): UpstreamClient {
+    const options = this.site.options;
+    const linking = options.linking;
+    if (linking === undefined) throw new Error(`${options.label} does not act with linked accounts`);
+    let client = this.actingClients.get(credential);
+    if (client === undefined) {
+      const who = credential.identity;
+      client = this.withOptions({
+        ...options,
+        baseUrl: linking.baseUrl?.(credential) ?? options.baseUrl,
+        auth: () => linking.auth(credential.accessToken.reveal()),
+        missingCredentials: `The linked ${VENDOR_NAMES[linking.vendor]} account has no token.`,
+        secretMaterial: () => `linked\0${linking.vendor}\0${who.accountId ?? who.login}`,
+        credentialLabel: who.login,
+        linking: undefined,
+      });
+      this.actingClients.set(credential, client);
+    }
+    return client;
+  }
+
+  /** A client like this one with other options (a subclass keeps what it adds: a site client its deployment). */
+  protected withOptions(options: UpstreamClientOptions): UpstreamClient {
+    return new UpstreamClient(options);
   }
 
   get graphqlPath(): string {
@@ -55,6 +96,18 @@ export class UpstreamClient implements UpstreamBinding {
    * request is prepared here, and the request gate (the first interceptor) decides it before it is sent.
    */
   async send(ctx: AnyToolContext, request: Route, options: SendOptions = {}): Promise<UpstreamResponse> {
+    const linking = this.site.options.linking;
+    if (linking !== undefined && linking.mode !== 'service') {
+      const credential = ctx.acting?.credential;
+      if (credential !== undefined && credential.vendor === linking.vendor) return this.sendAs(credential, ctx, request, options);
+      // The identity plugin refuses such a call with where to link before anything runs; this holds whoever calls.
+      if (linking.mode === 'user') {
+        throw new ToolError(
+          'missing_credentials',
+          `${this.site.options.label} acts here only with the calling person's linked ${VENDOR_NAMES[linking.vendor]} account (${linking.setting}=user), and this call has none; nothing was sent.`,
+        );
+      }
+    }
     const prepared = this.preparer.preparedFor(ctx, request);
     if (options.rawBody !== undefined) this.preparer.checkRawBody(ctx, prepared, options.rawBody.contentType);
     const auth = this.site.options.auth();
@@ -71,6 +124,18 @@ export class UpstreamClient implements UpstreamBinding {
     if (prepared.graphql !== undefined)
       refuseGraphqlErrors(response.body, response.status, this.site.options.label, prepared.graphql, ctx.graphqlPartialData === true);
     return response;
+  }
+
+  /** Sends as the person; a 401 marks their link stale, and they are told to link again. */
+  private async sendAs(credential: LinkedCredential, ctx: AnyToolContext, request: Route, options: SendOptions): Promise<UpstreamResponse> {
+    try {
+      return await this.actingAs(credential).send(ctx, request, options);
+    } catch (error) {
+      if (!isToolError(error) || error.status !== 401) throw error;
+      await ctx.acting?.markStale?.(`${this.site.options.label} answered 401`);
+      const sentence = new LinkError('link_stale', credential.vendor).message.replace(/\.$/, '');
+      throw new ToolError('upstream_http_error', `${sentence}${ctx.acting?.whereToLink ?? ''}.`, { status: 401 });
+    }
   }
 }
 

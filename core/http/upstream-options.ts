@@ -1,5 +1,7 @@
 import type { BodyExpectation } from './parse-body.js';
 import type { EgressAllowList } from './egress-guard.js';
+import type { UpstreamLinking } from '../plugin/upstream-types.js';
+import type { LinkedCredential } from '../identity/linked-accounts.js';
 
 /** How a vendor plugin configures its UpstreamClient (upstream-client.ts). */
 export interface UpstreamClientOptions {
@@ -64,6 +66,14 @@ export interface UpstreamClientOptions {
    * for none. Vendors ignore a header they do not know; gateways and proxies in front of them log this one.
    */
   requestIdHeader?: string | false;
+  /**
+   * Linked accounts (`<VENDOR>_CREDENTIALS`): the mode and which account acts, how its token is sent, and where
+   * (Atlassian Cloud's API gateway, by the site's cloud id). Absent: the service credential always acts.
+   */
+  linking?: UpstreamLinking & {
+    auth(token: string): Record<string, string>;
+    baseUrl?(credential: LinkedCredential): string;
+  };
 }
 
 /** How one `send` reads its answer and follows redirects. */

@@ -2,6 +2,7 @@ import Type, { type TSchema } from 'typebox';
 import { CoreSettings } from '../config/core-settings.js';
 import type { Settings } from '../config/settings.js';
 import { parseEgressAllow, type EgressAllowList } from './egress-guard.js';
+import { CREDENTIAL_MODES, credentialModeSetting, type CredentialMode } from '../identity/credential-mode.js';
 
 /**
  * The identity settings every vendor plugin declares, for policy rules and `_meta["mcp-devtools/upstream"]`:
@@ -46,4 +47,25 @@ export function transportLimitsFrom(settings: Settings): { timeoutMs: number; ma
     retries: core.MCP_UPSTREAM_RETRIES,
     egressAllow: parseEgressAllow(core.MCP_EGRESS_ALLOW),
   };
+}
+
+/**
+ * `<PREFIX>_CREDENTIALS`: whose credential acts for a caller (core/identity/credential-mode.ts), for a vendor
+ * whose accounts people can link (docs/identity.md).
+ */
+export function credentialModeSettings(prefix: string, vendorName: string): Record<string, TSchema> {
+  return {
+    [credentialModeSetting(prefix)]: Type.Union(
+      CREDENTIAL_MODES.map((mode) => Type.Literal(mode)),
+      {
+        default: 'service',
+        description: `Whose ${vendorName} account acts: service (the configured credential), user (each caller's own linked account, never the service credential; a caller who has not linked is refused), or user-or-service (the linked account when there is one). User modes need MCP_VAULT_KEY.`,
+      },
+    ),
+  };
+}
+
+/** A vendor's credential mode, read from the setting credentialModeSettings declared. */
+export function credentialModeFrom(settings: Settings, prefix: string): CredentialMode {
+  return settings.get<CredentialMode>(credentialModeSetting(prefix));
 }

@@ -65,7 +65,9 @@ function asToolError(thrown: unknown, call: Call): ToolError {
 
 /** Validated arguments and the one request the call may make, prepared once, for every stage inside. */
 function validate(call: Call, next: (call: Call) => Promise<Answer>, deps: CoreStageDeps): Promise<Answer> {
-  const { args, route, prepared } = prepareCall(call.tool, deps.validatorFor(call.tool.spec.name), call.args, deps.readOnlyServer);
+  // Acting as a person, the request is prepared by the binding that sends as them (Atlassian's gateway URL).
+  const tool = call.acting?.binding === undefined ? call.tool : { ...call.tool, upstream: call.acting.binding };
+  const { args, route, prepared } = prepareCall(tool, deps.validatorFor(call.tool.spec.name), call.args, deps.readOnlyServer);
   const validated: Call = { ...call, args, route, prepared };
   deps.validated?.(validated);
   return next(validated);
@@ -84,6 +86,7 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       prepared: call.prepared,
       interceptors: deps.interceptorsFor(call),
       bodyLease: call.bodyLease,
+      ...(call.acting === undefined ? {} : { acting: call.acting }),
       requestId: call.requestId,
       observeRequest: deps.observeRequestFor?.(call),
       gate: furtherRequestGate(call, deps.readOnlyServer),

@@ -6,7 +6,7 @@ import type { Rendering } from '../result/rendering.js';
 import type { BodyLease } from './body-lease.js';
 import type { FurtherRequest, ProgressReporter, ToolOutput } from './tool-context.js';
 import type { ToolDefinition } from './tool-definition.js';
-import type { PreparedRequest, Route, UpstreamIdentity } from './upstream-types.js';
+import type { CallActing, PreparedRequest, Route, UpstreamIdentity } from './upstream-types.js';
 
 /**
  * Decides a request the pipeline did not prepare (a second page, a follow-up read, a redirect hop), as the
@@ -46,6 +46,8 @@ export interface Call {
   readonly traceContext: Context;
   /** As the client sent them until the validate stage; validated, with defaults applied, from there on. */
   readonly args: Record<string, unknown>;
+  /** Who acts upstream (a person's linked account or the service credential), when the tool's vendor links accounts. */
+  readonly acting?: CallActing;
   /** The request the tool's `route` computes from the validated arguments (set by the validate stage). */
   readonly route?: Route;
   /** The route as the vendor client will send it (normalised path): what policy rules match. */

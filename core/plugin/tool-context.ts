@@ -1,6 +1,15 @@
 import type { Logger } from 'pino';
 import type { Static, TSchema } from 'typebox';
-import type { GraphqlFacts, ObserveRequest, PreparedRequest, Route, UpstreamIdentity, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
+import type {
+  CallActing,
+  GraphqlFacts,
+  ObserveRequest,
+  PreparedRequest,
+  Route,
+  UpstreamIdentity,
+  UpstreamRequest,
+  UpstreamResponse,
+} from './upstream-types.js';
 import type { BodyLease } from './body-lease.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Principal } from '../identity/principal.js';
@@ -95,6 +104,8 @@ export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest
   readonly progress: ProgressReporter;
   /** This call's share of the in-flight body budget; the upstream client takes from it while reading. */
   readonly bodyLease?: BodyLease;
+  /** Who acts upstream (Call.acting): the upstream client sends with the person's linked account when it is set. */
+  readonly acting?: CallActing;
   /** The call's request id (Call.requestId): the upstream client sends it as the vendor's request id header. */
   readonly requestId?: string;
   /** The kernel's observer of each request the upstream client puts on the network (timings, spans). */

@@ -1,4 +1,7 @@
 import type { ToolError } from '../errors/tool-error.js';
+import type { ActingIdentity, LinkVendor } from '../identity/acting-identity.js';
+import type { CredentialMode } from '../identity/credential-mode.js';
+import type { LinkedCredential } from '../identity/linked-accounts.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -108,6 +111,36 @@ export interface UpstreamBinding {
    * result like the secret settings themselves, since an upstream that echoes request headers hands it back.
    */
   secretForms?(): readonly string[];
+  /** Whose credential acts for a caller (`<VENDOR>_CREDENTIALS`); absent: always the service credential. */
+  readonly linking?: UpstreamLinking;
+  /** This binding acting with a person's linked account: its own identity (and base URL, for Atlassian's gateway). */
+  actingAs?(credential: LinkedCredential): UpstreamBinding;
+}
+
+/** What a vendor client says of linked accounts: which one acts for a caller, and whether it must. */
+export interface UpstreamLinking {
+  readonly mode: CredentialMode;
+  /** The linked account that acts (`atlassian` for Jira Cloud, `jira-datacenter` for Jira Data Center). */
+  readonly vendor: LinkVendor;
+  /** The setting the mode comes from (`GITHUB_CREDENTIALS`), named in refusals. */
+  readonly setting: string;
+}
+
+/**
+ * Who acts upstream for one call, settled before its arguments are validated: the person's linked account
+ * (with the binding that sends as them) or the service credential. Set by the identity plugin for a tool whose
+ * client is in `user` or `user-or-service` mode; absent otherwise (the service credential acts).
+ */
+export interface CallActing {
+  readonly identity: ActingIdentity;
+  /** The linked account's credential; absent when the service credential acts. */
+  readonly credential?: LinkedCredential;
+  /** The tool's binding acting as the person (its requests are prepared with it); absent for the service credential. */
+  readonly binding?: UpstreamBinding;
+  /** The vendor answered 401 to the credential: the link is marked stale, so the person is told to link again. */
+  markStale?(reason: string): Promise<void>;
+  /** Where the person links again, as the end of the sentence that tells them to (` at https://...`). */
+  readonly whereToLink?: string;
 }
 
 /** How one request sent to the network ended: the status that came back (its body read), or why none did. */

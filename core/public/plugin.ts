@@ -97,11 +97,16 @@ export {
   type Route,
   type UpstreamBinding,
   type UpstreamIdentity,
+  type UpstreamLinking,
   type UpstreamRequest,
   type UpstreamResponse,
+  type CallActing,
 } from '../plugin/upstream-types.js';
-export { identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
+export { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../http/vendor-settings.js';
 export { dataOf } from '../http/graphql-answer.js';
+export type { CredentialMode } from '../identity/credential-mode.js';
+export type { LinkedCredential } from '../identity/linked-accounts.js';
+export type { ActingIdentity, LinkVendor, UserIdentity, ServiceIdentity } from '../identity/acting-identity.js';
 export { findLink, nextCursorFromLink, nextPageFromLink, parseLinkHeader, positivePage, type LinkValue } from '../http/link-header.js';
 
 // Errors a tool can end with (each code is in the catalogue, docs/errors.md).

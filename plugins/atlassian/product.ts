@@ -46,7 +46,14 @@ const RequestTimeoutSetting = Type.Object({ ATLASSIAN_REQUEST_TIMEOUT: REQUEST_T
 export const AccountSettingsSchema = Type.Object(AccountSettings);
 
 /** Jira and Confluence Cloud also need the site. */
-export const SiteAccountSettings = { ATLASSIAN_SITE_NAME: SITE_NAME, ...AccountSettings };
+/** Atlassian Cloud's API gateway, where calls made with a person's linked (3LO) account go, by the site's cloud id. */
+const API_GATEWAY = Type.String({
+  default: 'https://api.atlassian.com',
+  description:
+    "Atlassian Cloud's API gateway, for calls acting with a person's linked account (JIRA_CREDENTIALS, CONFLUENCE_CREDENTIALS); change it only for a proxy.",
+});
+
+export const SiteAccountSettings = { ATLASSIAN_SITE_NAME: SITE_NAME, ...AccountSettings, ATLASSIAN_API_GATEWAY_URL: API_GATEWAY };
 export const SiteAccountSettingsSchema = Type.Object(SiteAccountSettings);
 
 /** A comma-separated list of API path prefixes, the one product boundary check on a shared site. */

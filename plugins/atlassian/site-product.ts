@@ -2,7 +2,8 @@ import Type, { type TObject } from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upstream-client.js';
-import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
+import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
+import { atlassianGatewayBase } from '../../core/identity/atlassian-gateway.js';
 import { deploymentSetting, resolveDeployment, type Deployment, type SiteApi } from './deployment.js';
 import type { PassthroughBehaviour } from './passthrough.js';
 import {
@@ -52,6 +53,7 @@ export function siteProductSettings(product: SiteProduct): TObject {
       }),
     ),
     ...identitySettings(product.settingsPrefix, 'ATLASSIAN_API_TOKEN'),
+    ...credentialModeSettings(product.settingsPrefix, product.label),
   });
 }
 
@@ -80,6 +82,10 @@ export class SiteClient extends UpstreamClient implements SiteApi {
     readonly webBaseUrl: string,
   ) {
     super(options);
+  }
+
+  protected override withOptions(options: UpstreamClientOptions): UpstreamClient {
+    return new SiteClient(options, this.deployment, this.webBaseUrl);
   }
 }
 
@@ -136,6 +142,16 @@ export function createSiteClient(settings: Settings, product: SiteProduct): Site
     expect: 'lenient',
   };
   const deployment = resolveDeployment(settings.get<string>(key('DEPLOYMENT')), baseUrl, key('DEPLOYMENT'));
+  // A person's own account: Atlassian Cloud's 3LO link (Jira and Confluence together) through the API gateway,
+  // by the site's cloud id; on Data Center their personal access token, at the product's own base URL.
+  const gateway = settings.get<string>('ATLASSIAN_API_GATEWAY_URL');
+  options.linking = {
+    mode: credentialModeFrom(settings, product.settingsPrefix),
+    vendor: deployment === 'cloud' ? 'atlassian' : product.vendor === 'jira' ? 'jira-datacenter' : 'confluence-datacenter',
+    setting: key('CREDENTIALS'),
+    auth: (linked) => ({ authorization: `Bearer ${linked}` }),
+    ...(deployment === 'cloud' ? { baseUrl: (credential) => atlassianGatewayBase(product.vendor, credential.siteId ?? '', gateway) } : {}),
+  };
   return new SiteClient(options, deployment, baseUrl.replace(/\/+$/, ''));
 }
 

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
-import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
+import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 export const CircleciSettings = Type.Object({
@@ -12,6 +12,7 @@ export const CircleciSettings = Type.Object({
     description: 'CircleCI base URL (the API is under /api/v2); set it for CircleCI server installations. A path in it is kept.',
   }),
   ...identitySettings('CIRCLECI', 'CIRCLECI_TOKEN'),
+  ...credentialModeSettings('CIRCLECI', 'CircleCI'),
 });
 
 /** Where CircleCI's v2 API lives under the base URL. */
@@ -49,6 +50,12 @@ export function createCircleciClient(settings: Settings): UpstreamClient {
     headers: { accept: 'application/json', 'user-agent': `${SERVER_NAME}/${VERSION}` },
     mapPath: underApiPrefix,
     expect: 'json',
+    linking: {
+      mode: credentialModeFrom(settings, 'CIRCLECI'),
+      vendor: 'circleci',
+      setting: 'CIRCLECI_CREDENTIALS',
+      auth: (linked) => ({ 'circle-token': linked }),
+    },
     ...identityFrom(settings, 'CIRCLECI'),
     ...transportLimitsFrom(settings),
   });

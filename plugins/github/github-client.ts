@@ -3,7 +3,7 @@ import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import { identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
+import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
 
 /**
@@ -41,6 +41,7 @@ export const GithubSettings = Type.Object({
     description: 'GitHub REST API base URL; for GitHub Enterprise Server use https://HOST/api/v3 (the path is kept).',
   }),
   ...identitySettings('GITHUB', 'GITHUB_TOKEN'),
+  ...credentialModeSettings('GITHUB', 'GitHub'),
   ...GithubGraphqlSettings.properties,
 });
 
@@ -87,6 +88,12 @@ export function createGithubClient(settings: Settings, accept = 'application/vnd
     },
     expect: 'json',
     graphqlBaseUrl: graphqlBaseUrl(GITHUB_API_URL),
+    linking: {
+      mode: credentialModeFrom(settings, 'GITHUB'),
+      vendor: 'github',
+      setting: 'GITHUB_CREDENTIALS',
+      auth: (linked) => ({ authorization: `Bearer ${linked}` }),
+    },
     ...identityFrom(settings, 'GITHUB'),
     ...transportLimitsFrom(settings),
   });

@@ -32,6 +32,10 @@ export const IdentitySettings = Type.Object({
   }),
   ATLASSIAN_OAUTH_CLIENT_ID: text('Client id of the Atlassian OAuth 2.0 (3LO) app people link their Atlassian Cloud account (Jira and Confluence) with.'),
   ATLASSIAN_OAUTH_CLIENT_SECRET: secret(text('Secret of that app.')),
+  ATLASSIAN_OAUTH_AUTH_URL: Type.String({
+    default: 'https://auth.atlassian.com',
+    description: "Atlassian's authorization server (consent page and token endpoint); change it only for a proxy.",
+  }),
   ATLASSIAN_OAUTH_SCOPES: Type.String({
     default:
       'read:jira-work write:jira-work read:jira-user read:confluence-content.all write:confluence-content read:confluence-space.summary search:confluence read:me',

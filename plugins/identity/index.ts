@@ -1,11 +1,17 @@
 import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
+import { StartupError } from '../../core/errors/tool-error.js';
 import type { BootContext, DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { StageMiddleware } from '../../core/plugin/stages.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
 import { IdentitySettings } from './identity-settings.js';
+import { actingAccount } from './acting-account.js';
+import type { VendorLocations } from './linking-from-settings.js';
 import type { TokenVault } from './token-vault.js';
+import { CREDENTIAL_SETTINGS, IDENTITY_TOKENS, LinkPlaces } from './identity-tokens.js';
+import { IDENTITY_CONTRIBUTIONS } from './contributions.js';
 
 export { IdentitySettings, type IdentitySettingValues } from './identity-settings.js';
 export { AccountLinking, type DeviceLinkStart } from './account-linking.js';
@@ -13,6 +19,7 @@ export { LinkStates, type Linker } from './link-states.js';
 export { TokenVault, type TokenVaultOptions } from './token-vault.js';
 export { rotateVaultKey, type RotationReport } from './rotate-key.js';
 export { readVaultKey, parseVaultKey, VaultKey } from './vault-key.js';
+export { IDENTITY_TOKENS, LinkPlaces } from './identity-tokens.js';
 export { identityFlows, refreshersOf, callbackUrl, type VendorLocations, type IdentityFlows } from './linking-from-settings.js';
 
 const DAY_MS = 86_400_000;
@@ -23,9 +30,10 @@ const DAY_MS = 86_400_000;
  * a key that did not seal the records already there) and provides it as TOKENS.LinkedAccounts. Without a key
  * it does nothing. Linking itself (console page, CLI, callbacks) is mounted by the server from this index.
  */
-@Plugin({ name: 'identity', version: '1.0.0', settings: IdentitySettings })
+@Plugin({ name: 'identity', version: '1.0.0', settings: IdentitySettings, contributes: IDENTITY_CONTRIBUTIONS })
 export class IdentityPlugin implements DevtoolsPlugin {
   private vault: TokenVault | undefined;
+  private readonly places = new LinkPlaces();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -37,9 +45,21 @@ export class IdentityPlugin implements DevtoolsPlugin {
     const own = this.settings.of(IdentitySettings);
     const { readVaultKey } = await import('./vault-key.js');
     const key = readVaultKey(own);
-    if (key === undefined) return;
-    const [{ TokenVault }, { identityFlows, refreshersOf }] = await Promise.all([import('./token-vault.js'), import('./linking-from-settings.js')]);
-    const flows = identityFlows(own, { publicUrl: '', ...this.vendorLocations() });
+    if (key === undefined) {
+      const wanting = CREDENTIAL_SETTINGS.filter((name) => this.settings.has(name) && this.settings.get(name) !== 'service');
+      if (wanting.length > 0)
+        throw new StartupError(
+          `${wanting.map((name) => `${name}=${String(this.settings.get(name))}`).join(' and ')} acts with people's linked accounts, which need the vault: set MCP_VAULT_KEY or MCP_VAULT_KEY_FILE (openssl rand -base64 32 makes a key).`,
+        );
+      return;
+    }
+    const [{ TokenVault }, { identityFlows, refreshersOf }, { AccountLinking }, { LinkStates }] = await Promise.all([
+      import('./token-vault.js'),
+      import('./linking-from-settings.js'),
+      import('./account-linking.js'),
+      import('./link-states.js'),
+    ]);
+    const flows = identityFlows(own, this.vendorLocations());
     this.vault = await TokenVault.open({
       store: this.store,
       key,
@@ -48,6 +68,18 @@ export class IdentityPlugin implements DevtoolsPlugin {
       idleMs: own.MCP_VAULT_IDLE_DAYS * DAY_MS,
     });
     ctx.provide(TOKENS.LinkedAccounts, this.vault);
+    // The console's page, once the console runs where browsers reach it (its factory corrects this when mounted).
+    const read = (key: string): unknown => (this.settings.has(key) ? this.settings.get(key) : undefined);
+    if (read('MCP_CONSOLE') === true && typeof read('MCP_CONSOLE_PUBLIC_URL') === 'string' && read('MCP_CONSOLE_PUBLIC_URL') !== '')
+      this.places.consoleUrl = String(read('MCP_CONSOLE_PUBLIC_URL'));
+    ctx.provide(IDENTITY_TOKENS.Places, this.places);
+    ctx.provide(IDENTITY_TOKENS.Linking, new AccountLinking({ vault: this.vault, states: new LinkStates(this.store, key, this.clock), ...flows }));
+  }
+
+  middleware(): StageMiddleware[] {
+    if (this.vault === undefined) return [];
+    const places = this.places;
+    return [actingAccount(this.vault, (vendor) => places.where(vendor))];
   }
 
   /** The vault, once booted with a key (the server's linking routes and commands use it). */
@@ -55,10 +87,15 @@ export class IdentityPlugin implements DevtoolsPlugin {
     return this.vault;
   }
 
-  /** The vendor plugins' base URLs, where those plugins are loaded (their settings are declared by them). */
-  private vendorLocations(): { githubApiUrl?: string } {
+  /** The vendor plugins' base URLs, where those plugins are loaded (their settings are declared by them), and this server's address. */
+  private vendorLocations(): VendorLocations {
     const read = (key: string): string | undefined => (this.settings.has(key) ? String(this.settings.get(key) ?? '') || undefined : undefined);
+    const at: VendorLocations = { publicUrl: read('MCP_CONSOLE_PUBLIC_URL') ?? '' };
     const githubApiUrl = read('GITHUB_API_URL');
-    return githubApiUrl === undefined ? {} : { githubApiUrl };
+    if (githubApiUrl !== undefined) at.githubApiUrl = githubApiUrl;
+    if (read('ATLASSIAN_SITE_NAME')) at.atlassianSite = read('ATLASSIAN_SITE_NAME');
+    if (read('ATLASSIAN_API_GATEWAY_URL')) at.atlassianApiUrl = read('ATLASSIAN_API_GATEWAY_URL');
+    if (read('CIRCLECI_BASE_URL')) at.circleciUrl = read('CIRCLECI_BASE_URL');
+    return at;
   }
 }

@@ -16,6 +16,8 @@ export interface VendorLocations {
   githubApiUrl?: string;
   /** Atlassian Cloud site to act on when a grant reaches several (ATLASSIAN_SITE_NAME). */
   atlassianSite?: string;
+  /** Atlassian's API gateway (ATLASSIAN_API_GATEWAY_URL): accessible resources and /me are read there. */
+  atlassianApiUrl?: string;
   /** Data Center base URLs: a product with one is linked by personal access token. */
   jiraDataCenterUrl?: string;
   confluenceDataCenterUrl?: string;
@@ -60,6 +62,8 @@ export function identityFlows(values: IdentitySettingValues, at: VendorLocations
           redirectUri: callbackUrl(at.publicUrl, 'atlassian'),
         },
         scopes: values.ATLASSIAN_OAUTH_SCOPES,
+        authBaseUrl: values.ATLASSIAN_OAUTH_AUTH_URL,
+        ...(at.atlassianApiUrl ? { apiBaseUrl: at.atlassianApiUrl } : {}),
         ...(at.atlassianSite ? { site: at.atlassianSite } : {}),
       }),
     );

@@ -16,8 +16,9 @@ import type { PolicySource } from './policy-source.js';
 import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 import type { ConsoleLink } from './console-link.js';
 
-/** The `_meta` key naming the upstream identity that acted. */
-export const UPSTREAM_META_KEY = 'mcp-devtools/upstream';
+/** The `_meta` key naming the upstream identity that acted (core: the identity plugin writes it too). */
+export { UPSTREAM_META_KEY } from '../../core/plugin/public-upstream.js';
+import { UPSTREAM_META_KEY } from '../../core/plugin/public-upstream.js';
 /** The `_meta` key of a call an approver decided: who granted or rejected it, when and why. */
 export const APPROVAL_META_KEY = 'mcp-devtools/approval';
 
@@ -181,7 +182,8 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
           ...(ctx.client === undefined ? {} : { client: { ...ctx.client } }),
           tool: ctx.tool.spec.name,
           decision: decisions.get(ctx.scope) ?? null,
-          upstream: publicIdentity(ctx.tool.upstream?.identity),
+          // The person's account when the call acted as one (the identity plugin's stage writes it inside this one).
+          upstream: (ctx.meta[UPSTREAM_META_KEY] as ReturnType<typeof publicIdentity> | undefined) ?? publicIdentity(ctx.tool.upstream?.identity),
           outcome,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
           args,

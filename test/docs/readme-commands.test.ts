@@ -39,6 +39,7 @@ const RUN_BY: Record<string, string> = {
   'npx @modelcontextprotocol/inspector --cli node dist/cli.js --method tools/list': 'examples/inspector',
   'mcp-devtools call github_list_workflow_runs \'{"owner":"acme","repo":"api","perPage":5}\'': 'test/docs/readme.test.ts',
   'mcp-devtools config': 'here',
+  'mcp-devtools accounts connect github': 'test/e2e/accounts-cli.test.ts (device flow against a loopback GitHub)',
   'mcp-devtools': 'test/e2e/cli-people.test.ts (at a shell: what it serves, and Ctrl+C)',
 };
 

@@ -20,7 +20,7 @@ describe('CLI help for mistakes', () => {
     const ran = await runCli(['tols']);
     expect(ran.code).to.equal(1);
     expect(ran.stderr.trim()).to.equal(
-      'mcp-devtools: unknown command "tols". Did you mean "tools"? Commands: serve, tools, call, config, auth, policy, approvals, audit (mcp-devtools --help says what each does).',
+      'mcp-devtools: unknown command "tols". Did you mean "tools"? Commands: serve, tools, call, config, auth, policy, approvals, audit, accounts (mcp-devtools --help says what each does).',
     );
   });
 

@@ -20,6 +20,12 @@ export const Conditions = Type.Object(
     credentials: Type.Optional(Names('Globs of the upstream credential label.')),
     hosts: Type.Optional(Names('Globs of the upstream base URL host.')),
     environments: Type.Optional(Names("Globs of the upstream credential's environment class.")),
+    identity: Type.Optional(
+      Type.Union([Type.Literal('user'), Type.Literal('service')], {
+        description: "Who acts upstream: user (the caller's own linked account) or service (the configured credential).",
+      }),
+    ),
+    logins: Type.Optional(Names('Globs of the vendor login of the linked account acting (never holds for the service credential).')),
     args: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Union([ArgValue, Type.Array(ArgValue, { minItems: 1 })]))),
     graphql: Type.Optional(
       Type.Object(

@@ -1,16 +1,11 @@
 import { servedPath } from '../../../core/http/path-guards.js';
-import type { GraphqlFacts, UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
+import type { CallActing, GraphqlFacts, UpstreamIdentity } from '../../../core/plugin/upstream-types.js';
+import { publicUpstream, type PublicIdentity } from '../../../core/plugin/public-upstream.js';
 import type { Call } from '../../../core/plugin/call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
 
-/** The upstream identity as callers may see it: everything but the secret's fingerprint. */
-export interface PublicIdentity {
-  vendor: string;
-  credential: string;
-  host: string;
-  environment: string;
-}
+export type { PublicIdentity } from '../../../core/plugin/public-upstream.js';
 
 /**
  * What a policy decides on, gathered once per call. Tool-level facts never change for a tool in a running
@@ -32,14 +27,21 @@ export interface CallFacts {
   graphql?: GraphqlFacts | null;
 }
 
-export function publicIdentity(identity: UpstreamIdentity | undefined): PublicIdentity | null {
-  if (identity === undefined) return null;
-  return { vendor: identity.vendor, credential: identity.credential, host: identity.host, environment: identity.environment };
+export function publicIdentity(identity: UpstreamIdentity | undefined, acting?: CallActing): PublicIdentity | null {
+  return publicUpstream(identity, acting);
 }
 
 /** The facts of a call that has passed the validate stage (so args, route and prepared request are set). */
-export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route' | 'prepared'>): CallFacts {
-  return factsFor(ctx.tool, ctx.principal, ctx.args, ctx.prepared?.method ?? ctx.route?.method, ctx.prepared?.path ?? ctx.route?.path, ctx.prepared?.graphql);
+export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route' | 'prepared' | 'acting'>): CallFacts {
+  return factsFor(
+    ctx.tool,
+    ctx.principal,
+    ctx.args,
+    ctx.prepared?.method ?? ctx.route?.method,
+    ctx.prepared?.path ?? ctx.route?.path,
+    ctx.prepared?.graphql,
+    ctx.acting,
+  );
 }
 
 export function factsFor(
@@ -49,8 +51,9 @@ export function factsFor(
   method: string | undefined,
   path: string | undefined,
   graphql?: GraphqlFacts,
+  acting?: CallActing,
 ): CallFacts {
-  const identity = publicIdentity(tool.upstream?.identity);
+  const identity = publicIdentity(tool.upstream?.identity, acting);
   return {
     tool: tool.spec.name,
     vendor: identity?.vendor ?? tool.plugin,

@@ -56,6 +56,13 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
   glob('credentials', 'tool', spec.credentials, (f) => f.identity?.credential);
   glob('hosts', 'tool', spec.hosts, (f) => f.identity?.host);
   glob('environments', 'tool', spec.environments, (f) => f.identity?.environment);
+  // Whether the caller's own account acts depends on the call (a link made or removed a moment ago): request level.
+  if (spec.identity !== undefined) {
+    const want = spec.identity;
+    const kind = (f: CallFacts): string => (f.identity?.kind === 'user' ? 'user' : 'service');
+    out.push({ key: 'identity', level: 'request', expected: want, test: (f) => kind(f) === want, actual: kind });
+  }
+  glob('logins', 'request', spec.logins, (f) => f.identity?.login);
   if (spec.subjects !== undefined) {
     const subjects = new Set(spec.subjects);
     out.push({ key: 'subjects', level: 'principal', expected: list(spec.subjects), test: (f) => subjects.has(f.subject), actual: (f) => f.subject });

@@ -102,6 +102,7 @@ describe('approval webhooks (in-process kernel, loopback receivers)', function (
       rule: { id: 'deletes-need-approval', reason: 'Deletes and pipeline triggers are reviewed by an approver first.' },
       policyVersion: (await approvals.get(id))!.policyVersion,
       identity: { vendor: 'circleci', credential: 'circleci-deployer', host: new URL(ent.circleci.url).host, environment: 'production' },
+      acts: 'acts as circleci-deployer (production)',
       arguments: { path: '/api/v2/project/gh/acme/app/pipeline', body: { branch: 'main' } },
       redacted: [],
       withheld: [],

@@ -76,6 +76,54 @@ export class GithubOAuthMock {
     return issued !== undefined && (issued.expiresAt === null || issued.expiresAt > Date.now());
   }
 
+  /** The GitHub login a token acts as (a person's issued token, or a service token given to `serviceToken`). */
+  loginOf(token: string): string | undefined {
+    return this.accepts(token) ? this.access.get(token)!.login : undefined;
+  }
+
+  /** A token the deployment was given (GITHUB_TOKEN), acting as a bot account. */
+  serviceToken(token: string, login: string): void {
+    this.access.set(token, { login, id: idOf(login), expiresAt: null });
+  }
+
+  /** Every token GitHub issued to people, to look for where they must not be. */
+  get issuedTokens(): string[] {
+    return [...this.access.keys(), ...this.refresh.keys()];
+  }
+
+  /**
+   * Serves POST /api/v3/repos/{owner}/{repo}/issues as GitHub does: 201 with the issue, its `user` the account the
+   * bearer token acts as; 401 "Bad credentials" for a token it does not accept (revoked, expired).
+   */
+  serveIssues(): void {
+    let number = 0;
+    this.mock.on('POST', '/api/v3/repos/:owner/:repo/issues', (request) => {
+      const token = /^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      const login = this.loginOf(token);
+      if (login === undefined) return { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } };
+      const { title } = JSON.parse(request.body) as { title: string };
+      number += 1;
+      const { owner, repo } = request.params;
+      return {
+        status: 201,
+        body: {
+          number,
+          title,
+          state: 'open',
+          html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+          user: { login, id: idOf(login) },
+          labels: [],
+          assignees: [],
+        },
+      };
+    });
+  }
+
+  /** Forgets every token of `login`, as revoking the app's authorization at GitHub does. */
+  revokeAll(login: string): void {
+    for (const [t, who] of this.access) if (who.login === login) this.access.delete(t);
+  }
+
   close(): Promise<void> {
     return this.mock.close();
   }

@@ -13,6 +13,20 @@ export interface OAuthServerOptions {
   accessTokenSeconds: number;
   /** The vendor's "who am I" reads, answered for a valid access token of `account`. */
   resources: Record<string, (account: string) => unknown>;
+  /**
+   * The vendor's API behind its gateway (Atlassian's `/ex/jira/{cloudId}/...`): requests under `prefix`, answered
+   * for a valid access token of `account`, and recorded in `apiRequests`; 401 for any other token.
+   */
+  api?: { prefix: string; answer(account: string, request: { method: string; path: string; body: string }): { status: number; body: unknown } };
+}
+
+/** A request the vendor's API received with a valid token, and whose account it acted as. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  body: string;
+  account: string;
+  authorization: string;
 }
 
 /** One refresh grant the server answered: which refresh token was presented (its hash), and the status. */
@@ -34,6 +48,8 @@ export class LoopbackOAuthServer {
   /** Every access and refresh token the server issued, to look for where they must not be. */
   readonly issued: string[] = [];
   readonly authorizeRequests: URLSearchParams[] = [];
+  /** Every request to the API under `api.prefix`, valid token or not (`account` empty when refused). */
+  readonly apiRequests: ApiRequest[] = [];
   private nextAccount = 'nobody';
 
   private constructor(
@@ -92,6 +108,7 @@ export class LoopbackOAuthServer {
       const path = new URL(req.url ?? '/', url).pathname;
       if (path.startsWith('/interaction/')) void holder.interact(req, res);
       else if (path in options.resources) void holder.resource(req, res, path);
+      else if (options.api !== undefined && path.startsWith(options.api.prefix)) void holder.apiRequest(req, res, path);
       else callback(req, res);
     });
     return holder;
@@ -151,6 +168,23 @@ export class LoopbackOAuthServer {
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
     }
+  }
+
+  private async apiRequest(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const authorization = req.headers.authorization ?? '';
+    const token = /^Bearer (.+)$/.exec(authorization)?.[1];
+    const found = token === undefined ? undefined : await this.provider.AccessToken.find(token);
+    const account = found === undefined || found.isExpired ? '' : found.accountId;
+    this.apiRequests.push({ method: req.method ?? 'GET', path, body, account, authorization });
+    if (account === '') {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 401, message: 'Unauthorized' }));
+      return;
+    }
+    const answer = this.options.api!.answer(account, { method: req.method ?? 'GET', path, body });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
   }
 
   private async resource(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { SecretText } from '../../../core/identity/secret-text.js';
 import { AtlassianFlow } from '../../../plugins/identity/flows/atlassian-flow.js';
 import { BitbucketFlow } from '../../../plugins/identity/flows/bitbucket-flow.js';
-import { LoopbackOAuthServer } from './oauth-server.js';
+import { LoopbackOAuthServer, type OAuthServerOptions } from './oauth-server.js';
 
 /** Where the tests' server says the person comes back to; nothing listens there (the test carries the code over). */
 export const CALLBACK_BASE = 'http://127.0.0.1:9/identity/callback';
@@ -9,11 +9,15 @@ export const CALLBACK_BASE = 'http://127.0.0.1:9/identity/callback';
 export const ATLASSIAN_APP = { id: 'atlassian-3lo-app', secret: 'atlassian-3lo-secret-7c1e55aa' };
 export const BITBUCKET_APP = { id: 'bitbucket-consumer-key', secret: 'bitbucket-consumer-secret-93b1d0' };
 
+/** The cloud id of the site the tests' grants reach (acme.atlassian.net). */
+export const ACME_CLOUD_ID = 'a436116f-02ce-4520-8fbb-7301462a1674';
+
 /** Atlassian's authorization server and API gateway in one loopback server, as a 3LO app sees them. */
-export function atlassianServer(accessTokenSeconds = 3600): Promise<LoopbackOAuthServer> {
+export function atlassianServer(accessTokenSeconds = 3600, api?: OAuthServerOptions['api'], redirectBase = CALLBACK_BASE): Promise<LoopbackOAuthServer> {
   return LoopbackOAuthServer.start({
+    ...(api === undefined ? {} : { api }),
     routes: { authorization: '/authorize', token: '/oauth/token' },
-    client: { ...ATLASSIAN_APP, redirectUri: `${CALLBACK_BASE}/atlassian`, authentication: 'client_secret_post' },
+    client: { ...ATLASSIAN_APP, redirectUri: `${redirectBase}/atlassian`, authentication: 'client_secret_post' },
     accessTokenSeconds,
     resources: {
       '/oauth/token/accessible-resources': () => [

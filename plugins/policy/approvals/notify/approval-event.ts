@@ -1,5 +1,6 @@
 import type { PublicIdentity } from '../../engine/call-facts.js';
 import { setDataMember } from '../../../../core/result/data-member.js';
+import { actsAs } from '../../../../core/plugin/public-upstream.js';
 import type { ApprovalRecord } from '../approval-record.js';
 import { REDACTED } from '../secret-shaped.js';
 
@@ -20,6 +21,8 @@ export interface ApprovalEvent {
     policyVersion: string;
     /** The upstream identity that will act if it runs: credential label, host, environment. */
     identity: PublicIdentity | null;
+    /** Who acts, in words: "acts as alice on GitHub" (a person's linked account) or "acts as GITHUB_TOKEN (production)". */
+    acts: string | null;
     /**
      * The argument preview approvers see (redacted values are "[REDACTED]"), less the values of the tool's
      * free-form maps, each "[WITHHELD]": a receiver (often a third party, a chat channel) is sent their names.
@@ -54,6 +57,7 @@ export function approvalEvent(type: ApprovalEventType, record: ApprovalRecord, t
       rule: { id: record.ruleId, reason: record.reason },
       policyVersion: record.policyVersion,
       identity: record.identity ?? null,
+      acts: record.identity ? actsAs(record.identity) : null,
       arguments: withheldValues(parsed(record.arguments), record.withheld ?? []),
       redacted: record.redacted ?? [],
       withheld: record.withheld ?? [],
@@ -83,7 +87,7 @@ export function approvalEvent(type: ApprovalEventType, record: ApprovalRecord, t
 export function slackText(event: Omit<ApprovalEvent, 'text'>): string {
   const a = event.approval;
   const call = `\`${esc(a.tool)}\`${a.request ? ` ${esc(a.request.method)} ${esc(a.request.path)}` : ''}`;
-  const acts = a.identity ? ` as ${esc(a.identity.credential)} (${esc(a.identity.environment)})` : '';
+  const acts = a.acts === null ? '' : ` ${esc(a.acts.replace(/^acts /, ''))}`;
   const decision = event.decision;
   const why = decision?.reason ? `: ${esc(decision.reason)}` : '';
   const head: Record<ApprovalEventType, string> = {

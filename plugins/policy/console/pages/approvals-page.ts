@@ -1,3 +1,4 @@
+import { actsAs } from '../../../../core/plugin/public-upstream.js';
 import type { ApprovalRecord } from '../../approvals/approval-store.js';
 import type { ApproverAccess } from '../approver-access.js';
 import { argumentRows } from '../argument-view.js';
@@ -72,9 +73,11 @@ ${a.request ? html`<p class="request"><span class="method">${a.request.method}</
 <dl>
 <dt>Asked by</dt><dd><strong>${a.subject}</strong>${a.groups.length > 0 ? html` <span class="groups">${a.groups.join(', ')}</span>` : ''} <span class="via">via ${a.via}</span></dd>
 <dt>Acts as</dt><dd class="identity">${
-    id
-      ? html`<strong>${id.credential}</strong> <span class="environment env-${id.environment}">${id.environment}</span> <span class="muted">${id.vendor} at ${id.host}</span>`
-      : html`<span class="muted">no upstream credential</span>`
+    id?.kind === 'user'
+      ? html`<strong>${id.login ?? id.credential}</strong> <span class="muted">${actsAs(id)}, their own linked account, at ${id.host}</span>`
+      : id
+        ? html`<strong>${id.credential}</strong> <span class="environment env-${id.environment}">${id.environment}</span> <span class="muted">${id.vendor} at ${id.host}</span>`
+        : html`<span class="muted">no upstream credential</span>`
   }</dd>
 <dt>Held by</dt><dd>${a.ruleId === null ? 'the policy' : html`rule <code>${a.ruleId}</code>`}: ${a.reason}</dd>
 <dt>Policy</dt><dd><code class="policy-version">${a.policyVersion}</code></dd>
