@@ -7,7 +7,7 @@ import { StartupError } from '../errors/tool-error.js';
 import { callLineLogger, reportCall, type CallReport, type CallReporting } from './call-log.js';
 import type { Logger } from '../logging/logger.js';
 import { noMetrics, type Metrics } from '../metrics/metrics.js';
-import type { Call, ClientInfo } from '../plugin/call.js';
+import type { Call, CallSession, ClientInfo } from '../plugin/call.js';
 import type { ProgressReporter } from '../plugin/tool-context.js';
 import { successAnswer } from '../pipeline/answer.js';
 import { coreStages, handlerStage, type CoreStageDeps } from '../pipeline/core-stages.js';
@@ -73,6 +73,8 @@ export interface CallOptions {
   requestId?: string;
   /** The MCP client that sent the call, as it named itself. */
   client?: ClientInfo;
+  /** The conversation the call belongs to, and whether its request asked for lockdown. */
+  session?: CallSession;
   /** The JSON-RPC id of the `tools/call` request, for its span. */
   jsonRpcRequestId?: string | number;
   /** The W3C trace context the request carried: the call's span continues that trace. */
@@ -367,6 +369,7 @@ export class Kernel {
         protocolVersion: options.protocolVersion,
         requestId,
         ...(options.client === undefined ? {} : { client: options.client }),
+        ...(options.session === undefined ? {} : { session: options.session }),
         traceContext: span.context,
         // Absent arguments are no arguments; null is not an object, and validation refuses it as any other.
         args: args === undefined ? {} : args,

@@ -9,7 +9,8 @@ import type { StageName } from '../plugin/stages.js';
  * Why this order: validation before policy, so rules see typed arguments and the one request the call may
  * make, prepared once; policy before the upstream call and its cache, so a cache hit cannot get around a rule;
  * the request gate outermost around the network, so every request a handler sends (a second page, a
- * follow-up read) is the one policy decided on or is decided itself; projection feeds both the text and the
+ * follow-up read) is the one policy decided on or is decided itself; provenance fences and withholds untrusted
+ * text before projection, so a jq expression picks a field with its fence (or its withheld line); projection feeds both the text and the
  * structured value; the envelope check before the spill, so no value that breaks its schema is stored or sent.
  *
  * The stages before `upstream` run around the rest of the call; the stages after it take what the handler
@@ -27,7 +28,7 @@ export const PIPELINE = [
     contributors: ['kernel/tool-handler'],
     interceptors: ['kernel/request-gate', 'kernel/call-observer', 'cache/http-cache', 'kernel/request-counter'],
   },
-  { stage: 'project', contributors: ['projection/jmespath'] },
+  { stage: 'project', contributors: ['provenance/labels-and-fences', 'projection/jmespath'] },
   { stage: 'render', contributors: ['toon/toon-or-json'] },
   { stage: 'truncate', contributors: ['truncation/model-text-limit'] },
   { stage: 'structured', contributors: ['structured/structured-envelope', 'kernel/envelope-check'] },

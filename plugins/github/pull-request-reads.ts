@@ -5,6 +5,7 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { page, type GithubDeps } from './github-deps.js';
 import { diffText } from './pull-request-diff.js';
+import { diffLabel, pullRequestItems, VISIBILITY_LOOKUP } from './provenance.js';
 import { NumberOf, Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath, State } from './shared-args.js';
 
 // Pull requests, as read: listed, one by one, and as a diff (the reads an agent needs around a red build).
@@ -39,12 +40,17 @@ export const LIST_PULL_REQUESTS = defineTool({
   annotations: READ,
   input: ListPullRequestsArgs,
   envelope: PagedEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof ListPullRequestsArgs>) => ({
     method: 'GET',
     path: `${repoPath(args)}/pulls`,
     query: { state: args.state, head: args.head, base: args.base, sort: args.sort, direction: args.direction, per_page: args.perPage, page: args.page },
   }),
-  handler: (ctx, github: GithubDeps) => page(github, ctx),
+  handler: async (ctx, github: GithubDeps) => {
+    const listed = await page(github, ctx);
+    return { ...listed, provenance: await pullRequestItems(github, ctx, listed.value, ctx.args) };
+  },
 });
 
 export const GET_PULL_REQUEST = defineTool({
@@ -56,8 +62,13 @@ export const GET_PULL_REQUEST = defineTool({
   annotations: READ,
   input: PullRequestArgs,
   envelope: ReadEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof PullRequestArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
-  handler: async (ctx, github: GithubDeps) => ({ value: (await github.upstream.send(ctx, ctx.route)).body }),
+  handler: async (ctx, github: GithubDeps) => {
+    const value = (await github.upstream.send(ctx, ctx.route)).body;
+    return { value, provenance: await pullRequestItems(github, ctx, value, ctx.args) };
+  },
 });
 
 export const GET_PULL_REQUEST_DIFF = defineTool({
@@ -69,13 +80,16 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
   annotations: READ,
   input: DiffArgs,
   savesArtifacts: true,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof DiffArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
   handler: async (ctx, github: GithubDeps) => {
     const args = ctx.args;
     const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
     try {
       const response = await github.diffs.send(ctx, ctx.route, { expect: 'text', progress: `reading the diff of ${where}` });
-      return { text: await diffText(ctx, github.artifacts, where, github.scrub(response.text)) };
+      const text = await diffText(ctx, github.artifacts, where, github.scrub(response.text));
+      return { text, provenance: await diffLabel(github, ctx, args) };
     } catch (error) {
       const { code, status } = error as { code?: string; status?: number };
       // GitHub refuses diffs past its own limits with 406; a diff over MCP_MAX_RESPONSE_BYTES cannot be read either.

@@ -33,6 +33,8 @@ export interface McpServerOptions {
    * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
    */
   protocolVersion?: string;
+  /** The stdio connection's id: flow rules remember what this one session read (HTTP is stateless: none). */
+  connection?: string;
   /**
    * Where `logging/setLevel` keeps the level a 2025-era client asked for: per principal in the shared store
    * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.
@@ -90,7 +92,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const started = performance.now();
     let result: CallToolResult;
     try {
-      const origin = callOrigin(server, ctx, request.params._meta);
+      const origin = callOrigin(server, ctx, request.params._meta, options.connection);
       // With `_meta.progressToken`, long calls report progress on the request's own channel (its SSE stream over HTTP).
       const progress = progressNotifier(request.params._meta?.progressToken, {
         send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }),
