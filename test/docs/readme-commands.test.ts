@@ -90,6 +90,7 @@ function clientLaunches(): Launch[] {
 
 /** The plugins every server loads whatever its config file picks (projection, TOON, policy...). */
 const CROSS_CUTTING = [
+  'ProvenancePlugin',
   'ProjectionPlugin',
   'ToonPlugin',
   'TruncationPlugin',
