@@ -1,5 +1,5 @@
 import type { LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
-import type { ClientInfo } from '../plugin/call.js';
+import type { CallSession, ClientInfo } from '../plugin/call.js';
 import type { ProgressReporter } from '../plugin/tool-context.js';
 import type { TraceCarrier } from './call-span.js';
 import type { Reach } from './tool-selection.js';
@@ -18,6 +18,8 @@ export interface CallOptions {
   requestId?: string;
   /** The MCP client that sent the call, as it named itself. */
   client?: ClientInfo;
+  /** The conversation the call belongs to, and whether its request asked for lockdown. */
+  session?: CallSession;
   /** The JSON-RPC id of the `tools/call` request, for its span. */
   jsonRpcRequestId?: string | number;
   /** The W3C trace context the request carried: the call's span continues that trace. */

@@ -143,6 +143,7 @@ export async function runToolChain(frame: CallInProgress, reports: WeakMap<objec
     protocolVersion: options.protocolVersion,
     requestId: frame.requestId!,
     ...(options.client === undefined ? {} : { client: options.client }),
+    ...(options.session === undefined ? {} : { session: options.session }),
     traceContext: frame.span!.context,
     // Absent arguments are no arguments; null is not an object, and validation refuses it as any other.
     args: frame.args === undefined ? {} : frame.args,

@@ -15,11 +15,12 @@ export { qualifiedName, type Placed } from './placement.js';
  * The MCP adapter (server/mcp) only converts a request into a call and an answer into a result;
  * test/golden/call-order.txt holds the whole order for jira_get, pipeline-chains.json every tool's chain.
  *
- * Why the stages run in this order: validation before policy, so rules see typed arguments and the one request
- * the call may make, prepared once; policy before the upstream call and its cache, so a cache hit cannot get
- * around a rule; the request gate outermost around the network, so every request a handler sends (a second page,
- * a follow-up read) is the one policy decided on or is decided itself; projection feeds both the text and the
- * structured value; the envelope check before the spill, so no value that breaks its schema is stored or sent.
+ * Why this order: validation before policy, so rules see typed arguments and the one request the call may
+ * make, prepared once; policy before the upstream call and its cache, so a cache hit cannot get around a rule;
+ * the request gate outermost around the network, so every request a handler sends (a second page, a
+ * follow-up read) is the one policy decided on or is decided itself; provenance fences and withholds untrusted
+ * text before projection, so a jq expression picks a field with its fence (or its withheld line); projection
+ * feeds both the text and the structured value; the envelope check before the spill, so no value that breaks its schema is stored or sent.
  * The stages before `upstream` run around the rest of the call; the stages after it take what the handler
  * produced, in this order, each handing its result to the next (core/plugin/stages.ts).
  */

@@ -22,6 +22,16 @@ export interface ClientInfo {
 }
 
 /**
+ * What a call's transport says of the conversation it belongs to: over stdio the connection, over stateless
+ * HTTP the `X-MCP-Conversation` header or `_meta["mcp-devtools/conversation"]` (absent: the principal's one
+ * conversation); and `X-MCP-Lockdown: true`, which asks for lockdown on this request (it can only tighten).
+ */
+export interface CallSession {
+  readonly conversation?: string;
+  readonly lockdown?: boolean;
+}
+
+/**
  * One tool call as its stages see it. Read-only: a stage that learns something for the stages inside it (the
  * validated arguments and the prepared request, the policy's decider) hands `next` a copy that carries it.
  * `meta` is the one record every stage adds to: the `_meta` keys every result of the call carries.
@@ -42,6 +52,8 @@ export interface Call {
   readonly requestId: string;
   /** The MCP client that sent the call, when it said. */
   readonly client?: ClientInfo;
+  /** The conversation the call belongs to and what its request asked of untrusted content (CallSession). */
+  readonly session?: CallSession;
   /** The OpenTelemetry context of the call's span: a plugin's own spans are its children. */
   readonly traceContext: Context;
   /** As the client sent them until the validate stage; validated, with defaults applied, from there on. */

@@ -11,6 +11,7 @@ import type {
   UpstreamResponse,
 } from './upstream-types.js';
 import type { BodyLease } from './body-lease.js';
+import type { Provenance } from './provenance.js';
 import type { ToolSpec } from './tool-spec.js';
 import type { Principal } from '../identity/principal.js';
 
@@ -33,10 +34,13 @@ interface OutputBody {
   saveTruncated?: boolean;
   /** `_meta` keys the result carries beside the call's own (code mode's `execute` lists its inner calls there). */
   resultMeta?: Record<string, unknown>;
+  /** Whose words the value carries, item by item (tools that declare `provenance: {labels: true}`). */
+  provenance?: Provenance;
 }
 
 /** The keys an envelope keeps beside `data` (`nextPage`, `cache`): what a handler returns as `meta`. */
-export type EnvelopeMeta<E extends TSchema> = Static<E> extends Record<string, unknown> ? Omit<Static<E>, 'data' | 'incomplete'> : Record<never, never>;
+export type EnvelopeMeta<E extends TSchema> =
+  Static<E> extends Record<string, unknown> ? Omit<Static<E>, 'data' | 'incomplete' | 'provenance'> : Record<never, never>;
 
 /**
  * `meta` as the envelope `E` types it: required when the envelope has keys beside `data` (unless the handler

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import type { Settings } from '../config/settings.js';
+import type { ProvenanceSpec } from './provenance.js';
 import type { GraphqlRoute, HttpMethod, UpstreamBinding, UpstreamRequest } from './upstream-types.js';
 
 export interface ToolAnnotations {
@@ -105,6 +106,8 @@ export interface ToolSpecBase<I extends TSchema = TSchema, E extends TSchema | u
    * is taken to save from all of them.
    */
   savesArtifacts?: boolean;
+  /** Whether its results carry people-written text it labels, and what a write writes to (provenance.ts). */
+  provenance?: ProvenanceSpec<Static<I>>;
 }
 
 /** A REST tool: its `route` is a method and a path (or it has none). */

@@ -71,7 +71,16 @@ export { CursorEnvelope, EnvelopeData, Incomplete, PagedEnvelope, ReadEnvelope }
 
 // What a tool handler sees and returns, and the services it may inject.
 export type { AnyToolContext, EnvelopeMeta, ProgressReporter, ToolContext, ToolOutput } from '../plugin/tool-context.js';
-export type { ClientInfo } from '../plugin/call.js';
+export type { CallSession, ClientInfo } from '../plugin/call.js';
+export {
+  PROVENANCE_META_KEY,
+  resourceKey,
+  type Confidentiality,
+  type Integrity,
+  type Provenance,
+  type ProvenanceLabel,
+  type ProvenanceSpec,
+} from '../plugin/provenance.js';
 export type { Principal } from '../identity/principal.js';
 export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';

@@ -15,6 +15,22 @@ export const Incomplete = Type.Object(
   { additionalProperties: false, description: 'Present only when data is not the whole result; read the whole value with artifact_read.' },
 );
 
+/**
+ * What a result that carries people-written text says of it (docs/untrusted-content.md): the fence set around
+ * untrusted text in `data`, and how many items are untrusted or private. Per-item labels are in `_meta`.
+ */
+export const ProvenanceSummary = Type.Optional(
+  Type.Object(
+    {
+      fence: Type.Union([Type.String(), Type.Null()]),
+      untrusted: Type.Integer({ minimum: 0 }),
+      private: Type.Integer({ minimum: 0 }),
+      withheld: Type.Optional(Type.Integer({ minimum: 0 })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 /** `data` of every envelope: no declared type (jq may project the body to any JSON value). */
 export const EnvelopeData = Type.Unknown({ description: 'The upstream body after the optional jq projection; null when incomplete.' });
 const Data = EnvelopeData;
@@ -25,6 +41,7 @@ export const PagedEnvelope = Type.Object(
     data: Data,
     nextPage: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'The page to request next, or null when there is none.' }),
     incomplete: Type.Optional(Incomplete),
+    provenance: ProvenanceSummary,
   },
   { additionalProperties: false },
 );
@@ -40,6 +57,7 @@ export const CursorEnvelope = Type.Object(
       description: 'The cursor to request the next page with, or null when there is none.',
     }),
     incomplete: Type.Optional(Incomplete),
+    provenance: ProvenanceSummary,
   },
   { additionalProperties: false },
 );
@@ -49,6 +67,7 @@ export const ReadEnvelope = Type.Object(
   {
     data: Data,
     incomplete: Type.Optional(Incomplete),
+    provenance: ProvenanceSummary,
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { page, written, type GithubDeps } from './github-deps.js';
 import { definedOnly, NumberOf, Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath, State, write } from './shared-args.js';
 import { commentResult, issueResult } from './write-results.js';
+import { repositoryItems, repoTarget, searchItems, VISIBILITY_LOOKUP } from './provenance.js';
 
 // Issues (and pull requests, which GitHub also serves as issues): search, list, read, file, edit, comment. The
 // writes send their `ctx.route`, the request policy decided on (and an approver saw), and answer with what they
@@ -83,12 +84,17 @@ export const SEARCH_ISSUES = defineTool({
   annotations: READ,
   input: SearchIssuesArgs,
   envelope: PagedEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof SearchIssuesArgs>) => ({
     method: 'GET',
     path: '/search/issues',
     query: { q: args.query, sort: args.sort, order: args.order, per_page: args.perPage, page: args.page },
   }),
-  handler: (ctx, github: GithubDeps) => page(github, ctx),
+  handler: async (ctx, github: GithubDeps) => {
+    const found = await page(github, ctx);
+    return { ...found, provenance: await searchItems(github, ctx, found.value) };
+  },
 });
 
 export const LIST_ISSUES = defineTool({
@@ -99,6 +105,8 @@ export const LIST_ISSUES = defineTool({
   annotations: READ,
   input: ListIssuesArgs,
   envelope: PagedEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof ListIssuesArgs>) => ({
     method: 'GET',
     path: `${repoPath(args)}/issues`,
@@ -107,8 +115,11 @@ export const LIST_ISSUES = defineTool({
   handler: async (ctx, github: GithubDeps) => {
     const issues = await page(github, ctx);
     // GitHub lists pull requests as issues (they carry a `pull_request` key): left out unless asked for.
-    if (ctx.args.includePullRequests === true || !Array.isArray(issues.value)) return issues;
-    return { ...issues, value: issues.value.filter((item: unknown) => !(item !== null && typeof item === 'object' && 'pull_request' in item)) };
+    const kept =
+      ctx.args.includePullRequests === true || !Array.isArray(issues.value)
+        ? issues
+        : { ...issues, value: issues.value.filter((item: unknown) => !(item !== null && typeof item === 'object' && 'pull_request' in item)) };
+    return { ...kept, provenance: await repositoryItems(github, ctx, kept.value, ctx.args) };
   },
 });
 
@@ -120,8 +131,13 @@ export const GET_ISSUE = defineTool({
   annotations: READ,
   input: IssueArgs,
   envelope: ReadEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof IssueArgs>) => ({ method: 'GET', path: `${repoPath(args)}/issues/${args.issueNumber}` }),
-  handler: async (ctx, github: GithubDeps) => ({ value: (await github.upstream.send(ctx, ctx.route)).body }),
+  handler: async (ctx, github: GithubDeps) => {
+    const value = (await github.upstream.send(ctx, ctx.route)).body;
+    return { value, provenance: await repositoryItems(github, ctx, value, ctx.args) };
+  },
 });
 
 export const CREATE_ISSUE = defineTool({
@@ -131,6 +147,7 @@ export const CREATE_ISSUE = defineTool({
   description:
     'File an issue. Labels and assignees need push access (GitHub drops them silently otherwise). Result {data}: number, html_url, state, labels, assignees.',
   annotations: write(),
+  provenance: { labels: false, target: repoTarget },
   input: CreateIssueArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof CreateIssueArgs>) => ({
@@ -151,6 +168,7 @@ export const UPDATE_ISSUE = defineTool({
   description:
     'Edit an issue or pull request; only the fields given change. Close: state "closed", stateReason "completed" or "not_planned". Result {data}: number, state, labels, assignees, html_url, changed.',
   annotations: write({ idempotent: true }),
+  provenance: { labels: false, target: repoTarget },
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,
   // Only the fields given: a call that gives none sends an empty edit, and its answer says `changed: []`.
@@ -169,6 +187,7 @@ export const ADD_COMMENT = defineTool({
   title: 'Comment on a GitHub issue or pull request',
   description: "Add a comment to an issue or a pull request's conversation. Result {data}: the comment's id and html_url.",
   annotations: write(),
+  provenance: { labels: false, target: repoTarget },
   input: AddCommentArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof AddCommentArgs>) => ({

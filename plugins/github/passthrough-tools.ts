@@ -7,6 +7,7 @@ import { GithubGraphqlSettings } from './github-client.js';
 import type { GithubDeps } from './github-deps.js';
 import { graphqlAnswer } from './graphql-answer.js';
 import { READ } from './shared-args.js';
+import { passthroughItems, VISIBILITY_LOOKUP } from './provenance.js';
 
 // The read-only passthroughs, for what the typed tools do not cover: any REST path (github_get) and any GraphQL
 // query (github_graphql).
@@ -32,15 +33,21 @@ export const GET = defineTool({
   ].join(' '),
   annotations: READ,
   input: GetArgs,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof GetArgs>) => ({ method: 'GET', path: args.path, query: args.queryParams }),
   handler: async (ctx, github: GithubDeps) => {
     try {
-      return { value: (await github.upstream.send(ctx, ctx.route)).body };
+      const value = (await github.upstream.send(ctx, ctx.route)).body;
+      return { value, provenance: await passthroughItems(github, ctx, ctx.route.path, value) };
     } catch (error) {
       // Some GitHub reads answer a bodiless 204 for "yes" (GET /user/following/{user}): a success, not a bad body.
       const { code, status } = error as { code?: string; status?: number };
       if (code === 'upstream_empty_body' && status === 204)
-        return { text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.` };
+        return {
+          text: `GitHub answered 204 No Content for GET ${ctx.route.path}: the request succeeded and there is no body.`,
+          provenance: { labels: [], warnings: [] },
+        };
       throw error;
     }
   },

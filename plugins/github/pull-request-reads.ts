@@ -6,6 +6,7 @@ import { PagedEnvelope, ReadEnvelope } from '../../core/schema/envelopes.js';
 import { page, type GithubDeps } from './github-deps.js';
 import { diffText } from './pull-request-diff.js';
 import { compactPullRequest } from './pull-request-shape.js';
+import { diffLabel, pullRequestItems, VISIBILITY_LOOKUP } from './provenance.js';
 import { NumberOf, Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath, State } from './shared-args.js';
 
 // Pull requests, as read: listed, one by one, and as a diff (the reads an agent needs around a red build).
@@ -46,12 +47,17 @@ export const LIST_PULL_REQUESTS = defineTool({
   annotations: READ,
   input: ListPullRequestsArgs,
   envelope: PagedEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof ListPullRequestsArgs>) => ({
     method: 'GET',
     path: `${repoPath(args)}/pulls`,
     query: { state: args.state, head: args.head, base: args.base, sort: args.sort, direction: args.direction, per_page: args.perPage, page: args.page },
   }),
-  handler: (ctx, github: GithubDeps) => page(github, ctx),
+  handler: async (ctx, github: GithubDeps) => {
+    const listed = await page(github, ctx);
+    return { ...listed, provenance: await pullRequestItems(github, ctx, listed.value, ctx.args) };
+  },
 });
 
 export const GET_PULL_REQUEST = defineTool({
@@ -63,11 +69,15 @@ export const GET_PULL_REQUEST = defineTool({
   annotations: READ,
   input: PullRequestArgs,
   envelope: ReadEnvelope,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof PullRequestArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
-  // A projection reads the whole answer: jq names what it wants, so nothing is left out before it.
+  // A projection reads the whole answer: jq names what it wants, so nothing is left out before it. The labels
+  // are read from the whole answer too; the compact one keeps the labelled title and body where they were.
   handler: async (ctx, github: GithubDeps) => {
     const body = (await github.upstream.send(ctx, ctx.route)).body;
-    return { value: ctx.args.fields === 'all' || ctx.args.jq !== undefined ? body : compactPullRequest(body) };
+    const provenance = await pullRequestItems(github, ctx, body, ctx.args);
+    return { value: ctx.args.fields === 'all' || ctx.args.jq !== undefined ? body : compactPullRequest(body), provenance };
   },
 });
 
@@ -80,13 +90,16 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
   annotations: READ,
   input: DiffArgs,
   savesArtifacts: true,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof DiffArgs>) => ({ method: 'GET', path: `${repoPath(args)}/pulls/${args.pullNumber}` }),
   handler: async (ctx, github: GithubDeps) => {
     const args = ctx.args;
     const where = `pull request #${args.pullNumber} of ${args.owner}/${args.repo}`;
     try {
       const response = await github.diffs.send(ctx, ctx.route, { expect: 'text', progress: `reading the diff of ${where}` });
-      return { text: await diffText(ctx, github.artifacts, where, github.scrub(response.text)) };
+      const text = await diffText(ctx, github.artifacts, where, github.scrub(response.text));
+      return { text, provenance: await diffLabel(github, ctx, args) };
     } catch (error) {
       const { code, status } = error as { code?: string; status?: number };
       // GitHub refuses diffs past its own limits with 406; a diff over MCP_MAX_RESPONSE_BYTES cannot be read either.

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { defineTool } from '../../core/plugin/define-tool.js';
+import { repoTarget } from './provenance.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { repoUrl, written, type GithubDeps } from './github-deps.js';
 import { definedOnly, NumberOf, Owner, Repo, repoPath, write } from './shared-args.js';
@@ -63,6 +64,7 @@ export const CREATE_PULL_REQUEST = defineTool({
   title: 'Open a GitHub pull request',
   description: 'Open a pull request from head into base (both must exist and differ). Result {data}: number, html_url, state, draft, head, base.',
   annotations: write(),
+  provenance: { labels: false, target: repoTarget },
   input: CreatePullRequestArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof CreatePullRequestArgs>) => ({
@@ -80,6 +82,7 @@ export const CREATE_REVIEW = defineTool({
   description:
     'Submit a review of the latest commit: approve, request changes or comment, with optional comments on lines of the diff. Result {data}: id, state, html_url.',
   annotations: write(),
+  provenance: { labels: false, target: repoTarget },
   input: CreateReviewArgs,
   envelope: ReadEnvelope,
   // A REQUEST_CHANGES or COMMENT review without a body is GitHub's to refuse (422, saying so): an argument error
@@ -101,6 +104,7 @@ export const MERGE_PULL_REQUEST = defineTool({
   description:
     'Merge a pull request into its base branch; this cannot be undone. Result {data}: merged, sha, method. A pull request that cannot be merged (conflicts, required checks or reviews) is an error saying why.',
   annotations: write({ destructive: true }),
+  provenance: { labels: false, target: repoTarget },
   input: MergeArgs,
   envelope: ReadEnvelope,
   route: (args: Static<typeof MergeArgs>) => ({

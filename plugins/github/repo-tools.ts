@@ -7,6 +7,7 @@ import { PagedEnvelope } from '../../core/schema/envelopes.js';
 import { contentBytes, fileText, listingText, pointerText, type ContentEntry } from './file-contents.js';
 import { page, type GithubDeps } from './github-deps.js';
 import { Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath } from './shared-args.js';
+import { fileLabel, VISIBILITY_LOOKUP } from './provenance.js';
 
 // Repositories: a file or directory, and the repositories of an organization or user.
 
@@ -44,18 +45,24 @@ export const GET_FILE = defineTool({
   annotations: READ,
   input: FileArgs,
   savesArtifacts: true,
+  provenance: { labels: true },
+  further: [VISIBILITY_LOOKUP],
   route: (args: Static<typeof FileArgs>) => ({ method: 'GET', path: contentsPath(args), query: { ref: args.ref } }),
   handler: async (ctx, github: GithubDeps) => {
     const args = ctx.args;
     const where = `${args.path.replace(/^\/+|\/+$/g, '') || '/'} of ${args.owner}/${args.repo} at ${args.ref ?? 'the default branch'}`;
     const body = (await github.upstream.send(ctx, ctx.route)).body as ContentEntry | ContentEntry[];
-    if (Array.isArray(body)) return { text: listingText(where, body) };
+    const provenance = await fileLabel(github, ctx, args);
+    if (Array.isArray(body)) return { text: listingText(where, body), provenance };
     if (body === null || typeof body !== 'object')
       throw new ToolError('upstream_invalid_body', `GitHub answered with neither a file nor a directory for ${where}.`);
-    if (body.type !== 'file') return { text: pointerText(where, body) };
+    if (body.type !== 'file') return { text: pointerText(where, body), provenance };
     // Above 1 MB the contents API leaves `content` empty: the raw media type gives the bytes.
     const bytes = contentBytes(body) ?? ((await github.raw.send(ctx, ctx.route, { binary: true })).body as Buffer);
-    return { text: await fileText(ctx, github.artifacts, { where, entry: body, bytes: Buffer.from(github.scrub(bytes.toString('latin1')), 'latin1') }) };
+    return {
+      text: await fileText(ctx, github.artifacts, { where, entry: body, bytes: Buffer.from(github.scrub(bytes.toString('latin1')), 'latin1') }),
+      provenance,
+    };
   },
 });
 

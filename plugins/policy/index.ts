@@ -19,6 +19,7 @@ import { AuditLog } from './audit/audit-log.js';
 import { auditedOperation, auditTrail, policyDecision, upstreamIdentityMeta, type DecisionLog, type OperationLog } from './policy-middleware.js';
 import { POLICY_TOKENS, PolicySettings } from './policy-settings.js';
 import { PolicySource } from './policy-source.js';
+import { SessionFlow } from './flow/session-flow.js';
 import { POLICY_CONTRIBUTIONS } from './contributions.js';
 import { ConsoleLink } from './console-link.js';
 
@@ -38,6 +39,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   private source: PolicySource | undefined;
   private audit: AuditLog | undefined;
   private readonly approvals: ApprovalStore;
+  /** What each session has read, for flow rules (in the shared store). */
+  private readonly flow: SessionFlow;
   private readonly notifier: ApprovalNotifier | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   /** Each call's decision, by its scope (Call.scope), for its audit record. */
@@ -56,6 +59,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Scrubber) scrub: Scrub,
   ) {
     const own = settings.of(PolicySettings);
+    this.flow = new SessionFlow(store, own.MCP_FLOW_TTL_SECONDS * 1000, logger);
     const audit = (): AuditSink | undefined => this.auditSink();
     // Receivers are reached under the egress guard, as URLs an upstream hands out are.
     const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
@@ -140,7 +144,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
         this.source === undefined ? operation : { ...operation, before: ['policy/policy-decision'] },
       );
     }
-    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.consoleLink));
+    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.flow, this.consoleLink));
     return stages;
   }
 }

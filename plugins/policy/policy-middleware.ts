@@ -9,12 +9,14 @@ import type { Clock } from '../../core/store/key-value-store.js';
 import type { ApprovalStore } from './approvals/approval-store.js';
 import { freeFormMaps } from './approvals/free-form-maps.js';
 import type { AuditLog } from './audit/audit-log.js';
-import { shapeOf, type AuditRecord } from './audit/audit-record.js';
+import { auditedProvenance, shapeOf, type AuditRecord } from './audit/audit-record.js';
 import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
 import type { ApprovalNote, Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
 import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 import type { ConsoleLink } from './console-link.js';
+import { flowDecision, usesFlow } from './flow/flow-decision.js';
+import type { SessionFlow } from './flow/session-flow.js';
 
 /** The `_meta` key naming the upstream identity that acted (core: the identity plugin writes it too). */
 export { UPSTREAM_META_KEY } from '../../core/plugin/public-upstream.js';
@@ -71,6 +73,7 @@ export function policyDecision(
   decisions: DecisionLog,
   logger: Logger,
   metrics: Metrics,
+  flow: SessionFlow,
   console?: ConsoleLink,
 ): AroundMiddleware {
   return {
@@ -78,8 +81,10 @@ export function policyDecision(
     name: 'policy-decision',
     run: async (ctx, next) => {
       const engine = source.current;
-      const facts = callFacts(ctx);
-      let decision = engine.decide(facts);
+      // Flow facts are read from the store only when some rule asks for them.
+      const flowRules = usesFlow(engine.policy.document);
+      const facts: CallFacts = flowRules ? { ...callFacts(ctx), flow: await flow.facts(ctx) } : callFacts(ctx);
+      let decision = flowDecision(engine.decide(facts), engine.policy.document, facts);
       let storeDown = false;
       if (decision.effect === 'approval_required') {
         try {
@@ -131,6 +136,8 @@ export function policyDecision(
         throw refused;
       };
       const answer = await next({ ...ctx, decideFurther });
+      // What this result's labels say the session has now read, for the flow rules of its later calls.
+      if (flowRules && answer.result.isError !== true) await flow.record(ctx, answer.result._meta);
       return decision.approval === undefined ? answer : withApprovalNote(answer, decision.approval);
     },
   };
@@ -168,8 +175,11 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
       const time = new Date(clock.now()).toISOString();
       const args = shapeOf(ctx.args);
       let outcome: AuditRecord['outcome'] = { status: 'ok' };
+      let provenance: AuditRecord['provenance'];
       try {
-        return await next(ctx);
+        const answer = await next(ctx);
+        provenance = auditedProvenance(answer.result._meta);
+        return answer;
       } catch (thrown) {
         // The same code the core envelope will put in the result.
         outcome = { status: 'error', code: isToolError(thrown) ? thrown.code : ctx.signal.aborted ? 'cancelled' : 'tool_failed' };
@@ -188,6 +198,7 @@ export function auditTrail(audit: AuditLog, decisions: DecisionLog, operations: 
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
           args,
           ...(operations.has(ctx.scope) ? { graphql: operations.get(ctx.scope)! } : {}),
+          ...(provenance === undefined ? {} : { provenance }),
         };
         await audit.append(entry).catch((error: unknown) => logger.error({ err: error, record: entry }, 'audit record could not be written'));
       }

@@ -20,6 +20,12 @@ export const PolicySettings = Type.Object({
     default: 20,
     description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.',
   }),
+  MCP_FLOW_TTL_SECONDS: Type.Integer({
+    minimum: 60,
+    maximum: 604800,
+    default: 28800,
+    description: 'How long a session remembers that it read untrusted or private content, for flow rules (default: 8 hours).',
+  }),
   MCP_APPROVER_GROUPS: Type.String({
     default: '',
     description:

@@ -23,6 +23,7 @@ export function isBuiltinPlugin(cls: PluginClass): boolean {
  * (Stage order is fixed by the pipeline, not by this list.)
  */
 export const CROSS_CUTTING: Readonly<Record<string, Loader>> = {
+  provenance: builtin(async () => (await import('../../plugins/provenance/index.js')).ProvenancePlugin),
   projection: builtin(async () => (await import('../../plugins/projection/index.js')).ProjectionPlugin),
   toon: builtin(async () => (await import('../../plugins/toon/index.js')).ToonPlugin),
   truncation: builtin(async () => (await import('../../plugins/truncation/index.js')).TruncationPlugin),

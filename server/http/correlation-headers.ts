@@ -9,6 +9,10 @@ export interface CorrelationHeaders {
   requestId?: string;
   traceparent?: string;
   tracestate?: string;
+  /** `X-MCP-Conversation`: the conversation a stateless request belongs to (flow rules' session). */
+  conversation?: string;
+  /** `X-MCP-Lockdown: true`: lockdown for this request (it can only tighten the operator's setting). */
+  lockdown?: boolean;
 }
 
 /** The correlation headers of a request; a header sent more than once is taken as absent. */
@@ -24,5 +28,10 @@ export function correlationHeaders(request: IncomingMessage): CorrelationHeaders
   if (requestId !== undefined) found.requestId = requestId;
   if (traceparent !== undefined) found.traceparent = traceparent;
   if (tracestate !== undefined) found.tracestate = tracestate;
+  const conversation = one('x-mcp-conversation');
+  if (conversation !== undefined) found.conversation = conversation;
+  // Anything but an explicit false asks for lockdown: a header that was meant to tighten never loosens.
+  const lockdown = one('x-mcp-lockdown');
+  if (lockdown !== undefined && lockdown.trim().toLowerCase() !== 'false') found.lockdown = true;
   return found;
 }

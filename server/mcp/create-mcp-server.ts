@@ -34,6 +34,8 @@ export interface McpServerOptions {
    * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
    */
   protocolVersion?: string;
+  /** The stdio connection's id: flow rules remember what this one session read (HTTP is stateless: none). */
+  connection?: string;
   /**
    * Where `logging/setLevel` keeps the level a 2025-era client asked for: per principal in the shared store
    * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.
@@ -102,7 +104,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
         ...(progressToken !== undefined && {
           progress: progressNotifier(progressToken, { send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }) }),
         }),
-        ...callOrigin(server, ctx, request.params._meta, options.client),
+        ...callOrigin(server, ctx, request.params._meta, options.client, options.connection),
         channel: {
           logThreshold: await logThreshold(ctx, principal),
           notify: (notification) => ctx.mcpReq.notify(notification),

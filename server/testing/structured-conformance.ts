@@ -134,7 +134,10 @@ async function checkResult(
     return checkArtifact(client, validate, sc, incomplete.artifactId, incomplete.bytes);
   }
   if (projection.outputFormat !== 'json' || text === undefined || text.includes(TRUNCATION_MARKER)) return [];
-  const metaKeys = Object.keys((tool.outputSchema!.properties ?? {}) as object).filter((k) => k !== 'data' && k !== 'incomplete');
+  // `provenance` is optional metadata: beside `data` in the text only when the result states a fence (untrusted-content.md).
+  const metaKeys = Object.keys((tool.outputSchema!.properties ?? {}) as object).filter(
+    (k) => k !== 'data' && k !== 'incomplete' && (k !== 'provenance' || Object.hasOwn(sc, k)),
+  );
   const expected = metaKeys.length === 0 ? sc.data : sc;
   if (typeof expected === 'string' && text === expected) return [];
   let parsed: unknown;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { serveStdio as serveStdioEntry, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
@@ -37,7 +38,9 @@ export function serveStdio(kernel: Kernel, logger: Logger): RunningStdio {
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const messages = process.stdin.pipe(new StdioMessageFilter(MAX_MESSAGE_BYTES, (line) => process.stdout.write(line)));
   process.stdin.once('end', markClosed);
-  const handle = serveStdioEntry(() => createMcpServer(kernel), {
+  // One stdio connection is one agent session: flow rules remember what it read under this id.
+  const connection = `stdio-${randomUUID()}`;
+  const handle = serveStdioEntry(() => createMcpServer(kernel, { connection }), {
     transport: new ObservedStdioTransport(messages, markClosed),
     // Reports only (a discarded notification, a closed pipe): the answers, if any, have been written.
     onerror: (error) => logger.debug({ err: error }, 'stdio transport'),

@@ -91,6 +91,7 @@ function clientLaunches(): Launch[] {
 
 /** The plugins every server loads whatever its config file picks (projection, TOON, policy...). */
 const CROSS_CUTTING = [
+  'ProvenancePlugin',
   'ProjectionPlugin',
   'ToonPlugin',
   'TruncationPlugin',

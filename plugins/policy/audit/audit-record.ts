@@ -3,6 +3,19 @@ import type { PublicIdentity } from '../engine/call-facts.js';
 import type { GraphqlFacts } from '../../../core/plugin/upstream-types.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import { setDataMember } from '../../../core/result/data-member.js';
+import { PROVENANCE_META_KEY, type ProvenanceLabel } from '../../../core/plugin/provenance.js';
+
+/** The audit record's provenance of a result, from its `_meta` (undefined when it carries no labels). */
+export function auditedProvenance(meta: Record<string, unknown> | undefined): AuditRecord['provenance'] {
+  const labels = (meta?.[PROVENANCE_META_KEY] as { labels?: ProvenanceLabel[] } | undefined)?.labels;
+  if (labels === undefined) return undefined;
+  const distinct = (names: string[]): string[] => [...new Set(names)].slice(0, 10);
+  return {
+    labels: labels.length,
+    untrusted: distinct(labels.filter((l) => l.integrity === 'untrusted').map((l) => l.item)),
+    private: distinct(labels.filter((l) => l.confidentiality === 'private').map((l) => l.resource)),
+  };
+}
 
 /** One line of the audit log. `prev` chains it to the line before; `hash` seals it. */
 export interface AuditRecord {
@@ -29,6 +42,11 @@ export interface AuditRecord {
   args: Shape;
   /** For a GraphQL call: its operation type, name and root fields, never a variable's value. */
   graphql?: GraphqlFacts;
+  /**
+   * For a result that carries people-written text: the items it labelled untrusted and the resources it
+   * labelled private (names, never the text), at most ten of each, and how many labels it had.
+   */
+  provenance?: { labels: number; untrusted: string[]; private: string[] };
   /**
    * Only on the record of an approver's decision (the approver is `principal`; the held call's tool is `tool`):
    * the upstream request it is for, and until when a grant may be used.

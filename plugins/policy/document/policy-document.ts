@@ -27,6 +27,27 @@ export const Conditions = Type.Object(
     ),
     logins: Type.Optional(Names('Globs of the vendor login of the linked account acting (never holds for the service credential).')),
     args: Type.Optional(Type.Record(Type.String({ minLength: 1 }), Type.Union([ArgValue, Type.Array(ArgValue, { minItems: 1 })]))),
+    session: Type.Optional(
+      Type.Object(
+        {
+          read: Type.Array(Type.Union([Type.Literal('untrusted'), Type.Literal('private')]), {
+            minItems: 1,
+            description: 'The session has read content of every kind listed (docs/untrusted-content.md#flow-rules).',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    target: Type.Optional(
+      Type.Object(
+        {
+          visibility: Type.Union([Type.Literal('public'), Type.Literal('private')], {
+            description: "The write target's visibility; unknown counts as public.",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     graphql: Type.Optional(
       Type.Object(
         {

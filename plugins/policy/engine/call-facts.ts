@@ -25,6 +25,20 @@ export interface CallFacts {
   args: Readonly<Record<string, unknown>>;
   /** What a GraphQL operation asks for (operation type, name, root fields); null or absent for a REST call. */
   graphql?: GraphqlFacts | null;
+  /** What the caller's session has read, and where this call writes (flow rules); absent when no rule asks. */
+  flow?: FlowFacts;
+}
+
+/** A session's flow facts as policy sees them (plugins/policy/flow/session-flow.ts). */
+export interface FlowFacts {
+  /** The first untrusted item the session read (`acme/site#12`), if any. */
+  untrusted?: string;
+  /** The first private resource the session read (`github:acme/secret`), if any. */
+  private?: string;
+  /** The resource this call writes to, and its visibility as learned (unknown counts as public); null for none. */
+  target: { resource: string; visibility: 'public' | 'private'; known: boolean } | null;
+  /** Set when the store could not be read: the session is taken to have read everything (fail closed). */
+  storeDown?: boolean;
 }
 
 export function publicIdentity(identity: UpstreamIdentity | undefined, acting?: CallActing): PublicIdentity | null {

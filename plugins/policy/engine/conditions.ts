@@ -102,6 +102,7 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
       ...(index ? { index } : {}),
     });
   }
+  out.push(...flowConditions(spec));
   for (const [name, allowed] of Object.entries(spec.args ?? {})) out.push(argCondition(name, Array.isArray(allowed) ? allowed : [allowed]));
   out.push(...graphqlConditions(spec.graphql));
   return out;
@@ -132,6 +133,37 @@ function graphqlConditions(spec: ConditionsSpec['graphql']): Condition[] {
       expected: list(spec.fields),
       test: (f) => f.graphql !== null && f.graphql !== undefined && f.graphql.fields.length > 0 && f.graphql.fields.every(matches),
       actual: (f) => (f.graphql === null || f.graphql === undefined ? '(none)' : list(f.graphql.fields)),
+    });
+  }
+  return out;
+}
+
+/**
+ * Flow rules (docs/untrusted-content.md#flow-rules): `session: {read: [untrusted, private]}` holds when the
+ * caller's session has read content of every kind listed; `target: {visibility: public}` when the call writes to
+ * a resource of that visibility (unknown counts as public). A call without flow facts matches neither.
+ */
+function flowConditions(spec: ConditionsSpec): Condition[] {
+  const out: Condition[] = [];
+  if (spec.session !== undefined) {
+    const kinds = spec.session.read;
+    const has = (f: CallFacts, kind: 'untrusted' | 'private'): boolean => f.flow?.storeDown === true || f.flow?.[kind] !== undefined;
+    out.push({
+      key: 'session.read',
+      level: 'request',
+      expected: list(kinds),
+      test: (f) => f.flow !== undefined && kinds.every((k) => has(f, k)),
+      actual: (f) => (f.flow === undefined ? '(none)' : list((['untrusted', 'private'] as const).filter((k) => has(f, k)))),
+    });
+  }
+  if (spec.target !== undefined) {
+    const want = spec.target.visibility;
+    out.push({
+      key: 'target.visibility',
+      level: 'request',
+      expected: want,
+      test: (f) => f.flow?.target !== undefined && f.flow.target !== null && f.flow.target.visibility === want,
+      actual: (f) => (f.flow?.target ? `${f.flow.target.resource} ${f.flow.target.visibility}${f.flow.target.known ? '' : ' (unknown)'}` : '(none)'),
     });
   }
   return out;

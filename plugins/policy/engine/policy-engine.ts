@@ -1,5 +1,5 @@
 import type { LoadedPolicy } from '../document/policy-document.js';
-import type { CallFacts } from './call-facts.js';
+import type { CallFacts, FlowFacts } from './call-facts.js';
 import { compileRule, type CompiledRule, type Effect } from './compiled-rule.js';
 import type { Condition } from './conditions.js';
 import { RuleIndex, type ResidualRule } from './rule-index.js';
@@ -17,6 +17,8 @@ export interface Decision {
   expiresAt?: string;
   /** For a call an approver decided (the retry of a granted call, a rejected one): who, when, and why. */
   approval?: ApprovalNote;
+  /** For a decision by a flow rule: what the session had read, and where the call writes. */
+  flow?: FlowFacts;
 }
 
 /** An approver's decision as the caller's result and the audit record of the call carry it. */

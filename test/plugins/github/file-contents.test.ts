@@ -89,7 +89,9 @@ describe('github_get_file (contents API mock: base64 with line breaks, listings,
       /^File dist\/bundle\.js of octo-org\/octo-repo at the default branch \(\d+ bytes, sha [0-9a-f]{12}\): the first \d+ of 40000 lines are shown\.$/,
     );
     expect(text).to.contain('\n---\nline 0 of a generated bundle');
-    expect(t.mock.requests.map((r) => r.headers.accept)).to.deep.equal(['application/vnd.github+json', 'application/vnd.github.raw+json']);
+    // The file's own requests (the repository's visibility is read beside them, for its provenance label).
+    const fileRequests = t.mock.requests.filter((r) => r.path.includes('/contents/'));
+    expect(fileRequests.map((r) => r.headers.accept)).to.deep.equal(['application/vnd.github+json', 'application/vnd.github.raw+json']);
     expect((await readBytes(t.kernel, artifactIdIn(text))).bytes.toString('utf8')).to.equal(big);
   });
 

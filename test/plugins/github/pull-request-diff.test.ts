@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pullRequestDiff } from '../../fixtures/github/github-repo-api.js';
 import { readTextArtifact } from '../../support/artifact-reader.js';
-import { textOf } from '../../support/test-kernel.js';
+import { fenceOf, unfencedText } from '../../support/fences.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 
 const TOKEN = 'ghp_diffTestToken0123456789';
@@ -16,7 +16,12 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
     const diff = pullRequestDiff(2);
     t.mock.on('GET', PR_PATH, { headers: DIFF_HEADERS, body: diff });
     const result = await t.kernel.call('github_get_pull_request_diff', ARGS);
-    expect(textOf(result)).to.equal(`Diff of pull request #1347 of octo-org/octo-repo: 2 files changed, +8 -6.\n---\n${diff.trimEnd()}`);
+    // A diff does not say who wrote it: it is untrusted, and shown inside the fence the result states.
+    const fence = fenceOf(result)!;
+    expect((result.content[0] as { text: string }).text).to.equal(
+      `Untrusted text is fenced: ${fence.open}…${fence.close}\n${fence.open}${unfencedText(result)}${fence.close}`,
+    );
+    expect(unfencedText(result)).to.equal(`Diff of pull request #1347 of octo-org/octo-repo: 2 files changed, +8 -6.\n---\n${diff.trimEnd()}`);
     expect(t.mock.requests[0]!.headers.accept).to.equal('application/vnd.github.diff');
     expect(t.mock.requests[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
     expect(result).not.to.have.property('structuredContent');
@@ -25,7 +30,7 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
   it('cuts a large diff at a line end within the text limit, names the files not shown whole, and saves it all', async () => {
     const diff = pullRequestDiff(150, 20); // about 270 KB
     t.mock.on('GET', PR_PATH, { headers: DIFF_HEADERS, body: diff });
-    const text = textOf(await t.kernel.call('github_get_pull_request_diff', ARGS));
+    const text = unfencedText(await t.kernel.call('github_get_pull_request_diff', ARGS));
     expect(text.length).to.be.below(40_000);
     expect(text).not.to.contain('Response Truncated');
     const [summary, shown, saved, separator] = text.split('\n');
@@ -44,7 +49,7 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
 
   it('says an empty diff changes nothing', async () => {
     t.mock.on('GET', PR_PATH, { headers: DIFF_HEADERS, body: '' });
-    expect(textOf(await t.kernel.call('github_get_pull_request_diff', ARGS))).to.equal(
+    expect(unfencedText(await t.kernel.call('github_get_pull_request_diff', ARGS))).to.equal(
       'The diff of pull request #1347 of octo-org/octo-repo is empty: it changes nothing.',
     );
   });
@@ -62,7 +67,7 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
     });
     const result = await t.kernel.call('github_get_pull_request_diff', ARGS);
     expect(result.isError).to.equal(true);
-    const text = textOf(result);
+    const text = unfencedText(result);
     expect(text.split('\n')[0]).to.equal(
       `Error: The diff of pull request #1347 of octo-org/octo-repo was not read: GitHub refuses to produce a diff this large. List its changed files, each with its patch, with github_get on "${PR_PATH}/files" (per_page, page).`,
     );
@@ -72,7 +77,7 @@ describe('github_get_pull_request_diff (GitHub-shaped mock serving the diff medi
 
   it('never shows or saves the configured token, even inside a diff', async () => {
     t.mock.on('GET', PR_PATH, { headers: DIFF_HEADERS, body: `${pullRequestDiff(1)}+GITHUB_TOKEN=${TOKEN}\n` });
-    const text = textOf(await t.kernel.call('github_get_pull_request_diff', ARGS));
+    const text = unfencedText(await t.kernel.call('github_get_pull_request_diff', ARGS));
     expect(text).to.contain('+GITHUB_TOKEN=[REDACTED]');
     expect(text).not.to.contain(TOKEN);
   });
