@@ -21,8 +21,12 @@ export type WhereToLink = (vendor: LinkVendor) => string;
  */
 export function actingAccount(accounts: LinkedAccounts, whereToLink: WhereToLink): AroundMiddleware {
   return {
-    stage: 'envelope',
+    // Inside every envelope contributor (the result envelope makes a refusal the tool's error result; the
+    // upstream identity and the audit record see who acted), and before validation, which prepares the request
+    // with the acting binding.
+    stage: 'validate',
     name: 'acting-account',
+    before: ['kernel/input-schema'],
     run: async (call, next) => {
       const binding = call.tool.upstream;
       const linking = binding?.linking;

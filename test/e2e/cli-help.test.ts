@@ -124,12 +124,12 @@ describe('CLI help for mistakes', () => {
     const ran = await runCli(['tools'], { cwd: dir });
     expect(ran.code).to.equal(1);
     expect(ran.stderr.trim()).to.equal(
-      `mcp-devtools: Plugin "gitlab" cannot be found: no installed package of that name is visible from ${dir}. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+      `mcp-devtools: Plugin "gitlab" cannot be found: no installed package of that name is visible from ${dir}. Built-in plugins: github, circleci, jira, confluence, bitbucket, ci; others are module paths (./my-plugin.js) or installed packages.`,
     );
     writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['./plugins/gitlab.js'] }));
     const path = await runCli(['tools'], { cwd: dir });
     expect(path.stderr.trim()).to.equal(
-      `mcp-devtools: Plugin "./plugins/gitlab.js" cannot be found: ${join(dir, 'plugins/gitlab.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+      `mcp-devtools: Plugin "./plugins/gitlab.js" cannot be found: ${join(dir, 'plugins/gitlab.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket, ci; others are module paths (./my-plugin.js) or installed packages.`,
     );
   });
 });

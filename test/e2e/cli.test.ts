@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { fixtureConfig } from '../support/fixture-plugin.js';
 import { CLI_PATH } from '../support/paths.js';
+import { withoutRuntimeNotice } from '../support/run-cli.js';
 import { isolatedEnv } from '../support/sdk-client.js';
 
 const run = promisify(execFile);
@@ -23,10 +24,10 @@ async function cli(args: string[], env: Record<string, string> = {}): Promise<Ra
   writeFileSync(join(cwd, 'mcp-devtools.config.json'), fixtureConfig().content);
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI_PATH, ...args], { cwd, env: isolatedEnv(env, cwd) });
-    return { code: 0, stdout, stderr };
+    return { code: 0, stdout, stderr: withoutRuntimeNotice(stderr) };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    return { code: e.code, stdout: e.stdout, stderr: withoutRuntimeNotice(e.stderr) };
   }
 }
 

@@ -17,6 +17,9 @@ export interface CliRun {
  */
 const RUNTIME_WARNING = ((notice) => (notice === undefined ? undefined : `warning: ${notice}\n`))(endOfLifeNotice());
 
+/** What a command wrote on stderr besides the runtime notice. */
+export const withoutRuntimeNotice = (stderr: string): string => (RUNTIME_WARNING === undefined ? stderr : stderr.split(RUNTIME_WARNING).join(''));
+
 /**
  * Runs `dist/cli.js` with arguments, an isolated environment plus `env`, and optional stdin. The runtime notice is
  * taken out of stderr unless `runtimeNotice` keeps it.
@@ -42,7 +45,7 @@ export function runCli(
     child.once('error', reject);
     child.once('close', (code) => {
       const stderr = Buffer.concat(err).toString('utf8');
-      const kept = options.runtimeNotice === 'keep' || RUNTIME_WARNING === undefined ? stderr : stderr.split(RUNTIME_WARNING).join('');
+      const kept = options.runtimeNotice === 'keep' ? stderr : withoutRuntimeNotice(stderr);
       resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: kept });
     });
   });

@@ -112,7 +112,7 @@ describe('configuration cascade', () => {
     const { cwd, home } = dirs();
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['./nowhere.js'] }));
     expect(await failure({ cwd, home })).to.equal(
-      `Plugin "./nowhere.js" cannot be found: ${join(cwd, 'nowhere.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket; others are module paths (./my-plugin.js) or installed packages.`,
+      `Plugin "./nowhere.js" cannot be found: ${join(cwd, 'nowhere.js')} does not exist. Built-in plugins: github, circleci, jira, confluence, bitbucket, ci; others are module paths (./my-plugin.js) or installed packages.`,
     );
     writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['@acme/not-installed'] }));
     expect(await failure({ cwd, home })).to.match(/^Plugin "@acme\/not-installed" cannot be found/);
