@@ -85,7 +85,7 @@ describe('toolsets: which tools a server serves', () => {
     const lines = ran.stdout.trimEnd().split('\n');
     expect(lines[0]).to.match(/^NAME\s+ACCESS\s+TOOLSET\s+TITLE$/);
     expect(lines[1]).to.match(/^jira_get\s+read\s+jira\.rest\s+Jira GET Request$/);
-    expect(lines.at(-1)).to.equal('5 tools (4 that write) in 1 toolsets.');
+    expect(lines.at(-1)).to.equal('5 tools (4 that write) in 1 toolset.');
   });
 
   it('--tools adds tools by name, --exclude-tools takes them away whatever chose them', async () => {
