@@ -55,10 +55,13 @@ export function checkUpstreamExposed(plugin: string, instance: object, routed: r
   );
 }
 
-/** An upstream client, of this copy of mcp-devtools or another: what the kernel uses of one. */
+/**
+ * An upstream binding, of this copy of mcp-devtools or another: what the kernel uses of one (the published
+ * `UpstreamBinding`: `prepare` and `identity`). How the handlers send is theirs; a binding without `send` is one.
+ */
 function isClient(value: unknown): boolean {
-  const client = value as { prepare?: unknown; send?: unknown; identity?: unknown } | null | undefined;
-  return typeof client?.prepare === 'function' && typeof client.send === 'function' && client.identity !== undefined;
+  const client = value as { prepare?: unknown; identity?: unknown } | null | undefined;
+  return typeof client?.prepare === 'function' && client.identity !== undefined;
 }
 
 /** A plugin's version is shown by `mcp-devtools tools` and in logs: it must be there. */

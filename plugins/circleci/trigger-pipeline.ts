@@ -77,14 +77,18 @@ interface Definition {
   name?: unknown;
 }
 
-/** The project's one pipeline definition; several or none is a sentence that says what to pass. */
+/**
+ * The project's one pipeline definition; several or none is a sentence that says what to pass. The arguments
+ * matched the schema, so this is not `invalid_arguments` (that code means the schema refused them): it is what
+ * the project upstream holds that stops the run.
+ */
 async function onlyDefinition(ctx: ToolContext<typeof TriggerArgs>, circleci: CircleciDeps): Promise<string> {
   const listed = (await circleci.upstream.send(ctx, { method: 'GET', path: definitionsPath(ctx.args) })).body as { items?: Definition[] } | null;
   const items = (Array.isArray(listed?.items) ? listed.items : []).filter((d): d is { id: string; name?: unknown } => typeof d?.id === 'string');
   if (items.length === 1) return items[0]!.id;
   const named = items.map((d) => `${typeof d.name === 'string' ? JSON.stringify(d.name) : 'unnamed'} (${d.id})`).join(', ');
   throw new ToolError(
-    'invalid_arguments',
+    'upstream_http_error',
     items.length === 0
       ? `${ctx.args.projectSlug} has no pipeline definition CircleCI lists: add one in Project Settings > Pipelines. Nothing was triggered.`
       : `${ctx.args.projectSlug} has ${items.length} pipeline definitions: ${named}. Pass the one to run as definitionId. Nothing was triggered.`,

@@ -94,9 +94,9 @@ export const LIST_RUNS = defineTool({
   title: 'List GitHub Actions workflow runs',
   description: [
     'List workflow runs of a repository, newest first.',
-    'Result {data, nextPage}: data is {total_count, workflow_runs}; pass nextPage as page.',
+    'Result {data: {total_count, workflow_runs}, nextPage}; pass nextPage as page.',
     'Runs are large: project them, e.g. jq "workflow_runs[*].{id: id, name: name, conclusion: conclusion, branch: head_branch}".',
-    'Then github_list_workflow_jobs, and github_get_job_logs for a failed job.',
+    'Then github_list_workflow_jobs; github_get_job_logs for a failed job.',
   ].join(' '),
   annotations: READ,
   input: ListRunsArgs,

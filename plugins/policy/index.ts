@@ -144,7 +144,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
         this.source === undefined ? operation : { ...operation, before: ['policy/policy-decision'] },
       );
     }
-    if (this.source !== undefined) stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.flow, this.consoleLink));
+    if (this.source !== undefined)
+      stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.flow, this.consoleLink));
     return stages;
   }
 }

@@ -21,7 +21,13 @@ export interface RequestContext {
  *   said on this connection, else `known` (a stateless 2025-era HTTP POST saw no `initialize`: the client its
  *   Mcp-Session-Id or its User-Agent names, session-client.ts).
  */
-export function callOrigin(server: Server, ctx: RequestContext, meta: Record<string, unknown> | undefined, known?: ClientInfo, connection?: string): Partial<CallOptions> {
+export function callOrigin(
+  server: Server,
+  ctx: RequestContext,
+  meta: Record<string, unknown> | undefined,
+  known?: ClientInfo,
+  connection?: string,
+): Partial<CallOptions> {
   const headers = (ctx.http?.authInfo?.extra?.correlation ?? {}) as CorrelationHeaders;
   const fromMeta = traceIdOf(meta?.traceparent) === undefined ? undefined : carrier(meta!.traceparent, meta!.tracestate);
   const fromHeaders = traceIdOf(headers.traceparent) === undefined ? undefined : carrier(headers.traceparent, headers.tracestate);

@@ -102,9 +102,11 @@ for (const structured of [false, true]) {
       expect(textOf(pr)).to.equal('Amazing new feature');
       expect(pr.structuredContent).to.deep.equal(structured ? { data: 'Amazing new feature' } : undefined);
       expect(textOf(await call('github_get_issue', { ...REPO, issueNumber: 1347, jq: 'state' }))).to.equal('open');
-      expect(textOf(await call('github_get_pull_request_diff', { ...REPO, pullNumber: 1347 }))).to.equal(
-        `Diff of pull request #1347 of octo-org/octo-repo: 1 file changed, +4 -3.\n---\n${pullRequestDiff(1).trimEnd()}`,
-      );
+      // A diff is people's text: it comes fenced, the fence named once in a header line.
+      const diff = textOf(await call('github_get_pull_request_diff', { ...REPO, pullNumber: 1347 }));
+      const fenced = /^Untrusted text is fenced: ⟦(\w+)⟧…⟦\/\1⟧\n⟦\1⟧([\s\S]*)⟦\/\1⟧$/.exec(diff);
+      expect(fenced, diff.slice(0, 200)).to.not.equal(null);
+      expect(fenced![2]).to.equal(`Diff of pull request #1347 of octo-org/octo-repo: 1 file changed, +4 -3.\n---\n${pullRequestDiff(1).trimEnd()}`);
       const file = await call('github_get_file', { ...REPO, path: 'README.md' });
       expect(textOf(file)).to.match(/^File README\.md of octo-org\/octo-repo at the default branch \(12 bytes, sha [0-9a-f]{12}\):\n---\n# octo-repo\n$/);
       expect(file.structuredContent).to.equal(undefined);

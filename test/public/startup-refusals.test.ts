@@ -159,14 +159,14 @@ describe('public API: plugin mistakes refused at start-up, naming the plugin', (
     const error = await startupError({ plugins: [ReservedSetting], env: { GITHUB_TOKEN } });
     expect(error.name).to.equal('StartupError');
     expect(error.message).to.equal(
-      'Plugin "acme-token" declares the setting GITHUB_TOKEN, which belongs to the built-in github plugin: the built-in settings\' names are reserved, whether or not that plugin is loaded, so that no plugin reads or shows their values. Name it after your plugin, such as ACME_TOKEN.',
+      'Plugin "acme-token" declares the setting GITHUB_TOKEN, which belongs to the built-in github and ci plugins: the built-in settings\' names are reserved, whether or not that plugin is loaded, so that no plugin reads or shows their values. Name it after your plugin, such as ACME_TOKEN.',
     );
     expect(error.message).not.to.contain(GITHUB_TOKEN);
   });
 
   it('a shared Atlassian secret is reserved too, declared as a secret or not', async () => {
     const error = await startupError({ plugins: [ReservedSecretSetting], env: { ATLASSIAN_API_TOKEN: 'atlassian-secret-value-0123' } });
-    expect(error.message).to.contain('declares the setting ATLASSIAN_API_TOKEN, which belongs to the built-in jira, confluence and bitbucket plugins');
+    expect(error.message).to.contain('declares the setting ATLASSIAN_API_TOKEN, which belongs to the built-in jira, confluence, bitbucket and ci plugins');
     expect(error.message).not.to.contain('atlassian-secret-value-0123');
   });
 

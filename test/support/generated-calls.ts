@@ -75,6 +75,18 @@ const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
   conf_update_page: 3,
   ci_failure_report: 3,
   ci_wait: 15,
+  // A GitHub App project's definitions are listed before its run.
+  circleci_trigger_pipeline: 2,
+  // Provenance looks up the repository's visibility once before labelling people's text (cached after).
+  github_get_issue: 2,
+  github_list_issues: 2,
+  github_list_pull_requests: 2,
+  github_get_pull_request: 2,
+  github_get_pull_request_diff: 2,
+  github_get_file: 2,
+  github_get: 2,
+  // One visibility lookup per repository the search results name, five at most.
+  github_search_issues: 6,
 };
 
 /**
