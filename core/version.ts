@@ -1,3 +1,3 @@
 /** The package version, shown as serverInfo.version (a test keeps it equal to package.json). */
-export const VERSION = '0.2.0';
+export const VERSION = '0.3.0';
 export const SERVER_NAME = 'mcp-devtools';

@@ -24,7 +24,7 @@ describe("docs/plugins.md: a plugin installs mcp-devtools and its test kit from 
     expect(recipe).to.equal(
       [
         'cd /path/to/mcp-devtools && npm ci && npm run build && npm pack',
-        'cd /path/to/my-plugin && npm install --save-exact /path/to/mcp-devtools/mcp-devtools-0.2.0.tgz',
+        'cd /path/to/my-plugin && npm install --save-exact /path/to/mcp-devtools/mcp-devtools-0.3.0.tgz',
         'npm test',
       ].join('\n'),
     );
