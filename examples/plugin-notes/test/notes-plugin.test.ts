@@ -88,7 +88,10 @@ describe('notes plugin: a route, a command and a console page (mcp-devtools over
     it('is listed by mcp-devtools --help beside the built-in commands, and helps and fails as they do', async () => {
       const help = await runCli(['--help'], env);
       // Commander wraps the description to the terminal's width.
-      expect(help.stdout.replace(/\s+/g, ' ')).to.contain(" audit audit log tools notes list or add the team's notes, in the server's store help [command]");
+      const listed = help.stdout.replace(/\s+/g, ' ');
+      // Contributed commands follow the built-in ones (the identity plugin's accounts among them), before help.
+      expect(listed).to.contain(' audit audit log tools ');
+      expect(listed).to.contain(" rotate the vault key notes list or add the team's notes, in the server's store help [command]");
       const own = await runCli(['notes', '--help'], env);
       expect(own.stdout).to.contain('Usage: mcp-devtools notes').and.to.contain('list [options]').and.to.contain('add [options] <text>');
       const empty = await runCli(['notes', 'add', '   '], env);
