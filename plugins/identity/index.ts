@@ -83,7 +83,13 @@ export class IdentityPlugin implements DevtoolsPlugin {
   middleware(): StageMiddleware[] {
     if (this.vault === undefined) return [];
     const places = this.places;
-    return [actingAccount(this.vault, (vendor) => places.where(vendor))];
+    return [
+      actingAccount(
+        this.vault,
+        (vendor) => places.where(vendor),
+        () => places.page(),
+      ),
+    ];
   }
 
   /** The vault, once booted with a key (the server's linking routes and commands use it). */

@@ -1,3 +1,4 @@
+import { askToOpenOf } from './url-elicitation.js';
 import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
@@ -95,6 +96,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const protocolVersion = revision(ctx.mcpReq.envelope);
     const progressToken = request.params._meta?.progressToken;
     const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+    // A link the person lacks is asked for past the model, where the client can take a URL (url-elicitation.ts).
+    const askToOpen = askToOpenOf(server, ctx, modern);
     let result: CallToolResult;
     try {
       result = await kernel.call(request.params.name, request.params.arguments, principal, {
@@ -110,6 +113,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
           notify: (notification) => ctx.mcpReq.notify(notification),
           resourceLinks: artifacts !== undefined && carriesResourceLinks(protocolVersion),
           toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
+          ...(askToOpen !== undefined && { askToOpen }),
         },
       });
     } catch (error) {
