@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ConsoleClient, type Answer } from '../../console/support/console-client.js';
-import { startBrowserLinking, type BrowserLinking } from '../../support/identity/browser-linking.js';
+import { METRICS_TOKEN, startBrowserLinking, type BrowserLinking } from '../../support/identity/browser-linking.js';
+import { parseExposition, valueOf } from '../../support/prometheus-text.js';
 
 const TOKENS = { alice: 'tok-alice-callback-0c7d1e', mallory: 'tok-mallory-callback-93fa2b' };
 const NOTHING = 'nothing was linked';
@@ -178,5 +179,12 @@ describe('The browser callback /identity/callback/<vendor>, finished by the cons
     const log = d.acting.server.stderr.join('\n');
     expect(log).to.include('route admits requests without a bearer token');
     for (const secret of [back.searchParams.get('code')!, back.searchParams.get('state')!, handle]) expect(log).not.to.include(secret);
+  });
+
+  it('counts the callback among the requests answered, under route="/identity"', async () => {
+    const scrape = await fetch(`${d.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const samples = parseExposition(await scrape.text());
+    expect(valueOf(samples, 'mcp_devtools_http_requests_total', { route: '/identity', status: '200' })).to.be.at.least(5);
+    expect(valueOf(samples, 'mcp_devtools_http_requests_total', { route: '/identity', status: '404' })).to.be.at.least(5);
   });
 });

@@ -3,6 +3,9 @@ import { ATLASSIAN_APP, atlassianServer } from './vendor-servers.js';
 import { startActingServer, type ActingServer } from './acting-server.js';
 import { freePort } from '../free-port.js';
 
+/** What scrapes the server's /metrics. */
+export const METRICS_TOKEN = 'metrics-scrape-browser-linking-6e0a';
+
 /** A built server (Jira, JIRA_CREDENTIALS=user, console on) whose public URL is where browsers reach it, and Atlassian's 3LO server sending them back there. */
 export interface BrowserLinking {
   acting: ActingServer;
@@ -22,6 +25,7 @@ export async function startBrowserLinking(people: Record<string, string>): Promi
     ['jira'],
     {
       MCP_CONSOLE_PUBLIC_URL: base,
+      MCP_METRICS_TOKEN: METRICS_TOKEN,
       ATLASSIAN_SITE_NAME: 'acme',
       ATLASSIAN_USER_EMAIL: 'jira-bot@acme.example',
       ATLASSIAN_API_TOKEN: 'ATATT-service-token-of-jira-bot-51cb',
