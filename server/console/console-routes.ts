@@ -90,7 +90,8 @@ class Frame {
     if (session === undefined) {
       // A page may say itself why nothing was done (a link's last step, whose handle must not outlive the request).
       const own = mounted?.pages.signedOut?.({ method, path });
-      if (own !== undefined) return sendHtml(rq.response, own.status, problemPage(own.title, own.text, '/console/signin'));
+      if (own !== undefined)
+        return sendHtml(rq.response, own.status, problemPage(own.title, own.text, '/console/signin'), rq.ended ? [rq.clear(SESSION_COOKIE)] : []);
       return this.signedOut(rq, method, mounted !== undefined);
     }
     const s = session.data;
