@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { isolatedEnv } from '../../../server/testing/stdio-server.js';
 import { CLI_PATH } from '../../support/paths.js';
-import { PUBLIC_URL, startActingServer } from '../../support/identity/acting-server.js';
+import { PUBLIC_URL, startActingServer, type ActingServer } from '../../support/identity/acting-server.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const PAGE = 'https://mcp.acme.example/console/accounts';
@@ -50,7 +50,7 @@ async function connect(
 
 const sentenceOf = (result: CallToolResult): string => (result.content[0] as { text: string }).text.split('\n')[0]!.replace(/^Error: /, '');
 
-describe('A missing link asked for by URL-mode elicitation (MCP 2025-11-25), over stdio with the official v2 client', function () {
+describe('A missing link asked for by URL-mode elicitation (2025-11-25 elicitation/create, 2026-07-28 input_required), over stdio with the official v2 client', function () {
   this.timeout(30_000);
   let circleci: MockUpstream;
   const clients: Client[] = [];
@@ -100,43 +100,76 @@ describe('A missing link asked for by URL-mode elicitation (MCP 2025-11-25), ove
     expect(sentenceOf(result)).to.equal(`You have not linked your CircleCI account yet; link it at ${PAGE}.`);
   });
 
-  it('keeps that sentence for a 2026-07-28 client too: that revision has no server-to-client elicitation request', async () => {
-    const { client, asked } = await open({ urlElicitation: true, negotiation: { mode: 'auto' } });
+  it('asks a 2026-07-28 client through input_required, which it fulfils and retries: the result has no URL', async () => {
+    const { client, asked } = await open({ urlElicitation: true, negotiation: { mode: { pin: '2026-07-28' } } });
+    const result = (await client.callTool(CALL)) as CallToolResult;
+    expect(sentenceOf(result)).to.equal(
+      'You have not linked your CircleCI account yet; you were asked to link it in your browser, so call again once it is linked.',
+    );
+    expect(JSON.stringify(result)).not.to.include('mcp.acme.example');
+    expect(asked).to.have.length(1);
+    expect(asked[0]).to.include({ mode: 'url', url: PAGE });
+    expect(circleci.requests).to.have.length(0);
+  });
+
+  it("reads a 2026-07-28 person's decline from the retried call", async () => {
+    const { client, asked } = await open({ urlElicitation: true, answer: 'decline', negotiation: { mode: { pin: '2026-07-28' } } });
+    const result = (await client.callTool(CALL)) as CallToolResult;
+    expect(sentenceOf(result)).to.equal('You have not linked your CircleCI account yet, and chose not to link it now; nothing was sent.');
+    expect(asked).to.have.length(1);
+  });
+
+  it('keeps the sentence with where to link for a 2026-07-28 client without URL-mode elicitation', async () => {
+    const { client } = await open({ urlElicitation: false, negotiation: { mode: { pin: '2026-07-28' } } });
     const result = (await client.callTool(CALL)) as CallToolResult;
     expect(sentenceOf(result)).to.equal(`You have not linked your CircleCI account yet; link it at ${PAGE}.`);
-    expect(asked).to.have.length(0);
   });
 });
 
 describe('A missing link over Streamable HTTP (stateless), with a client that takes URL-mode elicitation', function () {
   this.timeout(30_000);
+  let circleci: MockUpstream;
+  let acting: ActingServer;
 
-  it('gets the sentence with where to link: a stateless POST cannot carry elicitation/create and its answer', async () => {
-    const circleci = await MockUpstream.start();
-    const acting = await startActingServer({ alice: 'tok-alice-elicit-5b1e07' }, ['circleci'], {
-      CIRCLECI_BASE_URL: circleci.url,
-      CIRCLECI_CREDENTIALS: 'user',
-    });
-    const asked: unknown[] = [];
+  before(async () => {
+    circleci = await MockUpstream.start();
+    acting = await startActingServer({ alice: 'tok-alice-elicit-5b1e07' }, ['circleci'], { CIRCLECI_BASE_URL: circleci.url, CIRCLECI_CREDENTIALS: 'user' });
+  });
+  after(async () => {
+    await acting?.close();
+    await circleci?.close();
+  });
+
+  const callAs = async (negotiation: ClientOptions['versionNegotiation']): Promise<{ sentence: string; asked: Asked[] }> => {
+    const asked: Asked[] = [];
     const client = new Client(
       { name: 'url-elicitation-tests', version: '1.0.0' },
-      { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: { url: {} } } },
+      { versionNegotiation: negotiation, capabilities: { elicitation: { url: {} } } },
     );
     client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params);
+      asked.push(request.params as Asked);
       return { action: 'accept' };
     });
     try {
       await client.connect(
         new StreamableHTTPClientTransport(new URL(acting.server.url), { requestInit: { headers: { authorization: 'Bearer tok-alice-elicit-5b1e07' } } }),
       );
-      const result = (await client.callTool(CALL)) as CallToolResult;
-      expect(sentenceOf(result)).to.equal(`You have not linked your CircleCI account yet; link it at ${PUBLIC_URL}/console/accounts.`);
-      expect(asked).to.have.length(0);
+      return { sentence: sentenceOf((await client.callTool(CALL)) as CallToolResult), asked };
     } finally {
       await client.close();
-      await acting.close();
-      await circleci.close();
     }
+  };
+
+  it('asks a 2026-07-28 client through input_required, as over stdio', async () => {
+    const { sentence, asked } = await callAs({ mode: { pin: '2026-07-28' } });
+    expect(sentence).to.equal('You have not linked your CircleCI account yet; you were asked to link it in your browser, so call again once it is linked.');
+    expect(asked).to.have.length(1);
+    expect(asked[0]).to.include({ mode: 'url', url: `${PUBLIC_URL}/console/accounts` });
+  });
+
+  it('gives a 2025-era client the sentence with where to link: a stateless POST cannot carry elicitation/create and its answer', async () => {
+    const { sentence, asked } = await callAs({ mode: 'legacy' });
+    expect(sentence).to.equal(`You have not linked your CircleCI account yet; link it at ${PUBLIC_URL}/console/accounts.`);
+    expect(asked).to.have.length(0);
   });
 });
