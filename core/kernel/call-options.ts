@@ -1,5 +1,5 @@
 import type { LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
-import type { CallSession, ClientInfo } from '../plugin/call.js';
+import type { AskToOpen, CallSession, ClientInfo } from '../plugin/call.js';
 import type { ProgressReporter } from '../plugin/tool-context.js';
 import type { TraceCarrier } from './call-span.js';
 import type { Reach } from './tool-selection.js';
@@ -42,6 +42,12 @@ export interface ClientChannel {
   resourceLinks: boolean;
   /** Its tool list changed (a toolset enabled); the adapter announces it as the client's era does. */
   toolsChanged(): Promise<void>;
+  /**
+   * Present when the client negotiated URL-mode elicitation (MCP 2025-11-25, `elicitation: { url: {} }`) on a
+   * connection that can carry it: sends the person a URL to open through `elicitation/create` (mode `url`),
+   * never through the model's context, and answers what they chose.
+   */
+  askToOpen?: AskToOpen;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */

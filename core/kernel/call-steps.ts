@@ -153,6 +153,7 @@ export async function runToolChain(frame: CallInProgress, reports: WeakMap<objec
       report.timings[step] = (report.timings[step] ?? 0) + micros;
     },
     ...(options.progress && { progress: options.progress }),
+    ...(options.channel?.askToOpen && { askToOpen: options.channel.askToOpen }),
   };
   report.answer = await tool.chain.run(call);
   return { result: report.answer.result, timings: report.timings };

@@ -36,6 +36,9 @@ export interface CallSession {
  * validated arguments and the prepared request, the policy's decider) hands `next` a copy that carries it.
  * `meta` is the one record every stage adds to: the `_meta` keys every result of the call carries.
  */
+/** Asks the person (not the model) to open `url`, with `message` saying why: `accept` once they agreed to open it. */
+export type AskToOpen = (request: { message: string; url: string }) => Promise<'accept' | 'decline' | 'cancel'>;
+
 export interface Call {
   /** One object for the whole call, the same in every copy: plugins key per-call state by it (a WeakMap). */
   readonly scope: object;
@@ -74,6 +77,8 @@ export interface Call {
   time(step: string, micros: number): void;
   /** Where the handler and the stages after it report progress (a spill's bytes); absent when no one asked. */
   readonly progress?: ProgressReporter;
+  /** Asks the person to open a URL, past the model (URL-mode elicitation); absent when the client cannot. */
+  readonly askToOpen?: AskToOpen;
 }
 
 /**

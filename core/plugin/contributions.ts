@@ -54,6 +54,13 @@ export interface RouteContribution {
   prefix?: string;
   /** Let MCP_ADMIN_TOKEN in too, as the caller `{ kind: 'admin' }` (a bot, a dashboard): the route says what it may do. */
   adminToken?: boolean;
+  /**
+   * `'none'`: a sharp tool. The server admits every request under the prefix without a bearer token (still behind
+   * the Host check and the request counter), as the caller `{ kind: 'anonymous' }`, and says so in its start-up
+   * log. For what a browser reaches with no credential at all (an OAuth redirect back from a vendor): the route
+   * must decide on nothing but what the request proves. Default `'bearer'`.
+   */
+  auth?: 'bearer' | 'none';
   /** Who may call it and with what, said in every refusal the server answers for it ("approvals are read with ..."). */
   credentials: string;
   load(): Promise<RouteFactory>;
@@ -61,8 +68,11 @@ export interface RouteContribution {
 
 export type RouteFactory = (context: ContributionContext) => RouteHandler | Promise<RouteHandler>;
 
-/** Who sent a request that reached a route: a person the server authenticated, or the holder of MCP_ADMIN_TOKEN. */
-export type RouteCaller = { kind: 'person'; principal: Principal } | { kind: 'admin' };
+/**
+ * Who sent a request that reached a route: a person the server authenticated, the holder of MCP_ADMIN_TOKEN, or,
+ * on a route declared `auth: 'none'` only, anyone (no credential was read).
+ */
+export type RouteCaller = { kind: 'person'; principal: Principal } | { kind: 'admin' } | { kind: 'anonymous' };
 
 export interface RouteRequest {
   readonly raw: IncomingMessage;
@@ -144,6 +154,12 @@ export type ConsoleFactory = (context: ConsoleContext) => ConsolePages | Promise
 export interface ConsolePages {
   /** The answer to a signed-in person's request under one of the pages; undefined: the frame's "not found". */
   answer(request: ConsolePageRequest): Promise<ConsoleAnswer | undefined>;
+  /**
+   * What a request from someone not signed in gets instead of the sign-in redirect, for a path that must not be
+   * replayed after signing in (its query holds a one-time handle): a sentence, and the frame keeps no "next" link.
+   * Undefined: the frame's usual sign-in redirect.
+   */
+  signedOut?(request: { method: string; path: string }): SignedOutAnswer | undefined;
   /** The role a person has in these pages (`approver`), shown beside their name; someone with a role may always sign in. */
   roleOf?(person: Principal): string | undefined;
 }
@@ -162,6 +178,13 @@ export interface ConsolePageRequest {
   /** A POST's form fields, once the frame has checked its CSRF token and origin. */
   form?: URLSearchParams;
   viewer: ConsoleViewer;
+}
+
+/** A page for someone not signed in: a title and a sentence, with the way to sign in. */
+export interface SignedOutAnswer {
+  status: number;
+  title: string;
+  text: string;
 }
 
 export interface Banner {

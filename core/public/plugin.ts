@@ -54,6 +54,7 @@ export type {
   RouteFactory,
   RouteHandler,
   RouteRequest,
+  SignedOutAnswer,
 } from '../plugin/contributions.js';
 export { csrfField } from '../plugin/contributions.js';
 export type { Command } from 'commander';

@@ -4,6 +4,7 @@ import type { LinkedAccountSummary } from '../../core/identity/linked-accounts.j
 import { SecretText } from '../../core/identity/secret-text.js';
 import type { GithubDeviceFlow } from './flows/github-device-flow.js';
 import type { RedirectFlow, TokenCheck } from './flows/link-flow.js';
+import type { Arrival, LinkHandoffs } from './link-handoffs.js';
 import type { Linker, LinkStates } from './link-states.js';
 import type { TokenVault } from './token-vault.js';
 
@@ -13,7 +14,12 @@ export interface AccountLinkingOptions {
   redirectFlows?: readonly RedirectFlow[];
   tokenChecks?: readonly TokenCheck[];
   githubDevice?: GithubDeviceFlow;
+  /** Where the browser's callback hands the code over to the console (absent: browser callbacks are not finished here). */
+  handoffs?: LinkHandoffs;
 }
+
+/** An authorization code as vendors issue them: printable ASCII, at most 2 KiB (anything else is not one). */
+const CODE = /^[\x21-\x7e]{1,2048}$/;
 
 /** A device-flow attempt as the person sees it; `attempt` is what they poll with (it is the link state). */
 export interface DeviceLinkStart {
@@ -58,6 +64,29 @@ export class AccountLinking {
     if (typeof code !== 'string' || code === '' || code.length > 2048) throw new LinkError('code_refused', vendor);
     const link = await flow.exchange(code, state, this.options.states.verifier(state));
     return this.options.vault.save(linker.principal, vendor, link);
+  }
+
+  /**
+   * The browser came back to /identity/callback/<vendor> with `code` and `state`, and no one is known yet: checks
+   * that the state is an attempt of this vendor still waiting (nothing is used up), keeps the code and state
+   * sealed, and answers the one-time handle the console page finishes the link with (`finishArrival`).
+   */
+  async arrive(vendor: LinkVendor, code: string, state: string): Promise<string> {
+    this.redirectFlow(vendor);
+    if (this.options.handoffs === undefined) throw new LinkError('not_configured', vendor, { settings: 'browser callbacks need the console' });
+    await this.options.states.expect(vendor, state);
+    if (typeof code !== 'string' || !CODE.test(code)) throw new LinkError('code_refused', vendor);
+    return this.options.handoffs.hand({ vendor, code, state });
+  }
+
+  /**
+   * The console's last step: the arrival behind `handle` (used up), finished for `linker` as `callback` does, so
+   * an attempt another principal or session started is refused. Undefined: no such handle (unknown, expired, used).
+   */
+  async finishArrival(handle: string, linker: Linker): Promise<LinkedAccountSummary | undefined> {
+    const arrival: Arrival | undefined = await this.options.handoffs?.take(handle);
+    if (arrival === undefined) return undefined;
+    return this.callback(arrival.vendor, arrival.code, arrival.state, linker);
   }
 
   async startDevice(linker: Linker): Promise<DeviceLinkStart> {

@@ -2,7 +2,7 @@ import type { Contributions } from '../../core/plugin/contributions.js';
 
 /**
  * What the identity plugin adds to the server through the contribution points: linking for programs holding the
- * person's bearer token (/identity/link), the console's "Connected accounts" page, and `mcp-devtools accounts`.
+ * person's bearer token (/identity/link), the browser's way back from a vendor (/identity/callback), the console's "Connected accounts" page, and `mcp-devtools accounts`.
  * Declared here, loaded when mounted: a server over stdio loads none of them.
  */
 export const IDENTITY_CONTRIBUTIONS: Contributions = {
@@ -11,6 +11,14 @@ export const IDENTITY_CONTRIBUTIONS: Contributions = {
       prefix: '/identity/link',
       credentials: 'accounts are linked with your own bearer token (the tokens file or OIDC)',
       load: async () => (await import('./routes/link-routes.js')).linkRoutes,
+    },
+    {
+      // The browser back from a vendor's consent page carries no credential: the route links nobody itself, it
+      // hands over to the console page, which finishes the link only for the session that started it.
+      prefix: '/identity/callback',
+      auth: 'none',
+      credentials: 'the browser coming back from a vendor needs none',
+      load: async () => (await import('./routes/callback-route.js')).callbackRoute,
     },
   ],
   console: {

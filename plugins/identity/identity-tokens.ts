@@ -19,8 +19,14 @@ export class LinkPlaces {
 
   /** The end of the sentence: ` at https://mcp.acme.com/console/accounts` or ` with mcp-devtools accounts connect github`. */
   where(vendor: LinkVendor): string {
-    if (this.consoleUrl !== undefined) return ` at ${this.consoleUrl.replace(/\/+$/, '')}/console/accounts`;
+    const page = this.page();
+    if (page !== undefined) return ` at ${page}`;
     return ` with mcp-devtools accounts connect ${vendor}`;
+  }
+
+  /** The Connected accounts page, when the console runs where browsers reach it. */
+  page(): string | undefined {
+    return this.consoleUrl === undefined ? undefined : `${this.consoleUrl.replace(/\/+$/, '')}/console/accounts`;
   }
 }
 

@@ -53,11 +53,12 @@ export class IdentityPlugin implements DevtoolsPlugin {
         );
       return;
     }
-    const [{ TokenVault }, { identityFlows, refreshersOf }, { AccountLinking }, { LinkStates }] = await Promise.all([
+    const [{ TokenVault }, { identityFlows, refreshersOf }, { AccountLinking }, { LinkStates }, { LinkHandoffs }] = await Promise.all([
       import('./token-vault.js'),
       import('./linking-from-settings.js'),
       import('./account-linking.js'),
       import('./link-states.js'),
+      import('./link-handoffs.js'),
     ]);
     const flows = identityFlows(own, this.vendorLocations());
     this.vault = await TokenVault.open({
@@ -73,13 +74,22 @@ export class IdentityPlugin implements DevtoolsPlugin {
     if (read('MCP_CONSOLE') === true && typeof read('MCP_CONSOLE_PUBLIC_URL') === 'string' && read('MCP_CONSOLE_PUBLIC_URL') !== '')
       this.places.consoleUrl = String(read('MCP_CONSOLE_PUBLIC_URL'));
     ctx.provide(IDENTITY_TOKENS.Places, this.places);
-    ctx.provide(IDENTITY_TOKENS.Linking, new AccountLinking({ vault: this.vault, states: new LinkStates(this.store, key, this.clock), ...flows }));
+    ctx.provide(
+      IDENTITY_TOKENS.Linking,
+      new AccountLinking({ vault: this.vault, states: new LinkStates(this.store, key, this.clock), handoffs: new LinkHandoffs(this.store, key), ...flows }),
+    );
   }
 
   middleware(): StageMiddleware[] {
     if (this.vault === undefined) return [];
     const places = this.places;
-    return [actingAccount(this.vault, (vendor) => places.where(vendor))];
+    return [
+      actingAccount(
+        this.vault,
+        (vendor) => places.where(vendor),
+        () => places.page(),
+      ),
+    ];
   }
 
   /** The vault, once booted with a key (the server's linking routes and commands use it). */

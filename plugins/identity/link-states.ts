@@ -70,6 +70,17 @@ export class LinkStates {
     return this.secretsOf(pending, state);
   }
 
+  /**
+   * Whether `state` is an attempt of `vendor` still waiting for its callback, whoever started it (the browser's
+   * callback knows no one yet): refuses an unknown, expired, used or other vendor's state, and uses nothing up.
+   */
+  async expect(vendor: LinkVendor, state: string): Promise<void> {
+    if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(state)) throw new LinkError('state_unknown', vendor);
+    const pending = await this.store.get<PendingState>(NAMESPACE, `pending:${hash(state)}`);
+    if (pending === undefined || pending.expiresAt <= this.clock.now()) throw await this.missing(vendor, state);
+    if (pending.vendor !== vendor) throw new LinkError('state_unknown', vendor);
+  }
+
   /** Uses the attempt up and gives its secrets; refuses an unknown, expired, used, foreign or other vendor's state. */
   async finish(vendor: LinkVendor, state: string, linker: Linker): Promise<Record<string, string>> {
     const pending = await this.owned(vendor, state, linker);

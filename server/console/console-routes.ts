@@ -87,7 +87,13 @@ class Frame {
     if (path === '/console/signout' && method === 'POST') return this.parts.signIn.signOut(rq);
     const mounted = this.pageAt(path);
     const session = await rq.current();
-    if (session === undefined) return this.signedOut(rq, method, mounted !== undefined);
+    if (session === undefined) {
+      // A page may say itself why nothing was done (a link's last step, whose handle must not outlive the request).
+      const own = mounted?.pages.signedOut?.({ method, path });
+      if (own !== undefined)
+        return sendHtml(rq.response, own.status, problemPage(own.title, own.text, '/console/signin'), rq.ended ? [rq.clear(SESSION_COOKIE)] : []);
+      return this.signedOut(rq, method, mounted !== undefined);
+    }
     const s = session.data;
     if (mounted === undefined) return this.notFound(rq);
     let form: URLSearchParams | undefined;

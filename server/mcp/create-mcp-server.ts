@@ -1,3 +1,4 @@
+import { urlElicitationOf } from './url-elicitation.js';
 import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
@@ -95,6 +96,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const protocolVersion = revision(ctx.mcpReq.envelope);
     const progressToken = request.params._meta?.progressToken;
     const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+    // A link the person lacks is asked for past the model, where the client can take a URL (url-elicitation.ts).
+    const elicitation = urlElicitationOf(server, ctx, modern);
     let result: CallToolResult;
     try {
       result = await kernel.call(request.params.name, request.params.arguments, principal, {
@@ -110,12 +113,16 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
           notify: (notification) => ctx.mcpReq.notify(notification),
           resourceLinks: artifacts !== undefined && carriesResourceLinks(protocolVersion),
           toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
+          ...(elicitation !== undefined && { askToOpen: elicitation.askToOpen }),
         },
       });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
+    // A 2026-07-28 call that asked the person to open a URL answers input_required; the client retries it.
+    const asking = elicitation?.inputRequired();
+    if (asking !== undefined) return asking as never;
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.
     const advertised =

@@ -7,10 +7,11 @@ export interface HttpRequestCounter {
 
 /**
  * The routes the HTTP server has, by path prefix: a request is counted under the one it reached (the plugins'
- * routes under /plugins, or /admin for a prefix declared there, such as the approvals endpoint's), anything else
+ * routes under /plugins, or /admin or /identity for a prefix declared there, such as the approvals endpoint's and
+ * the linking routes and browser callback), anything else
  * under `other` (a scanner's guesses must not make a label value each).
  */
-const ROUTES = ['/mcp', '/healthz', '/metrics', '/artifacts', '/admin', '/plugins', '/console', '/.well-known/oauth-protected-resource'];
+const ROUTES = ['/mcp', '/healthz', '/metrics', '/artifacts', '/admin', '/identity', '/plugins', '/console', '/.well-known/oauth-protected-resource'];
 
 export function routeLabel(url: string | undefined): string {
   const path = (url ?? '/').split('?', 1)[0]!;

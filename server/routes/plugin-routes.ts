@@ -35,6 +35,8 @@ export function declaredRoutes(plugins: readonly PluginClass[]): DeclaredRoute[]
         throw new StartupError(`${where}: a prefix is a path such as /plugins/${spec!.name}, without a trailing slash, dots or a query.`);
       const taken = SERVER_PATHS.find((p) => overlaps(p, prefix));
       if (taken !== undefined) throw new StartupError(`${where}, which the server answers itself (${taken}): choose another prefix.`);
+      if (route.auth === 'none' && route.adminToken === true)
+        throw new StartupError(`${where} with auth: 'none' and adminToken: true: a route open to anyone reads no token; drop one of them.`);
       const other = declared.find((d) => overlaps(d.prefix, prefix));
       if (other !== undefined) throw new StartupError(`${where}, and plugin "${other.plugin}" one at ${other.prefix}: one of them must move.`);
       declared.push({ plugin: spec!.name, prefix, route });
@@ -62,6 +64,9 @@ export interface MountedRoute extends DeclaredRoute {
 /** Loads each declared route (its module is imported now, by an HTTP server only) and serves them (servePluginRoutes). */
 export async function mountPluginRoutes(declared: readonly DeclaredRoute[], kernel: KernelView, options: MountOptions): Promise<Route | undefined> {
   if (declared.length === 0) return undefined;
+  // Visible in every start-up log: what anyone who reaches the server may call without a credential.
+  for (const open of declared.filter((d) => d.route.auth === 'none'))
+    options.logger.info({ plugin: open.plugin, prefix: open.prefix }, 'route admits requests without a bearer token (auth: none)');
   const mounted = await Promise.all(
     declared.map(async (d) => ({ ...d, handler: await (await d.route.load())({ kernel, logger: options.logger.child({ plugin: d.plugin }) }) })),
   );
@@ -69,13 +74,17 @@ export async function mountPluginRoutes(declared: readonly DeclaredRoute[], kern
 }
 
 /**
- * Serves the plugins' routes: the Host check, then the caller (route-caller.ts), then the plugin's handler. A
+ * Serves the plugins' routes: the Host check, then the caller (route-caller.ts; nobody's for a route declared
+ * `auth: 'none'`, which reads no header), then the plugin's handler. A
  * handler that throws is logged, naming its plugin, and answered 500 without the error's text.
  */
 export function servePluginRoutes(mounted: readonly MountedRoute[], options: MountOptions): Route {
   const served = mounted.map((m) => ({
     ...m,
-    admit: routeCaller(options.credentials, { adminToken: m.route.adminToken ?? false, credentials: m.route.credentials }),
+    admit:
+      m.route.auth === 'none'
+        ? async (): Promise<Admission> => ({ caller: { kind: 'anonymous' } })
+        : routeCaller(options.credentials, { adminToken: m.route.adminToken ?? false, credentials: m.route.credentials }),
     logger: options.logger.child({ plugin: m.plugin }),
   }));
   return async (request, response) => {

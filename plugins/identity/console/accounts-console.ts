@@ -18,6 +18,8 @@ import type { Linker } from '../link-states.js';
 const DISCONNECT = /^\/console\/accounts\/([a-z-]+)\/disconnect$/;
 const TOKEN = /^\/console\/accounts\/([a-z-]+)\/token$/;
 const CONNECT = /^\/console\/accounts\/([a-z-]+)\/connect$/;
+/** Where /identity/callback/<vendor> sends the browser on to, with the one-time handle of what the vendor sent. */
+const FINISH = '/console/accounts/finish';
 
 /**
  * The console's "Connected accounts" page: the signed-in person's linked accounts (login, site, scopes, token
@@ -32,7 +34,19 @@ export function accountsConsole({ kernel, url }: ConsoleContext): ConsolePages {
   } catch {
     // No vault: the page says so.
   }
-  return { answer: (request) => answer(linkingOf(kernel), request) };
+  return {
+    answer: (request) => answer(linkingOf(kernel), request),
+    // The last step of a browser link, reached signed out (another browser, an expired sign-in): said at once, and
+    // its one-time handle is not kept for after signing in (a new sign-in is another session, refused anyway).
+    signedOut: ({ path }) =>
+      path === FINISH
+        ? {
+            status: 403,
+            title: 'Not linked',
+            text: 'You are not signed in to the console in this browser, so nothing was linked. Sign in, then connect again from Connected accounts.',
+          }
+        : undefined,
+  };
 }
 
 async function answer(linking: AccountLinking | undefined, request: ConsolePageRequest): Promise<ConsoleAnswer | undefined> {
@@ -64,14 +78,26 @@ async function answer(linking: AccountLinking | undefined, request: ConsolePageR
         const started = await linking.start(connect, linker);
         return {
           title: `Connect ${VENDOR_NAMES[connect]}`,
-          body: html`<h1>Connect ${VENDOR_NAMES[connect]}</h1><p>Continue to ${VENDOR_NAMES[connect]} to consent; it sends you back here.</p><p><a class="button" href="${started.url}">Continue to ${VENDOR_NAMES[connect]}</a></p>`,
+          body: html`<h1>Connect ${VENDOR_NAMES[connect]}</h1><p>Continue to ${VENDOR_NAMES[connect]} to consent; it sends you back to this page, with the account linked.</p><p><a class="button" href="${started.url}">Continue to ${VENDOR_NAMES[connect]}</a></p>`,
         };
       }
+    }
+    if (path === FINISH && method === 'GET') {
+      const linked = await linking.finishArrival(request.query.get('attempt') ?? '', linker);
+      if (linked === undefined)
+        return page(
+          linking,
+          linker,
+          request,
+          { kind: 'error', text: 'This link attempt is unknown, has expired or was already used, so nothing was linked; connect again.' },
+          400,
+        );
+      return page(linking, linker, request, { kind: 'notice', text: `Linked ${VENDOR_NAMES[linked.vendor]} as ${linked.login}.` });
     }
     if (path === '/console/accounts' && method === 'GET') return page(linking, linker, request);
     return undefined;
   } catch (error) {
-    if (error instanceof LinkError) return page(linking, linker, request, { kind: 'error', text: error.message }, 400);
+    if (error instanceof LinkError) return page(linking, linker, request, { kind: 'error', text: finishing(path, error.message) }, 400);
     throw error;
   }
 }
@@ -99,6 +125,11 @@ function row(a: LinkedAccountSummary, csrf: string): Html {
   return html`<tr data-vendor="${a.vendor}"><td>${VENDOR_NAMES[a.vendor]}</td><td><strong>${a.login}</strong>${a.siteUrl ? html` <span class="muted">${a.siteUrl}</span>` : ''}${
     a.stale ? html` <span class="status rejected">refused by the vendor: link again</span>` : ''
   }</td><td>${a.scopes.join(' ')}</td><td>${a.expiresAt === undefined ? 'does not expire' : new Date(a.expiresAt).toISOString()}</td><td>${new Date(a.lastUsedAt).toISOString()}</td><td><form method="post" action="/console/accounts/${a.vendor}/disconnect">${csrfField(csrf)}<button type="submit">Disconnect</button></form></td></tr>`;
+}
+
+/** A refusal of the last step says, too, that nothing was linked. */
+function finishing(path: string, sentence: string): string {
+  return path === FINISH ? `${sentence.replace(/\.$/, '')}; nothing was linked.` : sentence;
 }
 
 function vendorIn(match: RegExpExecArray | null): LinkVendor | undefined {

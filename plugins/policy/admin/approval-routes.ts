@@ -50,6 +50,8 @@ async function route(
   response: ServerResponse,
   path: string,
 ): Promise<void> {
+  // Only a route declared auth: 'none' has anonymous callers; this one reads the token, so this is belt and braces.
+  if (caller.kind === 'anonymous') return send(response, 401, { error: 'Approvals are read and decided with a bearer token.' });
   const method = request.method;
   const one = ONE.exec(path);
   const decide = DECIDE.exec(path);

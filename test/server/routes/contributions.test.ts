@@ -11,6 +11,7 @@ import { declaredPages } from '../../../server/console/mount.js';
 import { HostCheck } from '../../../server/http/host-check.js';
 import { declaredRoutes, servePluginRoutes } from '../../../server/routes/plugin-routes.js';
 import { capturedLogger, tokensFileFolder } from '../../support/auth-fixture.js';
+import { onFreshConnection } from '../../support/fresh-connection.js';
 
 const never = async (): Promise<never> => {
   throw new Error('not loaded by these checks');
@@ -50,6 +51,9 @@ describe('what plugins contribute, as the server takes it (server/routes, server
         'Plugin "x" contributes a route at "/mcp/x", which the server answers itself (/mcp): choose another prefix.',
       );
       expect(refusal(contributing('x', { routes: [route('/console')] }))).to.contain('which the server answers itself (/console)');
+      expect(refusal(contributing('x', { routes: [{ ...route('/open'), auth: 'none', adminToken: true }] }))).to.equal(
+        'Plugin "x" contributes a route at "/open" with auth: \'none\' and adminToken: true: a route open to anyone reads no token; drop one of them.',
+      );
       expect(refusal(contributing('a', { routes: [route('/admin')] }), contributing('b', { routes: [route('/admin/b')] }))).to.equal(
         'Plugin "b" contributes a route at "/admin/b", and plugin "a" one at /admin: one of them must move.',
       );
@@ -74,6 +78,7 @@ describe('what plugins contribute, as the server takes it (server/routes, server
           [
             { plugin: 'people', prefix: '/plugins/people', route: route(), handler: echo },
             { plugin: 'bots', prefix: '/plugins/bots', route: { ...route(), adminToken: true }, handler: echo },
+            { plugin: 'open', prefix: '/plugins/open', route: { ...route(), auth: 'none' }, handler: echo },
           ],
           {
             credentials: { adminToken: 'admin-routes-token-77', metricsToken: 'metrics-routes-token-88', authenticator, logger },
@@ -101,6 +106,20 @@ describe('what plugins contribute, as the server takes it (server/routes, server
         expect((await get('/plugins/bots/x', 'admin-routes-token-77')).status).to.equal(200);
         expect((await get('/plugins/people/x', 'admin-routes-token-77')).status).to.equal(401);
         expect(seen).to.deep.equal(['alice', 'admin']);
+      });
+
+      it("admits anyone to a route declared auth: 'none', as the anonymous caller, whatever token is sent, and only under the server's Host", async () => {
+        seen.length = 0;
+        expect((await get('/plugins/open/callback?code=x')).status).to.equal(200);
+        expect((await get('/plugins/open', 'tok-alice-routes-3e1f')).status).to.equal(200);
+        expect((await get('/plugins/open', 'admin-routes-token-77')).status).to.equal(200);
+        // A token sent to an open route names nobody: the route never acts for the person.
+        expect(seen).to.deep.equal(['anonymous', 'anonymous', 'anonymous']);
+        const rebinding = await onFreshConnection(`${base}/plugins/open`, { headers: { host: 'attacker.example' } });
+        expect(rebinding.status).to.equal(421);
+        expect(seen).to.have.length(3);
+        // The routes beside it still want their token.
+        expect((await get('/plugins/people/x')).status).to.equal(401);
       });
 
       it('refuses the scrape token and a missing one before the route runs, saying what to send', async () => {

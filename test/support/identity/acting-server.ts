@@ -20,12 +20,19 @@ export interface ActingServer {
   close(): Promise<void>;
 }
 
-export async function startActingServer(people: Record<string, string>, plugins: string[], env: Record<string, string>): Promise<ActingServer> {
+/** `args`: more command-line arguments (`--port N`, for a server whose public URL must be known before it starts). */
+export async function startActingServer(
+  people: Record<string, string>,
+  plugins: string[],
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<ActingServer> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-acting-'));
   writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml(Object.entries(people).map(([subject, token]) => ({ token, subject, groups: ['developers'] }))));
   writeFileSync(join(dir, 'mcp-devtools.config.json'), JSON.stringify({ plugins }));
   const server = await startHttpServer({
     cwd: dir,
+    args,
     env: {
       MCP_AUTH_MODE: 'tokens',
       MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'),

@@ -139,6 +139,11 @@ export class LoopbackOAuthServer {
     throw new Error('The authorization did not come back to the client');
   }
 
+  /** Who a real browser signs in as at the next authorization (`authorize` sets it itself). */
+  signInAs(account: string): void {
+    this.nextAccount = account;
+  }
+
   /** Whether the server would accept this access token now (issued by it, not expired, not revoked). */
   async accepts(token: string): Promise<boolean> {
     const found = await this.provider.AccessToken.find(token);
