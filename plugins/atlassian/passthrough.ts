@@ -7,6 +7,7 @@ import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { anyJsonValue, OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import type { Provenance } from '../../core/plugin/provenance.js';
 
 /*
  * The passthrough tools of an Atlassian product (`jira_*`, `conf_*`, `bb_*`): their arguments, their specs,
@@ -112,7 +113,11 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): Ro
       return { method, path: a.path, query: a.queryParams, body: WITH_BODY.has(verb) ? a.body : undefined };
     },
   };
-  if (verb === 'get') spec.envelope = ReadEnvelope;
+  if (verb === 'get') {
+    spec.envelope = ReadEnvelope;
+    // Any path's answer may hold people's text, and says nothing of who wrote it: labelled whole (see below).
+    spec.provenance = { labels: true };
+  }
   if (product.toolset !== undefined) spec.toolset = product.toolset;
   return spec;
 }
@@ -178,7 +183,34 @@ export function passthroughTools(product: PassthroughProduct): DefinedTool<Passt
   return VERBS.map((verb) =>
     defineTool<TSchema, TSchema | undefined, PassthroughDeps>({
       ...passthroughToolSpec(product, verb),
-      handler: (ctx, plugin) => callPassthrough(plugin.upstream, ctx, plugin.behaviour),
+      handler: async (ctx, plugin) => {
+        const output = await callPassthrough(plugin.upstream, ctx, plugin.behaviour);
+        return verb === 'get' ? { ...output, provenance: wholeAnswer(plugin.upstream.identity.vendor, ctx.route.path) } : output;
+      },
     }),
   );
+}
+
+/**
+ * A passthrough read's answer, whatever path it named: untrusted and private as a whole, its text left exactly
+ * as the reference servers give it (nothing is fenced; the label travels in `_meta` and feeds the flow rules).
+ * The typed tools label item by item.
+ */
+function wholeAnswer(vendor: string, path: string): Provenance {
+  return {
+    labels: [
+      {
+        item: `GET ${path}`,
+        resource: `${vendor}:unknown`,
+        integrity: 'untrusted',
+        confidentiality: 'private',
+        assumed: true,
+        author: null,
+        why: 'a passthrough answer does not say who wrote it or who may read it',
+        at: [],
+        fields: [],
+      },
+    ],
+    warnings: [],
+  };
 }
