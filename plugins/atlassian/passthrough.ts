@@ -7,7 +7,10 @@ import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { anyJsonValue, OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
-import type { Provenance } from '../../core/plugin/provenance.js';
+import { wholeResult } from '../../core/plugin/provenance.js';
+
+/** Any path's answer: who wrote it and who may read it are not said (the typed tools label item by item). */
+export const PASSTHROUGH_WHY = 'a passthrough answer does not say who wrote it or who may read it';
 
 /*
  * The passthrough tools of an Atlassian product (`jira_*`, `conf_*`, `bb_*`): their arguments, their specs,
@@ -185,32 +188,10 @@ export function passthroughTools(product: PassthroughProduct): DefinedTool<Passt
       ...passthroughToolSpec(product, verb),
       handler: async (ctx, plugin) => {
         const output = await callPassthrough(plugin.upstream, ctx, plugin.behaviour);
-        return verb === 'get' ? { ...output, provenance: wholeAnswer(plugin.upstream.identity.vendor, ctx.route.path) } : output;
+        return verb === 'get'
+          ? { ...output, provenance: wholeResult(`GET ${ctx.route.path}`, `${plugin.upstream.identity.vendor}:unknown`, PASSTHROUGH_WHY) }
+          : output;
       },
     }),
   );
-}
-
-/**
- * A passthrough read's answer, whatever path it named: untrusted and private as a whole, its text left exactly
- * as the reference servers give it (nothing is fenced; the label travels in `_meta` and feeds the flow rules).
- * The typed tools label item by item.
- */
-function wholeAnswer(vendor: string, path: string): Provenance {
-  return {
-    labels: [
-      {
-        item: `GET ${path}`,
-        resource: `${vendor}:unknown`,
-        integrity: 'untrusted',
-        confidentiality: 'private',
-        assumed: true,
-        author: null,
-        why: 'a passthrough answer does not say who wrote it or who may read it',
-        at: [],
-        fields: [],
-      },
-    ],
-    warnings: [],
-  };
 }

@@ -15,6 +15,7 @@ import { SEARCH } from './search.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 import { TRANSITION_ISSUE } from './transition.js';
 import { JIRA_TOOLSETS } from './toolsets.js';
+import { labelledWhole } from '../../core/plugin/whole-result-label.js';
 
 const JIRA: SiteProduct = {
   vendor: 'jira',
@@ -27,7 +28,12 @@ const JIRA: SiteProduct = {
 
 /** The typed tools take the client and the trust settings, the passthroughs the client and its behaviour. */
 const JIRA_PLUGIN_TOOLS: Array<DefinedTool<JiraDeps & PassthroughDeps>> = [
-  GET_ATTACHMENT,
+  // An image can carry text, and an attachment names no author here: untrusted and private.
+  labelledWhole(GET_ATTACHMENT, (ctx) => ({
+    item: `attachment ${String(ctx.args.attachmentId)}`,
+    resource: 'jira:unknown',
+    why: 'an attachment is not labelled by its uploader',
+  })),
   SEARCH,
   GET_ISSUE,
   CREATE_ISSUE,

@@ -30,6 +30,7 @@ import {
   useCiKernel,
 } from './ci-mocks.js';
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)', () => {
   const t = useCiKernel();
   const [circleci, bitbucket, storage] = [0, 1, 2].map((i) => (): MockUpstream => t.others[i]!);
@@ -212,7 +213,7 @@ describe('ci_failure_report without CircleCI credentials', () => {
   const t = useVendorKernel({
     plugins: ['ci'],
     otherMocks: 1,
-    env: (github, [storage]) => ({ GITHUB_API_URL: github, GITHUB_TOKEN, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+    env: (github, [storage]) => ({ GITHUB_API_URL: github, GITHUB_TOKEN, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(storage!).host }),
   });
 
   it('still names the failed CircleCI job and its link, and says which setting would read it', async () => {
