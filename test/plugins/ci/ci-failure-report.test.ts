@@ -77,6 +77,30 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
       expect(text).to.contain('Failed step: Run npm test -- --ci');
     });
 
+    it("labels the report by whose code its builds ran: a fork's pull request untrusted, the repository's own branch trusted, a bare commit untrusted", async () => {
+      const labelOf = (result: Awaited<ReturnType<typeof t.kernel.call>>): Record<string, unknown> =>
+        (result._meta!['mcp-devtools/provenance'] as { labels: Array<Record<string, unknown>> }).labels[0]!;
+      const pull = (number: number, head: string): Record<string, unknown> => ({
+        number,
+        head: { ref: 'fix/discount', sha: SHA, repo: { full_name: head } },
+        base: { ref: 'main', repo: { full_name: REPO, private: false } },
+      });
+      serveActionsFailure(t.mock, storage());
+      t.mock.on('GET', `/repos/${REPO}/pulls/43`, { body: pull(43, 'mallory/storefront') });
+      t.mock.on('GET', `/repos/${REPO}/pulls/44`, { body: pull(44, REPO) });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#43' }))).to.include({
+        integrity: 'untrusted',
+        confidentiality: 'public',
+        why: 'quotes builds of the fork mallory/storefront; repository public',
+      });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#44' }))).to.include({ integrity: 'trusted', confidentiality: 'public' });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }))).to.include({
+        integrity: 'untrusted',
+        confidentiality: 'private',
+        assumed: true,
+      });
+    });
+
     it('marks the job flaky when it passed on another run of the same commit', async () => {
       serveActionsFailure(t.mock, storage(), [
         checkRun({ id: JOB_ID - 900, name: 'test (20.x)', app: 'github-actions', conclusion: 'success' }),
