@@ -52,3 +52,15 @@ export const PROVENANCE_META_KEY = 'mcp-devtools/provenance';
 
 /** A resource's name as policy and labels compare it: vendor, colon, the vendor's path, case folded. */
 export const resourceKey = (vendor: string, path: string): string => `${vendor}:${path}`.toLowerCase();
+
+/**
+ * The label of a whole result that says nothing of who wrote it or who may read it (a passthrough's answer, a
+ * log, an image): untrusted and private, the text left as it is (no fields; a tool whose result is final text
+ * has that text fenced whole).
+ */
+export function wholeResult(item: string, resource: string, why: string): Provenance {
+  return {
+    labels: [{ item, resource, integrity: 'untrusted', confidentiality: 'private', assumed: true, author: null, why, at: [], fields: [] }],
+    warnings: [],
+  };
+}

@@ -7,6 +7,10 @@ import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { anyJsonValue, OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
+import { wholeResult } from '../../core/plugin/provenance.js';
+
+/** Any path's answer: who wrote it and who may read it are not said (the typed tools label item by item). */
+export const PASSTHROUGH_WHY = 'a passthrough answer does not say who wrote it or who may read it';
 
 /*
  * The passthrough tools of an Atlassian product (`jira_*`, `conf_*`, `bb_*`): their arguments, their specs,
@@ -112,7 +116,11 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): Ro
       return { method, path: a.path, query: a.queryParams, body: WITH_BODY.has(verb) ? a.body : undefined };
     },
   };
-  if (verb === 'get') spec.envelope = ReadEnvelope;
+  if (verb === 'get') {
+    spec.envelope = ReadEnvelope;
+    // Any path's answer may hold people's text, and says nothing of who wrote it: labelled whole (see below).
+    spec.provenance = { labels: true };
+  }
   if (product.toolset !== undefined) spec.toolset = product.toolset;
   return spec;
 }
@@ -178,7 +186,12 @@ export function passthroughTools(product: PassthroughProduct): DefinedTool<Passt
   return VERBS.map((verb) =>
     defineTool<TSchema, TSchema | undefined, PassthroughDeps>({
       ...passthroughToolSpec(product, verb),
-      handler: (ctx, plugin) => callPassthrough(plugin.upstream, ctx, plugin.behaviour),
+      handler: async (ctx, plugin) => {
+        const output = await callPassthrough(plugin.upstream, ctx, plugin.behaviour);
+        return verb === 'get'
+          ? { ...output, provenance: wholeResult(`GET ${ctx.route.path}`, `${plugin.upstream.identity.vendor}:unknown`, PASSTHROUGH_WHY) }
+          : output;
+      },
     }),
   );
 }

@@ -4,6 +4,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upstream-client.js';
 import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
 import { atlassianGatewayBase } from '../../core/identity/atlassian-gateway.js';
+import { AtlassianTrustSettings } from './author-trust.js';
 import { deploymentSetting, resolveDeployment, type Deployment, type SiteApi } from './deployment.js';
 import type { PassthroughBehaviour } from './passthrough.js';
 import {
@@ -54,6 +55,7 @@ export function siteProductSettings(product: SiteProduct): TObject {
     ),
     ...identitySettings(product.settingsPrefix, 'ATLASSIAN_API_TOKEN'),
     ...credentialModeSettings(product.settingsPrefix, product.label),
+    ...AtlassianTrustSettings,
   });
 }
 

@@ -9,6 +9,8 @@ import { Cursor, pagingFromCursor } from './page-cursor.js';
 import { pipelinePath, READ, repoPath, RepoSlug, Uuid, uuidSegment, Workspace } from './repo-args.js';
 import { stepLogText } from './step-log.js';
 import { startedPipeline } from './write-results.js';
+import { wholeResult } from '../../core/plugin/provenance.js';
+import { bitbucketRepo } from './provenance.js';
 
 // Bitbucket Pipelines (Cloud API 2.0): list runs, read a step's log, run a pipeline.
 
@@ -85,6 +87,7 @@ export const LIST_PIPELINES = defineTool({
 
 export const GET_PIPELINE_STEP_LOG = defineTool({
   name: 'bb_get_pipeline_step_log',
+  provenance: { labels: true },
   title: 'Read the log of a Bitbucket pipeline step',
   description:
     'The last tailLines lines of a pipeline step\'s log, cleaned; the whole log saved as an artifact the result names (artifact_read, encoding "utf8").',
@@ -101,7 +104,15 @@ export const GET_PIPELINE_STEP_LOG = defineTool({
   },
   // Then the log of the step chosen.
   further: (args: StepLogArgs) => [{ method: 'GET', path: `${pipelinePath(args)}/steps/*/log` }],
-  handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await stepLogText(ctx, bitbucket.upstream, bitbucket) }),
+  // A step's output says nothing of whose code ran (a fork's pull request builds the fork's): untrusted, fenced whole.
+  handler: async (ctx, bitbucket: BitbucketDeps) => ({
+    text: await stepLogText(ctx, bitbucket.upstream, bitbucket),
+    provenance: wholeResult(
+      `${ctx.args.workspace}/${ctx.args.repoSlug} pipeline step (log)`,
+      bitbucketRepo(ctx.args),
+      'build output; whether the pipeline built a fork is not looked up',
+    ),
+  }),
 });
 
 export const RUN_PIPELINE = defineTool({

@@ -11,6 +11,8 @@ import { createdComment, type CommentBody } from './write-results.js';
 import { createdDataCenterComment, dataCenterCommentBody, dataCenterState, startFromCursor, type DataCenterCommentBody } from './data-center-pull-requests.js';
 import { dataCenterRepoPath, onDataCenter } from './deployment.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
+import { wholeResult } from '../../core/plugin/provenance.js';
+import { bitbucketRepo, pullRequestLabels, REPOSITORY_LOOKUP } from './provenance.js';
 
 // Bitbucket pull requests: list, read the diff, comment. Cloud's API 2.0; Data Center's REST API 1.0 for the list
 // and the comment (its workspace is a project key).
@@ -69,11 +71,24 @@ export const LIST_PULL_REQUESTS = defineTool({
   input: ListPullRequestsArgs,
   envelope: CursorEnvelope,
   toolset: 'bitbucket.pull_requests',
+  provenance: { labels: true },
+  further: [REPOSITORY_LOOKUP],
   route: (args: Static<typeof ListPullRequestsArgs>, upstream?: UpstreamBinding) =>
     onDataCenter(upstream)
       ? { method: 'GET', path: `${dataCenterRepoPath(args)}/pull-requests`, query: { state: dataCenterState(args.state), ...startFromCursor(args.cursor) } }
       : { method: 'GET', path: `${repoPath(args)}/pullrequests`, query: { state: args.state, ...pagingFromCursor(args.cursor) } },
-  handler: (ctx, bitbucket: BitbucketDeps) => page(bitbucket, ctx),
+  handler: async (ctx, bitbucket: BitbucketDeps) => {
+    const found = await page(bitbucket, ctx);
+    // Data Center's page and people differ; it is labelled whole (untrusted, private) until read item by item.
+    const provenance = onDataCenter(bitbucket.upstream)
+      ? wholeResult(
+          `${ctx.args.workspace}/${ctx.args.repoSlug} pull requests`,
+          bitbucketRepo(ctx.args),
+          'Data Center pull requests are not labelled one by one',
+        )
+      : await pullRequestLabels(bitbucket.upstream, ctx, ctx.args, found.value);
+    return { ...found, provenance };
+  },
 });
 
 export const GET_PULL_REQUEST_DIFF = defineTool({
@@ -84,6 +99,7 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
   annotations: READ,
   input: DiffArgs,
   savesArtifacts: true,
+  provenance: { labels: true },
   toolset: 'bitbucket.pull_requests',
   // The pull request first: its commits name the diff (Bitbucket's own /diff redirect uses a form no path check lets through).
   route: (args: DiffArgs, upstream?: UpstreamBinding) => {
@@ -96,10 +112,19 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
   },
   // Then the diff between its commits (a fork's names its repository, so the spec may span segments).
   further: (args: DiffArgs) => [{ method: 'GET', path: `${repoPath(args)}/diff/**` }],
-  handler: async (ctx, bitbucket: BitbucketDeps) => ({ text: await pullRequestDiffText(ctx, bitbucket.upstream, bitbucket) }),
+  // A diff does not name its author: untrusted, as GitHub's; its text is fenced whole.
+  handler: async (ctx, bitbucket: BitbucketDeps) => ({
+    text: await pullRequestDiffText(ctx, bitbucket.upstream, bitbucket),
+    provenance: wholeResult(
+      `${ctx.args.workspace}/${ctx.args.repoSlug} PR ${ctx.args.pullRequestId} (diff)`,
+      bitbucketRepo(ctx.args),
+      'a diff does not name its author',
+    ),
+  }),
 });
 
 export const ADD_PULL_REQUEST_COMMENT = defineTool({
+  provenance: { labels: false, target: bitbucketRepo },
   name: 'bb_add_pull_request_comment',
   title: 'Comment on a Bitbucket pull request',
   description: 'Comment on a pull request; with path (and line), inline. Result {data}: {id, url, inline}.',

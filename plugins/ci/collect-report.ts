@@ -30,7 +30,10 @@ export function hostOf(deps: CiDeps, target: CommitRef): 'github' | 'bitbucket' 
 }
 
 /** What the checks of a commit say, on either host: enough for ci_wait to tell finished from running. */
-export type CommitChecks = { host: 'github'; sha: string; checks: GithubChecks } | { host: 'bitbucket'; sha: string; checks: BitbucketChecks };
+export type CommitChecks = ({ host: 'github'; sha: string; checks: GithubChecks } | { host: 'bitbucket'; sha: string; checks: BitbucketChecks }) & {
+  /** For a GitHub pull request (`#N`): the repositories its head and base live in, as GitHub stated them. */
+  pullRequest?: { head: string | undefined; base: string | undefined; basePrivate: boolean | undefined };
+};
 
 /** The checks of the commit a call names (a pull request's head is looked up first). */
 export async function commitChecks(ctx: AnyToolContext, deps: CiDeps, target: CommitRef): Promise<CommitChecks> {
@@ -39,9 +42,12 @@ export async function commitChecks(ctx: AnyToolContext, deps: CiDeps, target: Co
     const github = deps.clients.github!;
     let ref: string | undefined = target.ref;
     if (pullRequest !== undefined) {
-      const pr = (await github.send(ctx, { method: 'GET', path: `${repoPath(target.repo)}/pulls/${pullRequest}` })).body as { head?: { sha?: string } };
+      const pr = (await github.send(ctx, { method: 'GET', path: `${repoPath(target.repo)}/pulls/${pullRequest}` })).body as PullRequestRefs;
       ref = pr.head?.sha;
       if (!ref) throw new ToolError('upstream_invalid_body', `GitHub gave no head commit for pull request #${pullRequest} of ${target.repo}.`);
+      const checks = await githubChecks(ctx, github, target.repo, ref);
+      const origin = { head: pr.head?.repo?.full_name, base: pr.base?.repo?.full_name, basePrivate: pr.base?.repo?.private };
+      return { host: 'github', sha: checks.sha ?? ref, checks, pullRequest: origin };
     }
     const checks = await githubChecks(ctx, github, target.repo, ref);
     return { host: 'github', sha: checks.sha ?? ref, checks };
@@ -50,6 +56,12 @@ export async function commitChecks(ctx: AnyToolContext, deps: CiDeps, target: Co
   const sha = await bitbucketCommit(ctx, bitbucket, target.repo, { ref: target.ref, pullRequest });
   if (sha === '') throw new ToolError('upstream_invalid_body', `Bitbucket gave no commit for ${target.ref} of ${target.repo}.`);
   return { host: 'bitbucket', sha, checks: await bitbucketChecks(ctx, bitbucket, target.repo, sha) };
+}
+
+/** What a pull request says of where its head and base live (a fork's head lives in another repository). */
+interface PullRequestRefs {
+  head?: { sha?: string; repo?: { full_name?: string } | null };
+  base?: { repo?: { full_name?: string; private?: boolean } };
 }
 
 /** Checks not finished yet, by name. */

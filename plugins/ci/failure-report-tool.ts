@@ -4,6 +4,7 @@ import type { CiDeps } from './ci-deps.js';
 import { commitChecks, reportOf } from './collect-report.js';
 import { CI_READS, commitArgs, MAX_EXCERPTS, READ } from './commit-args.js';
 import { renderReport } from './report.js';
+import { reportLabel } from './report-label.js';
 
 export const FailureReportArgs = Type.Object(commitArgs, { additionalProperties: false });
 
@@ -17,10 +18,12 @@ export const FAILURE_REPORT = defineTool({
   annotations: READ,
   input: FailureReportArgs,
   savesArtifacts: true,
+  // It quotes build logs: labelled by whose code they built (report-label.ts).
+  provenance: { labels: true },
   further: CI_READS,
   handler: async (ctx, deps: CiDeps) => {
     const options = { contextLines: ctx.args.contextLines ?? 6, maxExcerpts: MAX_EXCERPTS };
     const checks = await commitChecks(ctx, deps, ctx.args);
-    return { text: renderReport(await reportOf(ctx, deps, ctx.args, checks, options)) };
+    return { text: renderReport(await reportOf(ctx, deps, ctx.args, checks, options)), provenance: reportLabel(ctx.args, checks) };
   },
 });

@@ -15,6 +15,16 @@ import { DELETE, GET, PATCH, POST, PUT } from './rest-tools.js';
 import { StepOutputReader } from './step-output.js';
 import { CIRCLECI_TOOLSETS } from './toolsets.js';
 import { cloudWebApp } from './write-results.js';
+import { labelledWhole, type WholeLabel } from '../../core/plugin/whole-result-label.js';
+import { resourceKey } from '../../core/plugin/provenance.js';
+import { PASSTHROUGH_WHY } from '../atlassian/passthrough.js';
+
+/** A CircleCI build's output: whether its pipeline built a fork's code is not looked up, so it is untrusted. */
+const buildOutput = (item: string, slug: unknown): WholeLabel => ({
+  item,
+  resource: resourceKey('circleci', String(slug)),
+  why: 'build output; whether the pipeline built a fork is not looked up',
+});
 
 /**
  * CircleCI v2: a cached read passthrough and write passthroughs (rest-tools.ts), a job's step output (from the
@@ -26,7 +36,15 @@ import { cloudWebApp } from './write-results.js';
   version: '1.0.0',
   toolsets: CIRCLECI_TOOLSETS,
   settings: CircleciSettings,
-  tools: [GET, LOGS, PIPELINE_STATUS, RERUN_WORKFLOW, TRIGGER_PIPELINE, JOB_TESTS, FLAKY_TESTS, POST, PUT, PATCH, DELETE],
+  tools: [
+    // A build's output and a branch's commits say nothing of whose code ran, or whether a fork's: untrusted and private.
+    labelledWhole(GET, (ctx) => ({ item: `GET ${ctx.route!.path}`, resource: 'circleci:unknown', why: PASSTHROUGH_WHY })),
+    labelledWhole(LOGS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} job ${String(ctx.args.jobNumber)} (log)`, ctx.args.projectSlug)),
+    labelledWhole(PIPELINE_STATUS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} ${String(ctx.args.branch)} (pipeline)`, ctx.args.projectSlug)),
+    ...[RERUN_WORKFLOW, TRIGGER_PIPELINE],
+    labelledWhole(JOB_TESTS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} job ${String(ctx.args.jobNumber)} (tests)`, ctx.args.projectSlug)),
+    ...[FLAKY_TESTS, POST, PUT, PATCH, DELETE],
+  ],
 })
 export class CircleciPlugin implements DevtoolsPlugin, CircleciDeps {
   readonly upstream: UpstreamClient;

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
+import type { AtlassianTrust } from '../atlassian/author-trust.js';
 import { siteApiOf, type Deployment } from '../atlassian/deployment.js';
 import { markdownToStorage } from './storage.js';
 
@@ -26,9 +27,11 @@ export interface Content {
   title?: string;
   /** v2 */
   spaceId?: string;
+  /** v2: the page's creator (an account id). */
+  authorId?: string;
   /** content API */
   space?: { key?: string; name?: string };
-  version?: { number?: number; when?: string; createdAt?: string; authorId?: string; by?: { displayName?: string } };
+  version?: { number?: number; when?: string; createdAt?: string; authorId?: string; by?: { displayName?: string; username?: string } };
   body?: { storage?: { value?: string } };
   _links?: { base?: string; webui?: string };
 }
@@ -42,9 +45,10 @@ export interface PageView {
   url: string | null;
 }
 
-/** What the typed Confluence tools' handlers use of the ConfluencePlugin instance (index.ts): its client. */
+/** What the typed Confluence tools' handlers use of the ConfluencePlugin instance (index.ts): its client, whom the operator trusts. */
 export interface ConfluenceDeps {
   readonly upstream: UpstreamClient;
+  readonly trust: AtlassianTrust;
 }
 
 export interface ConfluenceApi {

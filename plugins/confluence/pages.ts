@@ -12,6 +12,7 @@ import { withBody } from '../atlassian/route-body.js';
 import { confluenceApi, CREATE, MarkdownBody, PageId, READ, SpaceKey, type ConfluenceApi, type Content, type ConfluenceDeps } from './confluence-api.js';
 import { storageToMarkdown } from './storage.js';
 import { jsonObject } from '../atlassian/json-object.js';
+import { ConfluenceLabeller, labellingReads, spaceTarget } from './provenance.js';
 
 /* conf_get_page, conf_create_page and conf_add_comment (conf_update_page, with its version rules, is apart). */
 
@@ -34,10 +35,13 @@ export const GET_PAGE = defineTool({
   input: GetPageArgs,
   envelope: ReadEnvelope,
   toolset: 'confluence.pages',
+  provenance: { labels: true },
   route: (args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => confluenceApi(upstream).readPage(args.pageId, true),
-  // Cloud names the page's space by id only: the space is read for its key and name.
-  further: (_args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => spaceReads(upstream, '/wiki/api/v2/spaces/*'),
-  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
+  // Cloud names the page's space by id only: the space is read for its key and name. Then the labelling's
+  // reads: the space's permissions, the last editor's groups.
+  further: (_args: Static<typeof GetPageArgs>, upstream?: UpstreamBinding) => [...spaceReads(upstream, '/wiki/api/v2/spaces/*'), ...labellingReads(upstream)],
+  handler: async (ctx, deps: ConfluenceDeps) => {
+    const confluence = deps.upstream;
     const api = confluenceApi(confluence);
     const page = jsonObject<Content>((await confluence.send(ctx, ctx.route, { expect: 'json' })).body);
     const storage = page.body?.storage?.value ?? '';
@@ -45,7 +49,15 @@ export const GET_PAGE = defineTool({
     const updated = page.version?.when ?? page.version?.createdAt ?? null;
     const updatedBy = page.version?.by?.displayName ?? page.version?.authorId ?? null;
     const view = api.view(page, await spaceOf(ctx, confluence, api, page));
-    return { value: { ...view, updated, updatedBy, format, body: format === 'storage' ? storage : storageToMarkdown(storage) } };
+    // The current version's author (v2: an account id; the content API: a user); a page without one, its creator.
+    const editorId = page.version?.authorId ?? page.authorId;
+    const editor = page.version?.by ?? (editorId === undefined ? undefined : { accountId: editorId });
+    const labeller = new ConfluenceLabeller(deps, ctx);
+    const label = await labeller.page(view, view.space?.key ?? undefined, editor);
+    return {
+      value: { ...view, updated, updatedBy, format, body: format === 'storage' ? storage : storageToMarkdown(storage) },
+      provenance: labeller.result([label]),
+    };
   },
 });
 
@@ -85,6 +97,7 @@ export const CREATE_PAGE = defineTool({
   title: 'Create a Confluence page',
   description: 'Create a page in a space, optionally under a parent page. Answers {id, title, space, version, url}.',
   annotations: CREATE,
+  provenance: { labels: false, target: (args: Static<typeof CreatePageArgs>) => spaceTarget(args.spaceKey) },
   input: CreatePageArgs,
   envelope: ReadEnvelope,
   toolset: 'confluence.pages',

@@ -4,7 +4,9 @@ import { defineTool } from '../../core/plugin/define-tool.js';
 import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
 import { confluenceApi, READ, type ConfluenceDeps } from './confluence-api.js';
+import { siteApiOf } from '../atlassian/deployment.js';
 import { jsonObject } from '../atlassian/json-object.js';
+import { ConfluenceLabeller, labellingReads } from './provenance.js';
 
 export const ConfSearchArgs = Type.Object(
   {
@@ -34,14 +36,20 @@ export const CONF_SEARCH = defineTool({
   input: ConfSearchArgs,
   envelope: CursorEnvelope,
   toolset: 'confluence.pages',
+  provenance: { labels: true },
+  // Labelling's reads: the permissions of each space the results name (five at most).
+  further: (_args: Args, upstream?: UpstreamBinding) => labellingReads(upstream),
   route: (args: Args, upstream?: UpstreamBinding) => ({
     method: 'GET',
     path: confluenceApi(upstream).searchPath,
     query: { cql: args.cql, limit: args.limit ?? 25, ...(args.cursor === undefined ? {} : positionOf(args.cursor)) },
   }),
-  handler: async (ctx, { upstream: confluence }: ConfluenceDeps) => {
-    const page = (await confluence.send(ctx, ctx.route, { expect: 'json' })).body;
-    return { value: page, meta: { nextCursor: nextCursor(jsonObject<SearchPage>(page)._links?.next) } };
+  handler: async (ctx, deps: ConfluenceDeps) => {
+    const page = (await deps.upstream.send(ctx, ctx.route, { expect: 'json' })).body;
+    const links = jsonObject<SearchPage>(page)._links;
+    const labeller = new ConfluenceLabeller(deps, ctx);
+    const labels = await labeller.searchResults(page, (links?.base ?? siteApiOf(deps.upstream).webBaseUrl).replace(/\/+$/, ''));
+    return { value: page, meta: { nextCursor: nextCursor(links?.next) }, provenance: labeller.result(labels) };
   },
 });
 
@@ -53,7 +61,7 @@ function positionOf(cursor: string): Record<string, string> {
 }
 
 interface SearchPage {
-  _links?: { next?: string };
+  _links?: { next?: string; base?: string };
 }
 
 /** The position in the next link, as an opaque cursor; null when Confluence gives no next link. */

@@ -7,6 +7,7 @@ import { logResultText } from '../../core/vendor/log-result.js';
 import { checkRunsPage } from './check-runs.js';
 import { page, type GithubDeps } from './github-deps.js';
 import { Owner, Page, PerPage, pathSegment, READ, Repo, repoPath, RunId } from './shared-args.js';
+import { jobLogLabel, JOB_RUN_LOOKUPS } from './provenance.js';
 
 // GitHub Actions reads: workflow runs and jobs (paged), job logs (tail as text, whole log as an artifact), and
 // the checks of a commit.
@@ -151,7 +152,10 @@ export const JOB_LOGS = defineTool({
   annotations: READ,
   input: JobLogsArgs,
   savesArtifacts: true,
+  provenance: { labels: true },
   route: (args: Static<typeof JobLogsArgs>) => ({ method: 'GET', path: `${repoPath(args)}/actions/jobs/${args.jobId}/logs` }),
+  // The job and its run, read after the log: a fork's build is untrusted (provenance.ts).
+  further: JOB_RUN_LOOKUPS,
   handler: async (ctx, github: GithubDeps) => {
     const args = ctx.args;
     const where = `job ${args.jobId} of ${args.owner}/${args.repo}`;
@@ -165,6 +169,7 @@ export const JOB_LOGS = defineTool({
       const log = github.scrub(response.text);
       return {
         text: await logResultText(ctx, github.artifacts, { where, what: 'log', tailLines: args.tailLines ?? DEFAULT_TAIL_LINES, shown: log, whole: log }),
+        provenance: await jobLogLabel(github, ctx, args),
       };
     } catch (error) {
       // "Ask for a smaller page" means nothing for a log: say what can be done instead.

@@ -18,13 +18,41 @@ import { GET_PULL_REQUEST, GET_PULL_REQUEST_DIFF, LIST_PULL_REQUESTS } from './p
 import { CREATE_PULL_REQUEST, CREATE_REVIEW, MERGE_PULL_REQUEST } from './pull-request-writes.js';
 import { GET_FILE, LIST_REPOSITORIES } from './repo-tools.js';
 import { GITHUB_TOOLSETS } from './toolsets.js';
+import { labelledWhole } from '../../core/plugin/whole-result-label.js';
+import type { AnyToolContext } from '../../core/plugin/tool-context.js';
+import { repositoryListLabels, workflowRunLabels } from './provenance.js';
 
 const ResponseLimit = Type.Pick(CoreSettings, ['MCP_MAX_RESPONSE_BYTES']);
 
+// Each run's title and commit message: a fork's build is untrusted (provenance.ts, no lookup).
+const LABELLED_LIST_RUNS = {
+  spec: { ...LIST_RUNS.spec, provenance: { labels: true } },
+  handler: async (ctx: AnyToolContext, github: GithubDeps) => {
+    const output = await LIST_RUNS.handler(ctx, github);
+    return { ...output, provenance: workflowRunLabels(output.value) };
+  },
+};
+
+// Each repository's description, labelled by the repository's own visibility (no lookup).
+const LABELLED_LIST_REPOSITORIES = {
+  spec: { ...LIST_REPOSITORIES.spec, provenance: { labels: true } },
+  handler: async (ctx: AnyToolContext, github: GithubDeps) => {
+    const output = await LIST_REPOSITORIES.handler(ctx, github);
+    return { ...output, provenance: repositoryListLabels(output.value) };
+  },
+};
+
+// A GraphQL answer may hold any object's text and does not say whose: untrusted and private as a whole.
+const LABELLED_GRAPHQL = labelledWhole(GRAPHQL, () => ({
+  item: 'a GraphQL answer',
+  resource: 'github:unknown',
+  why: 'a GraphQL answer is not labelled object by object',
+}));
+
 /** The tools, in the order tools/list shows them: the reads, then the writes. */
 const TOOLS = [
-  ...[LIST_RUNS, LIST_JOBS, JOB_LOGS, LIST_PULL_REQUESTS, LIST_ISSUES, LIST_REPOSITORIES, GET_PULL_REQUEST, GET_ISSUE, GET_PULL_REQUEST_DIFF],
-  ...[GET_FILE, GET, GRAPHQL, SEARCH_ISSUES, LIST_CHECK_RUNS],
+  ...[LABELLED_LIST_RUNS, LIST_JOBS, JOB_LOGS, LIST_PULL_REQUESTS, LIST_ISSUES, LABELLED_LIST_REPOSITORIES, GET_PULL_REQUEST, GET_ISSUE, GET_PULL_REQUEST_DIFF],
+  ...[GET_FILE, GET, LABELLED_GRAPHQL, SEARCH_ISSUES, LIST_CHECK_RUNS],
   ...[CREATE_ISSUE, UPDATE_ISSUE, ADD_COMMENT, CREATE_PULL_REQUEST, CREATE_REVIEW, MERGE_PULL_REQUEST],
   ...[RERUN_WORKFLOW, CANCEL_WORKFLOW_RUN, DISPATCH_WORKFLOW],
 ];

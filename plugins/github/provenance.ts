@@ -213,3 +213,108 @@ export async function diffLabel(github: GithubDeps, ctx: AnyToolContext, args: {
   };
   return { labels: [label], warnings: visibility.warning === undefined ? [] : [visibility.warning] };
 }
+
+/** The job and its run, read to tell a fork's build from the repository's own. */
+export const JOB_RUN_LOOKUPS: FurtherRoute[] = [
+  { method: 'GET', path: '/repos/*/*/actions/jobs/*' },
+  { method: 'GET', path: '/repos/*/*/actions/runs/*' },
+];
+
+/**
+ * What a run says of whose code it built: a run whose head repository is not the repository itself built a
+ * fork's code (a pull request from a fork), whose output is untrusted; the repository's own branch, trusted.
+ */
+export function runTrust(run: unknown): { integrity: Integrity; why: string; visibility: Visibility } {
+  const r = (run ?? {}) as { head_repository?: { full_name?: unknown }; repository?: { full_name?: unknown } };
+  const head = r.head_repository?.full_name;
+  const base = r.repository?.full_name;
+  const visibility = visibilityOf(r.repository);
+  if (typeof head !== 'string' || typeof base !== 'string') return { integrity: 'untrusted', why: 'the run does not name its head repository', visibility };
+  if (head.toLowerCase() !== base.toLowerCase()) return { integrity: 'untrusted', why: `a build of the fork ${head}`, visibility };
+  return { integrity: 'trusted', why: "a build of the repository's own branch", visibility };
+}
+
+/** A job's log: trusted when its run built the repository's own code, untrusted for a fork's; a failed lookup, untrusted. */
+export async function jobLogLabel(github: GithubDeps, ctx: AnyToolContext, args: { owner: string; repo: string; jobId: number }): Promise<Provenance> {
+  const name = `${args.owner}/${args.repo}`;
+  const base = `/repos/${encodeURIComponent(args.owner)}/${encodeURIComponent(args.repo)}/actions`;
+  let trust: ReturnType<typeof runTrust>;
+  let warning: string | undefined;
+  try {
+    const job = (await github.upstream.send(ctx, { method: 'GET', path: `${base}/jobs/${args.jobId}` })).body as { run_id?: unknown };
+    if (typeof job?.run_id !== 'number') throw new Error('the job does not name its run');
+    trust = runTrust((await github.upstream.send(ctx, { method: 'GET', path: `${base}/runs/${job.run_id}` })).body);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    warning = `The run of job ${args.jobId} of ${name} could not be read (${error instanceof Error ? error.message : String(error)}): its log is labelled untrusted and private.`;
+    trust = {
+      integrity: 'untrusted',
+      why: 'whose code the run built is unknown',
+      visibility: { confidentiality: 'private', known: false, why: 'repository visibility unknown' },
+    };
+  }
+  const label: ProvenanceLabel = {
+    item: `${name} job ${args.jobId} (log)`,
+    resource: resourceKey('github', name),
+    integrity: trust.integrity,
+    confidentiality: trust.visibility.confidentiality,
+    ...(trust.visibility.known ? {} : { assumed: true }),
+    author: null,
+    why: `${trust.why}; ${trust.visibility.why}`,
+    at: [],
+    fields: [],
+  };
+  return { labels: [label], warnings: warning === undefined ? [] : [warning] };
+}
+
+/**
+ * A list of repositories: each description is written by whoever administers that repository (anyone's, for
+ * another owner's), and GitHub does not say who: untrusted; as private as each repository says it is.
+ */
+export function repositoryListLabels(value: unknown): Provenance {
+  if (!Array.isArray(value)) return { labels: [], warnings: [] };
+  const labels = value.map((repo, i): ProvenanceLabel => {
+    const r = (repo ?? {}) as { full_name?: unknown; owner?: { login?: unknown }; html_url?: unknown };
+    const name = typeof r.full_name === 'string' ? r.full_name : '?';
+    const visibility = visibilityOf(repo);
+    return {
+      item: `${name} (description)`,
+      resource: resourceKey('github', name),
+      integrity: 'untrusted',
+      confidentiality: visibility.confidentiality,
+      ...(visibility.known ? {} : { assumed: true }),
+      author: typeof r.owner?.login === 'string' ? r.owner.login : null,
+      why: `a description does not name its author; ${visibility.why}`,
+      ...(typeof r.html_url === 'string' ? { url: r.html_url } : {}),
+      at: [i],
+      fields: ['description'],
+    };
+  });
+  return { labels, warnings: [] };
+}
+
+/** A page of runs: each run's title (a pull request's, or a commit's message) is a fork's when the run built one. */
+export function workflowRunLabels(value: unknown): Provenance {
+  const runs = (value as { workflow_runs?: unknown } | null)?.workflow_runs;
+  if (!Array.isArray(runs)) return { labels: [], warnings: [] };
+  const labels = runs.flatMap((run, i): ProvenanceLabel[] => {
+    const r = (run ?? {}) as { id?: unknown; repository?: { full_name?: unknown }; actor?: { login?: unknown }; html_url?: unknown };
+    const name = typeof r.repository?.full_name === 'string' ? r.repository.full_name : '?';
+    const trust = runTrust(run);
+    const shared = {
+      item: `${name} run ${String(r.id ?? '?')}`,
+      resource: resourceKey('github', name),
+      integrity: trust.integrity,
+      confidentiality: trust.visibility.confidentiality,
+      ...(trust.visibility.known ? {} : { assumed: true }),
+      author: typeof r.actor?.login === 'string' ? r.actor.login : null,
+      why: `${trust.why}; ${trust.visibility.why}`,
+      ...(typeof r.html_url === 'string' ? { url: r.html_url } : {}),
+    };
+    return [
+      { ...shared, at: ['workflow_runs', i], fields: ['display_title'] },
+      { ...shared, at: ['workflow_runs', i, 'head_commit'], fields: ['message'] },
+    ];
+  });
+  return { labels, warnings: [] };
+}

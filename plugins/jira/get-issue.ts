@@ -5,6 +5,7 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { IssueKey, jiraApi, READ, type JiraDeps } from './jira-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
+import { JiraLabeller, labellingReads } from './provenance.js';
 
 export const DEFAULT_ISSUE_FIELDS = ['summary', 'status', 'issuetype', 'priority', 'assignee', 'reporter', 'labels', 'created', 'updated', 'description'];
 
@@ -30,15 +31,18 @@ export const GET_ISSUE = defineTool({
   input: GetIssueArgs,
   envelope: ReadEnvelope,
   toolset: 'jira.issues',
+  provenance: { labels: true },
   route: (args: Args, upstream?: UpstreamBinding) => ({
     method: 'GET',
     path: jiraApi(upstream).issuePath(args.issueKey),
     query: { fields: (args.fields ?? DEFAULT_ISSUE_FIELDS).join(',') },
   }),
   // The newest comments, of the key Jira answers with (a moved issue answers with its new key).
-  further: (_args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: `${jiraApi(upstream).base}/issue/*/comment` }],
+  // Then the labelling's reads: the project's permission scheme, the authors' groups.
+  further: (_args: Args, upstream?: UpstreamBinding) => [{ method: 'GET', path: `${jiraApi(upstream).base}/issue/*/comment` }, ...labellingReads(upstream)],
   /** The issue, then (when comments > 0) its newest comments: a second read, decided by policy as one. */
-  handler: async (ctx, { upstream: jira }: JiraDeps) => {
+  handler: async (ctx, deps: JiraDeps) => {
+    const jira = deps.upstream;
     const api = jiraApi(jira);
     const issue = jsonObject<IssueBody>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
     const key = typeof issue.key === 'string' ? issue.key : ctx.args.issueKey;
@@ -47,20 +51,26 @@ export const GET_ISSUE = defineTool({
     );
     const value: Record<string, unknown> = { key, url: api.issueUrl(key), fields };
     const wanted = ctx.args.comments ?? 10;
+    let comments: NonNullable<CommentPage['comments']> = [];
     if (wanted > 0) {
       const path = `${api.issuePath(key)}/comment`;
       const page = jsonObject<CommentPage>(
         (await jira.send(ctx, { method: 'GET', path, query: { maxResults: wanted, orderBy: '-created' } }, { expect: 'json' })).body,
       );
-      value.comments = (Array.isArray(page.comments) ? page.comments : []).map((c) => ({
+      comments = Array.isArray(page.comments) ? page.comments : [];
+      value.comments = comments.map((c) => ({
         id: c.id,
         author: personName(c.author),
         created: c.created,
         body: api.markdown(c.body),
       }));
-      value.commentCount = page.total ?? (value.comments as unknown[]).length;
+      value.commentCount = page.total ?? comments.length;
     }
-    return { value };
+    // Labelled once all is read, so the labelling's lookups (cached) come after the issue's own requests.
+    const labeller = new JiraLabeller(deps, ctx);
+    const labels = [await labeller.issue(key, jsonObject<Record<string, unknown>>(issue.fields), ['fields'], api.issueUrl(key), ISSUE_TEXT)];
+    for (const [i, c] of comments.entries()) labels.push(await labeller.comment(key, c, ['comments', i], api.issueUrl(key)));
+    return { value, provenance: labeller.result(labels) };
   },
 });
 
@@ -69,8 +79,11 @@ interface IssueBody {
   fields?: Record<string, unknown>;
 }
 
+/** The fields of an issue that people write. */
+export const ISSUE_TEXT = ['summary', 'description', 'environment'];
+
 interface CommentPage {
-  comments?: Array<{ id?: string; author?: unknown; created?: string; updated?: string; body?: unknown }>;
+  comments?: Array<{ id?: string; author?: unknown; updateAuthor?: unknown; created?: string; updated?: string; body?: unknown }>;
   total?: number;
 }
 

@@ -2,7 +2,10 @@ import { inject } from 'tsyringe';
 import type { Settings } from '../../core/config/settings.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import { TOKENS } from '../../core/tokens.js';
-import { AtlassianPassthroughPlugin, passthroughTools } from '../atlassian/passthrough.js';
+import { atlassianTrustFrom, type AtlassianTrust } from '../atlassian/author-trust.js';
+import type { DefinedTool } from '../../core/plugin/define-tool.js';
+import { AtlassianPassthroughPlugin, passthroughTools, type PassthroughDeps } from '../atlassian/passthrough.js';
+import type { JiraDeps } from './jira-api.js';
 import { referenceConfigSections } from '../atlassian/product.js';
 import { createSiteClient, siteProductBehaviour, siteProductSettings, type SiteProduct } from '../atlassian/site-product.js';
 import { GET_ATTACHMENT } from './attachment-image.js';
@@ -12,6 +15,7 @@ import { SEARCH } from './search.js';
 import { JIRA_TOOLS } from './tool-docs.js';
 import { TRANSITION_ISSUE } from './transition.js';
 import { JIRA_TOOLSETS } from './toolsets.js';
+import { labelledWhole } from '../../core/plugin/whole-result-label.js';
 
 const JIRA: SiteProduct = {
   vendor: 'jira',
@@ -21,6 +25,23 @@ const JIRA: SiteProduct = {
   contextPathExample: '/jira',
   examplePath: '/rest/api/3/issue/PROJ-1',
 };
+
+/** The typed tools take the client and the trust settings, the passthroughs the client and its behaviour. */
+const JIRA_PLUGIN_TOOLS: Array<DefinedTool<JiraDeps & PassthroughDeps>> = [
+  // An image can carry text, and an attachment names no author here: untrusted and private.
+  labelledWhole(GET_ATTACHMENT, (ctx) => ({
+    item: `attachment ${String(ctx.args.attachmentId)}`,
+    resource: 'jira:unknown',
+    why: 'an attachment is not labelled by its uploader',
+  })),
+  SEARCH,
+  GET_ISSUE,
+  CREATE_ISSUE,
+  UPDATE_ISSUE,
+  TRANSITION_ISSUE,
+  ADD_COMMENT,
+  ...passthroughTools(JIRA_TOOLS),
+];
 
 /**
  * jira_get|post|put|patch|delete: the Jira REST API, text byte-identical to the reference Jira server;
@@ -33,10 +54,14 @@ const JIRA: SiteProduct = {
   toolsets: JIRA_TOOLSETS,
   settings: siteProductSettings(JIRA),
   configSections: referenceConfigSections('jira'),
-  tools: [GET_ATTACHMENT, SEARCH, GET_ISSUE, CREATE_ISSUE, UPDATE_ISSUE, TRANSITION_ISSUE, ADD_COMMENT, ...passthroughTools(JIRA_TOOLS)],
+  tools: JIRA_PLUGIN_TOOLS,
 })
 export class JiraPlugin extends AtlassianPassthroughPlugin {
+  /** Whose text is trusted (MCP_TRUSTED_GROUPS, MCP_TRUSTED_DOMAINS): the typed reads label by it. */
+  readonly trust: AtlassianTrust;
+
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     super(createSiteClient(settings, JIRA), siteProductBehaviour(JIRA));
+    this.trust = atlassianTrustFrom(settings);
   }
 }

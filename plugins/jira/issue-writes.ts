@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
+import { jiraTarget, projectOfKey } from './provenance.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import { withBody } from '../atlassian/route-body.js';
@@ -27,6 +28,7 @@ export const CREATE_ISSUE = defineTool({
   title: 'Create a Jira issue',
   description: 'Create an issue. Answers {key, id, url}.',
   annotations: CREATE,
+  provenance: { labels: false, target: (args: Static<typeof CreateIssueArgs>) => jiraTarget(args.projectKey.toUpperCase()) },
   input: CreateIssueArgs,
   envelope: ReadEnvelope,
   toolset: 'jira.issues',
@@ -66,6 +68,7 @@ export const UPDATE_ISSUE = defineTool({
   description:
     'Set fields of an issue (at least one of summary, description, fields). Answers {key, url, updated: [field names]}. Status changes: jira_transition_issue.',
   annotations: UPDATE,
+  provenance: { labels: false, target: (args: Static<typeof UpdateIssueArgs>) => jiraTarget(projectOfKey(args.issueKey)) },
   input: UpdateIssueArgs,
   envelope: ReadEnvelope,
   toolset: 'jira.issues',
@@ -97,6 +100,7 @@ export const ADD_COMMENT = defineTool({
   title: 'Comment on a Jira issue',
   description: 'Add a comment to an issue. Answers {issueKey, id, url, created}.',
   annotations: CREATE,
+  provenance: { labels: false, target: (args: Static<typeof AddCommentArgs>) => jiraTarget(projectOfKey(args.issueKey)) },
   input: AddCommentArgs,
   envelope: ReadEnvelope,
   toolset: 'jira.issues',

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 import type { ToolAnnotations } from '../../core/plugin/contract.js';
+import type { AtlassianTrust } from '../atlassian/author-trust.js';
 import { siteApiOf, type Deployment } from '../atlassian/deployment.js';
 import { adfToMarkdown, markdownToAdf } from './markup/adf.js';
 import { markdownToWiki, wikiToMarkdown } from './markup/wiki.js';
@@ -41,9 +42,10 @@ export const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: fals
 export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 export const UPDATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
-/** What the typed Jira tools' handlers use of the JiraPlugin instance (index.ts): its client. */
+/** What the typed Jira tools' handlers use of the JiraPlugin instance (index.ts): its client, whom the operator trusts. */
 export interface JiraDeps {
   readonly upstream: UpstreamClient;
+  readonly trust: AtlassianTrust;
 }
 
 /** One Jira as the typed tools address it. */

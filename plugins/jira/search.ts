@@ -5,6 +5,8 @@ import { renderingArgs } from '../../core/schema/common-args.js';
 import { CursorEnvelope } from '../../core/schema/envelopes.js';
 import { jiraApi, READ, type JiraDeps } from './jira-api.js';
 import { jsonObject } from '../atlassian/json-object.js';
+import { ISSUE_TEXT } from './get-issue.js';
+import { JiraLabeller, labellingReads } from './provenance.js';
 
 /** Fields a search returns when none are named: Cloud's search returns only ids without them. */
 export const DEFAULT_SEARCH_FIELDS = ['summary', 'status', 'assignee', 'priority', 'issuetype', 'updated'];
@@ -37,6 +39,9 @@ export const SEARCH = defineTool({
   input: SearchArgs,
   envelope: CursorEnvelope,
   toolset: 'jira.issues',
+  provenance: { labels: true },
+  // Labelling's reads: each project's permission scheme (five at most), the reporters' groups.
+  further: (_args: Args, upstream?: UpstreamBinding) => labellingReads(upstream),
   route: (args: Args, upstream?: UpstreamBinding) => {
     const api = jiraApi(upstream);
     const common = { jql: args.jql, fields: (args.fields ?? DEFAULT_SEARCH_FIELDS).join(','), maxResults: args.maxResults ?? 50 };
@@ -44,9 +49,17 @@ export const SEARCH = defineTool({
     // A Data Center cursor is the next offset; any other is sent as it is, for Jira to refuse.
     return { method: 'GET', path: `${api.base}/search`, query: { ...common, startAt: args.cursor } };
   },
-  handler: async (ctx, { upstream: jira }: JiraDeps) => {
-    const page = jsonObject<SearchPage>((await jira.send(ctx, ctx.route, { expect: 'json' })).body);
-    return { value: page, meta: { nextCursor: nextCursor(page) } };
+  handler: async (ctx, deps: JiraDeps) => {
+    const page = jsonObject<SearchPage>((await deps.upstream.send(ctx, ctx.route, { expect: 'json' })).body);
+    const api = jiraApi(deps.upstream);
+    const labeller = new JiraLabeller(deps, ctx);
+    const labels = [];
+    for (const [i, issue] of (Array.isArray(page.issues) ? page.issues : []).entries()) {
+      const o = jsonObject<{ key?: unknown; fields?: unknown }>(issue);
+      const key = typeof o.key === 'string' ? o.key : '?';
+      labels.push(await labeller.issue(key, jsonObject<Record<string, unknown>>(o.fields), ['issues', i, 'fields'], api.issueUrl(key), ISSUE_TEXT));
+    }
+    return { value: page, meta: { nextCursor: nextCursor(page) }, provenance: labeller.result(labels) };
   },
 });
 

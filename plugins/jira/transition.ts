@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamBinding, UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { FurtherRoute } from '../../core/plugin/contract.js';
+import { jiraTarget, projectOfKey } from './provenance.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import { FROM_UPSTREAM } from '../../core/plugin/tool-spec.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
@@ -33,6 +34,7 @@ export const TRANSITION_ISSUE = defineTool({
   description:
     'Move an issue to another status by a transition of its workflow (name or id), optionally with a comment. An unknown name lists the transitions available. Answers {key, url, transition, status}.',
   annotations: CREATE,
+  provenance: { labels: false, target: (args: Static<typeof TransitionArgs>) => jiraTarget(projectOfKey(args.issueKey)) },
   input: TransitionArgs,
   envelope: ReadEnvelope,
   toolset: 'jira.issues',

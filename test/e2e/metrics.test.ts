@@ -97,7 +97,9 @@ describe('Prometheus metrics at /metrics of the HTTP transport, after real calls
 
   it('counts the requests that reached a vendor, by status: a cache hit and a refused call send none', () => {
     expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'circleci', status: '200' })).to.equal(1);
-    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '404', outcome: 'upstream_http_error' })).to.equal(1);
+    // Two: the missing repository, and job 7 itself, which the log's label reads for its run (the mock has no
+    // such job: the log is labelled untrusted with a warning, and the call still succeeds).
+    expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '404', outcome: 'upstream_http_error' })).to.equal(2);
     expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'github', status: '200', outcome: 'ok' })).to.equal(1);
     expect(valueOf(samples, 'mcp_devtools_upstream_requests_total', { vendor: 'jira' })).to.equal(undefined);
     expect(circleci.requests).to.have.length(1);

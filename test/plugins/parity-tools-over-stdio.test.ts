@@ -93,7 +93,8 @@ for (const structured of [false, true]) {
       const issues = await call('github_list_issues', { ...REPO, jq: '[*].title', outputFormat: 'json' });
       expect((JSON.parse(textOf(issues)) as { data: string[] }).data).to.have.length(6);
       const repos = await call('github_list_repositories', { owner: 'octo-org', jq: '[*].name' });
-      expect(textOf(repos)).to.equal('nextPage: null\ndata[2]: repo-1,repo-2');
+      // Descriptions are people's text (untrusted, fenced); the names the projection keeps are not.
+      expect(textOf(repos)).to.match(/^provenance:\n {2}fence: ⟦\w+⟧…⟦\/\w+⟧\n {2}untrusted: 2\n {2}private: 0\nnextPage: null\ndata\[2\]: repo-1,repo-2$/);
       for (const r of [prs, issues, repos]) expect(r.structuredContent !== undefined).to.equal(structured);
     });
 
@@ -114,7 +115,8 @@ for (const structured of [false, true]) {
 
     it("reads a CircleCI job's failed step, and its whole output back as text with artifact_read", async () => {
       const logs = await call('circleci_logs', { projectSlug: 'gh/CircleCI-Public/api-preview-docs', jobNumber: 1262, tailLines: 2 });
-      expect(textOf(logs).split('---\n')[1]).to.equal('\nExited with code exit status 1');
+      // A build's output is untrusted (whether a fork's is not looked up): fenced whole.
+      expect(textOf(logs)).to.match(/^Untrusted text is fenced: ⟦(\w+)⟧…⟦\/\1⟧\n⟦\1⟧[\s\S]*---\n\nExited with code exit status 1⟦\/\1⟧$/);
       const artifactId = /artifact ([0-9a-f]{32})/.exec(textOf(logs))![1]!;
       const chunk = JSON.parse(textOf(await call('artifact_read', { artifactId, encoding: 'utf8' }))) as { data: string; eof: boolean; mimeType: string };
       expect([chunk.eof, chunk.mimeType]).to.deep.equal([true, 'text/plain']);

@@ -68,9 +68,12 @@ export async function withHangGuard<T>(call: Promise<T>, what: string): Promise<
  * that shows no check.
  */
 const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
-  jira_get_issue: 2,
+  // The issue, its comments, and the project's permission scheme its labels read (no trusted groups are set
+  // here, so no author is looked up; with them, up to five more).
+  jira_get_issue: 3,
   jira_transition_issue: 3,
-  conf_get_page: 2,
+  // The page, its space, and the space's permissions its label reads (no author lookup without trusted groups).
+  conf_get_page: 3,
   conf_create_page: 2,
   conf_update_page: 3,
   ci_failure_report: 3,
@@ -87,6 +90,14 @@ const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
   github_get: 2,
   // One visibility lookup per repository the search results name, five at most.
   github_search_issues: 6,
+  // Labels: one permission-scheme lookup per project (Jira) or permissions lookup per space (Confluence) the
+  // results name, five at most.
+  jira_search: 6,
+  conf_search: 6,
+  // Labels: the job and its run, to tell a fork's build from the repository's own.
+  github_get_job_logs: 3,
+  // Labels: the repository, for its is_private.
+  bb_list_pull_requests: 2,
 };
 
 /**

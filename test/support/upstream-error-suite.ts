@@ -37,8 +37,12 @@ export function describeUpstreamErrors(v: VendorUnderTest): void {
       const configFile = { content: v.config };
       // A still clock: two renderings of the same answer are byte-identical (circleci_get shows fetchedAt).
       const clock = { now: () => Date.UTC(2026, 9, 7, 16, 20, 11, 402) };
-      kernel = await startTestKernel({ configFile, env: v.env(mock.url), clock });
-      limited = await startTestKernel({ configFile, env: { ...v.env(mock.url), MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' }, clock });
+      kernel = await startTestKernel({ configFile, env: { ...v.env(mock.url), MCP_FENCE: 'false' }, clock });
+      limited = await startTestKernel({
+        configFile,
+        env: { ...v.env(mock.url), MCP_FENCE: 'false', MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' },
+        clock,
+      });
     });
     after(async () => {
       await kernel.close();

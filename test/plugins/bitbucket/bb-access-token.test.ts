@@ -9,6 +9,7 @@ const REPO = { workspace: 'acme', repoSlug: 'checkout-service' };
 
 // Bitbucket Cloud access tokens (repository, project, workspace) and Data Center HTTP access tokens / personal
 // access tokens all travel as `Authorization: Bearer`.
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('BITBUCKET_ACCESS_TOKEN: Bearer auth beside the Basic credentials', function () {
   this.timeout(30_000);
   let mock: MockUpstream;
@@ -17,7 +18,7 @@ describe('BITBUCKET_ACCESS_TOKEN: Bearer auth beside the Basic credentials', fun
   async function kernelWith(env: Record<string, string>): Promise<TestKernel> {
     const kernel = await startTestKernel({
       configFile: { content: JSON.stringify({ plugins: ['bitbucket'] }) },
-      env: { BITBUCKET_BASE_URL: mock.url, ...env },
+      env: { BITBUCKET_BASE_URL: mock.url, MCP_FENCE: 'false', ...env },
     });
     kernels.push(kernel);
     return kernel;
@@ -42,7 +43,8 @@ describe('BITBUCKET_ACCESS_TOKEN: Bearer auth beside the Basic credentials', fun
     await kernel.call('bb_list_pull_requests', REPO);
     await kernel.call('bb_run_pipeline', { ...REPO, branch: 'main' });
     expect(textOf(await kernel.call('bb_get', { path: '/user' }))).to.equal('nickname: repo-bot');
-    expect(mock.requests.map((r) => r.headers.authorization)).to.deep.equal(Array(3).fill(`Bearer ${ACCESS_TOKEN}`));
+    // Four: the pull requests, the repository (read for its is_private, the labels' confidentiality), the pipeline, the user.
+    expect(mock.requests.map((r) => r.headers.authorization)).to.deep.equal(Array(4).fill(`Bearer ${ACCESS_TOKEN}`));
     expect(credentialOf(kernel, 'bb_list_pull_requests')).to.equal('BITBUCKET_ACCESS_TOKEN');
     expect(credentialOf(kernel, 'bb_get')).to.equal('BITBUCKET_ACCESS_TOKEN');
   });

@@ -11,10 +11,14 @@ const STEPS = `${PIPELINES}/${encodeURIComponent(PIPELINE)}/steps`;
 const TEST_STEP = '{a3b4c5d6-e7f8-4a9b-8c0d-1e2f3a4b5c6d}';
 const LOG = `${STEPS}/${encodeURIComponent(TEST_STEP)}/log`;
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('bb_list_pipelines, bb_get_pipeline_step_log and bb_run_pipeline (in-process, Bitbucket-shaped mock)', () => {
   for (const structured of [true, false]) {
     describe(`bb_list_pipelines with MCP_STRUCTURED_OUTPUT=${structured}`, () => {
-      const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_STRUCTURED_OUTPUT: String(structured) }) });
+      const t = useVendorKernel({
+        plugins: ['bitbucket'],
+        env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false', MCP_STRUCTURED_OUTPUT: String(structured) }),
+      });
 
       it('asks for the newest first on every page, though the next URL drops the sort', async () => {
         const all = pipelines(14);
@@ -36,7 +40,7 @@ describe('bb_list_pipelines, bb_get_pipeline_step_log and bb_run_pipeline (in-pr
     const t = useVendorKernel({
       plugins: ['bitbucket'],
       otherMocks: 1,
-      env: (url, [storage]) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+      env: (url, [storage]) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(storage!).host }),
     });
     const log = bitbucketText('step-log.txt');
 
@@ -84,7 +88,10 @@ describe('bb_list_pipelines, bb_get_pipeline_step_log and bb_run_pipeline (in-pr
   });
 
   describe('bb_run_pipeline', () => {
-    const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_STRUCTURED_OUTPUT: 'true' }) });
+    const t = useVendorKernel({
+      plugins: ['bitbucket'],
+      env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false', MCP_STRUCTURED_OUTPUT: 'true' }),
+    });
 
     it('runs a custom pipeline with variables and answers with the pipeline started and its page', async () => {
       t.mock.on('POST', PIPELINES, {

@@ -7,13 +7,17 @@ import { basicHeader } from '../atlassian/atlassian-calls.js';
 const ACCOUNT = { ATLASSIAN_USER_EMAIL: 'mia.krystof@acme.example', ATLASSIAN_API_TOKEN: 'ATATT3xFfGF0-typed-pr-token-41c9' };
 const REPO = { workspace: 'acme', repoSlug: 'checkout-service' };
 const PRS = '/2.0/repositories/acme/checkout-service/pullrequests';
+/** The pages asked for, without the repository read for its is_private (the labels' confidentiality). */
+const withoutRepositoryLookup = <R extends { path: string }>(requests: readonly R[]): R[] =>
+  requests.filter((r) => r.path !== '/2.0/repositories/acme/checkout-service');
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('bb_list_pull_requests (in-process, Bitbucket-shaped mock)', () => {
   for (const structured of [true, false]) {
     describe(`with MCP_STRUCTURED_OUTPUT=${structured}`, () => {
       const t = useVendorKernel({
         plugins: ['bitbucket'],
-        env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_STRUCTURED_OUTPUT: String(structured) }),
+        env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false', MCP_STRUCTURED_OUTPUT: String(structured) }),
       });
 
       it('sends state and pages with an opaque cursor taken from the next URL, never the URL itself', async () => {
@@ -36,7 +40,11 @@ describe('bb_list_pull_requests (in-process, Bitbucket-shaped mock)', () => {
         );
         expect([...page1.data, ...second.data, ...third.data]).to.deep.equal(all.map((p) => p.id));
         expect(third.nextCursor).to.equal(null);
-        expect(t.mock.requests.map((r) => r.url)).to.deep.equal([`${PRS}?state=MERGED`, `${PRS}?state=MERGED&page=2`, `${PRS}?state=MERGED&page=3`]);
+        expect(withoutRepositoryLookup(t.mock.requests).map((r) => r.url)).to.deep.equal([
+          `${PRS}?state=MERGED`,
+          `${PRS}?state=MERGED&page=2`,
+          `${PRS}?state=MERGED&page=3`,
+        ]);
         expect(t.mock.requests[0]!.headers.authorization).to.equal(basicHeader(ACCOUNT.ATLASSIAN_USER_EMAIL, ACCOUNT.ATLASSIAN_API_TOKEN));
       });
 
@@ -49,13 +57,13 @@ describe('bb_list_pull_requests (in-process, Bitbucket-shaped mock)', () => {
   }
 
   describe('cursors', () => {
-    const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url }) });
+    const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false' }) });
 
     it('keeps only the page of a next URL that points at another host and path', async () => {
       t.mock.on('GET', PRS, (req) => bitbucketPage(req, pullRequests(15), 'https://evil.example/steal'));
       const first = JSON.parse(textOf(await t.kernel.call('bb_list_pull_requests', { ...REPO, jq: 'values[0].id', outputFormat: 'json' })));
       await t.kernel.call('bb_list_pull_requests', { ...REPO, cursor: first.nextCursor, jq: 'values[0].id' });
-      expect(t.mock.requests.map((r) => r.url)).to.deep.equal([PRS, `${PRS}?page=2`]);
+      expect(withoutRepositoryLookup(t.mock.requests).map((r) => r.url)).to.deep.equal([PRS, `${PRS}?page=2`]);
     });
 
     for (const [what, cursor] of [
@@ -76,7 +84,10 @@ describe('bb_list_pull_requests (in-process, Bitbucket-shaped mock)', () => {
 });
 
 describe('bb_get_pull_request_diff and bb_add_pull_request_comment (in-process)', () => {
-  const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_STRUCTURED_OUTPUT: 'true' }) });
+  const t = useVendorKernel({
+    plugins: ['bitbucket'],
+    env: (url) => ({ ...ACCOUNT, BITBUCKET_BASE_URL: url, MCP_FENCE: 'false', MCP_STRUCTURED_OUTPUT: 'true' }),
+  });
   const PR = `${PRS}/412`;
 
   it('reads the pull request, then the diff between its commits, with a summary line', async () => {

@@ -67,6 +67,8 @@ type TargetKey = Declared<Schemas['pipeline_ref_target']> | Declared<Schemas['pi
 type SelectorKey = [Schemas['pipeline_selector']] extends [never] ? 'type' | 'pattern' : Declared<Schemas['pipeline_selector']>;
 
 const OPERATIONS: Expected[] = [
+  // The repository itself: bb_list_pull_requests reads its is_private for the labels' confidentiality.
+  operation('get', REPO, []),
   operation('get', `${REPO}/pullrequests`, ['state', 'page', 'pagelen']),
   operation('get', `${REPO}/pullrequests/{pull_request_id}`, []),
   operation('get', `${REPO}/diff/{spec}`, ['topic']),
@@ -130,8 +132,12 @@ function undeclared(value: unknown, allowed: Shape, at = ''): string[] {
   );
 }
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe("Bitbucket typed tools send only requests of Bitbucket Cloud's OpenAPI description", () => {
-  const t = useVendorKernel({ plugins: ['bitbucket'], env: (url) => ({ BITBUCKET_ACCESS_TOKEN: 'ATCTT3x-conformance-4f1e', BITBUCKET_BASE_URL: url }) });
+  const t = useVendorKernel({
+    plugins: ['bitbucket'],
+    env: (url) => ({ BITBUCKET_ACCESS_TOKEN: 'ATCTT3x-conformance-4f1e', BITBUCKET_BASE_URL: url, MCP_FENCE: 'false' }),
+  });
 
   for (const [tool, args] of CALLS) {
     it(`${tool} ${JSON.stringify(args)}`, async () => {

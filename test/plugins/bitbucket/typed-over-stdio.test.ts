@@ -31,6 +31,7 @@ rules:
 type Decision = { effect: string; ruleId: string | null; reason?: string; approvalId?: string };
 
 // The wire path: the official SDK client spawns dist/cli.js (npm run build), with a policy file and a SQLite store.
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('Bitbucket typed tools over stdio, under a policy', function () {
   this.timeout(60_000);
   let mock: MockUpstream;
@@ -43,7 +44,14 @@ describe('Bitbucket typed tools over stdio, under a policy', function () {
   before(async () => {
     mock = await MockUpstream.start();
     deployment = policyDeployment(POLICY);
-    serverEnv = { ...deployment.env, BITBUCKET_ACCESS_TOKEN: TOKEN, BITBUCKET_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' };
+    serverEnv = {
+      ...deployment.env,
+      BITBUCKET_ACCESS_TOKEN: TOKEN,
+      BITBUCKET_BASE_URL: mock.url,
+      MCP_FENCE: 'false',
+      MCP_STRUCTURED_OUTPUT: 'true',
+      LOG_LEVEL: 'debug',
+    };
     session = await connectStdio({ cwd: deployment.dir, env: serverEnv });
   });
   after(async () => {

@@ -30,6 +30,7 @@ import {
   useCiKernel,
 } from './ci-mocks.js';
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)', () => {
   const t = useCiKernel();
   const [circleci, bitbucket, storage] = [0, 1, 2].map((i) => (): MockUpstream => t.others[i]!);
@@ -74,6 +75,30 @@ describe('ci_failure_report (GitHub, CircleCI and Bitbucket mocks on loopback)',
       const text = textOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#42' }));
       expect(t.mock.requests.map((r) => r.path)).to.include(`/repos/${REPO}/commits/${SHA}/check-runs`);
       expect(text).to.contain('Failed step: Run npm test -- --ci');
+    });
+
+    it("labels the report by whose code its builds ran: a fork's pull request untrusted, the repository's own branch trusted, a bare commit untrusted", async () => {
+      const labelOf = (result: Awaited<ReturnType<typeof t.kernel.call>>): Record<string, unknown> =>
+        (result._meta!['mcp-devtools/provenance'] as { labels: Array<Record<string, unknown>> }).labels[0]!;
+      const pull = (number: number, head: string): Record<string, unknown> => ({
+        number,
+        head: { ref: 'fix/discount', sha: SHA, repo: { full_name: head } },
+        base: { ref: 'main', repo: { full_name: REPO, private: false } },
+      });
+      serveActionsFailure(t.mock, storage());
+      t.mock.on('GET', `/repos/${REPO}/pulls/43`, { body: pull(43, 'mallory/storefront') });
+      t.mock.on('GET', `/repos/${REPO}/pulls/44`, { body: pull(44, REPO) });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#43' }))).to.include({
+        integrity: 'untrusted',
+        confidentiality: 'public',
+        why: 'quotes builds of the fork mallory/storefront; repository public',
+      });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: '#44' }))).to.include({ integrity: 'trusted', confidentiality: 'public' });
+      expect(labelOf(await t.kernel.call('ci_failure_report', { repo: REPO, ref: SHA }))).to.include({
+        integrity: 'untrusted',
+        confidentiality: 'private',
+        assumed: true,
+      });
     });
 
     it('marks the job flaky when it passed on another run of the same commit', async () => {
@@ -212,7 +237,7 @@ describe('ci_failure_report without CircleCI credentials', () => {
   const t = useVendorKernel({
     plugins: ['ci'],
     otherMocks: 1,
-    env: (github, [storage]) => ({ GITHUB_API_URL: github, GITHUB_TOKEN, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+    env: (github, [storage]) => ({ GITHUB_API_URL: github, GITHUB_TOKEN, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(storage!).host }),
   });
 
   it('still names the failed CircleCI job and its link, and says which setting would read it', async () => {

@@ -27,6 +27,8 @@ export function useCiKernel(extra: Record<string, string> = {}): ReturnType<type
       BITBUCKET_BASE_URL: bitbucket!,
       BITBUCKET_ACCESS_TOKEN: BITBUCKET_TOKEN,
       MCP_EGRESS_ALLOW: new URL(storage!).host,
+      // The report's mechanics; its label (untrusted, fenced whole): test/plugins/provenance/.
+      MCP_FENCE: 'false',
       ...extra,
     }),
   });

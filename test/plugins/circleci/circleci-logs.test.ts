@@ -23,12 +23,13 @@ const OTHER_OUTPUTS: Record<number, string> = {
 
 const artifactIdIn = (text: string): string => /artifact ([0-9a-f]{32})/.exec(text)?.[1] ?? '';
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('circleci_logs (v1.1 job detail on the API mock, step output on a storage mock)', () => {
   // The storage mock is on loopback, as an internal service would be: the operator allows it by host and port.
   const t = useVendorKernel({
     plugins: ['circleci'],
     otherMocks: 1,
-    env: (url, [storage]) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_EGRESS_ALLOW: new URL(storage!).host }),
+    env: (url, [storage]) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(storage!).host }),
   });
   const api = (): MockUpstream => t.mock;
   const storage = (): MockUpstream => t.others[0]!;
@@ -186,7 +187,7 @@ describe('circleci_logs (v1.1 job detail on the API mock, step output on a stora
 
 describe("circleci_logs: an output URL that points into the server's own network (issue 42)", () => {
   // No MCP_EGRESS_ALLOW: the "storage host" below is an internal service on loopback, as in the review.
-  const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
+  const t = useVendorKernel({ plugins: ['circleci'], otherMocks: 1, env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_FENCE: 'false' }) });
   const api = (): MockUpstream => t.mock;
   const internal = (): MockUpstream => t.others[0]!;
   const CANARY = 'canary-internal-service-7f3a';

@@ -17,7 +17,8 @@ describe('code mode: execute runs a program against the tools', function () {
   this.timeout(60_000);
   const t = useVendorKernel({
     plugins: ['github'],
-    env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: 'code-mode-token', MCP_CODE_MODE: 'true', MCP_CODE_OUTPUT_BYTES: '2048' }),
+    // MCP_FENCE=false: the programs read values as the tools give them; fences are test/plugins/provenance/'s.
+    env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: 'code-mode-token', MCP_CODE_MODE: 'true', MCP_CODE_OUTPUT_BYTES: '2048', MCP_FENCE: 'false' }),
   });
 
   it('gives the program structured values, and shows what it printed and returned', async () => {

@@ -3,7 +3,7 @@ import type { RecordedRequest } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
 import { startTestKernel, textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
-import { ACCOUNT, basicHeader } from '../atlassian/atlassian-calls.js';
+import { ACCOUNT, basicHeader, withoutLabelling } from '../atlassian/atlassian-calls.js';
 
 const bodyOf = (request: RecordedRequest | undefined): unknown => JSON.parse(request!.body);
 const MENTION = 'Ask [@Mia Krystof](mention:5b10a2844c20165700ede21g) before `deploy`.';
@@ -35,10 +35,11 @@ function runbookPage(version = 7): string {
 
 const SPACE = '{"id":"65538","key":"ENG","name":"Engineering","type":"global","status":"current","homepageId":"65709","_links":{"webui":"/spaces/ENG"}}';
 
+// MCP_FENCE=false: these are the tools' mechanics; their labels and fences are tested in test/plugins/provenance/atlassian-labels.test.ts.
 describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, structured output on)', () => {
   const t = useVendorKernel({
     plugins: ['confluence'],
-    env: (url) => ({ ...ACCOUNT, CONFLUENCE_BASE_URL: url, CONFLUENCE_DEPLOYMENT: 'cloud', MCP_STRUCTURED_OUTPUT: 'true' }),
+    env: (url) => ({ ...ACCOUNT, CONFLUENCE_BASE_URL: url, CONFLUENCE_DEPLOYMENT: 'cloud', MCP_STRUCTURED_OUTPUT: 'true', MCP_FENCE: 'false' }),
   });
 
   describe('conf_search', () => {
@@ -51,7 +52,7 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
       t.mock.on('GET', '/wiki/rest/api/search', jsonReply(payload('confluence/search.json')));
       const second = await t.kernel.call('conf_search', { cql: 'space = ENG and text ~ "checkout"', limit: 1, cursor: nextCursor });
       expect((second.structuredContent as { nextCursor: unknown }).nextCursor).to.equal(null);
-      expect(Object.fromEntries(t.mock.requests[1]!.query)).to.deep.equal({
+      expect(Object.fromEntries(withoutLabelling(t.mock.requests)[1]!.query)).to.deep.equal({
         cql: 'space = ENG and text ~ "checkout"',
         limit: '1',
         next: 'true',
@@ -99,7 +100,7 @@ describe('Confluence typed tools on Cloud (in-process, Confluence-shaped mock, s
         /^## Rollback\n\nRun `deploy rollback --to 2025\.02` & tell \[@5b10a2844c20165700ede21g\]\(mention:5b10a2844c20165700ede21g\)/,
       );
       expect(data.body).to.contain('```bash\n# never roll back the DB migration\n');
-      expect(t.mock.requests.map((r) => r.url)).to.deep.equal(['/wiki/api/v2/pages/163841?body-format=storage', '/wiki/api/v2/spaces/65538']);
+      expect(withoutLabelling(t.mock.requests).map((r) => r.url)).to.deep.equal(['/wiki/api/v2/pages/163841?body-format=storage', '/wiki/api/v2/spaces/65538']);
     });
 
     it('gives the storage XHTML as it is with format "storage"', async () => {
@@ -231,7 +232,7 @@ describe('Confluence typed tools on Data Center (personal access token, structur
   const PAT = 'MzQ1Njc4OTAxMjM0NTY3-confluence-dc-pat';
   const t = useVendorKernel({
     plugins: ['confluence'],
-    env: (url) => ({ CONFLUENCE_BASE_URL: `${url}/confluence`, CONFLUENCE_API_PREFIXES: '/rest/', CONFLUENCE_PERSONAL_TOKEN: PAT }),
+    env: (url) => ({ CONFLUENCE_BASE_URL: `${url}/confluence`, CONFLUENCE_API_PREFIXES: '/rest/', CONFLUENCE_PERSONAL_TOKEN: PAT, MCP_FENCE: 'false' }),
   });
 
   it('reads a page under /rest/api with a Bearer token, as text, with no structuredContent', async () => {

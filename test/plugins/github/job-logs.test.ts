@@ -37,12 +37,13 @@ async function readArtifact(kernel: TestKernel, owner: Principal, artifactId: st
   return Buffer.concat(parts).toString('utf8');
 }
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('github_get_job_logs (API mock redirecting to a second mock acting as the blob host)', () => {
   // The blob host mock is on loopback, where the egress guard allows only what the operator names.
   const t = useVendorKernel({
     plugins: ['github'],
     otherMocks: 1,
-    env: (url, [blobUrl]) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_EGRESS_ALLOW: new URL(blobUrl!).host }),
+    env: (url, [blobUrl]) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(blobUrl!).host }),
   });
   const api = (): MockUpstream => t.mock;
   const blob = (): MockUpstream => t.others[0]!;
@@ -173,6 +174,7 @@ describe('github_get_job_logs when the artifact store fails', () => {
     env: (url, [blobUrl]) => ({
       GITHUB_API_URL: url,
       GITHUB_TOKEN: TOKEN,
+      MCP_FENCE: 'false',
       MCP_EGRESS_ALLOW: new URL(blobUrl!).host,
       MCP_STORE_URL: `sqlite://${join(mkdtempSync(join(tmpdir(), 'mcp-devtools-logs-store-')), 'store.db')}`,
     }),
@@ -196,7 +198,7 @@ describe('github_get_job_logs when the artifact store fails', () => {
 
 describe("github_get_job_logs: a log redirect into the server's own network (issue 42)", () => {
   // No MCP_EGRESS_ALLOW: the redirect leads to an internal service on loopback, as in the review.
-  const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  const t = useVendorKernel({ plugins: ['github'], otherMocks: 1, env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_FENCE: 'false' }) });
   const api = (): MockUpstream => t.mock;
   const internal = (): MockUpstream => t.others[0]!;
 

@@ -6,8 +6,9 @@ import { useVendorKernel } from '../../support/vendor-kernel.js';
 const TOKEN = 'ghp_runsTestToken0123456789';
 const RUNS_PATH = '/repos/octo-org/octo-repo/actions/runs';
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)', () => {
-  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_FENCE: 'false' }) });
   const runs = workflowRuns(61);
 
   const json = async (args: Record<string, unknown>): Promise<{ data: unknown; nextPage: number | null }> => {
@@ -123,7 +124,7 @@ describe('github_list_workflow_runs (in-process, against a GitHub-shaped mock)',
 });
 
 describe('github_list_workflow_runs against GitHub Enterprise Server (base URL with /api/v3)', () => {
-  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: `${url}/api/v3`, GITHUB_TOKEN: TOKEN }) });
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: `${url}/api/v3`, GITHUB_TOKEN: TOKEN, MCP_FENCE: 'false' }) });
 
   it('keeps the /api/v3 path of the base URL and reads nextPage from GHES next URLs', async () => {
     const runs = workflowRuns(3);

@@ -8,6 +8,7 @@ import { textOf } from '../../support/test-kernel.js';
 const TOKEN = 'ghp_stdioTestToken0123456789';
 
 // The wire path: the official SDK client spawns dist/cli.js (npm run build) and talks JSON-RPC over stdio.
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('GitHub tools over stdio with the official SDK client', () => {
   let api: MockUpstream;
   let blob: MockUpstream;
@@ -19,7 +20,14 @@ describe('GitHub tools over stdio with the official SDK client', () => {
     // Every toolset (github.repos is not served by default); the blob host mock is on loopback, where the egress
     // guard lets it through only because it is named.
     session = await connectStdio({
-      env: { GITHUB_API_URL: api.url, GITHUB_TOKEN: TOKEN, LOG_LEVEL: 'debug', MCP_EGRESS_ALLOW: new URL(blob.url).host, MCP_TOOLSETS: 'all' },
+      env: {
+        GITHUB_API_URL: api.url,
+        GITHUB_TOKEN: TOKEN,
+        MCP_FENCE: 'false',
+        LOG_LEVEL: 'debug',
+        MCP_EGRESS_ALLOW: new URL(blob.url).host,
+        MCP_TOOLSETS: 'all',
+      },
     });
   });
   after(async () => {

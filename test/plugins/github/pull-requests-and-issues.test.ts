@@ -7,8 +7,12 @@ import { useVendorKernel } from '../../support/vendor-kernel.js';
 const TOKEN = 'ghp_repoToolsTestToken0123456789';
 const REPO = { owner: 'octo-org', repo: 'octo-repo' };
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('GitHub pull requests, issues and repositories (in-process, GitHub-shaped mock)', () => {
-  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_STRUCTURED_OUTPUT: 'true' }) });
+  const t = useVendorKernel({
+    plugins: ['github'],
+    env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_STRUCTURED_OUTPUT: 'true', MCP_FENCE: 'false' }),
+  });
   const json = (text: string): { data: unknown; nextPage?: number | null } => JSON.parse(text) as { data: unknown; nextPage?: number | null };
 
   describe('github_list_pull_requests', () => {

@@ -11,12 +11,13 @@ const imageOf = (result: CallToolResult): { data: string; mimeType: string } | u
   return block?.type === 'image' ? { data: block.data, mimeType: block.mimeType } : undefined;
 };
 
+// MCP_FENCE=false: these tests are of the tools' mechanics; labels and fences: test/plugins/provenance/ and test/e2e/untrusted-*.test.ts.
 describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () => {
   // The media host mock is on loopback, where the egress guard allows only what the operator names.
   const t = useVendorKernel({
     plugins: ['jira'],
     otherMocks: 1,
-    env: (url, [mediaUrl]) => ({ ...ACCOUNT, JIRA_BASE_URL: url, MCP_EGRESS_ALLOW: new URL(mediaUrl!).host }),
+    env: (url, [mediaUrl]) => ({ ...ACCOUNT, JIRA_BASE_URL: url, MCP_FENCE: 'false', MCP_EGRESS_ALLOW: new URL(mediaUrl!).host }),
   });
   const jira = (): MockUpstream => t.mock;
   const media = (): MockUpstream => t.others[0]!;
@@ -113,7 +114,7 @@ describe('jira_get_attachment (Jira mock redirecting to a media host mock)', () 
 
 describe("jira_get_attachment: an attachment redirect into the server's own network (issue 42)", () => {
   // No MCP_EGRESS_ALLOW: the "media host" is an internal service on loopback, as in the review.
-  const t = useVendorKernel({ plugins: ['jira'], otherMocks: 1, env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url }) });
+  const t = useVendorKernel({ plugins: ['jira'], otherMocks: 1, env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url, MCP_FENCE: 'false' }) });
 
   it('is refused: nothing is sent to the internal service, and no byte of it comes back', async () => {
     const internal = t.others[0]!;

@@ -3,7 +3,7 @@ import type { RecordedRequest } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
-import { ACCOUNT, basicHeader } from '../atlassian/atlassian-calls.js';
+import { ACCOUNT, basicHeader, withoutLabelling } from '../atlassian/atlassian-calls.js';
 
 const BASIC = basicHeader(ACCOUNT.ATLASSIAN_USER_EMAIL, ACCOUNT.ATLASSIAN_API_TOKEN);
 const bodyOf = (request: RecordedRequest | undefined): unknown => JSON.parse(request!.body);
@@ -22,10 +22,11 @@ const MENTION_PARAGRAPH = {
 };
 const MENTION_MARKDOWN = 'Checkout fails for [@Mia Krystof](mention:5b10a2844c20165700ede21g), see `cart-service`.';
 
+// MCP_FENCE=false: these are the tools' mechanics; their labels and fences are tested in test/plugins/provenance/atlassian-labels.test.ts.
 describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured output on)', () => {
   const t = useVendorKernel({
     plugins: ['jira'],
-    env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url, JIRA_DEPLOYMENT: 'cloud', MCP_STRUCTURED_OUTPUT: 'true' }),
+    env: (url) => ({ ...ACCOUNT, JIRA_BASE_URL: url, JIRA_DEPLOYMENT: 'cloud', MCP_STRUCTURED_OUTPUT: 'true', MCP_FENCE: 'false' }),
   });
 
   describe('jira_search', () => {
@@ -104,7 +105,7 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
         },
         { id: '10070', author: 'Mia Krystof', created: '2025-03-05T11:02:13.004+0100', body: 'Reproduced with **51** items.' },
       ]);
-      expect(t.mock.requests.map((r) => r.url)).to.deep.equal([
+      expect(withoutLabelling(t.mock.requests).map((r) => r.url)).to.deep.equal([
         '/rest/api/3/issue/PLAT-1421?fields=summary%2Cstatus%2Cissuetype%2Cpriority%2Cassignee%2Creporter%2Clabels%2Ccreated%2Cupdated%2Cdescription',
         '/rest/api/3/issue/PLAT-1421/comment?maxResults=2&orderBy=-created',
       ]);
@@ -114,7 +115,7 @@ describe('Jira typed tools on Cloud (in-process, Jira-shaped mock, structured ou
       t.mock.on('GET', '/rest/api/3/issue/PLAT-1421', jsonReply('{"key":"PLAT-1421","fields":{"customfield_10016":1.5}}'));
       const result = await t.kernel.call('jira_get_issue', { issueKey: 'PLAT-1421', fields: ['customfield_10016'], comments: 0, jq: 'fields' });
       expect(result.structuredContent).to.deep.equal({ data: { customfield_10016: 1.5 } });
-      expect(t.mock.requests.map((r) => r.url)).to.deep.equal(['/rest/api/3/issue/PLAT-1421?fields=customfield_10016']);
+      expect(withoutLabelling(t.mock.requests).map((r) => r.url)).to.deep.equal(['/rest/api/3/issue/PLAT-1421?fields=customfield_10016']);
     });
 
     it("reports an issue that does not exist with Jira's 404, without reading comments", async () => {

@@ -1,3 +1,4 @@
+import { withoutLabelling } from '../atlassian/atlassian-calls.js';
 import { expect } from 'chai';
 import type { RecordedRequest } from '../../../server/testing/mock-upstream.js';
 import { jsonReply, payload } from '../../fixtures/atlassian/corpus-kit.js';
@@ -22,8 +23,12 @@ function searchPage(request: RecordedRequest): { body: unknown } {
 }
 
 // A base URL off atlassian.net makes the deployment Data Center: API 2, wiki markup, a personal access token.
+// MCP_FENCE=false: these are the tools' mechanics; their labels and fences are tested in test/plugins/provenance/atlassian-labels.test.ts.
 describe('Jira typed tools on Data Center (in-process, personal access token)', () => {
-  const t = useVendorKernel({ plugins: ['jira'], env: (url) => ({ JIRA_BASE_URL: `${url}/jira`, JIRA_PERSONAL_TOKEN: PAT, MCP_STRUCTURED_OUTPUT: 'true' }) });
+  const t = useVendorKernel({
+    plugins: ['jira'],
+    env: (url) => ({ JIRA_BASE_URL: `${url}/jira`, JIRA_PERSONAL_TOKEN: PAT, MCP_STRUCTURED_OUTPUT: 'true', MCP_FENCE: 'false' }),
+  });
 
   it('pages a search by startAt under /rest/api/2/search, the offset as an opaque cursor, sending the token as Bearer', async () => {
     t.mock.on('GET', '/jira/rest/api/2/search', searchPage);
@@ -31,7 +36,7 @@ describe('Jira typed tools on Data Center (in-process, personal access token)', 
     expect(first.structuredContent).to.deep.equal({ data: ['OPS-88', 'OPS-87'], nextCursor: '2' });
     const second = await t.kernel.call('jira_search', { jql: 'project = OPS', maxResults: 2, cursor: '2', jq: 'issues[*].key' });
     expect(second.structuredContent).to.deep.equal({ data: ['OPS-80'], nextCursor: null });
-    expect(t.mock.requests.map((r) => r.url)).to.deep.equal([
+    expect(withoutLabelling(t.mock.requests).map((r) => r.url)).to.deep.equal([
       '/jira/rest/api/2/search?jql=project+%3D+OPS&fields=summary%2Cstatus%2Cassignee%2Cpriority%2Cissuetype%2Cupdated&maxResults=2',
       '/jira/rest/api/2/search?jql=project+%3D+OPS&fields=summary%2Cstatus%2Cassignee%2Cpriority%2Cissuetype%2Cupdated&maxResults=2&startAt=2',
     ]);

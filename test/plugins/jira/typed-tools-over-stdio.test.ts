@@ -56,6 +56,8 @@ describe('Jira and Confluence typed tools over stdio, under a policy with approv
       CONFLUENCE_BASE_URL: mock.url,
       CONFLUENCE_DEPLOYMENT: 'cloud',
       MCP_STRUCTURED_OUTPUT: 'true',
+      // The tools' mechanics under a policy; their labels and fences: test/plugins/provenance/atlassian-labels.test.ts.
+      MCP_FENCE: 'false',
       MCP_POLICY_FILE: join(cwd, 'policy.yaml'),
       MCP_STORE_URL: `sqlite://${join(cwd, 'store.db')}`,
     };
