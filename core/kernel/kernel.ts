@@ -219,6 +219,10 @@ export class Kernel {
       scrub,
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
       readOnlyServer,
+      adviseFor: (call) => async (tool) => {
+        const enabled = this.toolsets.dynamic ? await this.toolsets.enabled(call.principal) : undefined;
+        return this.selection?.advise(tool, enabled) ?? tool;
+      },
     };
     // The order is decided once for all tools (pipeline.ts): each tool's chain is the part of it that applies.
     const all = orderStages([...coreStages(deps), ...contributions]);

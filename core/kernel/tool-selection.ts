@@ -129,6 +129,22 @@ export class ToolSelection {
     return this.unchosen.get(tool) ?? 'it is not selected';
   }
 
+  /**
+   * How a result that sends a caller (who enabled `enabled`) on to `tool` names it: the name alone when that
+   * caller is served it, else the name and what would serve it (the toolset to enable, or the --toolsets name to
+   * ask the operator for), so that no advice points at a tool the caller cannot call. A name the server does not
+   * know is returned as it is. In code mode the tools a program reaches count as served.
+   */
+  advise(tool: string, enabled: ReadonlySet<string> = EMPTY): string {
+    const set = this.toolsetByTool.get(tool);
+    const hidden = this.hiddenBy(tool, enabled, this.codeMode ? 'program' : 'client');
+    if (set === undefined || hidden === undefined) return tool;
+    if (this.hiddenAlways.has(tool)) return `${tool} (not served here: ${hidden})`;
+    return this.dynamic
+      ? `${tool} (not served to you yet: call enable_toolset with toolset "${set}" first)`
+      : `${tool} (not served here: the operator serves it by adding "${set}" to --toolsets, MCP_TOOLSETS)`;
+  }
+
   /** The toolset a registered tool belongs to. */
   toolsetOfTool(tool: string): string | undefined {
     return this.toolsetByTool.get(tool);
