@@ -57,7 +57,17 @@ export class ToolSelection {
   readonly codeMode: boolean;
   private readonly codeTools = new Set<string>();
 
-  constructor(settings: Settings, tools: readonly SelectableTool[], toolsets: ReadonlyMap<string, Toolset>) {
+  /**
+   * `withoutCredentials`: the vendor plugins whose tools can only fail (vendor-credentials.ts), and why. With no
+   * selection their toolsets are left out of the default set; naming them (`--toolsets jira`, `all`, `default`)
+   * serves them as before.
+   */
+  constructor(
+    settings: Settings,
+    tools: readonly SelectableTool[],
+    toolsets: ReadonlyMap<string, Toolset>,
+    private readonly withoutCredentials: ReadonlyMap<string, string> = new Map(),
+  ) {
     const { MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS, MCP_DYNAMIC_TOOLSETS, MCP_READ_ONLY, MCP_CODE_MODE } = settings.of(SelectionSettings);
     this.dynamic = MCP_DYNAMIC_TOOLSETS;
     this.codeMode = MCP_CODE_MODE;
@@ -92,8 +102,10 @@ export class ToolSelection {
         );
       }
     }
-    // With nothing named, the default toolsets; in dynamic mode, nothing until a toolset is enabled.
-    if (named.length === 0 && listedTools.length === 0 && !this.dynamic) for (const [name, set] of toolsets) if (set.default) chosen.add(name);
+    // With nothing named, the default toolsets of the vendors that have credentials; in dynamic mode, nothing
+    // until a toolset is enabled.
+    this.defaultSet = named.length === 0 && listedTools.length === 0 && !this.dynamic;
+    if (this.defaultSet) for (const [name, set] of toolsets) if (set.default && !withoutCredentials.has(set.plugin)) chosen.add(name);
     for (const tool of tools) {
       const { spec } = tool.definition;
       const meta = TOOLSET_TOOLS.includes(spec.name);
@@ -171,17 +183,33 @@ export class ToolSelection {
   }
 
   private readonly unchosen = new Map<string, string>();
+  /** Whether nothing was named: the default toolsets are served, of the vendors that have credentials. */
+  readonly defaultSet: boolean;
+
+  /**
+   * The start-up account of a server that serves the default tools: which vendors it serves and why the others
+   * are left out. Undefined when something was named (the operator chose) or every vendor has credentials.
+   */
+  defaultVendors(): { served: string[]; notServed: Record<string, string> } | undefined {
+    if (!this.defaultSet || this.withoutCredentials.size === 0) return undefined;
+    const vendors = new Set([...this.toolsets.values()].filter((set) => set.default).map((set) => set.plugin));
+    const notServed = Object.fromEntries([...this.withoutCredentials].filter(([plugin]) => vendors.has(plugin)));
+    return { served: [...vendors].filter((plugin) => !this.withoutCredentials.has(plugin)), notServed };
+  }
 
   /** The reason given for each tool left out of the selection, naming what would select it. */
   private describeUnchosen(named: readonly string[], listedTools: readonly string[]): void {
     for (const [tool, set] of this.toolsetByTool) {
       if (this.base.has(tool) || this.hiddenAlways.has(tool)) continue;
       const how = this.dynamic ? ` (enable_toolset "${set}" serves it)` : '';
+      const plugin = this.toolsets.get(set)?.plugin ?? '';
       const which =
         named.length === 0 && listedTools.length === 0
           ? this.dynamic
             ? `MCP_DYNAMIC_TOOLSETS=true starts with the toolset tools only`
-            : `its toolset "${set}" is not one of the default toolsets (--toolsets ${set} or --toolsets all serves it)`
+            : this.withoutCredentials.has(plugin) && this.toolsets.get(set)?.default === true
+              ? `the ${plugin} plugin has ${this.withoutCredentials.get(plugin)!}, so the default tools leave it out (configure them, or --toolsets ${plugin} serves it)`
+              : `its toolset "${set}" is not one of the default toolsets (--toolsets ${set} or --toolsets all serves it)`
           : named.length > 0
             ? `MCP_TOOLSETS=${named.join(',')} does not include its toolset "${set}"${listedTools.length > 0 ? ' and MCP_TOOLS does not list it' : ''}`
             : `MCP_TOOLS=${listedTools.join(',')} does not list it`;
