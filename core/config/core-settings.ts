@@ -47,7 +47,7 @@ export const CoreSettings = Type.Object({
   MCP_TOOLSETS: Type.String({
     default: '',
     description:
-      'Comma-separated toolsets served (--toolsets github.actions,jira): toolset names, plugin names (all of a plugin\'s toolsets), "default" or "all". Empty, with MCP_TOOLS empty too: the default toolsets. artifact_read stays while a served tool can spill.',
+      'Comma-separated toolsets served (--toolsets github.actions,jira): toolset names, plugin names (all of a plugin\'s toolsets), "default" or "all". Empty, with MCP_TOOLS empty too: the default toolsets of the vendors with credentials (or <VENDOR>_CREDENTIALS=user); "default" serves them for every vendor. artifact_read stays while a served tool can spill.',
   }),
   MCP_TOOLS: Type.String({
     default: '',

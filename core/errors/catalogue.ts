@@ -9,7 +9,7 @@ export const ERROR_CATALOGUE = {
   invalid_jq: {
     retryable: false,
     summary:
-      'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, _originalData}, to retry with a corrected expression.',
+      'The jq (JMESPath) expression is longer than 2,000 characters. An expression that does not parse or fails on the data is not an error: the result is {_jqError, reason, nearestPaths, topLevelKeys} ({_jqError, _originalData} on the Atlassian passthroughs, as the reference servers answer), to retry with a corrected expression.',
   },
   invalid_graphql: {
     retryable: false,

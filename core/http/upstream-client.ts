@@ -85,6 +85,10 @@ export class UpstreamClient implements UpstreamBinding {
     return this.preparer.prepare(request);
   }
 
+  hasCredentials(): boolean {
+    return this.site.options.auth() !== undefined;
+  }
+
   secretForms(): string[] {
     // Each header value whole, and without its scheme (`Basic `, `Bearer `, `token `): what an echo shows.
     return Object.values(this.site.options.auth() ?? {}).flatMap((value) => [value, value.replace(/^[A-Za-z]+\s+/, '')]);

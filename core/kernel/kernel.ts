@@ -25,6 +25,7 @@ import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
 import { ToolSelection, type Reach } from './tool-selection.js';
+import { vendorsWithoutCredentials } from './vendor-credentials.js';
 import type { RegisteredTool } from './tool-registry.js';
 import { programCatalogue } from './program-catalogue.js';
 import { collectToolsets } from './toolsets.js';
@@ -219,6 +220,10 @@ export class Kernel {
       scrub,
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
       readOnlyServer,
+      adviseFor: (call) => async (tool) => {
+        const enabled = this.toolsets.dynamic ? await this.toolsets.enabled(call.principal) : undefined;
+        return this.selection?.advise(tool, enabled) ?? tool;
+      },
     };
     // The order is decided once for all tools (pipeline.ts): each tool's chain is the part of it that applies.
     const all = orderStages([...coreStages(deps), ...contributions]);
@@ -242,11 +247,21 @@ export class Kernel {
         this.booted.map((p) => p.spec),
         tools.map((t) => t.definition),
       ),
+      vendorsWithoutCredentials(this.booted.map((p) => ({ name: p.spec.name, upstream: p.instance?.upstream }))),
     );
     this.toolsets.attach(this.selection);
     if (!this.toolsets.dynamic) this.servedToClients = new Set(tools.map((t) => t.definition.spec.name).filter((name) => this.hiddenBy(name) === undefined));
     // The tools a client is offered (MCP_TOOLSETS, MCP_TOOLS, MCP_READ_ONLY... applied), not all that are registered.
     logger.info({ plugins: this.plugins, tools: this.servedDefinitions().length, store: store.kind }, 'kernel started');
+    const vendors = this.selection.defaultVendors();
+    if (vendors !== undefined) {
+      // One reason so far (no credentials): the vendors are listed once, the reason after them.
+      const reasons = [...new Set(Object.values(vendors.notServed))].join('; ');
+      logger.info(
+        vendors,
+        `default tools: serving ${vendors.served.join(', ') || 'no vendor'}; not ${Object.keys(vendors.notServed).join(', ')} (${reasons}). Configure a vendor's credentials (or <VENDOR>_CREDENTIALS=user), or name it in --toolsets (MCP_TOOLSETS), to serve it`,
+      );
+    }
   }
 
   /**

@@ -57,7 +57,17 @@ export class ToolSelection {
   readonly codeMode: boolean;
   private readonly codeTools = new Set<string>();
 
-  constructor(settings: Settings, tools: readonly SelectableTool[], toolsets: ReadonlyMap<string, Toolset>) {
+  /**
+   * `withoutCredentials`: the vendor plugins whose tools can only fail (vendor-credentials.ts), and why. With no
+   * selection their toolsets are left out of the default set; naming them (`--toolsets jira`, `all`, `default`)
+   * serves them as before.
+   */
+  constructor(
+    settings: Settings,
+    tools: readonly SelectableTool[],
+    toolsets: ReadonlyMap<string, Toolset>,
+    private readonly withoutCredentials: ReadonlyMap<string, string> = new Map(),
+  ) {
     const { MCP_TOOLSETS, MCP_TOOLS, MCP_EXCLUDE_TOOLS, MCP_DYNAMIC_TOOLSETS, MCP_READ_ONLY, MCP_CODE_MODE } = settings.of(SelectionSettings);
     this.dynamic = MCP_DYNAMIC_TOOLSETS;
     this.codeMode = MCP_CODE_MODE;
@@ -92,8 +102,10 @@ export class ToolSelection {
         );
       }
     }
-    // With nothing named, the default toolsets; in dynamic mode, nothing until a toolset is enabled.
-    if (named.length === 0 && listedTools.length === 0 && !this.dynamic) for (const [name, set] of toolsets) if (set.default) chosen.add(name);
+    // With nothing named, the default toolsets of the vendors that have credentials; in dynamic mode, nothing
+    // until a toolset is enabled.
+    this.defaultSet = named.length === 0 && listedTools.length === 0 && !this.dynamic;
+    if (this.defaultSet) for (const [name, set] of toolsets) if (set.default && !withoutCredentials.has(set.plugin)) chosen.add(name);
     for (const tool of tools) {
       const { spec } = tool.definition;
       const meta = TOOLSET_TOOLS.includes(spec.name);
@@ -129,6 +141,22 @@ export class ToolSelection {
     return this.unchosen.get(tool) ?? 'it is not selected';
   }
 
+  /**
+   * How a result that sends a caller (who enabled `enabled`) on to `tool` names it: the name alone when that
+   * caller is served it, else the name and what would serve it (the toolset to enable, or the --toolsets name to
+   * ask the operator for), so that no advice points at a tool the caller cannot call. A name the server does not
+   * know is returned as it is. In code mode the tools a program reaches count as served.
+   */
+  advise(tool: string, enabled: ReadonlySet<string> = EMPTY): string {
+    const set = this.toolsetByTool.get(tool);
+    const hidden = this.hiddenBy(tool, enabled, this.codeMode ? 'program' : 'client');
+    if (set === undefined || hidden === undefined) return tool;
+    if (this.hiddenAlways.has(tool)) return `${tool} (not served here: ${hidden})`;
+    return this.dynamic
+      ? `${tool} (not served to you yet: call enable_toolset with toolset "${set}" first)`
+      : `${tool} (not served here: the operator serves it by adding "${set}" to --toolsets, MCP_TOOLSETS)`;
+  }
+
   /** The toolset a registered tool belongs to. */
   toolsetOfTool(tool: string): string | undefined {
     return this.toolsetByTool.get(tool);
@@ -155,17 +183,33 @@ export class ToolSelection {
   }
 
   private readonly unchosen = new Map<string, string>();
+  /** Whether nothing was named: the default toolsets are served, of the vendors that have credentials. */
+  readonly defaultSet: boolean;
+
+  /**
+   * The start-up account of a server that serves the default tools: which vendors it serves and why the others
+   * are left out. Undefined when something was named (the operator chose) or every vendor has credentials.
+   */
+  defaultVendors(): { served: string[]; notServed: Record<string, string> } | undefined {
+    if (!this.defaultSet || this.withoutCredentials.size === 0) return undefined;
+    const vendors = new Set([...this.toolsets.values()].filter((set) => set.default).map((set) => set.plugin));
+    const notServed = Object.fromEntries([...this.withoutCredentials].filter(([plugin]) => vendors.has(plugin)));
+    return { served: [...vendors].filter((plugin) => !this.withoutCredentials.has(plugin)), notServed };
+  }
 
   /** The reason given for each tool left out of the selection, naming what would select it. */
   private describeUnchosen(named: readonly string[], listedTools: readonly string[]): void {
     for (const [tool, set] of this.toolsetByTool) {
       if (this.base.has(tool) || this.hiddenAlways.has(tool)) continue;
       const how = this.dynamic ? ` (enable_toolset "${set}" serves it)` : '';
+      const plugin = this.toolsets.get(set)?.plugin ?? '';
       const which =
         named.length === 0 && listedTools.length === 0
           ? this.dynamic
             ? `MCP_DYNAMIC_TOOLSETS=true starts with the toolset tools only`
-            : `its toolset "${set}" is not one of the default toolsets (--toolsets ${set} or --toolsets all serves it)`
+            : this.withoutCredentials.has(plugin) && this.toolsets.get(set)?.default === true
+              ? `the ${plugin} plugin has ${this.withoutCredentials.get(plugin)!}, so the default tools leave it out (configure them, or --toolsets ${plugin} serves it)`
+              : `its toolset "${set}" is not one of the default toolsets (--toolsets ${set} or --toolsets all serves it)`
           : named.length > 0
             ? `MCP_TOOLSETS=${named.join(',')} does not include its toolset "${set}"${listedTools.length > 0 ? ' and MCP_TOOLS does not list it' : ''}`
             : `MCP_TOOLS=${listedTools.join(',')} does not list it`;

@@ -29,6 +29,8 @@ export interface CoreStageDeps {
   maxValueNodes: number;
   /** MCP_READ_ONLY: a route that is not a GET is refused before policy (the gate does the same for every other request). */
   readOnlyServer: boolean;
+  /** How a result of one call names another tool to its caller (ToolContext.adviseTool). */
+  adviseFor?(call: Call): (tool: string) => Promise<string>;
 }
 
 /** The stages the kernel itself contributes: the result envelope, argument validation and the envelope check. */
@@ -93,6 +95,7 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       time: (step, micros) => call.time(step, micros),
       progress: call.progress ?? noProgress,
       ...(call.tool.spec.graphql?.partialData === true && { graphqlPartialData: true }),
+      ...(deps.adviseFor !== undefined && { adviseTool: deps.adviseFor(call) }),
     };
     const output = checkedOutput(await call.tool.handler(toolCtx));
     // Scrubbed before projection, rendering and cutting: no jq expression sees a secret (`reverse(auth)`,

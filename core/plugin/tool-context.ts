@@ -83,6 +83,11 @@ export type AnyToolContext = ToolContext<TSchema, Route | undefined>;
  */
 export type ProgressReporter = (done: number, total?: number, message?: string) => void;
 
+/** `tool` as a result of this call should name it (HandlerContext.adviseTool); the bare name outside a kernel. */
+export function advisedTool(ctx: { readonly adviseTool?: (tool: string) => Promise<string> }, tool: string): Promise<string> {
+  return ctx.adviseTool?.(tool) ?? Promise.resolve(tool);
+}
+
 /** The reporter of a call whose client asked for no progress. */
 export const noProgress: ProgressReporter = () => {};
 
@@ -125,6 +130,11 @@ export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest
    * handler whole; otherwise the upstream client ends the call with the errors (graphql-answer.ts).
    */
   readonly graphqlPartialData?: boolean;
+  /**
+   * How a result of this call names another tool it sends the caller on to (`github_get` for a diff too large):
+   * the name when the caller is served it, else the name and the toolset that would serve it. Use advisedTool().
+   */
+  readonly adviseTool?: (tool: string) => Promise<string>;
 }
 
 /** A request the pipeline did not prepare: a handler's further request, or a hop of a redirect the upstream answered with. */

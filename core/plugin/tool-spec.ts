@@ -106,6 +106,12 @@ export interface ToolSpecBase<I extends TSchema = TSchema, E extends TSchema | u
    * is taken to save from all of them.
    */
   savesArtifacts?: boolean;
+  /**
+   * A `jq` that fails on this tool's answer gives the reference Atlassian servers' `{_jqError, _originalData}`
+   * (the whole answer beside the error): for the passthroughs whose text matches theirs byte for byte. Other
+   * tools give `{_jqError, reason, nearestPaths, topLevelKeys}`: the error and where to look, not the data again.
+   */
+  referenceJqError?: boolean;
   /** Whether its results carry people-written text it labels, and what a write writes to (provenance.ts). */
   provenance?: ProvenanceSpec<Static<I>>;
 }

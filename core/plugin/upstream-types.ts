@@ -113,6 +113,11 @@ export interface UpstreamBinding {
   secretForms?(): readonly string[];
   /** Whose credential acts for a caller (`<VENDOR>_CREDENTIALS`); absent: always the service credential. */
   readonly linking?: UpstreamLinking;
+  /**
+   * Whether the service credential is configured: false when every request would fail with
+   * `missing_credentials` (a client that needs none answers true). Absent: unknown, taken as configured.
+   */
+  hasCredentials?(): boolean;
   /** This binding acting with a person's linked account: its own identity (and base URL, for Atlassian's gateway). */
   actingAs?(credential: LinkedCredential): UpstreamBinding;
 }

@@ -29,7 +29,7 @@ export function didYouMean(typed: string, known: Iterable<string>): string {
 }
 
 /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring). */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));

@@ -111,6 +111,7 @@ export function passthroughToolSpec(product: PassthroughProduct, verb: Verb): Ro
     description: product.descriptions[verb],
     annotations: ANNOTATIONS[verb],
     input,
+    referenceJqError: true,
     route: (raw: unknown): UpstreamRequest => {
       const a = raw as PassthroughInput; // validated against `input` before any route is computed
       return { method, path: a.path, query: a.queryParams, body: WITH_BODY.has(verb) ? a.body : undefined };

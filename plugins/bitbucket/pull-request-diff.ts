@@ -1,7 +1,7 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError, isToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { HandlerContext } from '../../core/plugin/tool-context.js';
+import { advisedTool, type HandlerContext } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { diffText } from '../../core/vendor/diff-text.js';
 import { repoPath } from './repo-args.js';
@@ -74,10 +74,11 @@ export async function pullRequestDiffText(
     return await diffText(ctx, deps.artifacts, where, deps.scrub(diff.text));
   } catch (error) {
     if (!isToolError(error) || error.code !== 'upstream_too_large') throw error;
+    const bbGet = await advisedTool(ctx, 'bb_get');
     throw new ToolError(
       'upstream_too_large',
       `The diff of ${where} was not read: it is larger than MCP_MAX_RESPONSE_BYTES (${deps.maxBytes} bytes). ` +
-        `List its files with bb_get on "${ctx.route.path}/diffstat", then read one file's diff with bb_get on "${repoPath(args)}/diff/${diffSpec(pr)}" and queryParams {"path": FILE}.`,
+        `List its files with ${bbGet} on "${ctx.route.path}/diffstat", then read one file's diff with bb_get on "${repoPath(args)}/diff/${diffSpec(pr)}" and queryParams {"path": FILE}.`,
     );
   }
 }

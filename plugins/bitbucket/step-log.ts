@@ -2,7 +2,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { ToolError, isToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { HandlerContext } from '../../core/plugin/tool-context.js';
+import { advisedTool, type HandlerContext } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { cleanTerminalOutput, collapseRepeatedLines } from '../../core/vendor/clean-log.js';
 import { logResultText } from '../../core/vendor/log-result.js';
@@ -70,7 +70,7 @@ export async function stepLogText(ctx: HandlerContext<StepLogRequest>, bitbucket
     step = `step ${JSON.stringify(nameOf(steps[chosen]!, chosen))}`;
     logRoute = { method: 'GET', path: `${pipelinePath(args)}/steps/${uuidSegment(uuid)}/log` };
     const listed = steps.map((s, i) => `${i + 1} ${JSON.stringify(nameOf(s, i))} (${stateOf(s)})${i === chosen ? ' <- shown' : ''}`);
-    notes.push(`Steps: ${listed.join(', ')}. Another step: pass its stepUuid (bb_get ".../pipelines/{uuid}/steps").`);
+    notes.push(`Steps: ${listed.join(', ')}. Another step: pass its stepUuid (${await advisedTool(ctx, 'bb_get')} ".../pipelines/{uuid}/steps").`);
   }
   let raw: string;
   try {

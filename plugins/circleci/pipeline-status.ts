@@ -1,6 +1,6 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { HandlerContext, ToolContext } from '../../core/plugin/tool-context.js';
+import { advisedTool, type HandlerContext, type ToolContext } from '../../core/plugin/tool-context.js';
 
 /*
  * circleci_pipeline_status: three kinds of request (the branch's pipelines, the latest one's workflows, each
@@ -63,7 +63,7 @@ export async function pipelineStatus(ctx: HandlerContext<{ projectSlug: string; 
   };
   const more = all.length - shown.length + (nextToken(workflowPage) === undefined ? 0 : 1);
   if (more > 0)
-    result.moreWorkflows = `Only the first ${shown.length} workflows are shown; list them all with circleci_get "/pipeline/${String(latest.id)}/workflow".`;
+    result.moreWorkflows = `Only the first ${shown.length} workflows are shown; list them all with ${await advisedTool(ctx, 'circleci_get')} "/pipeline/${String(latest.id)}/workflow".`;
   return result;
 }
 
@@ -93,6 +93,7 @@ async function workflowWithJobs(ctx: ToolContext, circleci: UpstreamClient, work
       stoppedAt: j.stopped_at ?? null,
     })),
   };
-  if (token !== undefined) summary.moreJobs = `Only the first ${jobs.length} jobs are shown; list them all with circleci_get "/workflow/${id}/job".`;
+  if (token !== undefined)
+    summary.moreJobs = `Only the first ${jobs.length} jobs are shown; list them all with ${await advisedTool(ctx, 'circleci_get')} "/workflow/${id}/job".`;
   return summary;
 }

@@ -8,6 +8,7 @@ import { diffText } from './pull-request-diff.js';
 import { compactPullRequest } from './pull-request-shape.js';
 import { diffLabel, pullRequestItems, VISIBILITY_LOOKUP } from './provenance.js';
 import { NumberOf, Owner, Page, PAGE_NOTE, PerPage, READ, Repo, repoPath, State } from './shared-args.js';
+import { advisedTool } from '../../core/plugin/tool-context.js';
 
 // Pull requests, as read: listed, one by one, and as a diff (the reads an agent needs around a red build).
 
@@ -108,7 +109,7 @@ export const GET_PULL_REQUEST_DIFF = defineTool({
       const why = status === 406 ? 'GitHub refuses to produce a diff this large' : `it is larger than MCP_MAX_RESPONSE_BYTES (${github.maxBytes} bytes)`;
       throw new ToolError(
         code === 'upstream_too_large' ? 'upstream_too_large' : 'upstream_http_error',
-        `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with github_get on "${files}" (per_page, page).`,
+        `The diff of ${where} was not read: ${why}. List its changed files, each with its patch, with ${await advisedTool(ctx, 'github_get')} on "${files}" (per_page, page).`,
         {
           status,
           upstreamBody: (error as ToolError).upstreamBody,

@@ -3,6 +3,7 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import type { JiraDeps } from './jira-api.js';
 import { IMAGE_TYPES, sniffImageType } from './image-type.js';
+import { advisedTool } from '../../core/plugin/tool-context.js';
 
 /** Largest image returned inline: an image block travels whole, base64, in one message. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -15,8 +16,7 @@ export const AttachmentArgs = Type.Object(
 export const GET_ATTACHMENT = defineTool({
   name: 'jira_get_attachment',
   title: 'Get a Jira image attachment',
-  description:
-    'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see. Other attachments: jira_get on /rest/api/3/attachment/{id} for metadata.',
+  description: 'An image attached to a Jira issue (PNG, JPEG, GIF or WebP, up to 5 MiB) as an image the model can see.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: AttachmentArgs,
   toolset: 'jira.issues',
@@ -32,11 +32,12 @@ export const GET_ATTACHMENT = defineTool({
     const id = ctx.args.attachmentId;
     const metaPath = `/rest/api/3/attachment/${id}`;
     const meta = ((await jira.send(ctx, { method: 'GET', path: metaPath }, { expect: 'json' })).body ?? {}) as AttachmentMeta;
+    const jiraGet = await advisedTool(ctx, 'jira_get');
     const described = `Attachment ${id} (${JSON.stringify(meta.filename ?? '')}, ${meta.mimeType ?? 'no type'}, ${meta.size ?? '?'} bytes)`;
     const refuse = (why: string): never => {
       throw new ToolError(
         'unsupported_content',
-        `${described} ${why}; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with jira_get on "${metaPath}".`,
+        `${described} ${why}; this tool returns PNG, JPEG, GIF and WebP images up to 5 MiB. Read its metadata with ${jiraGet} on "${metaPath}".`,
       );
     };
     if (!IMAGE_TYPES.includes(meta.mimeType ?? '')) refuse('is not an image');

@@ -1,6 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import { boundedSearch, ProjectionTooLarge } from './bounded-jmespath.js';
 import { setDataMember } from '../../core/result/data-member.js';
+import { jqFailure } from './jq-failure.js';
 
 /** The longest `jq` expression accepted: far above any real projection, far below what parsing can choke on. */
 export const MAX_JQ_CHARS = 2000;
@@ -9,13 +10,20 @@ export const MAX_JQ_CHARS = 2000;
 export type PlainJsonMode = 'toon' | 'json';
 
 /**
- * Applies a JMESPath expression the way the reference Atlassian servers do: an empty or blank expression
- * means none, and any failure (syntax or runtime) yields `{_jqError, _originalData}` instead of an error, so
- * the model sees both what went wrong and the data it can retry on. Two things are errors instead, since no
- * retry on the same data can help: an expression over MAX_JQ_CHARS (`invalid_jq`), and one that would produce
- * more than its budget or run past its deadline (`projection_too_large`, see bounded-jmespath.ts).
+ * How a failed expression answers: as the reference Atlassian servers do, `{_jqError, _originalData}` (the whole
+ * answer beside the error: the passthroughs whose text matches theirs byte for byte), or `{_jqError, reason,
+ * nearestPaths, topLevelKeys}` (jq-failure.ts: where to look, not the data again; every other tool).
  */
-export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json'): unknown {
+export type JqFailureShape = 'reference' | 'hints';
+
+/**
+ * Applies a JMESPath expression: an empty or blank expression means none, and any failure (syntax or runtime)
+ * is a result, not an error, that says what went wrong so that the model retries with a corrected expression
+ * (`failure` decides its shape). Two things are errors instead, since no retry on the same data can help: an
+ * expression over MAX_JQ_CHARS (`invalid_jq`), and one that would produce more than its budget or run past its
+ * deadline (`projection_too_large`, see bounded-jmespath.ts).
+ */
+export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode = 'json', failure: JqFailureShape = 'hints'): unknown {
   if (typeof expression !== 'string' || expression.trim() === '') return data;
   if (expression.length > MAX_JQ_CHARS) {
     throw new ToolError(
@@ -33,7 +41,8 @@ export function applyJq(data: unknown, expression: unknown, mode: PlainJsonMode 
         `The jq expression was stopped: ${error.message}. Select less: pick fields rather than repeat values (\`[@,@]\` doubles the data at each step).`,
       );
     }
-    return { _jqError: `Invalid JMESPath expression: ${expression}`, _originalData: data };
+    if (failure === 'reference') return { _jqError: `Invalid JMESPath expression: ${expression}`, _originalData: data };
+    return jqFailure(data, expression, error);
   }
   return toPlainJson(result, mode);
 }

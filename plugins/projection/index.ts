@@ -31,7 +31,9 @@ export class ProjectionPlugin implements DevtoolsPlugin {
           const { applyJq } = await loadJq();
           // The handler's value was scrubbed; an expression can still put a secret together from parts
           // (`join('', [head, tail])`), so what it makes is scrubbed once more, for the text and the structured value alike.
-          return { ...produced, value: scrubJsonValue(applyJq(produced.value, jq, outputFormat === 'json' ? 'json' : 'toon'), this.scrub) };
+          const failure = call.tool.spec.referenceJqError === true ? 'reference' : 'hints';
+          const projected = applyJq(produced.value, jq, outputFormat === 'json' ? 'json' : 'toon', failure);
+          return { ...produced, value: scrubJsonValue(projected, this.scrub) };
         },
       },
     ];

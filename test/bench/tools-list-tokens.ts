@@ -39,9 +39,23 @@ export interface ToolsListSize {
   perTool: Array<{ name: string; tokens: number }>;
 }
 
-/** The tools/list of the built server started with no arguments (no config file: every plugin). */
+/**
+ * Placeholder credentials of every vendor: with no selection a vendor's default toolsets are served only when it
+ * has credentials, and the budget is for the largest default set, every vendor configured.
+ */
+const EVERY_VENDOR = {
+  GITHUB_TOKEN: 'ghp_benchToken0123',
+  CIRCLECI_TOKEN: 'circle-benchToken0123',
+  ATLASSIAN_SITE_NAME: 'acme',
+  ATLASSIAN_USER_EMAIL: 'bench@acme.example',
+  ATLASSIAN_API_TOKEN: 'ATATT3xFfGF0-bench-token',
+  ATLASSIAN_BITBUCKET_USERNAME: 'bench',
+  ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-bench',
+};
+
+/** The tools/list of the built server started with no arguments (no config file: every plugin; every vendor configured). */
 export function measureToolsList(structuredOutput: boolean, args: string[] = []): Promise<ToolsListSize> {
-  return toolsListOf(args, { MCP_STRUCTURED_OUTPUT: String(structuredOutput) }).then((result) => {
+  return toolsListOf(args, { MCP_STRUCTURED_OUTPUT: String(structuredOutput), ...EVERY_VENDOR }).then((result) => {
     const text = JSON.stringify(result);
     const perTool = result.tools.map((t) => ({ name: t.name, tokens: countTokens(JSON.stringify(t)) })).sort((a, b) => b.tokens - a.tokens);
     return { structuredOutput, tools: result.tools.length, bytes: Buffer.byteLength(text, 'utf8'), tokens: countTokens(text), perTool };

@@ -60,7 +60,8 @@ type ToolRow = { name: string; access: string; toolset: string };
 
 /** The toolsets a server with no selection serves (the default ones), as `tools --json` lists them. */
 async function defaultToolsets(): Promise<string[]> {
-  const listed = await runCli(['tools', '--json'], { env: { MCP_TOOLSETS: '' } });
+  // Named: with nothing named, only the vendors with credentials are served (the default set's credential rule).
+  const listed = await runCli(['tools', '--json', '--toolsets', 'default'], { env: { MCP_TOOLSETS: '' } });
   return [...new Set((JSON.parse(listed.stdout) as ToolRow[]).map((r) => r.toolset).filter((t) => t !== 'artifacts'))];
 }
 
@@ -160,7 +161,9 @@ describe('README.md: every command it gives runs as written', () => {
       .slice(1)
       .map((w) => (w === '3000' ? port : w));
     const dir = mkdtempSync(join(tmpdir(), 'readme-http-'));
-    const running = await startCommand(['node', CLI_PATH, ...args], { PATH: process.env.PATH ?? '', HOME: dir }, dir);
+    // A reader has credentials set: with none, the default tools would leave every vendor out.
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, GITHUB_TOKEN: 'ghp_readmeHttpTestToken0123' };
+    const running = await startCommand(['node', CLI_PATH, ...args], env, dir);
     try {
       expect(running.url).to.equal(url.replace(':3000', `:${port}`));
       const client = await connectHttp(running.url);

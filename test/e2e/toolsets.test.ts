@@ -19,14 +19,29 @@ interface Row {
   toolset: string;
 }
 
-/** `tools --json` of a server started with `args` (and `env`); nothing chosen means the default toolsets. */
+/** Credentials of every vendor: with nothing chosen, a vendor's default toolsets are served only when it has them. */
+const EVERY_VENDOR = {
+  GITHUB_TOKEN: 'ghp_toolsetsTestToken0123',
+  CIRCLECI_TOKEN: 'circle-toolsetsTestToken0123',
+  ATLASSIAN_SITE_NAME: 'acme',
+  ATLASSIAN_USER_EMAIL: 'mia.krystof@acme.example',
+  ATLASSIAN_API_TOKEN: 'ATATT3xFfGF0-toolsets-token-7f3a',
+  ATLASSIAN_BITBUCKET_USERNAME: 'mia-k',
+  ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-ATBB-toolsets-5d1e',
+};
+
+/** `tools --json` of a server started with `args` (and `env`); nothing chosen means the default toolsets (every vendor configured). */
 async function served(args: string[], env: Record<string, string> = {}): Promise<Row[]> {
-  const ran = await runCli(['tools', '--json', ...args], { env: Object.keys(env).length > 0 || args.length > 0 ? env : { MCP_TOOLSETS: '' } });
+  const ran = await runCli(['tools', '--json', ...args], {
+    env: Object.keys(env).length > 0 || args.length > 0 ? env : { MCP_TOOLSETS: '', ...EVERY_VENDOR },
+  });
   expect(ran.code, ran.stderr).to.equal(0);
   return JSON.parse(ran.stdout) as Row[];
 }
 
 const names = (rows: readonly Row[]): string[] => rows.map((r) => r.name).sort();
+/** A vault key (32 bytes, base64): linked accounts need the vault. */
+const VAULT_KEY = Buffer.alloc(32, 7).toString('base64');
 const toolsets = (rows: readonly Row[]): string[] => [...new Set(rows.map((r) => r.toolset))].sort();
 
 /** The default toolsets: the typed tools for the common jobs, never the REST passthroughs. */
@@ -61,6 +76,40 @@ describe('toolsets: which tools a server serves', () => {
       plugin: 'jira',
       toolset: 'jira.issues',
     });
+  });
+
+  it("with only GITHUB_TOKEN and nothing chosen, serves GitHub's default tools, not the vendors that could only fail, and says why once", async () => {
+    const session = await connectStdio({ env: { MCP_TOOLSETS: '', GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' } });
+    try {
+      const listed = (await session.client.listTools()).tools.map((t) => t.name);
+      expect(listed.filter((n) => !n.startsWith('github_') && n !== 'artifact_read')).to.deep.equal([]);
+      expect(listed).to.include.members(['github_list_workflow_runs', 'github_get_pull_request_diff', 'github_create_issue']);
+      const line = JSON.parse(await session.waitForStderr('default tools:')) as { msg: string; served: string[]; notServed: Record<string, string> };
+      expect(line.served).to.deep.equal(['github']);
+      expect(line.notServed).to.deep.equal({
+        circleci: 'no credentials configured',
+        jira: 'no credentials configured',
+        confluence: 'no credentials configured',
+        bitbucket: 'no credentials configured',
+      });
+      expect(line.msg).to.contain('name it in --toolsets (MCP_TOOLSETS)');
+      expect(session.stderr.filter((l) => l.includes('default tools:'))).to.have.length(1);
+      // A call to a left-out tool says why, and what serves it.
+      const refused = await session.client.callTool({ name: 'jira_search', arguments: { jql: 'project = PLAT' } }).catch((e: Error) => e);
+      expect(String(refused instanceof Error ? refused.message : JSON.stringify(refused.content))).to.contain(
+        'the jira plugin has no credentials configured, so the default tools leave it out (configure them, or --toolsets jira serves it)',
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('serves a vendor that acts with linked accounts (<VENDOR>_CREDENTIALS=user) with no service credential, and one named explicitly', async () => {
+    const linked = await served([], { MCP_TOOLSETS: '', GITHUB_TOKEN: 'ghp_toolsetsTestToken0123', CIRCLECI_CREDENTIALS: 'user', MCP_VAULT_KEY: VAULT_KEY });
+    expect(toolsets(linked)).to.deep.equal(['artifacts', 'circleci.pipelines', 'github.actions', 'github.issues', 'github.pull_requests']);
+    const named = await served(['--toolsets', 'default'], { GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' });
+    expect(toolsets(named)).to.deep.equal(DEFAULT_TOOLSETS);
+    expect(toolsets(await served(['--toolsets', 'github,jira.issues'], { GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' }))).to.include('jira.issues');
   });
 
   it('serves every tool with --toolsets all, and all of a vendor by its name', async () => {

@@ -76,10 +76,10 @@ describe('hardening: projection bombs are stopped, reported with their own code 
     expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: `name${' || name'.repeat(199)}` }))).to.equal('app');
   });
 
-  it('keeps the reference behaviour for an expression that is merely wrong: {_jqError, _originalData}', async () => {
-    expect(textOf(await kernel.call('fixture_get', { path: '/repo', jq: '[', outputFormat: 'json' }))).to.contain(
-      '"_jqError": "Invalid JMESPath expression: ["',
-    );
+  it('answers an expression that is merely wrong with the error and where to look, not the data: {_jqError, reason, nearestPaths, topLevelKeys}', async () => {
+    const text = textOf(await kernel.call('fixture_get', { path: '/repo', jq: '[', outputFormat: 'json' }));
+    expect(text).to.contain('"_jqError": "Invalid JMESPath expression: ["');
+    expect(text).not.to.contain('_originalData');
   });
 
   it('documents invalid_jq as what a bad expression really gives: the long one an error, the broken one a retryable result', async () => {
@@ -92,8 +92,9 @@ describe('hardening: projection bombs are stopped, reported with their own code 
     expect([long.isError, textOf(long).endsWith('Code: invalid_jq')]).to.deep.equal([true, true]);
     expect(row).to.contain('longer than 2,000 characters');
     expect(broken.isError).to.equal(undefined);
-    expect(Object.keys(JSON.parse(textOf(broken)))).to.deep.equal(['_jqError', '_originalData']);
-    expect(row).to.contain('{_jqError, _originalData}');
+    expect(Object.keys(JSON.parse(textOf(broken)))).to.deep.equal(['_jqError', 'reason', 'nearestPaths', 'topLevelKeys']);
+    expect(row).to.contain('{_jqError, reason, nearestPaths, topLevelKeys}');
+    expect(row).to.contain('{_jqError, _originalData} on the Atlassian passthroughs');
   });
 
   it('answers other calls afterwards', async () => {

@@ -214,3 +214,53 @@ describe('tool selection: code mode', () => {
     expect(servedTo(guarded, 'program')).to.deep.equal(['github_list_workflow_runs', 'github_get_job_logs', 'artifact_read']);
   });
 });
+
+describe('tool selection: advice that names another tool (issue 53, item 6)', () => {
+  it('names a served tool bare, and one outside the selection with the toolset that serves it', () => {
+    expect(select().advise('github_list_workflow_runs')).to.equal('github_list_workflow_runs');
+    expect(select().advise('github_get')).to.equal('github_get (not served here: the operator serves it by adding "github.repos" to --toolsets, MCP_TOOLSETS)');
+    const dynamic = select({ MCP_DYNAMIC_TOOLSETS: true });
+    expect(dynamic.advise('github_get')).to.equal('github_get (not served to you yet: call enable_toolset with toolset "github.repos" first)');
+    expect(dynamic.advise('github_get', new Set(['github.repos']))).to.equal('github_get');
+  });
+
+  it('says why a tool no toolset can bring back is not served (excluded, read-only), and leaves unknown names alone', () => {
+    expect(select({ MCP_TOOLSETS: 'all', MCP_EXCLUDE_TOOLS: 'github_get' }).advise('github_get')).to.equal(
+      'github_get (not served here: MCP_EXCLUDE_TOOLS (--exclude-tools) lists it)',
+    );
+    expect(select({ MCP_READ_ONLY: true }).advise('github_rerun_workflow')).to.equal(
+      'github_rerun_workflow (not served here: MCP_READ_ONLY=true hides it (it can change things))',
+    );
+    expect(select().advise('no_such_tool')).to.equal('no_such_tool');
+  });
+});
+
+describe('tool selection: the default set serves the vendors with credentials (issue 53, item 6)', () => {
+  const withoutJira = (values: Partial<typeof SELECTION_DEFAULTS> = {}): ToolSelection =>
+    new ToolSelection(
+      settings(values),
+      TOOLS,
+      collectToolsets(
+        PLUGINS,
+        TOOLS.map((t) => t.definition),
+      ),
+      new Map([['jira', 'no credentials configured']]),
+    );
+
+  it('leaves a vendor without credentials out of the default set, saying why and what serves it', () => {
+    expect(served(withoutJira())).not.to.include('jira_get');
+    expect(served(withoutJira())).to.include('github_list_workflow_runs');
+    expect(withoutJira().hiddenBy('jira_get')).to.equal(
+      'the jira plugin has no credentials configured, so the default tools leave it out (configure them, or --toolsets jira serves it)',
+    );
+    expect(withoutJira().defaultVendors()).to.deep.equal({ served: ['github'], notServed: { jira: 'no credentials configured' } });
+  });
+
+  it('serves it when the operator names it, or default, and then gives no account of vendors', () => {
+    for (const named of ['jira', 'default', 'all']) {
+      expect(served(withoutJira({ MCP_TOOLSETS: named })), named).to.include('jira_get');
+      expect(withoutJira({ MCP_TOOLSETS: named }).defaultVendors(), named).to.equal(undefined);
+    }
+    expect(select().defaultVendors()).to.equal(undefined);
+  });
+});

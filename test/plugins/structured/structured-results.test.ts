@@ -69,7 +69,12 @@ describe('structured output: the three contracts, in-process against a loopback 
       const result = await kernel.call('fixture_list_runs', { ...runsArgs, jq: 'workflow_runs[', outputFormat: 'json' });
       expect(result.isError).to.equal(undefined);
       expect(structured(result)).to.deep.equal({
-        data: { _jqError: 'Invalid JMESPath expression: workflow_runs[', _originalData: { total_count: 0, workflow_runs: [] } },
+        data: {
+          _jqError: 'Invalid JMESPath expression: workflow_runs[',
+          reason: (structured(result) as { data: { reason: string } }).data.reason,
+          nearestPaths: ['workflow_runs', 'workflow_runs[*]', 'total_count'],
+          topLevelKeys: ['total_count', 'workflow_runs'],
+        },
         nextPage: null,
       });
       expect(JSON.parse(textOf(result))).to.deep.equal(structured(result));
