@@ -287,6 +287,11 @@ export class Kernel {
     return [...this.tools.values()].filter((t) => this.hiddenBy(t.definition.spec.name, enabled) === undefined).map((t) => t.definition);
   }
 
+  /** With nothing named: the vendors the default set serves and why the others are left out (see ToolSelection). */
+  defaultVendors(): { served: string[]; notServed: Record<string, string> } | undefined {
+    return this.selection?.defaultVendors();
+  }
+
   /** The toolset a tool belongs to. */
   toolsetOf(tool: string): string | undefined {
     return this.selection?.toolsetOfTool(tool);

@@ -19,7 +19,22 @@ export function stdioBanner(kernel: Kernel): string {
   const readOnly = kernel.settings.get<boolean>('MCP_READ_ONLY') ? ', read-only' : '';
   return (
     `mcp-devtools ${VERSION} is serving MCP over stdio: ${what}${readOnly}.\n` +
+    vendorsLeftOut(kernel) +
     'An MCP client talks to it on stdin and stdout, so there is nothing to type here. Ctrl+C (or Ctrl+D) stops it.\n'
+  );
+}
+
+/**
+ * A first run with no credentials serves no vendor's tools: the person at the terminal is told why and what to
+ * set, not left with "0 tools".
+ */
+function vendorsLeftOut(kernel: Kernel): string {
+  const vendors = kernel.defaultVendors();
+  if (vendors === undefined) return '';
+  const left = Object.keys(vendors.notServed);
+  return (
+    `Not serving ${left.join(', ')}: no credentials configured for ${left.length === 1 ? 'it' : 'them'}. ` +
+    "Set a vendor's token (GITHUB_TOKEN, CIRCLECI_TOKEN, ATLASSIAN_API_TOKEN...: docs/configuration.md), or serve its tools anyway with --toolsets default.\n"
   );
 }
 

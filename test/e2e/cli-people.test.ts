@@ -275,6 +275,14 @@ describe('serving over stdio on a terminal', () => {
     expect(ran.output).to.contain(banner);
   });
 
+  it('with no credentials at all (the first run): says which vendors it leaves out and what to set', async () => {
+    const ran = await runInTerminal([], { env: { MCP_TOOLSETS: '' }, typeWhen: { seen: 'stops it.', keys: '\x04' } });
+    expect(ran.code, ran.output).to.equal(0);
+    expect(ran.output).to.contain(
+      "Not serving github, circleci, jira, confluence, bitbucket: no credentials configured for them. Set a vendor's token (GITHUB_TOKEN, CIRCLECI_TOKEN, ATLASSIAN_API_TOKEN...: docs/configuration.md), or serve its tools anyway with --toolsets default.",
+    );
+  });
+
   it('started by an MCP client (pipes): no banner, JSON lines; LOG_FORMAT=pretty asks for plain lines', async () => {
     const piped = await runCli([], { cwd: fixtureDir() });
     expect(piped.code).to.equal(0);
