@@ -98,6 +98,7 @@ const CROSS_CUTTING = [
   'CachePlugin',
   'ArtifactsPlugin',
   'StructuredOutputPlugin',
+  'AllowlistsPlugin',
   'PolicyPlugin',
   'ToolsetsPlugin',
   'CodeModePlugin',
