@@ -1,5 +1,5 @@
 import { Kind, parse, visit, type ValueNode } from 'graphql';
-import type { Named } from './named-resources.js';
+import type { Named } from './named.js';
 
 /**
  * The GitHub repositories a GraphQL operation names: variables `owner` and `name`, and each `repository(owner:,

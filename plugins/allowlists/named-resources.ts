@@ -1,5 +1,8 @@
 import { servedPath } from '../../core/http/path-guards.js';
 import { graphqlRepositories } from './graphql-repositories.js';
+import type { Named } from './named.js';
+
+export type { Named } from './named.js';
 
 /** A request as the allowlists read it: the prepared one, or one the handler sends beyond it. */
 export interface ReadRequest {
@@ -12,16 +15,6 @@ export interface ReadRequest {
   /** Whether the request carries a GraphQL operation (its body is read as one). */
   readonly graphql: boolean;
 }
-
-/**
- * What a request names, as its vendor's allowlist decides it: a resource (`acme/app`, `PLAT`, `gh/acme/app`), a
- * container whose listing is read (a Bitbucket workspace: allowed when some pattern's first part matches it), or
- * something named in a spelling the list cannot decide (a repository by id), which is refused under a list.
- */
-export type Named =
-  | { readonly kind: 'resource'; readonly value: string }
-  | { readonly kind: 'container'; readonly value: string }
-  | { readonly kind: 'undecidable'; readonly what: string };
 
 /** The vendors with an allowlist, by the upstream identity's vendor name. */
 export type ListedVendor = 'github' | 'bitbucket' | 'circleci' | 'jira' | 'confluence';

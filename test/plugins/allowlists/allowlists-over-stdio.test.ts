@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
@@ -196,6 +199,34 @@ describe('Allowlists unset: everything is allowed, as before', function () {
     } finally {
       await session.close();
       await mock.close();
+    }
+  });
+});
+
+describe('Allowlists under a policy document: the list holds for what the policy allows', function () {
+  this.timeout(60_000);
+  it('a call and a redirect hop the policy allows are refused off the list; the policy still decides the rest', async () => {
+    const mock = await MockUpstream.start();
+    answerEverything(mock);
+    mock.on('GET', /^\/repos\/acme\/app\/readme$/, { status: 302, headers: { location: `${mock.url}/repos/evil/secret/readme` } });
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-devtools-allowlists-'));
+    writeFileSync(join(dir, 'policy.yaml'), 'version: 1\nrules:\n  - id: reads\n    effect: allow\n    match: { readOnly: true }\n');
+    const session = await connectStdio({ cwd: dir, env: { ...vendorEnv(mock), MCP_ALLOW_REPOS: 'acme/app', MCP_POLICY_FILE: join(dir, 'policy.yaml') } });
+    const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+      (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+    try {
+      const off = await call('github_get', { path: '/repos/evil/x/readme' });
+      expect(off._meta).to.deep.include({ code: 'policy_denied', allowlist: { setting: 'MCP_ALLOW_REPOS', value: 'evil/x' } });
+      const hop = await call('github_get', { path: '/repos/acme/app/readme' });
+      expect(hop._meta).to.deep.include({ code: 'policy_denied', allowlist: { setting: 'MCP_ALLOW_REPOS', value: 'evil/secret' } });
+      const write = await call('github_create_issue', { owner: 'acme', repo: 'app', title: 'x' });
+      expect(write._meta).to.deep.include({ code: 'policy_denied' });
+      expect(write._meta?.decision).to.deep.include({ effect: 'deny', ruleId: null });
+      expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /repos/acme/app/readme']);
+    } finally {
+      await session.close();
+      await mock.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
