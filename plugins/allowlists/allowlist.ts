@@ -1,3 +1,5 @@
+import { StartupError } from '../../core/errors/tool-error.js';
+
 /**
  * One vendor's allowlist: the setting it comes from and its patterns. A pattern is `/`-separated parts where `*`
  * matches any run of characters within one part (never a `/`: `acme/*` is no pattern for `acme-evil/x`), `?`
@@ -12,13 +14,30 @@ export interface Allowlist {
   allowsPrefix(prefix: string): boolean;
 }
 
-/** The list a setting holds, or undefined when it is unset (everything allowed). */
-export function allowlistOf(setting: string, value: string): Allowlist | undefined {
+/** How a setting's entries are written: how many `/`-separated parts each has, and an example. */
+export interface ListShape {
+  readonly parts: number;
+  readonly example: string;
+}
+
+/**
+ * The list a setting holds, or undefined when it is unset (everything allowed). An entry of another shape
+ * (`acme` in MCP_ALLOW_REPOS, which would match no repository and refuse every call) fails start-up.
+ */
+export function allowlistOf(setting: string, value: string, shape: ListShape): Allowlist | undefined {
   const patterns = value
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
   if (patterns.length === 0) return undefined;
+  for (const pattern of patterns) {
+    const parts = pattern.split('/');
+    if (parts.length !== shape.parts || parts.some((part) => part === '')) {
+      throw new StartupError(
+        `${setting} lists ${JSON.stringify(pattern)}, which is not of the form ${shape.example}: write each entry like that, separated by commas.`,
+      );
+    }
+  }
   const whole = patterns.map((p) => new RegExp(`^${partsSource(p.split('/'))}$`, 'is'));
   return {
     setting,

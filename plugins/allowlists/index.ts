@@ -23,11 +23,14 @@ export class AllowlistsPlugin implements DevtoolsPlugin {
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     const own = settings.of(AllowlistSettings);
     const lists: Allowlists = {
-      github: allowlistOf('MCP_ALLOW_REPOS', own.MCP_ALLOW_REPOS),
-      jira: allowlistOf('MCP_ALLOW_JIRA_PROJECTS', own.MCP_ALLOW_JIRA_PROJECTS),
-      confluence: allowlistOf('MCP_ALLOW_CONFLUENCE_SPACES', own.MCP_ALLOW_CONFLUENCE_SPACES),
-      bitbucket: allowlistOf('MCP_ALLOW_BITBUCKET_REPOS', own.MCP_ALLOW_BITBUCKET_REPOS),
-      circleci: allowlistOf('MCP_ALLOW_CIRCLECI_PROJECTS', own.MCP_ALLOW_CIRCLECI_PROJECTS),
+      github: allowlistOf('MCP_ALLOW_REPOS', own.MCP_ALLOW_REPOS, { parts: 2, example: 'owner/repo (acme/app, acme/*)' }),
+      jira: allowlistOf('MCP_ALLOW_JIRA_PROJECTS', own.MCP_ALLOW_JIRA_PROJECTS, { parts: 1, example: 'a project key (PLAT)' }),
+      confluence: allowlistOf('MCP_ALLOW_CONFLUENCE_SPACES', own.MCP_ALLOW_CONFLUENCE_SPACES, { parts: 1, example: 'a space key (ENG)' }),
+      bitbucket: allowlistOf('MCP_ALLOW_BITBUCKET_REPOS', own.MCP_ALLOW_BITBUCKET_REPOS, { parts: 2, example: 'workspace/repo (acme/app, acme/*)' }),
+      circleci: allowlistOf('MCP_ALLOW_CIRCLECI_PROJECTS', own.MCP_ALLOW_CIRCLECI_PROJECTS, {
+        parts: 3,
+        example: 'a project slug vcs/org/repo (gh/acme/app, gh/acme/*)',
+      }),
     };
     this.lists = Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined));
   }

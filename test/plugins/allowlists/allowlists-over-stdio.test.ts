@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { ACCOUNT } from '../atlassian/atlassian-calls.js';
 import { connectStdio, type StdioSession } from '../../support/sdk-client.js';
+import { runCli } from '../../support/run-cli.js';
 import { textOf } from '../../support/test-kernel.js';
 
 const LISTS = {
@@ -228,5 +229,17 @@ describe('Allowlists under a policy document: the list holds for what the policy
       await mock.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Allowlists: an entry of the wrong shape stops the start', function () {
+  this.timeout(30_000);
+  it('names the setting, the entry and the form to write', async () => {
+    const run = await runCli([], { env: { MCP_ALLOW_REPOS: 'acme/app, acme' } });
+    expect(run.code).to.not.equal(0);
+    expect(run.stderr).to.contain('MCP_ALLOW_REPOS lists "acme", which is not of the form owner/repo (acme/app, acme/*)');
+    const slug = await runCli([], { env: { MCP_ALLOW_CIRCLECI_PROJECTS: 'acme/*' } });
+    expect(slug.code).to.not.equal(0);
+    expect(slug.stderr).to.contain('MCP_ALLOW_CIRCLECI_PROJECTS lists "acme/*"');
   });
 });
