@@ -26,7 +26,7 @@ export function namedResources(vendor: ListedVendor, request: ReadRequest): Name
     .filter((s) => s !== '');
   switch (vendor) {
     case 'github':
-      return [...githubPath(parts), ...(request.graphql ? graphqlRepositories(request.body) : [])];
+      return [...githubPath(parts), ...searchedRepositories(parts, request.search), ...(request.graphql ? graphqlRepositories(request.body) : [])];
     case 'bitbucket':
       return bitbucketPath(parts);
     case 'circleci':
@@ -46,6 +46,16 @@ function githubPath(parts: string[]): Named[] {
   if (parts[0] === 'repos' && parts.length >= 3) return [resource(`${parts[1]}/${parts[2]}`)];
   if (parts[0] === 'repositories' && parts.length >= 2) return [undecidable(`repository id ${parts[1]} (name it as /repos/{owner}/{repo})`)];
   return [];
+}
+
+/**
+ * The repositories a GitHub search narrows to with `repo:owner/name` qualifiers (`/search/issues?q=repo:acme/app
+ * bug`). A search without one reads every repository the token sees: not decided (docs/policy.md#allowlists).
+ */
+function searchedRepositories(parts: string[], search: string): Named[] {
+  if (parts[0] !== 'search') return [];
+  const q = new URLSearchParams(search).get('q') ?? '';
+  return [...q.matchAll(/(?:^|[\s(])repo:"?([^\s")]+)/gi)].map((m) => resource(m[1]!));
 }
 
 /** Cloud `/2.0/repositories/{workspace}/{repo}`, a workspace's listing; Data Center `/rest/api/{v}/projects/{KEY}/repos/{slug}`. */

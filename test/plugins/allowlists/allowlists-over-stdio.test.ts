@@ -109,6 +109,14 @@ describe('Allowlists across vendors (MCP_ALLOW_*), over stdio', function () {
       await refused('github_create_issue', { owner: 'acme-evil', repo: 'app', title: 'x' }, 'MCP_ALLOW_REPOS', 'acme-evil/app');
     });
 
+    it('a search names its repositories by repo: qualifiers (one without them is not decided)', async () => {
+      await refused('github_search_issues', { query: 'is:open repo:acme/app repo:evil/x' }, 'MCP_ALLOW_REPOS', 'evil/x');
+      await refused('github_search_issues', { query: 'is:open (REPO:"evil/x")' }, 'MCP_ALLOW_REPOS', 'evil/x');
+      await allowed('github_search_issues', { query: 'is:open repo:acme/app' }, 'GET /search/issues');
+      // A negated qualifier narrows the search, and names nothing it reads.
+      await allowed('github_search_issues', { query: 'repo:acme/app -repo:evil/x' }, 'GET /search/issues');
+    });
+
     it('a same-origin redirect to a repository off the list is refused and never followed', async () => {
       mock.on('GET', /^\/repos\/acme\/app\/readme$/, { status: 301, headers: { location: `${mock.url}/repos/evil/secret/readme` } });
       mock.requests.length = 0;
