@@ -141,6 +141,14 @@ describe('Allowlists across vendors (MCP_ALLOW_*), over stdio', function () {
         'MCP_ALLOW_REPOS',
         'evil/x',
       );
+      // In a fragment, and with an owner that is not a string (undecidable: refused).
+      await refused(
+        'github_graphql',
+        { query: 'query { ...R } fragment R on Query { repository(owner: "evil", name: "x") { name } }' },
+        'MCP_ALLOW_REPOS',
+        'evil/x',
+      );
+      await refused('github_graphql', { query: q, variables: { owner: ['acme'], name: 'app' } }, 'MCP_ALLOW_REPOS');
       const q2 = 'query($o: String!, $n: String!) { repository(owner: $o, name: $n) { name } }';
       await refused('github_graphql', { query: q2, variables: { o: 'evil', n: 'x' } }, 'MCP_ALLOW_REPOS', 'evil/x');
       await allowed('github_graphql', { query: 'query { viewer { login } }' }, 'POST /graphql');
@@ -153,6 +161,8 @@ describe('Allowlists across vendors (MCP_ALLOW_*), over stdio', function () {
       await refused('circleci_flaky_tests', { projectSlug: 'gh/other/app' }, 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/app');
       await allowed('circleci_get', { path: '/project/github/acme/app/pipeline' }, 'GET /api/v2/project/github/acme/app/pipeline');
       await refused('circleci_get', { path: '/project/github/other/app/pipeline' }, 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/app');
+      await refused('circleci_get', { path: '/api/v1.1/project/github/other/app/7' }, 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/app');
+      await allowed('circleci_get', { path: '/api/v1.1/project/github/acme/app/7' }, 'GET /api/v1.1/project/github/acme/app/7');
       await refused('circleci_trigger_pipeline', { projectSlug: 'bb/acme/app' }, 'MCP_ALLOW_CIRCLECI_PROJECTS', 'bb/acme/app');
     });
   });
