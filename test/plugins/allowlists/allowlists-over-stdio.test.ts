@@ -261,3 +261,32 @@ describe('Allowlists: an entry of the wrong shape stops the start', function () 
     expect(slug.stderr).to.contain('MCP_ALLOW_CIRCLECI_PROJECTS lists "acme/*"');
   });
 });
+
+describe('Allowlists in code mode: a program is held to them call by call', function () {
+  this.timeout(60_000);
+  it("a program's call off the list is refused as policy_denied, the one on it runs", async () => {
+    const mock = await MockUpstream.start();
+    answerEverything(mock);
+    const session = await connectStdio({ env: { ...vendorEnv(mock), MCP_CODE_MODE: 'true', MCP_ALLOW_REPOS: 'acme/app' } });
+    try {
+      const code = [
+        'const out: string[] = [];',
+        "for (const repo of ['acme/app', 'evil/x']) {",
+        '  try {',
+        '    await tools.github_get({ path: `/repos/${repo}/readme` });',
+        '    out.push(`${repo} ok`);',
+        '  } catch (error) {',
+        '    out.push(`${repo} ${(error as ToolCallError).code}`);',
+        '  }',
+        '}',
+        'return out;',
+      ].join('\n');
+      const result = (await session.client.callTool({ name: 'execute', arguments: { code } })) as CallToolResult;
+      expect(textOf(result)).to.contain('Returned: ["acme/app ok","evil/x policy_denied"]');
+      expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /repos/acme/app/readme']);
+    } finally {
+      await session.close();
+      await mock.close();
+    }
+  });
+});
