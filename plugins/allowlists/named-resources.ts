@@ -93,16 +93,21 @@ function afterRest(parts: string[], first: string, apis: readonly string[], vers
 
 const ISSUE_KEY = /^([A-Za-z][A-Za-z0-9_]*)-\d+$/;
 
+/** What follows `/project/` and is no project: the searches and listings of projects. */
+const PROJECT_COLLECTIONS: ReadonlySet<string> = new Set(['search', 'recent', 'type']);
+
 /** An issue by key (`PLAT-1` is project PLAT) or a project by key; an issue or project by number is undecidable. */
 function jiraRequest(parts: string[], request: ReadRequest): Named[] {
   const rel = afterRest(parts, 'rest', ['api', 'agile']);
   if (rel === undefined) return [];
   const named: Named[] = [];
   if (rel[0] === 'issue' && rel[1] !== undefined) {
+    // `issue/createmeta`, `issue/bulk` and the like are no issue: only a key or a number names one.
     const key = ISSUE_KEY.exec(rel[1]);
-    named.push(key !== null ? resource(key[1]!) : undecidable(`issue ${rel[1]} by id (name it by key, PLAT-1)`));
+    if (key !== null) named.push(resource(key[1]!));
+    else if (/^\d+$/.test(rel[1])) named.push(undecidable(`issue ${rel[1]} by id (name it by key, PLAT-1)`));
   }
-  if (rel[0] === 'project' && rel[1] !== undefined && rel[1] !== 'search') {
+  if (rel[0] === 'project' && rel[1] !== undefined && !PROJECT_COLLECTIONS.has(rel[1].toLowerCase())) {
     named.push(/^\d+$/.test(rel[1]) ? undecidable(`project ${rel[1]} by id (name it by key)`) : resource(rel[1]));
   }
   const project = (bodyOf(request.body)?.fields as Record<string, unknown> | undefined)?.project as Record<string, unknown> | undefined;

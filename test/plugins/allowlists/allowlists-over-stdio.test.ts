@@ -189,6 +189,10 @@ describe('Allowlists across vendors (MCP_ALLOW_*), over stdio', function () {
       await refused('jira_get_issue', { issueKey: 'SEC-1' }, 'MCP_ALLOW_JIRA_PROJECTS', 'SEC');
       await refused('jira_get', { path: '/rest/api/2/project/SEC' }, 'MCP_ALLOW_JIRA_PROJECTS', 'SEC');
       await refused('jira_get', { path: '/rest/api/3/issue/10001' }, 'MCP_ALLOW_JIRA_PROJECTS');
+      await refused('jira_get', { path: '/rest/agile/1.0/issue/OPS-3' }, 'MCP_ALLOW_JIRA_PROJECTS', 'OPS');
+      // What follows issue/ or project/ and names none: not decided.
+      await allowed('jira_get', { path: '/rest/api/3/issue/createmeta' }, 'GET /rest/api/3/issue/createmeta');
+      await allowed('jira_get', { path: '/rest/api/3/project/search' }, 'GET /rest/api/3/project/search');
       await refused('jira_create_issue', { projectKey: 'SEC', issueType: 'Task', summary: 'x' }, 'MCP_ALLOW_JIRA_PROJECTS', 'SEC');
     });
 
