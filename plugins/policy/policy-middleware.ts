@@ -113,7 +113,10 @@ export function policyDecision(
       metrics.policyDecision(decision.effect);
       if (decision.approval !== undefined) ctx.meta[APPROVAL_META_KEY] = decision.approval;
       if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts, console);
+      const outer = ctx.decideFurther;
       const decideFurther: Call['decideFurther'] = (request, identity) => {
+        // What a stage outside this one decides of the request (an allowlist) first: it may only refuse.
+        outer?.(request, identity);
         // A request beyond the route (a further request, a redirect hop), decided by the same policy version as
         // if a call had named it, under the identity of the client that sends it.
         const further: CallFacts = {

@@ -30,6 +30,7 @@ export const CROSS_CUTTING: Readonly<Record<string, Loader>> = {
   cache: builtin(async () => (await import('../../plugins/cache/index.js')).CachePlugin),
   artifacts: builtin(async () => (await import('../../plugins/artifacts/index.js')).ArtifactsPlugin),
   structured: builtin(async () => (await import('../../plugins/structured/index.js')).StructuredOutputPlugin),
+  allowlists: builtin(async () => (await import('../../plugins/allowlists/index.js')).AllowlistsPlugin),
   policy: builtin(async () => (await import('../../plugins/policy/index.js')).PolicyPlugin),
   toolsets: builtin(async () => (await import('../../plugins/toolsets/index.js')).ToolsetsPlugin),
   code: builtin(async () => (await import('../../plugins/code-mode/index.js')).CodeModePlugin),

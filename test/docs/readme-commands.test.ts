@@ -99,6 +99,7 @@ const CROSS_CUTTING = [
   'CachePlugin',
   'ArtifactsPlugin',
   'StructuredOutputPlugin',
+  'AllowlistsPlugin',
   'PolicyPlugin',
   'ToolsetsPlugin',
   'CodeModePlugin',

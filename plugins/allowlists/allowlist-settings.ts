@@ -1,0 +1,28 @@
+import Type, { type Static } from 'typebox';
+
+/** Settings of the allowlists plugin (docs/policy.md#allowlists): unset, every resource is allowed. */
+export const AllowlistSettings = Type.Object({
+  MCP_ALLOW_REPOS: Type.String({
+    default: '',
+    description:
+      'Comma-separated GitHub repositories (owner/repo, * within a part: acme/*) calls may name; unset allows all. A request naming another is refused before it is sent.',
+  }),
+  MCP_ALLOW_JIRA_PROJECTS: Type.String({
+    default: '',
+    description: 'Comma-separated Jira project keys (PLAT, OPS) whose issues and projects calls may name; unset allows all.',
+  }),
+  MCP_ALLOW_CONFLUENCE_SPACES: Type.String({
+    default: '',
+    description: 'Comma-separated Confluence space keys (ENG, DOCS) calls may name; unset allows all.',
+  }),
+  MCP_ALLOW_BITBUCKET_REPOS: Type.String({
+    default: '',
+    description: 'Comma-separated Bitbucket repositories (workspace/repo, * within a part: acme/*) calls may name; unset allows all.',
+  }),
+  MCP_ALLOW_CIRCLECI_PROJECTS: Type.String({
+    default: '',
+    description: 'Comma-separated CircleCI project slugs (gh/acme/*, circleci/{org id}/*) calls may name; unset allows all.',
+  }),
+});
+
+export type AllowlistConfig = Static<typeof AllowlistSettings>;

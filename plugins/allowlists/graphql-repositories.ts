@@ -1,0 +1,53 @@
+import { Kind, parse, visit, type ValueNode } from 'graphql';
+import type { Named } from './named.js';
+
+/**
+ * The GitHub repositories a GraphQL operation names: variables `owner` and `name`, and each `repository(owner:,
+ * name:)` field of the document, its arguments literal or variables. The document is parsed (a comment or a
+ * string that spells `repository(` names nothing); a `repository` field whose owner or name cannot be read is
+ * undecidable. Nodes named by id (`node(id:)`, a mutation's `issueId`) are not read: see docs/policy.md#allowlists.
+ */
+export function graphqlRepositories(body: string | undefined): Named[] {
+  let operation: { query?: unknown; variables?: unknown };
+  try {
+    operation = JSON.parse(body ?? '') as typeof operation;
+  } catch {
+    return [];
+  }
+  if (operation === null || typeof operation !== 'object' || typeof operation.query !== 'string') return [];
+  const variables = operation.variables !== null && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : {};
+  const named: Named[] = [];
+  if (typeof variables.owner === 'string' && typeof variables.name === 'string')
+    named.push({ kind: 'resource', value: `${variables.owner}/${variables.name}` });
+  let document;
+  try {
+    document = parse(operation.query);
+  } catch {
+    // The request gate refuses a document that does not parse before anything is sent.
+    return named;
+  }
+  const read = (value: ValueNode | undefined): string | undefined => {
+    if (value?.kind === Kind.STRING) return value.value;
+    if (value?.kind === Kind.VARIABLE) {
+      const v = variables[value.name.value];
+      return typeof v === 'string' ? v : undefined;
+    }
+    return undefined;
+  };
+  visit(document, {
+    Field(field) {
+      if (field.name.value !== 'repository') return;
+      const arg = (n: string): ValueNode | undefined => field.arguments?.find((a) => a.name.value === n)?.value;
+      const owner = read(arg('owner'));
+      const name = read(arg('name'));
+      // A `repository` field without both arguments is a nested one (an issue's repository): it names nothing.
+      if (arg('owner') === undefined && arg('name') === undefined) return;
+      named.push(
+        owner !== undefined && name !== undefined
+          ? { kind: 'resource', value: `${owner}/${name}` }
+          : { kind: 'undecidable', what: 'a repository(owner:, name:) whose owner or name is not a string' },
+      );
+    },
+  });
+  return named;
+}
