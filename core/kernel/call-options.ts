@@ -1,5 +1,5 @@
 import type { LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
-import type { AskToOpen, CallSession, ClientInfo } from '../plugin/call.js';
+import type { AskToConfirm, AskToOpen, CallSession, ClientInfo } from '../plugin/call.js';
 import type { ProgressReporter } from '../plugin/tool-context.js';
 import type { TraceCarrier } from './call-span.js';
 import type { Reach } from './tool-selection.js';
@@ -48,6 +48,11 @@ export interface ClientChannel {
    * never through the model's context, and answers what they chose.
    */
   askToOpen?: AskToOpen;
+  /**
+   * Present when the client negotiated form-mode elicitation on a connection that can carry it mid-call: asks
+   * the person a yes or no through `elicitation/create` (mode `form`), and answers what they chose.
+   */
+  askToConfirm?: AskToConfirm;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */

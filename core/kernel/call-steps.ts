@@ -154,6 +154,7 @@ export async function runToolChain(frame: CallInProgress, reports: WeakMap<objec
     },
     ...(options.progress && { progress: options.progress }),
     ...(options.channel?.askToOpen && { askToOpen: options.channel.askToOpen }),
+    ...(options.channel?.askToConfirm && { askToConfirm: options.channel.askToConfirm }),
   };
   report.answer = await tool.chain.run(call);
   return { result: report.answer.result, timings: report.timings };

@@ -20,7 +20,7 @@ export interface Metrics {
    */
   upstreamDuration(vendor: string, method: string, statusClass: string, seconds: number): void;
   cacheLookup(result: CacheLookupResult): void;
-  /** A policy decision: `allow`, `deny` or `approval_required`. */
+  /** A policy decision: `allow`, `deny`, `approval_required` or `confirm` (the person was asked, whatever they answered). */
   policyDecision(effect: string): void;
   /** An artifact saved (an oversized result, a whole job log), of `bytes`. */
   artifactStored(bytes: number): void;

@@ -39,6 +39,12 @@ export interface CallSession {
 /** Asks the person (not the model) to open `url`, with `message` saying why: `accept` once they agreed to open it. */
 export type AskToOpen = (request: { message: string; url: string }) => Promise<'accept' | 'decline' | 'cancel'>;
 
+/**
+ * Asks the person (not the model) a yes or no, `message` being the whole question (form-mode elicitation):
+ * `accept` once they said yes.
+ */
+export type AskToConfirm = (request: { message: string }) => Promise<'accept' | 'decline' | 'cancel'>;
+
 export interface Call {
   /** One object for the whole call, the same in every copy: plugins key per-call state by it (a WeakMap). */
   readonly scope: object;
@@ -79,6 +85,8 @@ export interface Call {
   readonly progress?: ProgressReporter;
   /** Asks the person to open a URL, past the model (URL-mode elicitation); absent when the client cannot. */
   readonly askToOpen?: AskToOpen;
+  /** Asks the person a yes or no, past the model (form-mode elicitation); absent when the client cannot be asked. */
+  readonly askToConfirm?: AskToConfirm;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { PolicySource } from './policy-source.js';
 import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 import type { ConsoleLink } from './console-link.js';
 import { flowDecision, usesFlow } from './flow/flow-decision.js';
+import { CONFIRMATION_META_KEY, confirmed, settleConfirmation } from './confirmation.js';
 import type { SessionFlow } from './flow/session-flow.js';
 
 /** The `_meta` key naming the upstream identity that acted (core: the identity plugin writes it too). */
@@ -86,6 +87,8 @@ export function policyDecision(
       const facts: CallFacts = flowRules ? { ...callFacts(ctx), flow: await flow.facts(ctx) } : callFacts(ctx);
       let decision = flowDecision(engine.decide(facts), engine.policy.document, facts);
       let storeDown = false;
+      // Asked of the person when the client can be asked; otherwise held for an approver, as approval_required.
+      if (decision.effect === 'confirm') decision = await settleConfirmation(decision, ctx, facts);
       if (decision.effect === 'approval_required') {
         try {
           decision = await approvals.settle(decision, {
@@ -112,7 +115,8 @@ export function policyDecision(
       decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
       if (decision.approval !== undefined) ctx.meta[APPROVAL_META_KEY] = decision.approval;
-      if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts, console);
+      if (confirmed(decision)) ctx.meta[CONFIRMATION_META_KEY] = decision;
+      else if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts, console);
       const outer = ctx.decideFurther;
       const decideFurther: Call['decideFurther'] = (request, identity) => {
         // What a stage outside this one decides of the request (an allowlist) first: it may only refuse.
@@ -131,6 +135,8 @@ export function policyDecision(
         if (verdict.effect === 'allow') return;
         // An approver granted this call under this very rule: the grant covers what the call does.
         if (verdict.effect === 'approval_required' && decision.approvalId !== undefined && verdict.ruleId === decision.ruleId) return;
+        // The person confirmed this call under this very rule: their yes covers what the call does, as a grant does.
+        if (verdict.effect === 'confirm' && verdict.ruleId === decision.ruleId && (confirmed(decision) || decision.approvalId !== undefined)) return;
         const refused =
           request.redirectOf !== undefined
             ? redirectRefusal(verdict, facts, request.redirectOf, redirectTarget(request.path, identity.host, facts))

@@ -11,7 +11,7 @@ function describedRequest(facts: CallFacts): string {
 }
 
 /** `jira_get (GET /rest/api/3/issue/PLAT-1)`, or the tool alone for a call without a request. */
-function describedCall(facts: CallFacts): string {
+export function describedCall(facts: CallFacts): string {
   return facts.method !== null && facts.path !== null ? `${facts.tool} (${describedRequest(facts)})` : facts.tool;
 }
 
@@ -30,6 +30,12 @@ export function refusal(decision: Decision, facts: CallFacts, console?: ConsoleL
       `Approval ${id} is pending until ${decision.expiresAt}. Ask an approver to grant it ${where}, then retry the same call with the same arguments; it will then run once.`,
     ].join('\n');
     return new ToolError('approval_required', message, { meta: { code: 'approval_required', decision } });
+  }
+  if (decision.effect === 'confirm') {
+    // The person was asked and did not say yes: refused as a deny is, in their words.
+    const answered = decision.confirmation?.answer === 'decline' ? 'declined' : 'did not answer (cancelled)';
+    const message = `${what} was not run: the person was asked to confirm it and ${answered}, so nothing was sent. ${decision.reason} (rule ${decision.ruleId}; policy ${decision.policyVersion})`;
+    return new ToolError('policy_denied', message, { meta: { code: 'policy_denied', decision } });
   }
   const rule = decision.ruleId === null ? 'no rule allows it' : `rule ${decision.ruleId}`;
   const message = `The policy refused ${what} for ${facts.subject}: ${decision.reason} (${rule}; policy ${decision.policyVersion})`;

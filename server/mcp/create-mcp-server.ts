@@ -1,4 +1,4 @@
-import { urlElicitationOf } from './url-elicitation.js';
+import { elicitationOf } from './elicitation.js';
 import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
@@ -96,8 +96,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const protocolVersion = revision(ctx.mcpReq.envelope);
     const progressToken = request.params._meta?.progressToken;
     const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
-    // A link the person lacks is asked for past the model, where the client can take a URL (url-elicitation.ts).
-    const elicitation = urlElicitationOf(server, ctx, modern);
+    // A link the person lacks, or a yes or no the policy wants, is asked past the model where the client can (elicitation.ts).
+    const elicitation = elicitationOf(server, ctx, modern);
     let result: CallToolResult;
     try {
       result = await kernel.call(request.params.name, request.params.arguments, principal, {
@@ -113,7 +113,8 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
           notify: (notification) => ctx.mcpReq.notify(notification),
           resourceLinks: artifacts !== undefined && carriesResourceLinks(protocolVersion),
           toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
-          ...(elicitation !== undefined && { askToOpen: elicitation.askToOpen }),
+          ...(elicitation.askToOpen !== undefined && { askToOpen: elicitation.askToOpen }),
+          ...(elicitation.askToConfirm !== undefined && { askToConfirm: elicitation.askToConfirm }),
         },
       });
     } catch (error) {
@@ -121,7 +122,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
       throw error;
     }
     // A 2026-07-28 call that asked the person to open a URL answers input_required; the client retries it.
-    const asking = elicitation?.inputRequired();
+    const asking = elicitation.inputRequired();
     if (asking !== undefined) return asking as never;
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
     // the advertised schema matters only to a result with a structured value.

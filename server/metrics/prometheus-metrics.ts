@@ -18,7 +18,7 @@ export interface LiveFigures {
 }
 
 const CACHE_RESULTS: readonly CacheLookupResult[] = ['hit', 'revalidated', 'miss', 'bypass', 'error'];
-const POLICY_EFFECTS = ['allow', 'deny', 'approval_required'];
+const POLICY_EFFECTS = ['allow', 'deny', 'approval_required', 'confirm'];
 /** Tool calls last from milliseconds (a cache hit) to the upstream timeout (30 s by default) times its retries. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** One request to a vendor: tens of milliseconds for a small read, up to the upstream timeout (30 s by default). */

@@ -123,7 +123,7 @@ describe('commands that answer a person print for a person', () => {
     expect(JSON.parse(bad.stdout)).to.deep.equal({
       file: 'bad.yaml',
       valid: false,
-      problems: [{ line: 4, message: 'rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")' }],
+      problems: [{ line: 4, message: 'rules[0].effect: must be one of "allow", "deny", "approval_required", "confirm" (got "alow")' }],
     });
   });
 

@@ -44,7 +44,7 @@ describe('enterprise CLI commands (dist/cli.js)', function () {
     const failed = await runCli(['policy', 'check', bad]);
     expect(failed.code).to.equal(1);
     expect(failed.stderr.trim().split('\n')).to.deep.equal([
-      `${bad} line 4: rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")`,
+      `${bad} line 4: rules[0].effect: must be one of "allow", "deny", "approval_required", "confirm" (got "alow")`,
       `${bad} line 7: rules[1].match.tool: is not a known key`,
     ]);
     const off = tempFile('policy.yaml', 'version: 1\nrules:\n  - id: d\n    effect: deny\n    except: {}\n');

@@ -94,6 +94,10 @@ function render(file: string, decision: Decision, facts: CallFacts, rules: RuleT
   const out: string[] = [];
   out.push(`Decision: ${decision.effect}${decision.ruleId === null ? ' (no rule allows it)' : ` by rule ${decision.ruleId}`}: ${decision.reason}`);
   if (decision.effect === 'approval_required') out.push('          The server would hold the call until an approver grants it (explain creates no approval).');
+  if (decision.effect === 'confirm')
+    out.push(
+      '          The server would ask the person to confirm the call (form-mode elicitation), or hold it for an approver when their client cannot be asked.',
+    );
   if (hidden) out.push('          Note: MCP_READ_ONLY=true hides this tool, so the server would not offer it at all.');
   out.push(`Policy:   ${file} (version ${decision.policyVersion})`);
   out.push(`Call:     ${facts.tool}${facts.method !== null ? ` ${facts.method} ${facts.path ?? ''}` : ''} (${facts.readOnly ? 'read-only' : 'writes'})`);

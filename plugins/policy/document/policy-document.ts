@@ -64,7 +64,7 @@ export const Conditions = Type.Object(
 export const RuleSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]*$', maxLength: 128 }),
-    effect: Type.Union([Type.Literal('allow'), Type.Literal('deny'), Type.Literal('approval_required')]),
+    effect: Type.Union([Type.Literal('allow'), Type.Literal('deny'), Type.Literal('approval_required'), Type.Literal('confirm')]),
     /** Shown to the caller when this rule refuses or holds a call. */
     reason: Type.Optional(Type.String({ minLength: 1 })),
     match: Type.Optional(Conditions),

@@ -1,7 +1,7 @@
 import type { RuleSpec } from '../document/policy-document.js';
 import { compileConditions, type Condition, type IndexHint } from './conditions.js';
 
-export type Effect = 'allow' | 'deny' | 'approval_required';
+export type Effect = 'allow' | 'deny' | 'approval_required' | 'confirm';
 
 /**
  * A rule ready for the hot path: its conditions split by when their answer can change, and the one request

@@ -19,6 +19,15 @@ export interface Decision {
   approval?: ApprovalNote;
   /** For a decision by a flow rule: what the session had read, and where the call writes. */
   flow?: FlowFacts;
+  /** For a `confirm` decision the person was asked: what they answered, who they are, and when. */
+  confirmation?: Confirmation;
+}
+
+/** The person's answer to a `confirm` rule's question (form-mode elicitation). */
+export interface Confirmation {
+  answer: 'accept' | 'decline' | 'cancel';
+  by: string;
+  at: string;
 }
 
 /** An approver's decision as the caller's result and the audit record of the call carry it. */
@@ -46,8 +55,8 @@ export interface RuleTrace {
   conditions: Array<{ block: 'match' | 'except'; key: string; expected: string; actual: string; holds: boolean }>;
 }
 
-/** Deny beats approval_required beats allow; what no rule allows is denied. */
-const PRECEDENCE: readonly Effect[] = ['deny', 'approval_required', 'allow'];
+/** Deny beats approval_required beats confirm (the person asked) beats allow; what no rule allows is denied. */
+const PRECEDENCE: readonly Effect[] = ['deny', 'approval_required', 'confirm', 'allow'];
 const MAX_CACHED_CALLERS = 10_000; // classes of callers per tool
 
 /**
@@ -146,7 +155,7 @@ export class PolicyEngine {
     const callerClass = this.callerClass(facts);
     const cached = tool.callers.get(callerClass);
     if (cached !== undefined) return cached;
-    const residuals: Record<Effect, ResidualRule[]> = { deny: [], approval_required: [], allow: [] };
+    const residuals: Record<Effect, ResidualRule[]> = { deny: [], approval_required: [], confirm: [], allow: [] };
     for (const { rule, exceptToolHolds } of tool.rules) {
       if (!allHold(rule.matchPrincipal, facts)) continue;
       const residual: ResidualRule = { rule };
@@ -159,6 +168,7 @@ export class PolicyEngine {
     const byEffect = {
       deny: new RuleIndex(residuals.deny),
       approval_required: new RuleIndex(residuals.approval_required),
+      confirm: new RuleIndex(residuals.confirm),
       allow: new RuleIndex(residuals.allow),
     };
     if (tool.callers.size >= MAX_CACHED_CALLERS) tool.callers.clear();
@@ -229,5 +239,6 @@ function trace(block: 'match' | 'except', c: Condition, facts: CallFacts): RuleT
 function defaultReason(rule: CompiledRule): string {
   if (rule.effect === 'deny') return `Rule "${rule.id}" denies this call.`;
   if (rule.effect === 'approval_required') return `Rule "${rule.id}" requires an approver to grant this call first.`;
+  if (rule.effect === 'confirm') return `Rule "${rule.id}" asks the person to confirm this call first.`;
   return `Rule "${rule.id}" allows this call.`;
 }

@@ -55,7 +55,16 @@ describe('policy document', () => {
 
   it('names the line of a misspelt effect, listing the effects there are', () => {
     const message = problemsOf('version: 1\nrules:\n  - id: a\n    effect: alow\n');
-    expect(message).to.equal('policy.yaml line 4: rules[0].effect: must be one of "allow", "deny", "approval_required" (got "alow")');
+    expect(message).to.equal('policy.yaml line 4: rules[0].effect: must be one of "allow", "deny", "approval_required", "confirm" (got "alow")');
+  });
+
+  it('reads a confirm rule, and still refuses an effect it does not know, naming confirm among those there are', () => {
+    const read = readPolicyDocument('version: 1\nrules:\n  - id: ask\n    effect: confirm\n    reason: Ask first.\n    match: { readOnly: false }\n', 'p.yaml');
+    expect(read.document.rules[0]).to.include({ id: 'ask', effect: 'confirm', reason: 'Ask first.' });
+    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: confirmed\n')).to.equal(
+      'policy.yaml line 4: rules[0].effect: must be one of "allow", "deny", "approval_required", "confirm" (got "confirmed")',
+    );
+    expect(problemsOf('version: 1\nrules:\n  - id: a\n    effect: ask\n')).to.contain('(got "ask")');
   });
 
   it('names the line of an unknown key, wherever it is', () => {

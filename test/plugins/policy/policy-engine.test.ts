@@ -34,6 +34,34 @@ const write = (tool: string, method: string, path: string, over: Partial<CallFac
   call({ tool, method, path, readOnly: false, args: { path }, ...over });
 
 describe('policy engine', () => {
+  describe('the confirm effect', () => {
+    const policy = rules(
+      '  - id: reads\n    effect: allow\n    match: { readOnly: true }\n' +
+        '  - id: ask-writes\n    effect: confirm\n    reason: Ask the person first.\n    match: { readOnly: false }\n' +
+        '  - id: deletes-need-approval\n    effect: approval_required\n    match: { methods: [DELETE] }\n' +
+        '  - id: no-sec\n    effect: deny\n    match: { paths: ["/rest/api/3/issue/SEC-*"] }\n',
+    );
+
+    it('decides confirm for a write the rule matches, with its reason, and leaves reads allowed', () => {
+      expect(policy.decide(write('jira_put', 'PUT', '/rest/api/3/issue/PLAT-1'))).to.include({
+        effect: 'confirm',
+        ruleId: 'ask-writes',
+        reason: 'Ask the person first.',
+      });
+      expect(policy.decide(call()).effect).to.equal('allow');
+    });
+
+    it('is beaten by approval_required and by deny: a confirm rule never weakens a hold or a refusal', () => {
+      expect(policy.decide(write('jira_delete', 'DELETE', '/rest/api/3/issue/PLAT-1')).effect).to.equal('approval_required');
+      expect(policy.decide(write('jira_put', 'PUT', '/rest/api/3/issue/SEC-1')).effect).to.equal('deny');
+    });
+
+    it('explains the same decision as it decides', () => {
+      const facts = write('jira_put', 'PUT', '/rest/api/3/issue/PLAT-1');
+      expect(policy.explain(facts).decision).to.deep.equal(policy.decide(facts));
+    });
+  });
+
   describe('the document of the issue', () => {
     const policy = engine(ISSUE_EXAMPLE);
 

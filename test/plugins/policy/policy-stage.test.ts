@@ -173,7 +173,7 @@ describe('policy file: start-up and reload', () => {
     const line = broken.split('\n').findIndex((l) => l.includes('effect: approve')) + 1;
     const rule = (broken.slice(0, broken.indexOf('effect: approve')).match(/^ {2}- id:/gm) ?? []).length - 1;
     expect(error.message).to.match(
-      /^MCP_POLICY_FILE is invalid:\n\/.*policy\.yaml line (\d+): rules\[(\d+)\]\.effect: must be one of "allow", "deny", "approval_required" \(got "approve"\)$/,
+      /^MCP_POLICY_FILE is invalid:\n\/.*policy\.yaml line (\d+): rules\[(\d+)\]\.effect: must be one of "allow", "deny", "approval_required", "confirm" \(got "approve"\)$/,
     );
     expect(error.message).to.contain(`policy.yaml line ${line}: rules[${rule}].effect`);
   });

@@ -66,7 +66,7 @@ function explanation(e: Explanation): Html {
   const d = e.decision;
   const call = e.call;
   return html`<section class="result" aria-live="polite">
-<p class="decision ${d.effect}"><strong>${d.effect === 'approval_required' ? 'Held for approval' : d.effect === 'allow' ? 'Allowed' : 'Denied'}</strong>${d.ruleId === null ? ' (no rule allows it)' : html` by rule <code>${d.ruleId}</code>`}: ${d.reason}</p>
+<p class="decision ${d.effect}"><strong>${d.effect === 'approval_required' ? 'Held for approval' : d.effect === 'confirm' ? 'Asked of the person (held for approval where their client cannot be asked)' : d.effect === 'allow' ? 'Allowed' : 'Denied'}</strong>${d.ruleId === null ? ' (no rule allows it)' : html` by rule <code>${d.ruleId}</code>`}: ${d.reason}</p>
 ${e.hiddenByReadOnly ? html`<p class="banner notice">MCP_READ_ONLY=true hides this tool: the server would not offer it at all.</p>` : ''}
 <p class="muted">${call.tool}${call.method === null ? '' : ` ${call.method} ${call.path ?? ''}`} (${call.readOnly ? 'read-only' : 'writes'}) by ${call.subject} [${call.groups.join(', ')}], vendor ${call.vendor}${call.identity ? `, credential ${call.identity.credential} at ${call.identity.host} (${call.identity.environment})` : ''}; policy ${d.policyVersion}.</p>
 <table class="stack trace"><thead><tr><th>Rule</th><th>Effect</th><th>Applies</th><th>Conditions</th></tr></thead><tbody>
