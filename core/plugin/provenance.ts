@@ -53,6 +53,9 @@ export const PROVENANCE_META_KEY = 'mcp-devtools/provenance';
 /** A resource's name as policy and labels compare it: vendor, colon, the vendor's path, case folded. */
 export const resourceKey = (vendor: string, path: string): string => `${vendor}:${path}`.toLowerCase();
 
+/** Why any path's answer (a passthrough's) is labelled whole: the typed tools label item by item. */
+export const PASSTHROUGH_WHY = 'a passthrough answer does not say who wrote it or who may read it';
+
 /**
  * The label of a whole result that says nothing of who wrote it or who may read it (a passthrough's answer, a
  * log, an image): untrusted and private, the text left as it is (no fields; a tool whose result is final text

@@ -7,10 +7,7 @@ import type { DevtoolsPlugin, RoutedToolSpec, ToolAnnotations } from '../../core
 import { defineTool, type DefinedTool } from '../../core/plugin/define-tool.js';
 import { anyJsonValue, OutputFormatArg } from '../../core/schema/common-args.js';
 import { ReadEnvelope } from '../../core/schema/envelopes.js';
-import { wholeResult } from '../../core/plugin/provenance.js';
-
-/** Any path's answer: who wrote it and who may read it are not said (the typed tools label item by item). */
-export const PASSTHROUGH_WHY = 'a passthrough answer does not say who wrote it or who may read it';
+import { PASSTHROUGH_WHY, wholeResult } from '../../core/plugin/provenance.js';
 
 /*
  * The passthrough tools of an Atlassian product (`jira_*`, `conf_*`, `bb_*`): their arguments, their specs,

@@ -16,8 +16,7 @@ import { StepOutputReader } from './step-output.js';
 import { CIRCLECI_TOOLSETS } from './toolsets.js';
 import { cloudWebApp } from './write-results.js';
 import { labelledWhole, type WholeLabel } from '../../core/plugin/whole-result-label.js';
-import { resourceKey } from '../../core/plugin/provenance.js';
-import { PASSTHROUGH_WHY } from '../atlassian/passthrough.js';
+import { PASSTHROUGH_WHY, resourceKey } from '../../core/plugin/provenance.js';
 
 /** A CircleCI build's output: whether its pipeline built a fork's code is not looked up, so it is untrusted. */
 const buildOutput = (item: string, slug: unknown): WholeLabel => ({

@@ -52,6 +52,8 @@ export const BUILTIN_VENDOR_SETTINGS: Readonly<Record<string, { readonly plugins
   JIRA_DEPLOYMENT: { plugins: ['jira'], secret: false },
   JIRA_ENVIRONMENT: { plugins: ['jira'], secret: false },
   JIRA_PERSONAL_TOKEN: { plugins: ['jira'], secret: true },
+  MCP_TRUSTED_DOMAINS: { plugins: ['jira', 'confluence'], secret: false },
+  MCP_TRUSTED_GROUPS: { plugins: ['jira', 'confluence'], secret: false },
   UPLOAD_MAX_FILE_BYTES: { plugins: ['bitbucket'], secret: false },
   UPLOAD_MAX_TOTAL_BYTES: { plugins: ['bitbucket'], secret: false },
 };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { CLI_PATH } from '../support/paths.js';
 import { isolatedEnv } from '../support/sdk-client.js';
+import { EVERY_VENDOR_CREDENTIALS } from '../support/every-vendor-credentials.js';
 
 /** What the default set of tools' definitions may cost a model before its first call. */
 export const TOOLS_LIST_TOKEN_BUDGET = 12_000;
@@ -39,23 +40,9 @@ export interface ToolsListSize {
   perTool: Array<{ name: string; tokens: number }>;
 }
 
-/**
- * Placeholder credentials of every vendor: with no selection a vendor's default toolsets are served only when it
- * has credentials, and the budget is for the largest default set, every vendor configured.
- */
-const EVERY_VENDOR = {
-  GITHUB_TOKEN: 'ghp_benchToken0123',
-  CIRCLECI_TOKEN: 'circle-benchToken0123',
-  ATLASSIAN_SITE_NAME: 'acme',
-  ATLASSIAN_USER_EMAIL: 'bench@acme.example',
-  ATLASSIAN_API_TOKEN: 'ATATT3xFfGF0-bench-token',
-  ATLASSIAN_BITBUCKET_USERNAME: 'bench',
-  ATLASSIAN_BITBUCKET_APP_PASSWORD: 'app-password-bench',
-};
-
 /** The tools/list of the built server started with no arguments (no config file: every plugin; every vendor configured). */
 export function measureToolsList(structuredOutput: boolean, args: string[] = []): Promise<ToolsListSize> {
-  return toolsListOf(args, { MCP_STRUCTURED_OUTPUT: String(structuredOutput), ...EVERY_VENDOR }).then((result) => {
+  return toolsListOf(args, { MCP_STRUCTURED_OUTPUT: String(structuredOutput), ...EVERY_VENDOR_CREDENTIALS }).then((result) => {
     const text = JSON.stringify(result);
     const perTool = result.tools.map((t) => ({ name: t.name, tokens: countTokens(JSON.stringify(t)) })).sort((a, b) => b.tokens - a.tokens);
     return { structuredOutput, tools: result.tools.length, bytes: Buffer.byteLength(text, 'utf8'), tokens: countTokens(text), perTool };

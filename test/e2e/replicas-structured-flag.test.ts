@@ -40,6 +40,9 @@ const CALLS: Array<{ what: string; who: Caller; tool: string; args: Record<strin
   { what: 'a delete held for approval', who: 'alice', tool: 'jira_delete', args: { path: '/rest/api/3/issue/PLAT-9' }, refused: 'approval_required' },
 ];
 
+/** `meta` with every fence boundary (random per call) written as one placeholder. */
+const anyFence = (meta: unknown): unknown => (meta === undefined ? undefined : JSON.parse(JSON.stringify(meta).replace(/⟦(\/?)[0-9a-z]+⟧/g, '⟦$1fence⟧')));
+
 describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on and off (two replicas mid-rollout of the flag, one store)', function () {
   this.timeout(120_000);
   let upstreams: VendorUpstreams;
@@ -78,7 +81,8 @@ describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on a
       // Off first: a held call then finds, on the other replica, the approval the first one recorded.
       const a = (await (await off.as(c.who)).callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
       const b = (await (await on.as(c.who)).callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
-      expect(b._meta, c.what).to.deep.equal(a._meta);
+      // A fence's boundary is random per call: the same _meta but for it.
+      expect(anyFence(b._meta), c.what).to.deep.equal(anyFence(a._meta));
       expect(b.isError, c.what).to.equal(a.isError);
       expect(a, c.what).not.to.have.property('structuredContent');
       const vendor = c.tool.split('_')[0] as keyof VendorUpstreams['urls'] | 'artifact';
@@ -86,7 +90,7 @@ describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on a
       if (c.refused === undefined) {
         // Beside ours, a 2026-07-28 result carries the protocol's own keys (`io.modelcontextprotocol/serverInfo`).
         expect(
-          Object.keys(a._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/')),
+          Object.keys(a._meta!).filter((k) => !k.startsWith('io.modelcontextprotocol/') && k !== 'mcp-devtools/provenance'),
           c.what,
         ).to.deep.equal(['mcp-devtools/upstream']);
       } else {

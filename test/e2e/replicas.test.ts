@@ -79,7 +79,9 @@ for (const store of STORES) {
       replicas = await startReplicas(2, {
         storeUrl: storeEnv.MCP_STORE_URL!,
         namespace: storeEnv.MCP_STORE_NAMESPACE!,
-        env: { ...vendorCredentials(upstreams.urls), ...deployment.env },
+        // Values are compared byte for byte with the upstream's pages: no fences (random per call) around the
+        // runs' titles, which test/plugins/provenance holds.
+        env: { ...vendorCredentials(upstreams.urls), ...deployment.env, MCP_FENCE: 'false' },
         plugins: REPLICA_PLUGINS,
         tokens: deployment.tokens,
       });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { tokensFileYaml } from '../support/auth-fixture.js';
 import { canary } from '../support/canaries.js';
+import { EVERY_VENDOR_CREDENTIALS } from '../support/every-vendor-credentials.js';
 import { argsOf, dockerfileStages, envOf, execForm, pathHere, runToEnd, startCommand, type RunningCommand, type Stage } from '../support/deployment-files.js';
 import { leakAudit } from '../support/leak-audit/leak-audit.js';
 import { CLI_PATH, REPO_ROOT } from '../support/paths.js';
@@ -108,7 +109,8 @@ describe('the container image (Dockerfile)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'image-run-'));
       writeFileSync(join(dir, 'tokens.yaml'), tokensFileYaml([{ token, subject: 'alice' }]));
       // A mounted file and the port: the only two things this machine needs different from a container.
-      env = imageEnv({ MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'), MCP_HTTP_PORT: String(await freePort()) });
+      // The vendors' credentials too, as a deployment gives them: the default set serves the vendors that have them.
+      env = imageEnv({ MCP_AUTH_TOKENS_FILE: join(dir, 'tokens.yaml'), MCP_HTTP_PORT: String(await freePort()), ...EVERY_VENDOR_CREDENTIALS });
       server = await startCommand(imageCommand(), env, REPO_ROOT);
     });
     after(async () => {
