@@ -11,17 +11,11 @@ import type { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { ATLASSIAN_ATTACK, attackAtlassian, OUTSIDER, PAGE_INJECTION } from '../support/attack-atlassian.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { connectStdio } from '../support/sdk-client.js';
+import type { ProvenanceLabel as Label } from '../../core/plugin/provenance.js';
 
 const POLICY = resolve(REPO_ROOT, 'examples/policies/untrusted-content.yaml');
 const PROVENANCE = 'mcp-devtools/provenance';
 
-interface Label {
-  item: string;
-  resource: string;
-  integrity: string;
-  confidentiality: string;
-  author: string | null;
-}
 const labelsOf = (result: CallToolResult): Label[] => (result._meta?.[PROVENANCE] as { labels: Label[] }).labels;
 const textOf = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
 const pagesSent = (site: MockUpstream): number => site.requests.filter((r) => r.method === 'POST').length;

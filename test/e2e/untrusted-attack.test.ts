@@ -12,16 +12,11 @@ import type { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { ATTACK, attackGithub, INJECTION, SECRET_README } from '../support/attack-github.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { connectStdio, startHttpServer, type HttpServerProcess } from '../support/sdk-client.js';
+import type { ProvenanceLabel as Label } from '../../core/plugin/provenance.js';
 
 const POLICY = resolve(REPO_ROOT, 'examples/policies/untrusted-content.yaml');
 const PROVENANCE = 'mcp-devtools/provenance';
 
-interface Label {
-  item: string;
-  integrity: string;
-  confidentiality: string;
-  author: string | null;
-}
 const labelsOf = (result: CallToolResult): Label[] => (result._meta?.[PROVENANCE] as { labels: Label[] }).labels;
 const textOf = (result: CallToolResult): string => (result.content[0] as { text: string }).text;
 const pullRequestsSent = (github: MockUpstream): number => github.requests.filter((r) => r.method === 'POST').length;

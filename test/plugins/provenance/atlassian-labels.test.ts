@@ -16,21 +16,13 @@ import {
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
 import { ACCOUNT } from '../atlassian/atlassian-calls.js';
+import type { ProvenanceLabel as Label } from '../../../core/plugin/provenance.js';
 
 // Trust derivation for Jira and Confluence against answers shaped as Atlassian documents them: group membership
 // and e-mail domain the operator names, a trusted bot by account id (never by display name), lookups that fail
 // (never losing the result), the per-call lookup cap, and public / private from anonymous access. Lookups are
 // remembered a minute per site, so each test uses projects, spaces and authors of its own.
 
-interface Label {
-  item: string;
-  resource: string;
-  integrity: string;
-  confidentiality: string;
-  author: string | null;
-  why: string;
-  assumed?: boolean;
-}
 const provenanceOf = (result: CallToolResult): { labels: Label[]; warnings?: string[]; fence: string | null } =>
   result._meta!['mcp-devtools/provenance'] as { labels: Label[]; warnings?: string[]; fence: string | null };
 

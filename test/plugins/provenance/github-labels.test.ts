@@ -3,18 +3,11 @@ import { expect } from 'chai';
 import { outsiderIssue, repository } from '../../support/attack-github.js';
 import { textOf } from '../../support/test-kernel.js';
 import { useVendorKernel } from '../../support/vendor-kernel.js';
+import type { ProvenanceLabel as Label } from '../../../core/plugin/provenance.js';
 
 // Trust derivation for GitHub against answers shaped as GitHub documents them: every author_association value,
 // a missing one, a bot the operator trusts, and a visibility lookup that fails (which never loses the result).
 
-interface Label {
-  item: string;
-  integrity: string;
-  confidentiality: string;
-  author: string | null;
-  why: string;
-  assumed?: boolean;
-}
 const provenanceOf = (result: CallToolResult): { labels: Label[]; warnings?: string[] } =>
   result._meta!['mcp-devtools/provenance'] as { labels: Label[]; warnings?: string[] };
 
