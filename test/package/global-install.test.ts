@@ -13,6 +13,7 @@ import { MockUpstream } from '../../server/testing/mock-upstream.js';
 import { canary } from '../support/canaries.js';
 import { packTarball, stagePackage } from '../support/package-stage.js';
 import { REPO_ROOT } from '../support/paths.js';
+import { EVERY_VENDOR_CREDENTIALS } from '../support/every-vendor-credentials.js';
 
 const run = promisify(execFile);
 
@@ -55,7 +56,8 @@ describe('npm install -g of the packed tarball into a clean prefix', function ()
   });
 
   it('lists the tools it serves: the default toolsets, and every tool with --toolsets all', async () => {
-    const options = { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix } };
+    // Every vendor configured: the default set leaves out a vendor without credentials.
+    const options = { cwd: prefix, env: { PATH: process.env.PATH ?? '', HOME: prefix, ...EVERY_VENDOR_CREDENTIALS } };
     const listed = async (...args: string[]): Promise<string[]> =>
       (JSON.parse((await run(bin, ['tools', '--json', ...args], options)).stdout) as Array<{ name: string }>).map((t) => t.name);
     const defaults = await listed();

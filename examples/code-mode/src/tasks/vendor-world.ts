@@ -46,6 +46,9 @@ export async function startVendorWorld(tasks: readonly Task[]): Promise<VendorWo
         MCP_TOOLSETS: 'all',
         MCP_EXCLUDE_TOOLS: 'search_tools,execute',
         MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'),
+        // Fences around untrusted text have a boundary drawn per call, so the tokens read would differ from run to
+        // run; what they cost is measured apart (the server's npm run bench:provenance).
+        MCP_FENCE: 'false',
         GITHUB_API_URL: mock.url,
         CIRCLECI_BASE_URL: mock.url,
         JIRA_BASE_URL: mock.url,
