@@ -33,13 +33,18 @@ describe('incomplete values are read back whole from their artifact', () => {
   });
 
   it('reads nothing back when the value fits: one call', async () => {
-    const run = await session.harness.run("return await tools.github_list_workflow_runs({ owner: 'octo-org', repo: 'octo-repo', branch: 'main', jq: 'workflow_runs[0:3].id' });");
+    const run = await session.harness.run(
+      "return await tools.github_list_workflow_runs({ owner: 'octo-org', repo: 'octo-repo', branch: 'main', jq: 'workflow_runs[0:3].id' });",
+    );
     expect(run.toolCalls).to.equal(1);
     expect((run.value as { data: number[] }).data).to.have.length(3);
   });
 
   it('does the same for a call from harness code, without a sandbox', async () => {
-    const value = (await session.harness.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', branch: 'main', page: 2 })) as { data: { workflow_runs: Array<{ id: number }> }; nextPage: number };
+    const value = (await session.harness.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo', branch: 'main', page: 2 })) as {
+      data: { workflow_runs: Array<{ id: number }> };
+      nextPage: number;
+    };
     const onMain = actionsHistory().runs.filter((r) => r.head_branch === 'main');
     expect(value.data.workflow_runs.map((r) => r.id)).to.deep.equal(onMain.slice(30, 60).map((r) => r.id));
     expect(value).to.not.have.property('incomplete');

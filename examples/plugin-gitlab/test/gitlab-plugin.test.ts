@@ -36,7 +36,12 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
 
     it('gives the page and the next page from X-Next-Page, in the text and the structured value alike', async () => {
       const result = await kernel.call('gitlab_list_pipelines', { project: '48210337', perPage: 3, jq: '[*].{id: id, status: status}', outputFormat: 'json' });
-      const expected = { data: fixture('pipelines').slice(0, 3).map((p) => ({ id: p.id, status: p.status })), nextPage: 2 };
+      const expected = {
+        data: fixture('pipelines')
+          .slice(0, 3)
+          .map((p) => ({ id: p.id, status: p.status })),
+        nextPage: 2,
+      };
       expect(result.structuredContent).to.deep.equal(expected);
       expect(JSON.parse(textOf(result))).to.deep.equal(expected);
     });
@@ -53,7 +58,9 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
 
     it('falls back to the Link header when GitLab leaves out X-Next-Page (lists over 10,000 items)', async () => {
       mock.on('GET', `${API_PREFIX}/projects/:project/pipelines`, {
-        headers: { link: `<${mock.url}${API_PREFIX}/projects/9/pipelines?page=8&per_page=20>; rel="next", <${mock.url}${API_PREFIX}/projects/9/pipelines?page=1&per_page=20>; rel="first"` },
+        headers: {
+          link: `<${mock.url}${API_PREFIX}/projects/9/pipelines?page=8&per_page=20>; rel="next", <${mock.url}${API_PREFIX}/projects/9/pipelines?page=1&per_page=20>; rel="first"`,
+        },
         body: fixture('pipelines'),
       });
       const result = await kernel.call('gitlab_list_pipelines', { project: '9', page: 7, jq: 'length(@)' });
@@ -79,7 +86,12 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
 
   describe('gitlab_list_pipeline_jobs (Paged)', () => {
     it('lists the failed jobs of a pipeline with their failure reasons', async () => {
-      const result = await kernel.call('gitlab_list_pipeline_jobs', { project: 'acme-group/platform/api', pipelineId: 1187400, scope: 'failed', jq: '[*].{name: name, reason: failure_reason}' });
+      const result = await kernel.call('gitlab_list_pipeline_jobs', {
+        project: 'acme-group/platform/api',
+        pipelineId: 1187400,
+        scope: 'failed',
+        jq: '[*].{name: name, reason: failure_reason}',
+      });
       expect(mock.requests[0]?.url).to.equal(`${API_PREFIX}/projects/acme-group%2Fplatform%2Fapi/pipelines/1187400/jobs?scope=failed&page=1&per_page=20`);
       expect(result.structuredContent).to.deep.equal({
         data: [
@@ -93,8 +105,14 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
 
   describe('gitlab_get', () => {
     it('reads any API path with its query parameters, as {data}', async () => {
-      mock.on('GET', `${API_PREFIX}/projects/:project/merge_requests`, (request) => ({ body: [{ iid: 412, state: request.query.get('state'), title: 'Cache keys include the lockfile hash' }] }));
-      const result = await kernel.call('gitlab_get', { path: '/projects/acme-group%2Fplatform%2Fapi/merge_requests', queryParams: { state: 'opened' }, jq: '[*].iid' });
+      mock.on('GET', `${API_PREFIX}/projects/:project/merge_requests`, (request) => ({
+        body: [{ iid: 412, state: request.query.get('state'), title: 'Cache keys include the lockfile hash' }],
+      }));
+      const result = await kernel.call('gitlab_get', {
+        path: '/projects/acme-group%2Fplatform%2Fapi/merge_requests',
+        queryParams: { state: 'opened' },
+        jq: '[*].iid',
+      });
       expect(mock.requests[0]?.url).to.equal(`${API_PREFIX}/projects/acme-group%2Fplatform%2Fapi/merge_requests?state=opened`);
       expect(result.structuredContent).to.deep.equal({ data: [412] });
       expect(textOf(result)).to.equal('[1]: 412');
@@ -110,7 +128,7 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
   });
 
   describe('GitLab errors', () => {
-    it('reports a 404 with GitLab\'s message and what to check', async () => {
+    it("reports a 404 with GitLab's message and what to check", async () => {
       mock.on('GET', `${API_PREFIX}/projects/:project/pipelines`, gitlabError(404, '404 Project Not Found'));
       const text = textOf(await kernel.call('gitlab_list_pipelines', { project: 'acme-group/missing' }));
       expect(text).to.match(/^Error: GitLab answered 404 Not Found for GET \/api\/v4\/projects\/acme-group%2Fmissing\/pipelines\./);
@@ -149,7 +167,10 @@ describe('gitlab plugin settings', () => {
   after(async () => mock.close());
 
   it('sends an OAuth token as Authorization: Bearer with GITLAB_AUTH_SCHEME=bearer', async () => {
-    const kernel = await startTestKernel({ plugins: [GitlabPlugin], env: { GITLAB_API_URL: `${mock.url}${API_PREFIX}`, GITLAB_TOKEN: 'oauth-token-1f2e3d4c', GITLAB_AUTH_SCHEME: 'bearer' } });
+    const kernel = await startTestKernel({
+      plugins: [GitlabPlugin],
+      env: { GITLAB_API_URL: `${mock.url}${API_PREFIX}`, GITLAB_TOKEN: 'oauth-token-1f2e3d4c', GITLAB_AUTH_SCHEME: 'bearer' },
+    });
     try {
       await kernel.call('gitlab_list_pipelines', { project: '9' });
       expect(mock.requests.at(-1)?.headers.authorization).to.equal('Bearer oauth-token-1f2e3d4c');
@@ -165,7 +186,9 @@ describe('gitlab plugin settings', () => {
     const before = mock.requests.length;
     try {
       const text = textOf(await kernel.call('gitlab_list_pipelines', { project: '9' }));
-      expect(text).to.equal('Error: GitLab credentials are not configured: set GITLAB_TOKEN to an access token with the read_api scope.\nCode: missing_credentials');
+      expect(text).to.equal(
+        'Error: GitLab credentials are not configured: set GITLAB_TOKEN to an access token with the read_api scope.\nCode: missing_credentials',
+      );
       expect(mock.requests.length).to.equal(before);
     } finally {
       await kernel.close();
