@@ -28,7 +28,9 @@ test("the README's Inspector command lists the tools the server serves", async (
   // Nothing from the developer's shell: no credentials, no settings; a HOME of its own.
   const env = { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'inspector-home-')) };
   const { stdout } = await run(inspector, words(list.slice(NPX.length)), { cwd: root, env, maxBuffer: 16 * 1024 * 1024 });
-  const listed = await run(process.execPath, [join(root, 'dist/cli.js'), 'tools', '--json'], { cwd: root, env });
+  // The same server settings the command gives (`--toolsets default`: without credentials the default set is empty).
+  const serverArgs = words(list.slice(NPX.length)).slice(3, -2);
+  const listed = await run(process.execPath, [join(root, 'dist/cli.js'), 'tools', ...serverArgs, '--json'], { cwd: root, env });
   const served = JSON.parse(listed.stdout).map((t) => t.name);
   assert.ok(served.includes('github_list_workflow_runs'));
   assert.deepEqual(
