@@ -24,6 +24,7 @@ import { BodyBudget } from '../http/body-budget.js';
 import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
+import { descriptorFor } from './tool-descriptor.js';
 import { ToolSelection, type Reach } from './tool-selection.js';
 import { vendorsWithoutCredentials } from './vendor-credentials.js';
 import type { RegisteredTool } from './tool-registry.js';
@@ -247,7 +248,9 @@ export class Kernel {
         this.booted.map((p) => p.spec),
         tools.map((t) => t.definition),
       ),
-      vendorsWithoutCredentials(this.booted.map((p) => ({ name: p.spec.name, upstream: p.instance?.upstream }))),
+      vendorsWithoutCredentials(
+        this.booted.map((p) => ({ name: p.spec.name, upstream: p.instance?.upstream, hasCredentials: p.instance?.hasCredentials?.bind(p.instance) })),
+      ),
     );
     this.toolsets.attach(this.selection);
     if (!this.toolsets.dynamic) this.servedToClients = new Set(tools.map((t) => t.definition.spec.name).filter((name) => this.hiddenBy(name) === undefined));
@@ -309,7 +312,7 @@ export class Kernel {
       for (const plugin of this.booted) {
         if (plugin.instance?.describeTool) descriptor = plugin.instance.describeTool(tool.definition.spec, descriptor, protocolVersion);
       }
-      out.push(descriptor);
+      out.push(descriptorFor(descriptor, protocolVersion));
     }
     return out;
   }

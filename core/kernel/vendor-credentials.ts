@@ -4,6 +4,8 @@ import type { UpstreamBinding } from '../plugin/upstream-types.js';
 export interface CredentialedPlugin {
   readonly name: string;
   readonly upstream?: UpstreamBinding;
+  /** A plugin with clients of its own (DevtoolsPlugin.hasCredentials). */
+  readonly hasCredentials?: () => boolean;
 }
 
 /**
@@ -15,7 +17,11 @@ export interface CredentialedPlugin {
  */
 export function vendorsWithoutCredentials(plugins: readonly CredentialedPlugin[]): Map<string, string> {
   const without = new Map<string, string>();
-  for (const { name, upstream } of plugins) {
+  for (const { name, upstream, hasCredentials } of plugins) {
+    if (hasCredentials !== undefined) {
+      if (!hasCredentials()) without.set(name, 'no credentials configured');
+      continue;
+    }
     if (upstream?.hasCredentials === undefined) continue;
     const linked = upstream.linking !== undefined && upstream.linking.mode !== 'service';
     if (linked || upstream.hasCredentials()) continue;

@@ -73,6 +73,11 @@ export interface DevtoolsPlugin {
   interceptors?(): UpstreamInterceptor[];
   /** Vendor plugins: the client their tools call; read by the kernel after boot. */
   readonly upstream?: UpstreamBinding;
+  /**
+   * Plugins that call vendors through clients of their own rather than one `upstream` (the ci plugin): whether any
+   * has credentials. The default tools leave out a plugin that answers false, as they leave out a vendor.
+   */
+  hasCredentials?(): boolean;
   /** Cross-cutting plugins: adjust a tool's `tools/list` entry (the structured plugin adds `outputSchema`). */
   describeTool?(tool: ToolSpec, descriptor: ToolDescriptor, protocolVersion: string | undefined): ToolDescriptor;
 }

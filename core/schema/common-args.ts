@@ -12,7 +12,7 @@ export const JqArg = Type.Optional(
  * half the tokens, and `type: "string"` keeps it the argument the reference Atlassian servers declare.
  */
 export const OutputFormatArg = Type.Optional(
-  Type.Unsafe<'toon' | 'json'>({ type: 'string', enum: ['toon', 'json'], description: 'Default toon (compact); json: pretty JSON.' }),
+  Type.Unsafe<'toon' | 'json'>({ type: 'string', enum: ['toon', 'json'], description: 'json: pretty JSON (default toon).' }),
 );
 
 /** The two rendering arguments, to spread into a tool's input object. */

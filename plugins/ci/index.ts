@@ -18,8 +18,7 @@ import { WAIT } from './wait-tool.js';
   name: 'ci',
   version: '1.0.0',
   settings: CiSettings,
-  // Not in the defaults: the default tools/list is held to 12,000 tokens and these two (about 500) do not fit yet.
-  toolsets: { ci: { description: "Why a commit's CI failed, and waiting for it, across GitHub Actions, CircleCI and Bitbucket Pipelines.", default: false } },
+  toolsets: { ci: { description: "Why a commit's CI failed, and waiting for it, across GitHub Actions, CircleCI and Bitbucket Pipelines.", default: true } },
   tools: [FAILURE_REPORT, WAIT],
 })
 export class CiPlugin implements CiDeps {
@@ -32,5 +31,11 @@ export class CiPlugin implements CiDeps {
   ) {
     this.clients = createCiClients(settings);
     this.pollMs = settings.of(CiSettings).CI_WAIT_POLL_MS;
+  }
+
+  /** Served by default when one CI vendor (GitHub, CircleCI, Bitbucket) has credentials to ask. */
+  hasCredentials(): boolean {
+    const { github, circleci, bitbucket } = this.clients;
+    return github !== undefined || circleci !== undefined || bitbucket !== undefined;
   }
 }

@@ -6,7 +6,7 @@ import type { ToolAnnotations } from '../../core/plugin/contract.js';
 export const Owner = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'User or organization.' });
 export const Repo = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'Repository name.' });
 // Optional, with the default applied before the route is computed: a model need not send them.
-export const PerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 30, description: 'Page size, 1-100.' }));
+export const PerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 30, description: 'Page size.' }));
 export const Page = Type.Optional(Type.Integer({ minimum: 1, default: 1, description: "From 1: the last result's nextPage." }));
 export const NumberOf = (what: string): ReturnType<typeof Type.Integer> => Type.Integer({ minimum: 1, description: `${what} number.` });
 export const RunId = Type.Integer({ minimum: 1, description: 'Run id (from github_list_workflow_runs).' });

@@ -36,7 +36,7 @@ const RUN_BY: Record<string, string> = {
   'mcp-devtools tools --toolsets github.actions,jira.rest': 'test/docs/readme.test.ts (its output too)',
   'claude mcp add devtools -e GITHUB_TOKEN=ghp_... -- mcp-devtools --toolsets github': 'here',
   'mcp-devtools --transport http --port 3000': 'here',
-  'npx @modelcontextprotocol/inspector --cli node dist/cli.js --method tools/list': 'examples/inspector',
+  'npx @modelcontextprotocol/inspector --cli node dist/cli.js --toolsets default --method tools/list': 'examples/inspector',
   'mcp-devtools call github_list_workflow_runs \'{"owner":"acme","repo":"api","perPage":5}\'': 'test/docs/readme.test.ts',
   'mcp-devtools config': 'here',
   'mcp-devtools accounts connect github': 'test/e2e/accounts-cli.test.ts (device flow against a loopback GitHub)',

@@ -58,7 +58,7 @@ describe('README.md', () => {
         // Nothing configured: no vendor has credentials, so the default tools leave each out, and say so once.
         expect(served.filter((name) => name !== 'artifact_read')).to.deep.equal([]);
         expect(
-          await session.waitForStderr('default tools: serving no vendor; not github, circleci, jira, confluence, bitbucket (no credentials configured)'),
+          await session.waitForStderr('default tools: serving no vendor; not github, circleci, jira, confluence, bitbucket, ci (no credentials configured)'),
         ).to.contain('MCP_TOOLSETS');
       } finally {
         await session.close();
@@ -121,7 +121,7 @@ describe('README.md', () => {
 
   it('shows the v2 MCP Inspector, whose command examples/inspector runs in CI with the version it pins', () => {
     const shown = [...README.matchAll(/`(npx @modelcontextprotocol\/inspector[^`]*)`/g)].map((m) => m[1]!);
-    expect(shown.some((c) => c.startsWith('npx @modelcontextprotocol/inspector --cli node dist/cli.js --method tools/list'))).to.equal(true);
+    expect(shown.some((c) => c.startsWith('npx @modelcontextprotocol/inspector --cli node dist/cli.js --toolsets default --method tools/list'))).to.equal(true);
     expect(README).not.to.contain('inspector-cli');
     const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples/inspector/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(example.devDependencies['@modelcontextprotocol/inspector']).to.match(/^2\.\d+\.\d+$/);

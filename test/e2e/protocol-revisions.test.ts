@@ -32,7 +32,13 @@ describe('protocol revisions on the wire, with no client library in between', fu
         try {
           expect((await server.reply('init')).result?.protocolVersion).to.equal(revision);
           server.send({ jsonrpc: '2.0', id: 'list', method: 'tools/list' });
-          expect(((await server.reply('list')).result?.tools as unknown[]).length).to.be.greaterThan(20);
+          const tools = (await server.reply('list')).result?.tools as Array<{ title?: string; annotations?: { title?: string } }>;
+          expect(tools.length).to.be.greaterThan(20);
+          // A tool's top-level title came with 2025-06-18: older clients read annotations.title, newer ones are not
+          // sent it twice.
+          const titles = tools.map((t) => [t.title !== undefined, t.annotations?.title === t.title]);
+          const expected = revision >= '2025-06-18' ? [true, false] : [true, true];
+          expect(titles.filter(([top, repeated]) => top !== expected[0] || repeated !== expected[1])).to.deep.equal([]);
         } finally {
           await server.stop();
         }

@@ -49,6 +49,7 @@ const DEFAULT_TOOLSETS = [
   'artifacts',
   'bitbucket.pipelines',
   'bitbucket.pull_requests',
+  'ci',
   'circleci.pipelines',
   'confluence.pages',
   'github.actions',
@@ -82,10 +83,11 @@ describe('toolsets: which tools a server serves', () => {
     const session = await connectStdio({ env: { MCP_TOOLSETS: '', GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' } });
     try {
       const listed = (await session.client.listTools()).tools.map((t) => t.name);
-      expect(listed.filter((n) => !n.startsWith('github_') && n !== 'artifact_read')).to.deep.equal([]);
+      // ci_failure_report and ci_wait ask GitHub too: served with it.
+      expect(listed.filter((n) => !n.startsWith('github_') && n !== 'artifact_read')).to.deep.equal(['ci_failure_report', 'ci_wait']);
       expect(listed).to.include.members(['github_list_workflow_runs', 'github_get_pull_request_diff', 'github_create_issue']);
       const line = JSON.parse(await session.waitForStderr('default tools:')) as { msg: string; served: string[]; notServed: Record<string, string> };
-      expect(line.served).to.deep.equal(['github']);
+      expect(line.served).to.deep.equal(['github', 'ci']);
       expect(line.notServed).to.deep.equal({
         circleci: 'no credentials configured',
         jira: 'no credentials configured',
@@ -106,10 +108,27 @@ describe('toolsets: which tools a server serves', () => {
 
   it('serves a vendor that acts with linked accounts (<VENDOR>_CREDENTIALS=user) with no service credential, and one named explicitly', async () => {
     const linked = await served([], { MCP_TOOLSETS: '', GITHUB_TOKEN: 'ghp_toolsetsTestToken0123', CIRCLECI_CREDENTIALS: 'user', MCP_VAULT_KEY: VAULT_KEY });
-    expect(toolsets(linked)).to.deep.equal(['artifacts', 'circleci.pipelines', 'github.actions', 'github.issues', 'github.pull_requests']);
+    expect(toolsets(linked)).to.deep.equal(['artifacts', 'ci', 'circleci.pipelines', 'github.actions', 'github.issues', 'github.pull_requests']);
     const named = await served(['--toolsets', 'default'], { GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' });
     expect(toolsets(named)).to.deep.equal(DEFAULT_TOOLSETS);
     expect(toolsets(await served(['--toolsets', 'github,jira.issues'], { GITHUB_TOKEN: 'ghp_toolsetsTestToken0123' }))).to.include('jira.issues');
+  });
+
+  it('leaves out ci_failure_report and ci_wait when no CI vendor (GitHub, CircleCI, Bitbucket) has credentials, and says so', async () => {
+    const session = await connectStdio({
+      // Jira Data Center with a personal access token: an Atlassian account's e-mail and API token would reach Bitbucket Cloud too.
+      env: { MCP_TOOLSETS: '', JIRA_BASE_URL: 'https://jira.acme.example', JIRA_PERSONAL_TOKEN: 'jira-dc-toolsets-test-token' },
+    });
+    try {
+      const listed = (await session.client.listTools()).tools.map((t) => t.name);
+      expect(listed).to.include('jira_search');
+      expect(listed.filter((n) => n.startsWith('ci_'))).to.deep.equal([]);
+      const line = JSON.parse(await session.waitForStderr('default tools:')) as { served: string[]; notServed: Record<string, string> };
+      expect(line.notServed).to.include({ ci: 'no credentials configured' });
+      expect(line.served).to.not.include('ci');
+    } finally {
+      await session.close();
+    }
   });
 
   it('serves every tool with --toolsets all, and all of a vendor by its name', async () => {
