@@ -16,15 +16,14 @@ export const Incomplete = Type.Object(
 );
 
 /**
- * What a result that carries people-written text says of it (docs/untrusted-content.md): the fence set around
- * untrusted text in `data`, and how many items are untrusted or private. Per-item labels are in `_meta`.
+ * What a result that fences or withholds people-written text says of it (docs/untrusted-content.md): the fence
+ * set around untrusted text in `data` (null when none is), and under lockdown how many texts were withheld.
+ * Per-item labels (which items are untrusted or private) are in `_meta`.
  */
 export const ProvenanceSummary = Type.Optional(
   Type.Object(
     {
       fence: Type.Union([Type.String(), Type.Null()]),
-      untrusted: Type.Integer({ minimum: 0 }),
-      private: Type.Integer({ minimum: 0 }),
       withheld: Type.Optional(Type.Integer({ minimum: 0 })),
     },
     { additionalProperties: false },

@@ -2,7 +2,7 @@ import type { Call, Produced } from '../../core/plugin/call.js';
 import { PROVENANCE_META_KEY, type Provenance, type ProvenanceLabel } from '../../core/plugin/provenance.js';
 import type { ToolSpec } from '../../core/plugin/tool-spec.js';
 import { fenced, fenceStatement, newFence, type Fence } from './fence.js';
-import { fieldTexts, withFields } from './value-paths.js';
+import { anyStringHolds, fieldTexts, withFields } from './value-paths.js';
 
 /** What the stage was configured with, and what this call's request asked for. */
 export interface LabelPolicy {
@@ -75,8 +75,9 @@ export function labelledResult(call: Call, produced: Produced, provenance: Prove
       }
     }
   } else if (policy.fence && untrusted.some((l) => fieldTexts(value, l.at, l.fields).length > 0 || (text !== undefined && isWhole(l)))) {
-    const texts = untrusted.flatMap((l) => fieldTexts(value, l.at, l.fields));
-    fence = newFence(text === undefined ? texts : [...texts, text]);
+    // The boundary is one no string of the result holds, fenced or not (a branch name, a label), nor its text.
+    const shown = value;
+    fence = newFence((b) => anyStringHolds(shown, b) || anyStringHolds(output.meta, b) || (text?.includes(b) ?? false));
     const f = fence;
     for (const l of untrusted) {
       if (text !== undefined && isWhole(l)) text = `Untrusted text is fenced: ${fenceStatement(f)}\n${fenced(text, f)}`;
@@ -90,14 +91,10 @@ export function labelledResult(call: Call, produced: Produced, provenance: Prove
     ...(provenance.warnings.length > 0 ? { warnings: provenance.warnings } : {}),
   };
   for (const warning of provenance.warnings) call.logger.warn({ tool: call.tool.spec.name, requestId: call.requestId }, warning);
-  const summary = {
-    fence: fence === undefined ? null : fenceStatement(fence),
-    untrusted: untrusted.length,
-    private: labels.filter((l) => l.confidentiality === 'private').length,
-    ...(policy.lockdown ? { withheld } : {}),
-  };
-  // The summary states the fence (or what was withheld) in the result itself; a result with nothing fenced or
-  // withheld keeps its text exactly as without labels, which travel in `_meta` alone.
+  // The summary states the fence (or what was withheld) in the result itself, before any text it fences; a result
+  // with nothing fenced or withheld keeps its text exactly as without labels, which travel in `_meta` alone. It
+  // says no more (how many items are untrusted or private is in the labels): it is paid for in every fenced read.
+  const summary = { fence: fence === undefined ? null : fenceStatement(fence), ...(policy.lockdown ? { withheld } : {}) };
   const stated = fence !== undefined || withheld > 0;
   const meta = stated && text === undefined && summaryFits(call.tool.spec) ? { provenance: summary, ...output.meta } : output.meta;
   const changed = { ...output, ...(text === undefined ? {} : { text }), ...(meta === undefined ? {} : { meta }), ...(value === undefined ? {} : { value }) };

@@ -29,7 +29,7 @@ export function withFields(
   return value;
 }
 
-/** The strings at the named fields of the object at `at` (for choosing a boundary none of them holds). */
+/** The strings at the named fields of the object at `at` (whether a label has any text to fence). */
 export function fieldTexts(value: unknown, at: ReadonlyArray<string | number>, fields: readonly string[]): string[] {
   let node: unknown = value;
   for (const step of at) {
@@ -38,4 +38,13 @@ export function fieldTexts(value: unknown, at: ReadonlyArray<string | number>, f
   }
   if (node === null || typeof node !== 'object') return [];
   return fields.map((f) => (node as Record<string, unknown>)[f]).filter((t): t is string => typeof t === 'string');
+}
+
+/** Whether any string or key of a JSON value contains `needle` (for a boundary no text of the result holds). */
+export function anyStringHolds(value: unknown, needle: string): boolean {
+  if (typeof value === 'string') return value.includes(needle);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((item) => anyStringHolds(item, needle));
+  for (const [key, item] of Object.entries(value)) if (key.includes(needle) || anyStringHolds(item, needle)) return true;
+  return false;
 }

@@ -41,7 +41,7 @@ const CALLS: Array<{ what: string; who: Caller; tool: string; args: Record<strin
 ];
 
 /** `meta` with every fence boundary (random per call) written as one placeholder. */
-const anyFence = (meta: unknown): unknown => (meta === undefined ? undefined : JSON.parse(JSON.stringify(meta).replace(/⟦(\/?)[0-9a-z]+⟧/g, '⟦$1fence⟧')));
+const anyFence = (meta: unknown): unknown => (meta === undefined ? undefined : JSON.parse(JSON.stringify(meta).replace(/<(\/?)\d{9,}>/g, '<$1fence>')));
 
 describe('_meta over Streamable HTTP is the same with MCP_STRUCTURED_OUTPUT on and off (two replicas mid-rollout of the flag, one store)', function () {
   this.timeout(120_000);

@@ -68,7 +68,7 @@ describe('fences against the injection corpus (dist/cli.js, the SDK client over 
       })) as CallToolResult;
       expect(result.isError, textOf(result)).to.equal(undefined);
       const fence = fenceOf(result)!;
-      expect(fence.open).to.match(/^⟦[a-z2-9]{8}⟧$/);
+      expect(fence.open).to.match(/^<\d{9}>$/);
       const text = textOf(result);
       // The header states the fence in the result itself.
       expect(text).to.contain(`${fence.open}…${fence.close}`);

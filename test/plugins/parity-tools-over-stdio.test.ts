@@ -94,7 +94,7 @@ for (const structured of [false, true]) {
       expect((JSON.parse(textOf(issues)) as { data: string[] }).data).to.have.length(6);
       const repos = await call('github_list_repositories', { owner: 'octo-org', jq: '[*].name' });
       // Descriptions are people's text (untrusted, fenced); the names the projection keeps are not.
-      expect(textOf(repos)).to.match(/^provenance:\n {2}fence: ⟦\w+⟧…⟦\/\w+⟧\n {2}untrusted: 2\n {2}private: 0\nnextPage: null\ndata\[2\]: repo-1,repo-2$/);
+      expect(textOf(repos)).to.match(/^provenance:\n {2}fence: <\d+>…<\/\d+>\nnextPage: null\ndata\[2\]: repo-1,repo-2$/);
       for (const r of [prs, issues, repos]) expect(r.structuredContent !== undefined).to.equal(structured);
     });
 
@@ -105,7 +105,7 @@ for (const structured of [false, true]) {
       expect(textOf(await call('github_get_issue', { ...REPO, issueNumber: 1347, jq: 'state' }))).to.equal('open');
       // A diff is people's text: it comes fenced, the fence named once in a header line.
       const diff = textOf(await call('github_get_pull_request_diff', { ...REPO, pullNumber: 1347 }));
-      const fenced = /^Untrusted text is fenced: ⟦(\w+)⟧…⟦\/\1⟧\n⟦\1⟧([\s\S]*)⟦\/\1⟧$/.exec(diff);
+      const fenced = /^Untrusted text is fenced: <(\d+)>…<\/\1>\n<\1>([\s\S]*)<\/\1>$/.exec(diff);
       expect(fenced, diff.slice(0, 200)).to.not.equal(null);
       expect(fenced![2]).to.equal(`Diff of pull request #1347 of octo-org/octo-repo: 1 file changed, +4 -3.\n---\n${pullRequestDiff(1).trimEnd()}`);
       const file = await call('github_get_file', { ...REPO, path: 'README.md' });
@@ -116,7 +116,7 @@ for (const structured of [false, true]) {
     it("reads a CircleCI job's failed step, and its whole output back as text with artifact_read", async () => {
       const logs = await call('circleci_logs', { projectSlug: 'gh/CircleCI-Public/api-preview-docs', jobNumber: 1262, tailLines: 2 });
       // A build's output is untrusted (whether a fork's is not looked up): fenced whole.
-      expect(textOf(logs)).to.match(/^Untrusted text is fenced: ⟦(\w+)⟧…⟦\/\1⟧\n⟦\1⟧[\s\S]*---\n\nExited with code exit status 1⟦\/\1⟧$/);
+      expect(textOf(logs)).to.match(/^Untrusted text is fenced: <(\d+)>…<\/\1>\n<\1>[\s\S]*---\n\nExited with code exit status 1<\/\1>$/);
       const artifactId = /artifact ([0-9a-f]{32})/.exec(textOf(logs))![1]!;
       const chunk = JSON.parse(textOf(await call('artifact_read', { artifactId, encoding: 'utf8' }))) as { data: string; eof: boolean; mimeType: string };
       expect([chunk.eof, chunk.mimeType]).to.deep.equal([true, 'text/plain']);

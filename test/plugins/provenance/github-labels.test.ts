@@ -46,7 +46,7 @@ describe('GitHub provenance labels (in-process, GitHub-shaped mock)', () => {
     expect(labels.every((l) => l.confidentiality === 'public')).to.equal(true);
     // Trusted text is shown as written; untrusted text inside the fence.
     expect(textOf(result)).to.contain('body 0');
-    expect(textOf(result)).not.to.match(/⟧body 0⟦/);
+    expect(textOf(result)).not.to.match(/<\d+>body 0<\/\d+>/);
   });
 
   it('trusts a bot named in MCP_TRUSTED_BOTS whatever its association, and says why', async () => {
