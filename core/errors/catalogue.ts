@@ -42,6 +42,11 @@ export const ERROR_CATALOGUE = {
   },
   policy_denied: { retryable: false, summary: 'The enterprise policy refused the call.' },
   approval_required: { retryable: true, summary: 'The call is held until an approver grants it; retry after the grant.' },
+  confirmation_required: {
+    retryable: true,
+    summary:
+      "A policy rule asks the person to confirm the call, and a 2026-07-28 client was asked through input_required: nothing ran. The client retries the call with the person's answer; only the audit log shows this code.",
+  },
   store_unavailable: {
     retryable: true,
     summary: 'The shared store (MCP_STORE_URL) cannot be reached and the call needs it (an approval to look up or record): refused, nothing was sent.',

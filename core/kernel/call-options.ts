@@ -1,5 +1,5 @@
 import type { LoggingLevel, LoggingMessageNotificationParams } from '@modelcontextprotocol/server';
-import type { AskToConfirm, AskToOpen, CallSession, ClientInfo } from '../plugin/call.js';
+import type { AskToConfirm, AskToOpen, CallSession, ClientInfo, ConfirmByRetry } from '../plugin/call.js';
 import type { ProgressReporter } from '../plugin/tool-context.js';
 import type { TraceCarrier } from './call-span.js';
 import type { Reach } from './tool-selection.js';
@@ -53,6 +53,11 @@ export interface ClientChannel {
    * the person a yes or no through `elicitation/create` (mode `form`), and answers what they chose.
    */
   askToConfirm?: AskToConfirm;
+  /**
+   * Present when a 2026-07-28 client declared form-mode elicitation in its request: a yes or no is asked by
+   * answering `input_required`, and read back from the retried call.
+   */
+  confirmByRetry?: ConfirmByRetry;
 }
 
 /** A tool name the server does not offer: a JSON-RPC error, not a tool result. */

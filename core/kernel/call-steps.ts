@@ -155,6 +155,7 @@ export async function runToolChain(frame: CallInProgress, reports: WeakMap<objec
     ...(options.progress && { progress: options.progress }),
     ...(options.channel?.askToOpen && { askToOpen: options.channel.askToOpen }),
     ...(options.channel?.askToConfirm && { askToConfirm: options.channel.askToConfirm }),
+    ...(options.channel?.confirmByRetry && { confirmByRetry: options.channel.confirmByRetry }),
   };
   report.answer = await tool.chain.run(call);
   return { result: report.answer.result, timings: report.timings };

@@ -45,6 +45,21 @@ export type AskToOpen = (request: { message: string; url: string }) => Promise<'
  */
 export type AskToConfirm = (request: { message: string }) => Promise<'accept' | 'decline' | 'cancel'>;
 
+/**
+ * A yes or no asked across two rounds of one call, where the client cannot be asked mid-call (MCP 2026-07-28 has
+ * no server-to-client requests): the first round ends with `input_required` carrying the question and an opaque
+ * state; the client asks the person and retries the call with their answer and the state echoed.
+ */
+export interface ConfirmByRetry {
+  /**
+   * What a retried call carries: the person's answer and the state echoed (absent on a first round). Both come
+   * from the client, so they are untrusted until the state is verified.
+   */
+  readonly answered?: { action: 'accept' | 'decline' | 'cancel'; state: string | undefined };
+  /** Ends this round with `message` asked and `state` to echo: the call's result is replaced by `input_required`. */
+  ask(question: { message: string; state: string }): void;
+}
+
 export interface Call {
   /** One object for the whole call, the same in every copy: plugins key per-call state by it (a WeakMap). */
   readonly scope: object;
@@ -87,6 +102,8 @@ export interface Call {
   readonly askToOpen?: AskToOpen;
   /** Asks the person a yes or no, past the model (form-mode elicitation); absent when the client cannot be asked. */
   readonly askToConfirm?: AskToConfirm;
+  /** Asks the person a yes or no across a retry of the call (2026-07-28, form mode declared); absent otherwise. */
+  readonly confirmByRetry?: ConfirmByRetry;
 }
 
 /**

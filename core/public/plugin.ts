@@ -72,7 +72,7 @@ export { CursorEnvelope, EnvelopeData, Incomplete, PagedEnvelope, ReadEnvelope }
 
 // What a tool handler sees and returns, and the services it may inject.
 export type { AnyToolContext, EnvelopeMeta, ProgressReporter, ToolContext, ToolOutput } from '../plugin/tool-context.js';
-export type { AskToConfirm, AskToOpen, CallSession, ClientInfo } from '../plugin/call.js';
+export type { AskToConfirm, AskToOpen, CallSession, ClientInfo, ConfirmByRetry } from '../plugin/call.js';
 export type { StageName } from '../plugin/stages.js';
 export {
   PROVENANCE_META_KEY,

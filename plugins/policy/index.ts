@@ -22,6 +22,8 @@ import { PolicySource } from './policy-source.js';
 import { SessionFlow } from './flow/session-flow.js';
 import { POLICY_CONTRIBUTIONS } from './contributions.js';
 import { ConsoleLink } from './console-link.js';
+import type { Asking } from './confirmation.js';
+import { ConfirmationStates } from './confirmation-states.js';
 
 /**
  * The enterprise layer: a policy decides every call (with approvals for risky ones), results name the
@@ -42,6 +44,8 @@ export class PolicyPlugin implements DevtoolsPlugin {
   /** What each session has read, for flow rules (in the shared store). */
   private readonly flow: SessionFlow;
   private readonly notifier: ApprovalNotifier | undefined;
+  /** What `confirm` rules need to ask across a retry (2026-07-28): their questions' states, in the shared store. */
+  private readonly asking: Asking;
   private sweeper: NodeJS.Timeout | undefined;
   /** Each call's decision, by its scope (Call.scope), for its audit record. */
   private readonly decisions: DecisionLog = new WeakMap();
@@ -60,6 +64,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
   ) {
     const own = settings.of(PolicySettings);
     this.flow = new SessionFlow(store, own.MCP_FLOW_TTL_SECONDS * 1000, logger);
+    this.asking = { states: new ConfirmationStates(store, clock, own.MCP_CONFIRMATION_TTL_SECONDS * 1000), logger, scrub, clock };
     const audit = (): AuditSink | undefined => this.auditSink();
     // Receivers are reached under the egress guard, as URLs an upstream hands out are.
     const egressAllow = parseEgressAllow(settings.of(CoreSettings).MCP_EGRESS_ALLOW);
@@ -145,7 +150,7 @@ export class PolicyPlugin implements DevtoolsPlugin {
       );
     }
     if (this.source !== undefined)
-      stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.flow, this.consoleLink));
+      stages.push(policyDecision(this.source, this.approvals, this.decisions, this.logger, this.metrics, this.flow, this.asking, this.consoleLink));
     return stages;
   }
 }

@@ -13,10 +13,10 @@ import { auditedProvenance, shapeOf, type AuditRecord } from './audit/audit-reco
 import { callFacts, publicIdentity, type CallFacts } from './engine/call-facts.js';
 import type { ApprovalNote, Decision } from './engine/policy-engine.js';
 import type { PolicySource } from './policy-source.js';
-import { furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
+import { confirmationAsked, confirmationStoreUnavailable, furtherRefusal, redirectRefusal, refusal, storeUnavailable } from './refusal.js';
 import type { ConsoleLink } from './console-link.js';
 import { flowDecision, usesFlow } from './flow/flow-decision.js';
-import { CONFIRMATION_META_KEY, confirmed, settleConfirmation } from './confirmation.js';
+import { asked, CONFIRMATION_META_KEY, confirmed, settleConfirmation, type Asking } from './confirmation.js';
 import type { SessionFlow } from './flow/session-flow.js';
 
 /** The `_meta` key naming the upstream identity that acted (core: the identity plugin writes it too). */
@@ -75,6 +75,7 @@ export function policyDecision(
   logger: Logger,
   metrics: Metrics,
   flow: SessionFlow,
+  asking: Asking,
   console?: ConsoleLink,
 ): AroundMiddleware {
   return {
@@ -88,7 +89,18 @@ export function policyDecision(
       let decision = flowDecision(engine.decide(facts), engine.policy.document, facts);
       let storeDown = false;
       // Asked of the person when the client can be asked; otherwise held for an approver, as approval_required.
-      if (decision.effect === 'confirm') decision = await settleConfirmation(decision, ctx, facts);
+      if (decision.effect === 'confirm') {
+        try {
+          decision = await settleConfirmation(decision, ctx, facts, asking);
+        } catch (error) {
+          // The states of questions asked across a retry live in the store: without it, no answer can be trusted.
+          logger.error({ err: error, tool: facts.tool }, 'confirmation store failed; the call is denied');
+          const refused = confirmationStoreUnavailable(decision, facts);
+          decisions.set(ctx.scope, refused.meta!.decision as Decision);
+          metrics.policyDecision('deny');
+          throw refused;
+        }
+      }
       if (decision.effect === 'approval_required') {
         try {
           decision = await approvals.settle(decision, {
@@ -114,6 +126,8 @@ export function policyDecision(
       }
       decisions.set(ctx.scope, decision);
       metrics.policyDecision(decision.effect);
+      // A 2026-07-28 client was just asked (the result becomes input_required, and the retry carries the answer).
+      if (asked(decision)) throw confirmationAsked(decision, facts);
       if (decision.approval !== undefined) ctx.meta[APPROVAL_META_KEY] = decision.approval;
       if (confirmed(decision)) ctx.meta[CONFIRMATION_META_KEY] = decision;
       else if (decision.effect !== 'allow') throw storeDown ? storeUnavailable(decision, facts) : refusal(decision, facts, console);

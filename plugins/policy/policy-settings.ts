@@ -20,6 +20,13 @@ export const PolicySettings = Type.Object({
     default: 20,
     description: 'Pending approvals one principal may have at once; past it, calls that need one are denied until some are decided or expire.',
   }),
+  MCP_CONFIRMATION_TTL_SECONDS: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    default: 300,
+    description:
+      "How long the person has to answer a confirm rule's question asked through input_required (2026-07-28 clients); a later answer is not taken, and they are asked again.",
+  }),
   MCP_FLOW_TTL_SECONDS: Type.Integer({
     minimum: 60,
     maximum: 604800,

@@ -53,6 +53,28 @@ export function storeUnavailable(decision: Decision, facts: CallFacts): ToolErro
 }
 
 /**
+ * A call whose `confirm` rule was just asked of the person through `input_required` (2026-07-28): nothing ran.
+ * The MCP adapter answers `input_required` in its place, so a client sees this only in the audit record.
+ */
+export function confirmationAsked(decision: Decision, facts: CallFacts): ToolError {
+  const message = `${describedCall(facts)} waits for the person to confirm it: the client was asked, and the call runs when it is retried with their yes. ${decision.reason}`;
+  return new ToolError('confirmation_required', message, { meta: { code: 'confirmation_required', decision } });
+}
+
+/** A `confirm` rule's question could not be asked or its answer checked, the store being down: refused, never run. */
+export function confirmationStoreUnavailable(decision: Decision, facts: CallFacts): ToolError {
+  const what = describedCall(facts);
+  const message = `${what} needs the person's confirmation, and the shared store (MCP_STORE_URL) that keeps the question cannot be reached, so the call was refused and nothing was sent. Retry it shortly.`;
+  const denied: Decision = {
+    effect: 'deny',
+    ruleId: decision.ruleId,
+    reason: 'The confirmation store could not be reached, so the call is denied. Try again later.',
+    policyVersion: decision.policyVersion,
+  };
+  return new ToolError('store_unavailable', message, { meta: { code: 'store_unavailable', decision: denied } });
+}
+
+/**
  * A redirect hop (of the route or of a further request) to a path the policy would not have allowed: refused
  * as the call itself would have been had it named that path, naming the request that was redirected (an
  * approval cannot be asked for mid-call, so it is a refusal too, unless a grant of the call covered it).

@@ -115,13 +115,14 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
           toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
           ...(elicitation.askToOpen !== undefined && { askToOpen: elicitation.askToOpen }),
           ...(elicitation.askToConfirm !== undefined && { askToConfirm: elicitation.askToConfirm }),
+          ...(elicitation.confirmByRetry !== undefined && { confirmByRetry: elicitation.confirmByRetry }),
         },
       });
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
-    // A 2026-07-28 call that asked the person to open a URL answers input_required; the client retries it.
+    // A 2026-07-28 call that asked the person something (a URL to open, a yes or no) answers input_required; the client retries it.
     const asking = elicitation.inputRequired();
     if (asking !== undefined) return asking as never;
     // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);

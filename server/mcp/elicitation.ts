@@ -9,16 +9,19 @@ import {
   type InputRequiredResult,
   type Server,
 } from '@modelcontextprotocol/server';
-import type { AskToConfirm, AskToOpen } from '../../core/plugin/call.js';
+import type { AskToConfirm, AskToOpen, ConfirmByRetry } from '../../core/plugin/call.js';
 
 /** The key of the link request in a 2026-07-28 `input_required` result, and of its answer in the retried call. */
 const LINK_INPUT = 'open-link';
+/** The key of a policy's yes-or-no question in a 2026-07-28 `input_required` result, and of its answer. */
+const CONFIRM_INPUT = 'confirm-call';
 
 /** What a `tools/call` handler's context offers for asking the client. */
 interface ElicitingContext {
   mcpReq: {
     envelope?: Record<string, unknown>;
     inputResponses?: Record<string, unknown>;
+    requestState(): unknown;
     elicitInput(params: ElicitRequestURLParams | ElicitRequestFormParams): Promise<ElicitResult>;
   };
 }
@@ -29,7 +32,9 @@ export interface Elicitation {
   askToOpen?: AskToOpen;
   /** Form mode, a yes or no: absent when the client did not declare it, or cannot be asked mid-call. */
   askToConfirm?: AskToConfirm;
-  /** An `input_required` result asking the person to open the URL, once the call asked for one this round. */
+  /** A yes or no asked across a retry (2026-07-28): absent when the client did not declare form mode in the request. */
+  confirmByRetry?: ConfirmByRetry;
+  /** An `input_required` result asking the person what the call asked this round (a URL to open, a yes or no). */
   inputRequired(): InputRequiredResult | undefined;
 }
 
@@ -56,8 +61,8 @@ function takesForm(capability: ElicitationCapability | undefined): boolean {
  *   capabilities, so gets none.
  * - A 2026-07-28 request (capabilities in its `_meta`): that revision has no server-to-client requests; a URL
  *   is asked by answering `input_required` instead of the result, the client asks the person and retries the
- *   call with their answer, which this reads back. A yes or no is not asked that way yet (the policy holds
- *   the call for an approver instead).
+ *   call with their answer, which this reads back. A yes or no (form mode) is asked the same way, with a
+ *   `requestState` the policy minted for exactly that question, which the retry echoes and the policy verifies.
  */
 export function elicitationOf(server: Server, ctx: ElicitingContext, modern: boolean): Elicitation {
   if (!modern) {
@@ -75,16 +80,42 @@ export function elicitationOf(server: Server, ctx: ElicitingContext, modern: boo
     };
   }
   const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: ElicitationCapability } | undefined;
-  if (capabilities?.elicitation?.url === undefined) return { inputRequired: () => undefined };
-  let asked: { message: string; url: string } | undefined;
+  const capability = capabilities?.elicitation;
+  let askedToOpen: { message: string; url: string } | undefined;
+  let askedToConfirm: { message: string; state: string } | undefined;
+  // The retried call's answer to the question, with the state echoed: the policy checks the state before it counts.
+  const confirmAnswer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
+  const state = ctx.mcpReq.requestState();
   return {
-    askToOpen: async (request) => {
-      // The retried call carries the person's answer (client-made: it picks a sentence, and decides nothing else).
-      const answered = inputResponse(ctx.mcpReq.inputResponses, LINK_INPUT);
-      if (answered.kind === 'elicit') return answered.action;
-      asked = request;
-      return 'accept';
+    ...(capability?.url !== undefined && {
+      askToOpen: async (request: { message: string; url: string }) => {
+        // The retried call carries the person's answer (client-made: it picks a sentence, and decides nothing else).
+        const answered = inputResponse(ctx.mcpReq.inputResponses, LINK_INPUT);
+        if (answered.kind === 'elicit') return answered.action;
+        askedToOpen = request;
+        return 'accept' as const;
+      },
+    }),
+    ...(takesForm(capability) && {
+      confirmByRetry: {
+        ...(confirmAnswer.kind === 'elicit' && { answered: { action: confirmAnswer.action, state: typeof state === 'string' ? state : undefined } }),
+        ask: (question: { message: string; state: string }) => {
+          askedToConfirm = question;
+        },
+      },
+    }),
+    inputRequired: () => {
+      if (askedToOpen === undefined && askedToConfirm === undefined) return undefined;
+      return inputRequired({
+        inputRequests: {
+          ...(askedToOpen !== undefined && { [LINK_INPUT]: inputRequired.elicitUrl(askedToOpen) }),
+          // No field to fill: the person's accept or decline is the answer, as over stdio.
+          ...(askedToConfirm !== undefined && {
+            [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', message: askedToConfirm.message, requestedSchema: { type: 'object', properties: {} } }),
+          }),
+        },
+        ...(askedToConfirm !== undefined && { requestState: askedToConfirm.state }),
+      });
     },
-    inputRequired: () => (asked === undefined ? undefined : inputRequired({ inputRequests: { [LINK_INPUT]: inputRequired.elicitUrl(asked) } })),
   };
 }

@@ -1,6 +1,7 @@
 // The `confirm` policy effect, from the outside: the shipped flow policy (examples/policies/untrusted-content.yaml)
 // asks the person, through form-mode elicitation, before a session that read untrusted and private content
 // writes to a public place. The official v2 client over real stdio to the built server, GitHub a loopback mock.
+// 2026-07-28 clients are asked through input_required instead: confirm-input-required.test.ts.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,13 +139,6 @@ describe('the confirm effect: a flow rule asks the person through form-mode elic
 
   it('holds the call when the client takes URL-mode elicitation only (a URL is not a yes or no)', async () => {
     const { created, asked } = await attack({ elicitation: { elicitation: { url: {} } } });
-    expect(asked).to.have.length(0);
-    expect(created._meta?.code).to.equal('approval_required');
-    expect(pullRequestsSent(github)).to.equal(0);
-  });
-
-  it('holds the call for a 2026-07-28 client: confirming through input_required is not built yet', async () => {
-    const { created, asked } = await attack({ elicitation: { elicitation: { form: {} } }, negotiation: { mode: { pin: '2026-07-28' } } });
     expect(asked).to.have.length(0);
     expect(created._meta?.code).to.equal('approval_required');
     expect(pullRequestsSent(github)).to.equal(0);

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
+import type { ClientChannel } from '../../../core/kernel/call-options.js';
 import { Kernel } from '../../../core/kernel/kernel.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
@@ -31,6 +32,7 @@ describe('flow rules while the store is down (in-process kernel, the shipped flo
       env: {
         GITHUB_API_URL: github.url,
         GITHUB_TOKEN: 'ghp_flowOutageToken0123456789abcd',
+        MCP_TOOLSETS: 'all',
         MCP_POLICY_FILE: resolve(REPO_ROOT, 'examples/policies/untrusted-content.yaml'),
         MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'),
       },
@@ -57,6 +59,54 @@ describe('flow rules while the store is down (in-process kernel, the shipped flo
     expect(held._meta).to.deep.include({ code: 'store_unavailable' });
     expect(github.requests.filter((r) => r.method === 'POST')).to.have.length(0);
     const ran = await kernel.call(ATTACK.openPullRequest.name, { ...ATTACK.openPullRequest.arguments }, principal, { session: { conversation: 'c2' } });
+    expect(ran.isError, JSON.stringify(ran.content)).to.equal(undefined);
+    expect(github.requests.filter((r) => r.method === 'POST')).to.have.length(1);
+  });
+
+  /** The channel of a 2026-07-28 client that declared form mode: what the call asks, and the answer its retry carries. */
+  function askingChannel(answered?: { action: 'accept'; state: string }): { channel: ClientChannel; asked: Array<{ message: string; state: string }> } {
+    const asked: Array<{ message: string; state: string }> = [];
+    const channel: ClientChannel = {
+      notify: async () => {},
+      resourceLinks: false,
+      toolsChanged: async () => {},
+      confirmByRetry: { ...(answered !== undefined && { answered }), ask: (question) => void asked.push(question) },
+    };
+    return { channel, asked };
+  }
+
+  it("refuses a 2026-07-28 client's confirm question while the store (which keeps its state) is down, and sends nothing", async () => {
+    github.requests.splice(0);
+    const { channel, asked } = askingChannel();
+    store.down = true;
+    const refused = await kernel.call(ATTACK.openPullRequest.name, { ...ATTACK.openPullRequest.arguments }, principal, {
+      session: { conversation: 'c3' },
+      channel,
+    });
+    store.down = false;
+    expect(asked, 'no question whose answer could not be checked').to.have.length(0);
+    expect(refused._meta).to.deep.include({ code: 'store_unavailable' });
+    expect((refused.content[0] as { text: string }).text).to.contain(
+      "needs the person's confirmation, and the shared store (MCP_STORE_URL) that keeps the question cannot be reached",
+    );
+    expect(github.requests.filter((r) => r.method === 'POST')).to.have.length(0);
+  });
+
+  it('refuses the retried accept while the store is down (its nonce cannot be taken), sending nothing; the store back, the same answer runs the call once', async () => {
+    github.requests.splice(0);
+    const session = { conversation: 'c4' };
+    for (const read of [ATTACK.readIssue, ATTACK.readSecret]) await kernel.call(read.name, { ...read.arguments }, principal, { session });
+    const first = askingChannel();
+    const asking = await kernel.call(ATTACK.openPullRequest.name, { ...ATTACK.openPullRequest.arguments }, principal, { session, channel: first.channel });
+    expect(asking._meta).to.deep.include({ code: 'confirmation_required' });
+    expect(first.asked).to.have.length(1);
+    const retry = askingChannel({ action: 'accept', state: first.asked[0]!.state });
+    store.down = true;
+    const refused = await kernel.call(ATTACK.openPullRequest.name, { ...ATTACK.openPullRequest.arguments }, principal, { session, channel: retry.channel });
+    store.down = false;
+    expect(refused._meta).to.deep.include({ code: 'store_unavailable' });
+    expect(github.requests.filter((r) => r.method === 'POST')).to.have.length(0);
+    const ran = await kernel.call(ATTACK.openPullRequest.name, { ...ATTACK.openPullRequest.arguments }, principal, { session, channel: retry.channel });
     expect(ran.isError, JSON.stringify(ran.content)).to.equal(undefined);
     expect(github.requests.filter((r) => r.method === 'POST')).to.have.length(1);
   });
