@@ -110,6 +110,8 @@ describe('rate-limit governor: 200 calls from 8 agents over HTTP never see a lim
         `${vendor} waits`,
       ).to.be.above(0);
     }
+    // GitHub says what is left: its low budget was spread out before it was spent.
+    expect(valueOf(samples, 'mcp_devtools_upstream_rate_limit_wait_seconds_count', { vendor: 'github', reason: 'pace' })).to.be.above(0);
   });
 });
 
@@ -149,6 +151,20 @@ describe('rate-limit governor: what a caller sees', function () {
       const clients = await Promise.all(Array.from({ length: 8 }, () => kernel.connect()));
       const results = await burst(clients, 40, 'github_get', (n) => ({ path: `/repos/acme/app${n}` }));
       expect(results.filter(isRateLimited)).to.not.deep.equal([]);
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it('one agent spending a GitHub budget to the end: the vendor never has to refuse a request', async () => {
+    const kernel = await kernelFor('ghp_oneAgentToken01234567890', { MCP_RATE_LIMIT_PACE_PERCENT: '50' });
+    try {
+      mock.on('GET', '*', (request) => ok(request));
+      const ledger = enforceLimit(mock, 'GET', /^\/repos\/acme\/app\d+$/, { style: 'github', limit: 10, windowMs: 2000, ok });
+      const results = await burst([await kernel.connect()], 25, 'github_get', (n) => ({ path: `/repos/acme/app${n}` }));
+      expect(results.filter((r) => r.isError).map(textOf)).to.deep.equal([]);
+      expect(ledger.admitted).to.equal(25);
+      expect(ledger.refused, 'requests the vendor refused').to.equal(0);
     } finally {
       await kernel.close();
     }
