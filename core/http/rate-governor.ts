@@ -24,6 +24,11 @@ const UNSAID_WAIT_MS = 60_000;
 const MAX_LIMITED_RETRIES = 4;
 /** Attempts at a compare-and-set on one record while other workers write it too. */
 const WRITE_ATTEMPTS = 6;
+/**
+ * After the store failed, how long requests go ungoverned without asking it again: a hung Redis costs each
+ * operation MCP_STORE_TIMEOUT_MS, which no request should pay for a budget.
+ */
+const STORE_RETRY_MS = 30_000;
 
 /**
  * The rate-limit governor: one budget per vendor and credential, kept in the shared store so every worker and
@@ -37,6 +42,9 @@ const WRITE_ATTEMPTS = 6;
  * secret; neither is logged. A store that fails degrades to no governor for that request, never a failed call.
  */
 export class RateGovernor implements RateLimits {
+  /** Until when the store is left alone after it failed (0: it works). */
+  private storeDownUntil = 0;
+
   constructor(private readonly options: RateGovernorOptions) {}
 
   async admit(site: RateLimitedSite, request: PreparedRequest, signal: AbortSignal): Promise<void> {
@@ -94,6 +102,7 @@ export class RateGovernor implements RateLimits {
   }
 
   private async read(identity: UpstreamIdentity): Promise<BudgetRecord | undefined> {
+    if (this.storeDown()) return undefined;
     try {
       return await this.options.store.get<BudgetRecord>(NAMESPACE, keyOf(identity));
     } catch (error) {
@@ -116,6 +125,7 @@ export class RateGovernor implements RateLimits {
   private async update(identity: UpstreamIdentity, change: (record: BudgetRecord | undefined) => BudgetRecord): Promise<void> {
     const { store } = this.options;
     const key = keyOf(identity);
+    if (this.storeDown()) return;
     try {
       for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
         const record = await store.get<BudgetRecord>(NAMESPACE, key);
@@ -131,10 +141,16 @@ export class RateGovernor implements RateLimits {
     }
   }
 
+  private storeDown(): boolean {
+    return this.storeDownUntil > Date.now();
+  }
+
   private storeFailed(identity: UpstreamIdentity, error: unknown): void {
+    if (this.storeDown()) return;
+    this.storeDownUntil = Date.now() + STORE_RETRY_MS;
     this.options.logger.warn(
       { vendor: identity.vendor, err: (error as Error).message },
-      'the rate-limit budget could not be read or written; the request goes ungoverned',
+      `the rate-limit budget could not be read or written; upstream requests go ungoverned for ${STORE_RETRY_MS / 1000} s`,
     );
   }
 }

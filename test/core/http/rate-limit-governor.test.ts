@@ -1,4 +1,14 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { Kernel } from '../../../core/kernel/kernel.js';
+import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
+import { createLogger } from '../../../core/logging/logger.js';
+import { openStore } from '../../../core/store/open-store.js';
+import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
+import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
+import { StoreWithOutage } from '../../support/store-with-outage.js';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { MockUpstream, type RecordedRequest } from '../../../server/testing/mock-upstream.js';
 import { connectHttp, startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
@@ -339,5 +349,56 @@ describe('rate-limit governor: two replicas on Redis under a near limit', functi
     expect(results.filter((r) => r.isError).map(textOf)).to.deep.equal([]);
     expect(ledger.admitted).to.equal(80);
     expect(ledger.windows.size).to.be.at.least(4);
+  });
+});
+
+describe('rate-limit governor: when the store fails', function () {
+  this.timeout(30_000);
+  let mock: MockUpstream;
+  let kernel: Kernel;
+  let store: CountedOutage;
+  const logs: string[] = [];
+
+  /** The store with an outage switch, counting what the governor asks of it. */
+  class CountedOutage extends StoreWithOutage {
+    asked = 0;
+    override get<T>(namespace: string, key: string): Promise<T | undefined> {
+      if (namespace === 'rate-limits') this.asked++;
+      return super.get<T>(namespace, key);
+    }
+  }
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
+    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
+    const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_outageGovernorToken012345', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
+    // The test kit opens its own store; this kernel is started by hand to run on the store with an outage switch.
+    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
+    store = new CountedOutage(await openStore('memory://'));
+    const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
+    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+  });
+  after(async () => {
+    await kernel.close();
+    await mock.close();
+  });
+
+  it('calls go ungoverned rather than fail, a near Retry-After is still waited out, and the store is not asked again at once', async () => {
+    store.down = true;
+    let answers = 0;
+    mock.on('GET', /^\/repos\/acme\/down\d$/, () =>
+      ++answers === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit.' } }
+        : { status: 200, body: { ok: true } },
+    );
+    for (let n = 0; n < 3; n++) {
+      const result = await kernel.call('github_get', { path: `/repos/acme/down${n}` }, LOCAL_PRINCIPAL);
+      expect(result.isError, textOf(result)).to.equal(undefined);
+    }
+    expect(answers).to.equal(4);
+    // Asked once, found down, then left alone for a while: one warning, not one per request.
+    expect(store.asked).to.equal(1);
+    expect(logs.filter((l) => l.includes('the rate-limit budget could not be read or written'))).to.have.length(1);
   });
 });
