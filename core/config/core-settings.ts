@@ -35,6 +35,25 @@ export const CoreSettings = Type.Object({
       'Upstream body bytes all calls in flight may hold at once (0: no bound); further reads wait, so a burst of large responses cannot exhaust memory.',
   }),
   MCP_UPSTREAM_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2, description: 'Retries of idempotent GETs on 502/503/504 and connection resets.' }),
+  MCP_RATE_LIMIT_MAX_WAIT_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 3600,
+    default: 30,
+    description:
+      "Longest an upstream request is held for a vendor's rate limit (a reset, a Retry-After): a nearer one is waited out, reads and writes sent again after a 429; a farther one fails at once with when to retry. Shared across workers and replicas through MCP_STORE_URL. 0: never wait.",
+  }),
+  MCP_RATE_LIMIT_PACE_PERCENT: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    default: 10,
+    description:
+      "Below this share of a rate-limit window's budget (x-ratelimit-limit), requests of that credential are spread over the time to the reset instead of spending what is left at once. 0: spread nothing.",
+  }),
+  MCP_RATE_LIMIT_GOVERNOR: Type.Boolean({
+    default: true,
+    description:
+      'Govern upstream requests by the rate limits vendors report (MCP_RATE_LIMIT_*). false: every request goes out when its tool sends it, and a rate-limit answer reaches the caller at once.',
+  }),
   MCP_EGRESS_ALLOW: Type.String({
     default: '',
     description:

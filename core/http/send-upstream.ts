@@ -1,5 +1,5 @@
 import type { AnyToolContext } from '../plugin/tool-context.js';
-import type { PreparedRequest, UpstreamResponse } from '../plugin/upstream-types.js';
+import type { PreparedRequest, RateLimitedSite, RateLimits, UpstreamResponse } from '../plugin/upstream-types.js';
 import type { pooledRequest as PooledRequestFn } from './pooled-request.js';
 import { discardBody } from './read-body.js';
 import { RequestDeadline } from './request-deadline.js';
@@ -17,7 +17,9 @@ const loadPooledRequest = (): Promise<typeof PooledRequestFn> => (pooled ??= imp
 /**
  * Sends a prepared request to the network and accepts its answer, timed into the call's `network` phase:
  * reads (a GET, a GraphQL query) retried on a retryable status or a network error, with backoff; a write never,
- * since it may have been done. Each attempt is observed (timed, traced) on its own.
+ * since it may have been done. The rate-limit governor (ctx.rateLimits, rate-governor.ts) admits each attempt and
+ * hears each answer: a rate-limit refusal it can wait out is sent again, a write too, since the vendor refused
+ * it before doing it. Each attempt is observed (timed, traced) on its own.
  */
 export async function sendUpstream(
   ctx: AnyToolContext,
@@ -31,26 +33,37 @@ export async function sendUpstream(
   const retries = request.method === 'GET' || request.graphql?.operation === 'query' ? site.options.retries : 0;
   // Loaded before the first request is timed: loading our own HTTP client is no part of the vendor's latency.
   await loadPooledRequest();
+  const limits = ctx.rateLimits;
+  const governed = { identity: site.identity, label: site.options.label };
+  // Rate-limit answers waited out and sent again: apart from `retries`, which are for failures.
+  let limitedRetries = 0;
   try {
     for (let attempt = 0; ; attempt++) {
+      if (limits !== undefined) await admitted(limits, ctx, site, governed, request);
       // The request id and the trace context go with the credentials: to the vendor's origin, never along a
       // redirect elsewhere.
       const observed = ctx.observeRequest?.(request, site.identity, attempt);
       try {
         const answer = await exchange(ctx, site, request, { ...auth, ...requestIdHeader(ctx, site), ...observed?.headers }, options);
         observed?.end({ status: answer.status, headers: answer.headers });
-        if (attempt < retries && RETRYABLE_STATUSES.has(answer.status)) {
+        // A 429 (or GitHub's rate-limit 403) was refused before it was done: a write too may go again.
+        if (limits !== undefined && (await limits.retryAfter(site.identity, request, answer, limitedRetries, ctx.signal))) {
+          limitedRetries++;
+          ctx.logger.debug({ vendor, status: answer.status, attempt }, 'sending an upstream request again after its rate limit');
+          continue;
+        }
+        if (attempt - limitedRetries < retries && RETRYABLE_STATUSES.has(answer.status)) {
           ctx.logger.debug({ vendor, status: answer.status, attempt }, 'retrying upstream read');
-          await sleep(backoffMs(attempt), ctx.signal);
+          await sleep(backoffMs(attempt - limitedRetries), ctx.signal);
           continue;
         }
         return acceptAnswer(site, answer, request, options.expect ?? site.options.expect ?? 'json');
       } catch (error) {
         const failure = requestError(site, error, request, ctx.signal);
         observed?.end({ error: failure });
-        if (attempt < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
+        if (attempt - limitedRetries < retries && networkErrorCode(error) !== undefined && !ctx.signal.aborted) {
           ctx.logger.debug({ vendor, code: networkErrorCode(error), attempt }, 'retrying upstream read');
-          await sleep(backoffMs(attempt), ctx.signal);
+          await sleep(backoffMs(attempt - limitedRetries), ctx.signal);
           continue;
         }
         throw failure;
@@ -58,6 +71,15 @@ export async function sendUpstream(
     }
   } finally {
     ctx.time('network', (performance.now() - started) * 1000);
+  }
+}
+
+/** The governor's go-ahead; a wait the caller cancels ends as the request's cancellation. */
+async function admitted(limits: RateLimits, ctx: AnyToolContext, site: UpstreamSite, governed: RateLimitedSite, request: PreparedRequest): Promise<void> {
+  try {
+    await limits.admit(governed, request, ctx.signal);
+  } catch (error) {
+    throw requestError(site, error, request, ctx.signal);
   }
 }
 

@@ -2,7 +2,7 @@ import { ToolError, isToolError } from '../errors/tool-error.js';
 import type { PreparedRequest } from '../plugin/upstream-types.js';
 import { unreachableMessage } from './connection-failure.js';
 import { egressRefusalIn } from './egress-guard.js';
-import { rateLimitRetryAfter } from './rate-limit.js';
+import { rateLimitRetryAfter, retryWhen } from './rate-limit.js';
 import { statusHint } from './status-hints.js';
 import type { UpstreamSite } from './upstream-site.js';
 
@@ -21,11 +21,11 @@ export interface ErrorAnswer {
 export function statusError(site: UpstreamSite, answer: ErrorAnswer, request: PreparedRequest): ToolError {
   const { status, headers, text } = answer;
   const { label } = site.options;
-  const limited = rateLimitRetryAfter(status, headers, Date.now());
+  const now = Date.now();
+  const limited = rateLimitRetryAfter(status, headers, now, text);
   const what = `${label} answered ${status}${answer.statusText ? ` ${answer.statusText}` : ''} for ${request.method} ${request.path}`;
   if (limited !== undefined) {
-    const when = limited.seconds === undefined ? 'Wait a minute before retrying' : `Retry after ${limited.seconds} seconds`;
-    return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${when}.`, {
+    return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${retryWhen(limited.seconds, now)}.`, {
       status,
       upstreamBody: text,
       retryAfterSeconds: limited.seconds,

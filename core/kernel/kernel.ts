@@ -21,6 +21,7 @@ import { didYouMean } from '../text/nearest-names.js';
 import { systemClock, type Clock, type KeyValueStore } from '../store/key-value-store.js';
 import { TOKENS } from '../tokens.js';
 import { BodyBudget } from '../http/body-budget.js';
+import { RateGovernor } from '../http/rate-governor.js';
 import { ProvidedServices } from './provided-services.js';
 import { orderByDependencies, withTimeout } from './plugin-order.js';
 import { ToolRegistry, type BootedPlugin } from './tool-registry.js';
@@ -218,6 +219,15 @@ export class Kernel {
         const report = this.reports.get(call.scope);
         return requestObserver(call, { metrics, scrub }, (id) => report && (report.upstreamRequestId = id));
       },
+      ...(core.MCP_RATE_LIMIT_GOVERNOR && {
+        rateLimits: new RateGovernor({
+          store,
+          logger: logger.child({ component: 'rate-limits' }),
+          metrics,
+          maxWaitMs: core.MCP_RATE_LIMIT_MAX_WAIT_SECONDS * 1000,
+          pacePercent: core.MCP_RATE_LIMIT_PACE_PERCENT,
+        }),
+      }),
       scrub,
       maxValueNodes: core.MCP_MAX_RESPONSE_BYTES + 1024,
       readOnlyServer,

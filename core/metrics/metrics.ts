@@ -1,6 +1,9 @@
 /** How an HTTP cache lookup ended: a fresh hit, a stale entry a 304 confirmed, a miss, skipped (`fresh: true`), or a store failure. */
 export type CacheLookupResult = 'hit' | 'revalidated' | 'miss' | 'bypass' | 'error';
 
+/** Why the rate-limit governor held a request back (Metrics.rateLimitWait). */
+export type RateLimitWaitReason = 'pace' | 'reset' | 'retry';
+
 /**
  * What the server counts while it runs, provided to plugins as `TOKENS.Metrics`. The kernel records tool
  * calls, upstream requests and artifacts; the cache and the policy record their own decisions with one call
@@ -20,6 +23,17 @@ export interface Metrics {
    */
   upstreamDuration(vendor: string, method: string, statusClass: string, seconds: number): void;
   cacheLookup(result: CacheLookupResult): void;
+  /**
+   * The budget a vendor's answer says is left (`x-ratelimit-remaining`), by vendor and resource (GitHub's
+   * `core`, `search`, `graphql`): the last seen, whichever credential it was.
+   */
+  rateLimitRemaining(vendor: string, resource: string, remaining: number): void;
+  /**
+   * A request held back by the rate-limit governor: `reason` is `pace` (the budget spread over the time to its
+   * reset), `reset` (the budget spent, waiting for the window to end) or `retry` (a 429 or a secondary limit
+   * said how long to wait, and the request is sent again).
+   */
+  rateLimitWait(vendor: string, reason: RateLimitWaitReason, seconds: number): void;
   /** A policy decision: `allow`, `deny`, `approval_required` or `confirm` (the person was asked, whatever they answered). */
   policyDecision(effect: string): void;
   /** An artifact saved (an oversized result, a whole job log), of `bytes`. */
@@ -34,6 +48,8 @@ export const noMetrics: Metrics = Object.freeze({
   upstreamRequest: () => {},
   upstreamDuration: () => {},
   cacheLookup: () => {},
+  rateLimitRemaining: () => {},
+  rateLimitWait: () => {},
   policyDecision: () => {},
   artifactStored: () => {},
 });

@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
 import { noProgress, type ToolContext, type UpstreamInterceptor } from '../plugin/tool-context.js';
-import type { ObserveRequest, Route } from '../plugin/upstream-types.js';
+import type { ObserveRequest, RateLimits, Route } from '../plugin/upstream-types.js';
 import type { Scrub } from '../result/secret-scrubber.js';
 import { checkedOutput, scrubbedOutput } from './handler-output.js';
 import { errorResult } from '../result/tool-result.js';
@@ -20,6 +20,8 @@ export interface CoreStageDeps {
   interceptorsFor(call: Call): readonly UpstreamInterceptor[];
   /** The observer of each request one call puts on the network (its timings and spans). */
   observeRequestFor?(call: Call): ObserveRequest;
+  /** The rate-limit governor every call's upstream requests pass (absent: MCP_RATE_LIMIT_GOVERNOR=false). */
+  rateLimits?: RateLimits;
   /** Replaces configured secret values (in every form they travel in): a secret never reaches a caller. */
   scrub: Scrub;
   /**
@@ -91,6 +93,7 @@ export function handlerStage(deps: CoreStageDeps): HandlerStage {
       ...(call.acting === undefined ? {} : { acting: call.acting }),
       requestId: call.requestId,
       observeRequest: deps.observeRequestFor?.(call),
+      ...(deps.rateLimits !== undefined && { rateLimits: deps.rateLimits }),
       gate: furtherRequestGate(call, deps.readOnlyServer),
       time: (step, micros) => call.time(step, micros),
       progress: call.progress ?? noProgress,

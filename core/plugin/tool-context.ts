@@ -5,6 +5,7 @@ import type {
   GraphqlFacts,
   ObserveRequest,
   PreparedRequest,
+  RateLimits,
   Route,
   UpstreamIdentity,
   UpstreamRequest,
@@ -119,6 +120,8 @@ export interface HandlerContext<A, R extends Route | undefined = UpstreamRequest
   readonly requestId?: string;
   /** The kernel's observer of each request the upstream client puts on the network (timings, spans). */
   readonly observeRequest?: ObserveRequest;
+  /** The rate-limit governor the upstream client consults before each request and tells of each answer. */
+  readonly rateLimits?: RateLimits;
   /**
    * The request gate (request-gate.ts): every request the pipeline did not prepare passes it before it is sent,
    * a handler's further request (the gate interceptor asks) and each same-origin redirect hop (the upstream

@@ -78,6 +78,32 @@ export interface UpstreamIdentity {
   readonly fingerprint: string;
 }
 
+/** What the rate-limit governor knows of a client: whose budget it spends, and its name for messages. */
+export interface RateLimitedSite {
+  readonly identity: UpstreamIdentity;
+  readonly label: string;
+}
+
+/**
+ * The rate-limit governor (core/http/rate-governor.ts) as the upstream client consults it, around each attempt
+ * of each request. Provided by the kernel to every call (ToolContext.rateLimits).
+ */
+export interface RateLimits {
+  /** Before a request goes: waits while a reset or a pacing slot is near; throws `upstream_rate_limited` when far. */
+  admit(site: RateLimitedSite, request: PreparedRequest, signal: AbortSignal): Promise<void>;
+  /**
+   * After an answer: records the budget it reports; when it is a rate-limit refusal that can be waited out,
+   * waits and resolves true (send it again), otherwise false (the answer stands).
+   */
+  retryAfter(
+    identity: UpstreamIdentity,
+    request: PreparedRequest,
+    answer: { status: number; headers: Headers; text: string },
+    limitedRetries: number,
+    signal: AbortSignal,
+  ): Promise<boolean>;
+}
+
 /** `bytes`: a body read with SendOptions.binary, a Buffer. */
 export type BodyKind = 'json' | 'text' | 'empty' | 'bytes';
 

@@ -88,7 +88,7 @@ export type { Settings } from '../config/settings.js';
 export type { Logger } from '../logging/logger.js';
 export type { Clock, KeyValueStore } from '../store/key-value-store.js';
 export type { ArtifactChunk, ArtifactStore, SavedArtifact } from '../artifacts/artifact-store.js';
-export type { CacheLookupResult, Metrics } from '../metrics/metrics.js';
+export type { CacheLookupResult, Metrics, RateLimitWaitReason } from '../metrics/metrics.js';
 export { lenient, secret } from '../config/setting-kinds.js';
 
 // Calling the vendor's API.
@@ -103,6 +103,8 @@ export {
   type HttpMethod,
   type ObserveRequest,
   type PreparedRequest,
+  type RateLimitedSite,
+  type RateLimits,
   type RequestEnd,
   type RequestObservation,
   type Route,

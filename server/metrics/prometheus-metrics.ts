@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CacheLookupResult, Metrics } from '../../core/metrics/metrics.js';
+import type { CacheLookupResult, Metrics, RateLimitWaitReason } from '../../core/metrics/metrics.js';
 import type { Logger } from '../../core/logging/logger.js';
 import { VERSION } from '../../core/version.js';
 import { AUTH_FAILURE_REASONS, type AuthFailureCounter, type AuthFailureReason } from './counted-authenticator.js';
@@ -23,6 +23,8 @@ const POLICY_EFFECTS = ['allow', 'deny', 'approval_required', 'confirm'];
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** One request to a vendor: tens of milliseconds for a small read, up to the upstream timeout (30 s by default). */
 const UPSTREAM_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** A rate-limit wait: a paced request's fraction of a second up to MCP_RATE_LIMIT_MAX_WAIT_SECONDS (30 s by default). */
+const RATE_LIMIT_WAIT_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
 
 /**
  * The Prometheus metrics (prom-client), loaded only by a server that exposes them: the HTTP transport, or
@@ -38,6 +40,8 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
   private readonly upstream: Counter<'vendor' | 'status' | 'outcome'>;
   private readonly upstreamDurations: Histogram<'vendor' | 'method' | 'status_class'>;
   private readonly cache: Counter<'result'>;
+  private readonly rateLimitLeft: Gauge<'vendor' | 'resource'>;
+  private readonly rateLimitWaits: Histogram<'vendor' | 'reason'>;
   private readonly policy: Counter<'effect'>;
   private readonly artifacts: Counter;
   private readonly artifactBytes: Counter;
@@ -80,6 +84,21 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
       name: 'mcp_devtools_cache_lookups_total',
       help: 'HTTP cache lookups, by result (hit, revalidated, miss, bypass, error).',
       labelNames: ['result'],
+      registers,
+    });
+    this.rateLimitLeft = new Gauge({
+      name: 'mcp_devtools_upstream_rate_limit_remaining',
+      help: "Requests a vendor's last answer said are left in its rate-limit window (x-ratelimit-remaining), by vendor and resource (GitHub's core, search, graphql).",
+      labelNames: ['vendor', 'resource'],
+      // Every worker spends the same budget: the lowest figure is the latest, not a share to sum.
+      aggregator: 'min',
+      registers,
+    });
+    this.rateLimitWaits = new Histogram({
+      name: 'mcp_devtools_upstream_rate_limit_wait_seconds',
+      help: 'Time requests were held back by the rate-limit governor, by vendor and reason (pace: spreading the budget left; reset: the budget spent, waiting for its window to end; retry: a 429 or secondary limit said to wait, and the request was sent again).',
+      labelNames: ['vendor', 'reason'],
+      buckets: RATE_LIMIT_WAIT_BUCKETS,
       registers,
     });
     this.policy = new Counter({ name: 'mcp_devtools_policy_decisions_total', help: 'Policy decisions, by effect.', labelNames: ['effect'], registers });
@@ -177,6 +196,14 @@ export class PrometheusMetrics implements Metrics, HttpRequestCounter, AuthFailu
 
   cacheLookup(result: CacheLookupResult): void {
     this.cache.inc({ result });
+  }
+
+  rateLimitRemaining(vendor: string, resource: string, remaining: number): void {
+    this.rateLimitLeft.set({ vendor, resource }, remaining);
+  }
+
+  rateLimitWait(vendor: string, reason: RateLimitWaitReason, seconds: number): void {
+    this.rateLimitWaits.observe({ vendor, reason }, seconds);
   }
 
   policyDecision(effect: string): void {

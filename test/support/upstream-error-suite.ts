@@ -37,10 +37,13 @@ export function describeUpstreamErrors(v: VendorUnderTest): void {
       const configFile = { content: v.config };
       // A still clock: two renderings of the same answer are byte-identical (circleci_get shows fetchedAt).
       const clock = { now: () => Date.UTC(2026, 9, 7, 16, 20, 11, 402) };
-      kernel = await startTestKernel({ configFile, env: { ...v.env(mock.url), MCP_FENCE: 'false' }, clock });
+      // Without the rate-limit governor: these are what one answer becomes (a 429 within its bound would be
+      // waited out, and a far one would hold every later case; test/core/http/rate-limit-governor.test.ts).
+      const ungoverned = { MCP_FENCE: 'false', MCP_RATE_LIMIT_GOVERNOR: 'false' };
+      kernel = await startTestKernel({ configFile, env: { ...v.env(mock.url), ...ungoverned }, clock });
       limited = await startTestKernel({
         configFile,
-        env: { ...v.env(mock.url), MCP_FENCE: 'false', MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' },
+        env: { ...v.env(mock.url), ...ungoverned, MCP_REQUEST_TIMEOUT_MS: '1000', MCP_MAX_RESPONSE_BYTES: '4096' },
         clock,
       });
     });
@@ -104,7 +107,7 @@ export function describeUpstreamErrors(v: VendorUnderTest): void {
     it('429 with Retry-After in seconds: says when to retry; not retried', async () => {
       mock.on('GET', v.path, { status: 429, headers: { 'retry-after': '30' }, body: v.errorBody(429) });
       const text = await failure();
-      expect(text).to.contain('rate limit exceeded. Retry after 30 seconds.');
+      expect(text).to.match(/rate limit exceeded\. Retry after 30 seconds \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\./);
       expect(text).to.contain('Code: upstream_rate_limited\nHTTP Status: 429\nRetry After: 30 seconds');
       expect(mock.requests).to.have.length(1);
     });

@@ -1,8 +1,12 @@
 import type { MockReply } from '../../server/testing/mock-upstream.js';
 import type { ErrorCode } from '../../core/errors/catalogue.js';
 
-/** How the server is limited in the fault tests: small enough to hit every limit quickly. */
-export const FAULT_LIMITS = { MCP_REQUEST_TIMEOUT_MS: '400', MCP_MAX_RESPONSE_BYTES: '8192', MCP_UPSTREAM_RETRIES: '2' };
+/**
+ * How the server is limited in the fault tests: small enough to hit every limit quickly. Without the rate-limit
+ * governor: each fault is one answer's error (a 429 within its bound would be waited out, a far one would hold
+ * the cases after it; test/core/http/rate-limit-governor.test.ts is the governor's).
+ */
+export const FAULT_LIMITS = { MCP_REQUEST_TIMEOUT_MS: '400', MCP_MAX_RESPONSE_BYTES: '8192', MCP_UPSTREAM_RETRIES: '2', MCP_RATE_LIMIT_GOVERNOR: 'false' };
 const RETRIES = 2;
 
 /** One fault the vendor mock injects, and what a caller must see: the documented code and how many requests. */

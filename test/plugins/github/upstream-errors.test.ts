@@ -40,7 +40,8 @@ describeUpstreamErrors({
 });
 
 describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)', () => {
-  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN }) });
+  // Without the governor: each case is what one answer becomes (the governor's own: rate-limit-governor.test.ts).
+  const t = useVendorKernel({ plugins: ['github'], env: (url) => ({ GITHUB_API_URL: url, GITHUB_TOKEN: TOKEN, MCP_RATE_LIMIT_GOVERNOR: 'false' }) });
 
   const failure = async (): Promise<string> => {
     const result = await t.kernel.call('github_list_workflow_runs', { owner: 'octo-org', repo: 'octo-repo' });
@@ -61,7 +62,7 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
     const text = await failure();
     expect(text).to.contain('Code: upstream_rate_limited');
     expect(text).to.match(
-      /GitHub answered 403 Forbidden for GET \/repos\/octo-org\/octo-repo\/actions\/runs: rate limit exceeded\. Retry after 1(799|800) seconds\./,
+      /GitHub answered 403 Forbidden for GET \/repos\/octo-org\/octo-repo\/actions\/runs: rate limit exceeded\. Retry after 1(799|800) seconds \(at [\dT:-]+Z\)\./,
     );
     expect(text).to.contain('API rate limit exceeded for user ID 1.');
     expect(t.mock.requests).to.have.length(1);
@@ -77,7 +78,7 @@ describe('GitHub rate limits (403 primary and secondary, as GitHub sends them)',
       },
     });
     const text = await failure();
-    expect(text).to.contain('rate limit exceeded. Retry after 60 seconds.');
+    expect(text).to.contain('rate limit exceeded. Retry after 60 seconds (at ');
     expect(text).to.contain('Retry After: 60 seconds');
   });
 

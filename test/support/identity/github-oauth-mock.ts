@@ -119,6 +119,17 @@ export class GithubOAuthMock {
     });
   }
 
+  /**
+   * Serves GET /api/v3/repos/{owner}/{repo} with what `reply` gives for the login the bearer token acts as
+   * (a rate limit for one person, a repository for another); 401 for a token it does not accept.
+   */
+  serveRepository(reply: (login: string) => MockReply): void {
+    this.mock.on('GET', '/api/v3/repos/:owner/:repo', (request) => {
+      const login = this.loginOf(/^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+      return login === undefined ? { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } } : reply(login);
+    });
+  }
+
   /** Forgets every token of `login`, as revoking the app's authorization at GitHub does. */
   revokeAll(login: string): void {
     for (const [t, who] of this.access) if (who.login === login) this.access.delete(t);
