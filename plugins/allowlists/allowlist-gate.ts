@@ -6,7 +6,7 @@ import { namedResources, type ListedVendor, type Named, type ReadRequest } from 
 export type Allowlists = Partial<Record<ListedVendor, Allowlist>>;
 
 /** What each vendor's list holds, as its refusal names it. */
-const RESOURCE: Readonly<Record<ListedVendor, string>> = {
+export const RESOURCE: Readonly<Record<ListedVendor, string>> = {
   github: 'GitHub repository',
   bitbucket: 'Bitbucket repository',
   circleci: 'CircleCI project',

@@ -1,6 +1,7 @@
 import type { ConditionsSpec } from '../document/policy-document.js';
 import type { CallFacts } from './call-facts.js';
 import { compileGlobs } from './glob.js';
+import { resourceCondition } from './resource-condition.js';
 
 /**
  * When a condition's answer can change: never for a given tool, per caller, or per call. The engine
@@ -105,6 +106,7 @@ export function compileConditions(spec: ConditionsSpec | undefined): Condition[]
   out.push(...flowConditions(spec));
   for (const [name, allowed] of Object.entries(spec.args ?? {})) out.push(argCondition(name, Array.isArray(allowed) ? allowed : [allowed]));
   out.push(...graphqlConditions(spec.graphql));
+  out.push(...resourceCondition(spec.resources));
   return out;
 }
 

@@ -1,0 +1,137 @@
+import { ToolError } from '../../core/errors/tool-error.js';
+import type { Allowlist } from './allowlist.js';
+import { RESOURCE } from './allowlist-gate.js';
+import type { ListedVendor } from './named-resources.js';
+import { resultShape, type AnsweredRequest, type ItemName } from './result-items.js';
+
+/** What one call's responses had left out or still owe a decision on (left-out.ts keeps one per call). */
+export interface CallTally {
+  /** Items left out of lists, by the setting whose list left them out. */
+  readonly leftOut: Map<string, number>;
+  /** Confluence pages read by id whose space (named by id only) is not decided yet: space id, what was read. */
+  readonly pendingSpaces: Map<string, string>;
+}
+
+export const newTally = (): CallTally => ({ leftOut: new Map(), pendingSpaces: new Map() });
+
+/** Who asks, for the sentences: the tool and the request whose response is read. */
+export interface Reader {
+  readonly tool: string;
+  readonly request: AnsweredRequest;
+}
+
+/**
+ * The response body as the list lets it through: a list's items off it left out (and counted in `tally`), an
+ * object of one resource off it refused whole (a ToolError: the data never reaches the handler). A Confluence
+ * page that names its space by id only is held until its space is read (`tally.pendingSpaces`), or refused at
+ * once when the call keeps no tally. A body of another shape than the vendor documents is let through as it is.
+ */
+export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reader, body: unknown, tally: CallTally | undefined): unknown {
+  const shape = resultShape(vendor, reader.request);
+  if (shape === undefined) return body;
+  const pathDecided = shape.kind === 'one' && shape.pathDecided === true;
+  if (shape.kind === 'one' && !Array.isArray(body)) {
+    const name = shape.nameOf(body);
+    decideOne(list, vendor, reader, shape.what, pathDecided && name === undefined ? null : name, body, tally);
+    return body;
+  }
+  const keys = shape.kind === 'list' ? shape.at : [];
+  const items = memberAt(body, keys);
+  if (!Array.isArray(items)) return body;
+  const kept = items.filter((item) => {
+    const name = shape.nameOf(item);
+    return admits(list, pathDecided && name === undefined ? null : name);
+  });
+  const left = items.length - kept.length;
+  if (left === 0) return body;
+  if (tally === undefined) {
+    // No call to report the count to (a tool without a prepared request): say so in the one place there is.
+    throw new ToolError(
+      'policy_denied',
+      `${reader.tool} read ${left} item${left === 1 ? '' : 's'} outside ${list.setting}, and cannot report them left out, so its result was withheld.`,
+      {
+        meta: { code: 'policy_denied', allowlist: { setting: list.setting } },
+      },
+    );
+  }
+  tally.leftOut.set(list.setting, (tally.leftOut.get(list.setting) ?? 0) + left);
+  return withMember(body, keys, kept);
+}
+
+/** Whether an item whose resources are `name` may be shown: no resource at all, or every one on the list. */
+function admits(list: Allowlist, name: ItemName): boolean {
+  if (name === null) return true;
+  if (name === undefined) return false;
+  const names = typeof name === 'string' ? [name] : name;
+  return names.length > 0 && names.every((n) => list.allows(n));
+}
+
+function decideOne(list: Allowlist, vendor: ListedVendor, reader: Reader, what: string, name: ItemName, body: unknown, tally: CallTally | undefined): void {
+  const read = `${reader.tool} (${reader.request.method} ${reader.request.path.split('?', 1)[0]})`;
+  if (name === undefined) {
+    const spaceId = vendor === 'confluence' ? idOf(body, 'spaceId') : undefined;
+    if (spaceId !== undefined && tally !== undefined) {
+      tally.pendingSpaces.set(spaceId, `${read} read ${what}`);
+      return;
+    }
+    throw withheld(
+      list,
+      `${read} returned ${what}, whose ${RESOURCE[vendor]} ${list.setting} cannot decide${spaceId !== undefined ? ` (it names its space by id ${spaceId} only: read a page with conf_get_page, which reads its space)` : ''}, so the result was withheld.`,
+    );
+  }
+  if (name === null) return;
+  for (const value of typeof name === 'string' ? [name] : name) {
+    if (!list.allows(value))
+      throw withheld(
+        list,
+        `${read} returned ${what} of the ${RESOURCE[vendor]} ${value}, which ${list.setting} (${list.patterns.join(',')}) does not allow, so the result was withheld: add ${value} to ${list.setting} to allow it.`,
+        value,
+      );
+  }
+  // A space read by id decides the pages that named it (conf_get_page's second read).
+  if (vendor === 'confluence' && tally !== undefined) {
+    const id = idOf(body, 'id');
+    if (id !== undefined) tally.pendingSpaces.delete(id);
+  }
+}
+
+/** The refusal of a call whose page's space was never read: at the end of the call, before anything is shown. */
+export function undecidedPages(list: Allowlist, tally: CallTally): ToolError | undefined {
+  const first = tally.pendingSpaces.values().next();
+  if (first.done === true) return undefined;
+  return withheld(
+    list,
+    `${first.value}, which names its space by id only, so ${list.setting} cannot decide it and the result was withheld: read a page with conf_get_page, which reads its space.`,
+  );
+}
+
+function withheld(list: Allowlist, message: string, value?: string): ToolError {
+  return new ToolError('policy_denied', message, {
+    meta: { code: 'policy_denied', allowlist: { setting: list.setting, ...(value === undefined ? {} : { value }) } },
+  });
+}
+
+function idOf(body: unknown, key: string): string | undefined {
+  const v = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+function memberAt(value: unknown, keys: readonly string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** A copy of `value` with the member at `keys` replaced (the response may be a cached one: never changed in place). */
+function withMember(value: unknown, keys: readonly string[], member: unknown): unknown {
+  if (keys.length === 0) return member;
+  const [key, ...rest] = keys;
+  const object = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const k of Object.keys(object)) Object.defineProperty(copy, k, { value: object[k], enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(copy, key!, { value: withMember(object[key!], rest, member), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
