@@ -5,7 +5,7 @@ import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { Call } from '../../core/plugin/call.js';
 import { TOKENS } from '../../core/tokens.js';
-import { allowlistOf } from './allowlist.js';
+import { allowlistOf } from '../resource-names/allowlist.js';
 import { checkRequest, type Allowlists } from './allowlist-gate.js';
 import { AllowlistSettings } from './allowlist-settings.js';
 import { LeftOutItems } from './left-out.js';

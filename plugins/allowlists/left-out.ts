@@ -3,7 +3,7 @@ import type { PreparedRequest } from '../../core/plugin/upstream-types.js';
 import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';
 import type { ToolSpec } from '../../core/plugin/tool-spec.js';
 import type { Allowlists } from './allowlist-gate.js';
-import type { ListedVendor } from './named-resources.js';
+import type { ListedVendor } from '../resource-names/named-resources.js';
 import { allowedBody, newTally, undecidedPages, type CallTally } from './result-filter.js';
 
 /** The `_meta` key of a result some of whose items were left out (docs/policy.md#allowlists). */

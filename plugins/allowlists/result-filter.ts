@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { Allowlist } from './allowlist.js';
+import type { Allowlist } from '../resource-names/allowlist.js';
 import { RESOURCE } from './allowlist-gate.js';
-import type { ListedVendor } from './named-resources.js';
+import type { ListedVendor } from '../resource-names/named-resources.js';
 import { resultShape, type AnsweredRequest, type ItemName } from './result-items.js';
 
 /** What one call's responses had left out or still owe a decision on (left-out.ts keeps one per call). */

@@ -1,5 +1,5 @@
 import { servedPath } from '../../core/http/path-guards.js';
-import type { ListedVendor } from './named-resources.js';
+import type { ListedVendor } from '../resource-names/named-resources.js';
 
 /**
  * What an item of a result names for its vendor's list: the resource (`acme/app`, `PLAT`, `gh/acme/app`), null

@@ -5,7 +5,7 @@ import type { Call } from '../../../core/plugin/call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
 import type { PreparedRequest } from '../../../core/plugin/upstream-types.js';
-import type { ReadRequest } from '../../allowlists/named-resources.js';
+import type { ReadRequest } from '../../resource-names/named-resources.js';
 
 export type { PublicIdentity } from '../../../core/plugin/public-upstream.js';
 
