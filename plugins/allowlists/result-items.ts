@@ -255,23 +255,11 @@ function slug(value: unknown): string | undefined {
   return rest.length === 2 ? `${VCS[vcs!.toLowerCase()] ?? vcs}/${rest.join('/')}` : undefined;
 }
 
-/** v1.1's projects and builds: `vcs_type` (or the host of `vcs_url`), `username`, `reponame`. */
-function v1Project(item: unknown): string | undefined {
-  const host = /^https?:\/\/([^/]+)\//.exec(str(at(item, 'vcs_url')) ?? '')?.[1];
-  const vcs = str(at(item, 'vcs_type')) ?? (host === 'github.com' ? 'github' : host === 'bitbucket.org' ? 'bitbucket' : undefined);
-  const user = str(at(item, 'username'));
-  const repo = str(at(item, 'reponame'));
-  return vcs !== undefined && user !== undefined && repo !== undefined ? slug(`${vcs}/${user}/${repo}`) : undefined;
-}
-
 function circleciShape(parts: string[]): ResultShape | undefined {
+  // v1.1 serves only a job's detail here (circleci-client.ts), under its project's path.
+  if (parts[0] === 'api' && parts[1] !== 'v2') return undefined;
   const rel = parts[0] === 'api' ? parts.slice(2) : parts;
-  const v1 = parts[0] === 'api' && parts[1] === 'v1.1';
   const [first, second, third] = rel;
-  if (v1) {
-    if ((first === 'projects' || first === 'recent-builds') && rel.length === 1) return list([], v1Project, first === 'projects' ? 'projects' : 'builds');
-    return undefined;
-  }
   const bySlug = (item: unknown): ItemName => slug(at(item, 'project_slug'));
   // An organization's pipelines, and the pipelines, workflows and jobs read by id: each says its project.
   if (first === 'pipeline' && second === undefined) return list(['items'], bySlug, 'pipelines');
