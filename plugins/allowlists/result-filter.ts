@@ -2,6 +2,7 @@ import { ToolError } from '../../core/errors/tool-error.js';
 import type { Allowlist } from '../resource-names/allowlist.js';
 import { RESOURCE } from './allowlist-gate.js';
 import type { ListedVendor } from '../resource-names/named-resources.js';
+import { allowedGraphqlAnswer } from './graphql-results.js';
 import { resultShape, type AnsweredRequest, type ItemName } from './result-items.js';
 
 /** What one call's responses had left out or still owe a decision on (left-out.ts keeps one per call). */
@@ -17,7 +18,7 @@ export const newTally = (): CallTally => ({ leftOut: new Map(), pendingSpaces: n
 /** Who asks, for the sentences: the tool and the request whose response is read. */
 export interface Reader {
   readonly tool: string;
-  readonly request: AnsweredRequest;
+  readonly request: AnsweredRequest & { readonly body?: string; readonly graphql?: unknown };
 }
 
 /**
@@ -27,6 +28,11 @@ export interface Reader {
  * once when the call keeps no tally. A body of another shape than the vendor documents is let through as it is.
  */
 export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reader, body: unknown, tally: CallTally | undefined): unknown {
+  if (vendor === 'github' && reader.request.graphql !== undefined) {
+    const { answer, leftOut } = allowedGraphqlAnswer(list, reader.request.body, body);
+    if (leftOut > 0) count(list, reader, leftOut, tally);
+    return answer;
+  }
   const shape = resultShape(vendor, reader.request);
   if (shape === undefined) return body;
   const pathDecided = shape.kind === 'one' && shape.pathDecided === true;
@@ -44,17 +50,7 @@ export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reade
   });
   const left = items.length - kept.length;
   if (left === 0) return body;
-  if (tally === undefined) {
-    // No call to report the count to (a tool without a prepared request): say so in the one place there is.
-    throw new ToolError(
-      'policy_denied',
-      `${reader.tool} read ${left} item${left === 1 ? '' : 's'} outside ${list.setting}, and cannot report them left out, so its result was withheld.`,
-      {
-        meta: { code: 'policy_denied', allowlist: { setting: list.setting } },
-      },
-    );
-  }
-  tally.leftOut.set(list.setting, (tally.leftOut.get(list.setting) ?? 0) + left);
+  count(list, reader, left, tally);
   return withMember(body, keys, kept);
 }
 
@@ -134,4 +130,17 @@ function withMember(value: unknown, keys: readonly string[], member: unknown): u
   for (const k of Object.keys(object)) Object.defineProperty(copy, k, { value: object[k], enumerable: true, writable: true, configurable: true });
   Object.defineProperty(copy, key!, { value: withMember(object[key!], rest, member), enumerable: true, writable: true, configurable: true });
   return copy;
+}
+
+/** Counts items left out for the call's note; a call that keeps no tally cannot say so, and is refused. */
+function count(list: Allowlist, reader: Reader, left: number, tally: CallTally | undefined): void {
+  if (tally === undefined) {
+    // No call to report the count to (a tool without a prepared request): say so in the one place there is.
+    throw new ToolError(
+      'policy_denied',
+      `${reader.tool} read ${left} item${left === 1 ? '' : 's'} outside ${list.setting}, and cannot report them left out, so its result was withheld.`,
+      { meta: { code: 'policy_denied', allowlist: { setting: list.setting } } },
+    );
+  }
+  tally.leftOut.set(list.setting, (tally.leftOut.get(list.setting) ?? 0) + left);
 }

@@ -183,6 +183,27 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       expect(textOf(none)).to.not.contain('evil/x');
     });
 
+    it('GraphQL search: nodes and edges off the list are left out, and so is a node that names no repository', async () => {
+      const issue = (repo: string, title: string) => ({ __typename: 'Issue', number: 1, title, repository: { nameWithOwner: repo } });
+      mock.on('POST', '/graphql', {
+        body: {
+          data: {
+            found: {
+              issueCount: 4,
+              nodes: [issue('acme/app', 'ok'), issue('evil/x', CANARY), { __typename: 'Issue', number: 3, title: CANARY }],
+              edges: [{ node: issue('acme/docs-x', 'docs') }, { node: issue('Evil/App', CANARY) }],
+            },
+            viewer: { login: 'mia' },
+          },
+        },
+      });
+      const query =
+        'query { found: search(query: "is:open", type: ISSUE, first: 5) { issueCount nodes { ... on Issue { number title repository { nameWithOwner } } } edges { node { ... on Issue { title repository { nameWithOwner } } } } } viewer { login } }';
+      const result = await call('github_graphql', { query });
+      leftOut(result, 3, 'MCP_ALLOW_REPOS');
+      expect(textOf(result)).to.contain('acme/docs-x').and.to.contain('mia');
+    });
+
     it('a redirect to a repository by id (a rename) is decided by what it returns', async () => {
       mock.on('GET', '/repos/acme/app/issues/7', { status: 301, headers: { location: `${mock.url}/repositories/42/issues/7` } });
       mock.on('GET', '/repositories/42/issues/7', { body: { ...issueItem('evil/x', 7, CANARY) } });
