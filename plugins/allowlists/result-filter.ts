@@ -35,6 +35,8 @@ export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reade
   }
   const shape = resultShape(vendor, reader.request);
   if (shape === undefined) return body;
+  // A write's answer comes after the write: refusing it would hide what was done (a write by id is not decided).
+  if (shape.kind === 'one' && reader.request.method.toUpperCase() !== 'GET') return body;
   const pathDecided = shape.kind === 'one' && shape.pathDecided === true;
   if (shape.kind === 'one' && !Array.isArray(body)) {
     const name = shape.nameOf(body);

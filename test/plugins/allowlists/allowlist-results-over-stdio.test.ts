@@ -291,6 +291,14 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       expect((ok.structuredContent as { data: { space: { key: string } } }).data.space.key).to.equal('ENG');
     });
 
+    it('conf_update_page of a page off the list: the read of its version is refused, so nothing is written', async () => {
+      const page = { ...atlassian('confluence/page.json'), id: '555', title: CANARY, _links: { webui: '/spaces/HR/pages/555/x' } };
+      mock.on('GET', '/wiki/api/v2/pages/555', jsonReply(JSON.stringify(page)));
+      mock.on('PUT', '/wiki/api/v2/pages/555', jsonReply(JSON.stringify(page)));
+      withheld(await call('conf_update_page', { pageId: '555', body: 'Overwritten' }), 'MCP_ALLOW_CONFLUENCE_SPACES', 'HR');
+      expect(mock.requests.map((r) => r.method)).to.deep.equal(['GET']);
+    });
+
     it('the passthrough reading a v2 page by id: decided by its web address, refused when it names its space by id only', async () => {
       const page = { ...atlassian('confluence/page.json'), title: CANARY };
       (page as unknown as { _links: unknown })._links = { webui: '/spaces/HR/pages/163841/x' };
