@@ -44,16 +44,13 @@ export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reade
     return body;
   }
   const keys = shape.kind === 'list' ? shape.at : [];
-  const items = memberAt(body, keys);
-  if (!Array.isArray(items)) return body;
-  const kept = items.filter((item) => {
+  const { value, left } = filtered(body, keys, (item) => {
     const name = shape.nameOf(item);
     return admits(list, pathDecided && name === undefined ? null : name);
   });
-  const left = items.length - kept.length;
   if (left === 0) return body;
   count(list, reader, left, tally);
-  return withMember(body, keys, kept);
+  return value;
 }
 
 /** Whether an item whose resources are `name` may be shown: no resource at all, or every one on the list. */
@@ -114,24 +111,36 @@ function idOf(body: unknown, key: string): string | undefined {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 
-function memberAt(value: unknown, keys: readonly string[]): unknown {
-  let current = value;
-  for (const key of keys) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
+/**
+ * `value` with the array at `keys` (`*` for each element of an array on the way: Jira's picker sections) holding
+ * only what `keep` keeps, and how many it left out. A copy where something was left out (the response may be a
+ * cached one: never changed in place); `value` itself where nothing was, or where the shape is not there.
+ */
+function filtered(value: unknown, keys: readonly string[], keep: (item: unknown) => boolean): { value: unknown; left: number } {
+  if (keys.length === 0) {
+    if (!Array.isArray(value)) return { value, left: 0 };
+    const kept = value.filter(keep);
+    return { value: kept.length === value.length ? value : kept, left: value.length - kept.length };
   }
-  return current;
-}
-
-/** A copy of `value` with the member at `keys` replaced (the response may be a cached one: never changed in place). */
-function withMember(value: unknown, keys: readonly string[], member: unknown): unknown {
-  if (keys.length === 0) return member;
   const [key, ...rest] = keys;
+  if (key === '*') {
+    if (!Array.isArray(value)) return { value, left: 0 };
+    let left = 0;
+    const each = value.map((element: unknown) => {
+      const inner = filtered(element, rest, keep);
+      left += inner.left;
+      return inner.value;
+    });
+    return { value: left === 0 ? value : each, left };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value, left: 0 };
   const object = value as Record<string, unknown>;
+  const inner = filtered(object[key!], rest, keep);
+  if (inner.left === 0) return { value, left: 0 };
   const copy: Record<string, unknown> = {};
   for (const k of Object.keys(object)) Object.defineProperty(copy, k, { value: object[k], enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(copy, key!, { value: withMember(object[key!], rest, member), enumerable: true, writable: true, configurable: true });
-  return copy;
+  Object.defineProperty(copy, key!, { value: inner.value, enumerable: true, writable: true, configurable: true });
+  return { value: copy, left: inner.left };
 }
 
 /** Counts items left out for the call's note; a call that keeps no tally cannot say so, and is refused. */

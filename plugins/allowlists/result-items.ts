@@ -10,7 +10,7 @@ export type ItemName = string | readonly string[] | null | undefined;
 
 /**
  * Where a response's items span resources, and what each names: a list (`at` the keys down to its array, []
- * for a body that is the array) or one resource's object (`one`, the response refused whole when it is off
+ * for a body that is the array, `*` for each element of an array on the way) or one resource's object (`one`, the response refused whole when it is off
  * the list). Chosen by the request's path, in the shapes the vendors document; a path of none is not read.
  */
 export type ResultShape =
@@ -151,6 +151,8 @@ function jiraShape(parts: string[]): ResultShape | undefined {
   // JQL searches (Cloud's /search/jql, Data Center's /search) and the agile API's issues of a board, sprint or epic.
   if (first === 'search' && (second === undefined || second === 'jql')) return list(['issues'], issueName, 'issues');
   if ((first === 'board' || first === 'sprint' || first === 'epic') && rel.at(-1) === 'issue') return list(['issues'], issueName, 'issues');
+  // The issue picker's suggestions, section by section (`sections[].issues[]`, each with its key).
+  if (first === 'issue' && second === 'picker' && third === undefined) return list(['sections', '*', 'issues'], issueName, 'issues');
   if (first === 'project' && second === undefined) return list([], (p) => str(at(p, 'key')), 'projects');
   if (first === 'project' && second === 'search' && third === undefined) return list(['values'], (p) => str(at(p, 'key')), 'projects');
   // One issue, by key or number: decided by the issue returned (a key whose issue moved answers with another).

@@ -250,6 +250,27 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       leftOut(await call('jira_get', { path: '/rest/api/3/search?jql=project%20is%20not%20EMPTY' }), 1, 'MCP_ALLOW_JIRA_PROJECTS');
     });
 
+    it("the issue picker's suggestions, section by section", async () => {
+      const pick = (key: string, summary: string) => ({
+        key,
+        keyHtml: key,
+        img: '/images/icons/issuetypes/task.svg',
+        summary,
+        summaryText: summary,
+        id: 10_001,
+      });
+      const picker = {
+        sections: [
+          { label: 'History Search', sub: 'Showing 2 of 2 matching issues', id: 'hs', issues: [pick('PLAT-1', 'ok'), pick('SEC-2', CANARY)] },
+          { label: 'Current Search', sub: 'Showing 1 of 1 matching issues', id: 'cs', issues: [pick('OPS-9', CANARY)] },
+        ],
+      };
+      mock.on('GET', '/rest/api/3/issue/picker', jsonReply(JSON.stringify(picker)));
+      const structured = leftOut(await call('jira_get', { path: '/rest/api/3/issue/picker?query=pass' }), 2, 'MCP_ALLOW_JIRA_PROJECTS');
+      const sections = (structured.data as { sections: Array<{ issues: Array<{ key: string }> }> }).sections;
+      expect(sections.map((section) => section.issues.map((i) => i.key))).to.deep.equal([['PLAT-1'], []]);
+    });
+
     it('a key of the list that answers with an issue moved off it is refused whole', async () => {
       mock.on('GET', '/rest/api/3/issue/PLAT-1', jsonReply(JSON.stringify(jiraIssue('SEC-9', CANARY))));
       const text = withheld(await call('jira_get_issue', { issueKey: 'PLAT-1' }), 'MCP_ALLOW_JIRA_PROJECTS', 'SEC');
