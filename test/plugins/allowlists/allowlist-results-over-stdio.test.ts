@@ -385,3 +385,26 @@ describe('Allowlists over results in code mode: a program sees the filtered item
     }
   });
 });
+
+describe('Allowlists over a Jira Data Center search: a page the list shortened still pages on', function () {
+  this.timeout(60_000);
+  it("the next cursor is the offset after Jira's page, not after the issues left in it", async () => {
+    const mock = await MockUpstream.start();
+    const page = { startAt: 0, maxResults: 3, total: 5, issues: [jiraIssue('PLAT-1', 'ok'), jiraIssue('SEC-2', CANARY), jiraIssue('PLAT-3', 'ok')] };
+    mock.on('GET', '/rest/api/2/search', jsonReply(JSON.stringify(page)));
+    const session = await connectStdio({
+      env: { JIRA_BASE_URL: mock.url, JIRA_PERSONAL_TOKEN: 'dc-pat-allowlist-0123456789', MCP_STRUCTURED_OUTPUT: 'true', MCP_ALLOW_JIRA_PROJECTS: 'PLAT' },
+    });
+    try {
+      const result = (await session.client.callTool({ name: 'jira_search', arguments: { jql: 'order by key', maxResults: 3 } })) as CallToolResult;
+      expect(JSON.stringify(result)).to.not.contain(CANARY);
+      const structured = result.structuredContent as { nextCursor: string | null; allowlist: { leftOut: number } };
+      expect(structured.allowlist.leftOut).to.equal(1);
+      // Offset 3, where Jira's next page starts: offset 2 (0 + the two issues shown) would show PLAT-3 again.
+      expect(structured.nextCursor).to.equal('3');
+    } finally {
+      await session.close();
+      await mock.close();
+    }
+  });
+});
