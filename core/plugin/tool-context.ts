@@ -41,7 +41,7 @@ interface OutputBody {
 
 /** The keys an envelope keeps beside `data` (`nextPage`, `cache`): what a handler returns as `meta`. */
 export type EnvelopeMeta<E extends TSchema> =
-  Static<E> extends Record<string, unknown> ? Omit<Static<E>, 'data' | 'incomplete' | 'provenance'> : Record<never, never>;
+  Static<E> extends Record<string, unknown> ? Omit<Static<E>, 'data' | 'incomplete' | 'provenance' | 'allowlist'> : Record<never, never>;
 
 /**
  * `meta` as the envelope `E` types it: required when the envelope has keys beside `data` (unless the handler

@@ -30,6 +30,21 @@ export const ProvenanceSummary = Type.Optional(
   ),
 );
 
+/**
+ * What a result says of the items an allowlist left out of `data` (docs/policy.md#allowlists): how many, the
+ * settings whose lists left them out, and the same in a sentence. Present only when some were left out.
+ */
+export const AllowlistSummary = Type.Optional(
+  Type.Object(
+    {
+      leftOut: Type.Integer({ minimum: 1 }),
+      settings: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+      note: Type.String(),
+    },
+    { additionalProperties: false, description: 'Present only when items outside an MCP_ALLOW_* list were left out of data.' },
+  ),
+);
+
 /** `data` of every envelope: no declared type (jq may project the body to any JSON value). */
 export const EnvelopeData = Type.Unknown({ description: 'The upstream body after the optional jq projection; null when incomplete.' });
 const Data = EnvelopeData;
@@ -41,6 +56,7 @@ export const PagedEnvelope = Type.Object(
     nextPage: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'The page to request next, or null when there is none.' }),
     incomplete: Type.Optional(Incomplete),
     provenance: ProvenanceSummary,
+    allowlist: AllowlistSummary,
   },
   { additionalProperties: false },
 );
@@ -57,6 +73,7 @@ export const CursorEnvelope = Type.Object(
     }),
     incomplete: Type.Optional(Incomplete),
     provenance: ProvenanceSummary,
+    allowlist: AllowlistSummary,
   },
   { additionalProperties: false },
 );
@@ -67,6 +84,7 @@ export const ReadEnvelope = Type.Object(
     data: Data,
     incomplete: Type.Optional(Incomplete),
     provenance: ProvenanceSummary,
+    allowlist: AllowlistSummary,
   },
   { additionalProperties: false },
 );

@@ -1,12 +1,12 @@
 import { ToolError } from '../../core/errors/tool-error.js';
-import type { Allowlist } from './allowlist.js';
-import { namedResources, type ListedVendor, type Named, type ReadRequest } from './named-resources.js';
+import type { Allowlist } from '../resource-names/allowlist.js';
+import { namedResources, type ListedVendor, type Named, type ReadRequest } from '../resource-names/named-resources.js';
 
 /** The allowlists in force, by vendor; a vendor without one allows everything. */
 export type Allowlists = Partial<Record<ListedVendor, Allowlist>>;
 
 /** What each vendor's list holds, as its refusal names it. */
-const RESOURCE: Readonly<Record<ListedVendor, string>> = {
+export const RESOURCE: Readonly<Record<ListedVendor, string>> = {
   github: 'GitHub repository',
   bitbucket: 'Bitbucket repository',
   circleci: 'CircleCI project',

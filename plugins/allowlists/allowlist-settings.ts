@@ -5,23 +5,25 @@ export const AllowlistSettings = Type.Object({
   MCP_ALLOW_REPOS: Type.String({
     default: '',
     description:
-      'Comma-separated GitHub repositories (owner/repo, * within a part: acme/*) calls may name; unset allows all. A request naming another is refused before it is sent.',
+      'Comma-separated GitHub repositories (owner/repo, * within a part: acme/*) calls may name; unset allows all. A request naming another is refused before it is sent; its items are left out of search results.',
   }),
   MCP_ALLOW_JIRA_PROJECTS: Type.String({
     default: '',
-    description: 'Comma-separated Jira project keys (PLAT, OPS) whose issues and projects calls may name; unset allows all.',
+    description:
+      'Comma-separated Jira project keys (PLAT, OPS) whose issues and projects calls may name; unset allows all. Issues of others are left out of JQL search results.',
   }),
   MCP_ALLOW_CONFLUENCE_SPACES: Type.String({
     default: '',
-    description: 'Comma-separated Confluence space keys (ENG, DOCS) calls may name; unset allows all.',
+    description: 'Comma-separated Confluence space keys (ENG, DOCS) calls may name; unset allows all. Content of others is left out of CQL search results.',
   }),
   MCP_ALLOW_BITBUCKET_REPOS: Type.String({
     default: '',
-    description: 'Comma-separated Bitbucket repositories (workspace/repo, * within a part: acme/*) calls may name; unset allows all.',
+    description:
+      'Comma-separated Bitbucket repositories (workspace/repo, * within a part: acme/*) calls may name; unset allows all. Others are left out of listings.',
   }),
   MCP_ALLOW_CIRCLECI_PROJECTS: Type.String({
     default: '',
-    description: 'Comma-separated CircleCI project slugs (gh/acme/*, circleci/{org id}/*) calls may name; unset allows all.',
+    description: 'Comma-separated CircleCI project slugs (gh/acme/*, circleci/{org id}/*) calls may name; unset allows all. Others are left out of listings.',
   }),
 });
 

@@ -5,20 +5,25 @@ import { Plugin } from '../../core/plugin/decorators.js';
 import type { StageMiddleware } from '../../core/plugin/stages.js';
 import type { Call } from '../../core/plugin/call.js';
 import { TOKENS } from '../../core/tokens.js';
-import { allowlistOf } from './allowlist.js';
+import { allowlistOf } from '../resource-names/allowlist.js';
 import { checkRequest, type Allowlists } from './allowlist-gate.js';
 import { AllowlistSettings } from './allowlist-settings.js';
+import { LeftOutItems } from './left-out.js';
+import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';
 
 /**
  * Allowlists across vendors (docs/policy.md#allowlists): MCP_ALLOW_REPOS and its kin name the repositories,
  * projects and spaces calls may reach. Decided in the policy stage on the request the validate stage prepared
  * (every typed tool and REST passthrough goes through it), and on each request a handler sends beyond it (the
  * request gate asks the call's `decideFurther`); a request naming anything else is refused before it is sent.
+ * What comes back is read too (left-out.ts): items off a list are left out of searches and listings, and the
+ * result says how many; a resource read by id that turns out to be off its list is refused whole.
  * With no list set the plugin contributes nothing.
  */
 @Plugin({ name: 'allowlists', version: '1.0.0', settings: AllowlistSettings })
 export class AllowlistsPlugin implements DevtoolsPlugin {
   private readonly lists: Allowlists;
+  private readonly leftOut: LeftOutItems;
 
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     const own = settings.of(AllowlistSettings);
@@ -33,6 +38,11 @@ export class AllowlistsPlugin implements DevtoolsPlugin {
       }),
     };
     this.lists = Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined));
+    this.leftOut = new LeftOutItems(this.lists);
+  }
+
+  interceptors(): UpstreamInterceptor[] {
+    return Object.keys(this.lists).length === 0 ? [] : [this.leftOut.interceptor()];
   }
 
   middleware(): StageMiddleware[] {
@@ -81,6 +91,12 @@ export class AllowlistsPlugin implements DevtoolsPlugin {
           };
           return next({ ...ctx, decideFurther });
         },
+      },
+      {
+        stage: 'project',
+        name: 'left-out-items',
+        // First of the stage by name: the labels, fences and a jq projection keep the note like the rest of the meta.
+        transform: (call, produced) => this.leftOut.noted(call, produced),
       },
     ];
   }

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { EnvelopeData, Incomplete } from '../../core/schema/envelopes.js';
+import { AllowlistSummary, EnvelopeData, Incomplete } from '../../core/schema/envelopes.js';
 
 /** circleci_get: `{data, cache: {hit, ageMs, fetchedAt}, incomplete?}` (structured-output.md). */
 export const CircleCiReadEnvelope = Type.Object(
@@ -14,6 +14,7 @@ export const CircleCiReadEnvelope = Type.Object(
       { additionalProperties: false },
     ),
     incomplete: Type.Optional(Incomplete),
+    allowlist: AllowlistSummary,
   },
   { additionalProperties: false },
 );

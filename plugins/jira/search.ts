@@ -68,14 +68,17 @@ interface SearchPage {
   nextPageToken?: string;
   isLast?: boolean;
   startAt?: number;
+  maxResults?: number;
   total?: number;
 }
 
 function nextCursor(page: Partial<SearchPage>): string | null {
   if (typeof page.nextPageToken === 'string' && page.nextPageToken !== '' && page.isLast !== true) return page.nextPageToken;
   if (typeof page.startAt === 'number' && typeof page.total === 'number') {
-    const next = page.startAt + (page.issues?.length ?? 0);
-    return (page.issues?.length ?? 0) > 0 && next < page.total ? String(next) : null;
+    // The page's size as Jira gave it: an allowlist may have left issues out of the page (docs/policy.md#allowlists).
+    const size = typeof page.maxResults === 'number' && page.maxResults > 0 ? page.maxResults : (page.issues?.length ?? 0);
+    const next = page.startAt + size;
+    return size > 0 && next < page.total ? String(next) : null;
   }
   return null;
 }

@@ -144,6 +144,7 @@ export function policyDecision(
           method: request.method,
           path: servedPath(request.path),
           graphql: request.graphql ?? null,
+          request: { method: request.method, path: request.path, search: request.search ?? '', body: request.body, graphql: request.graphql !== undefined },
         };
         const verdict = engine.decide(further);
         if (verdict.effect === 'allow') return;

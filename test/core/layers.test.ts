@@ -62,7 +62,11 @@ const FLOORS = {
 type Layered = keyof typeof FLOORS;
 
 /** Shared libraries under plugins/ (no @Plugin of their own) and the plugins they serve. */
-const SHARED_LIBRARIES: Readonly<Record<string, readonly string[]>> = { atlassian: ['jira', 'confluence', 'bitbucket'] };
+const SHARED_LIBRARIES: Readonly<Record<string, readonly string[]>> = {
+  atlassian: ['jira', 'confluence', 'bitbucket'],
+  // What a request names for the allowlists: the settings (allowlists) and the `resources` condition (policy).
+  'resource-names': ['allowlists', 'policy'],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

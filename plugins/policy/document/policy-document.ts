@@ -3,6 +3,8 @@ import { InvalidDocumentError, readYamlDocument, type DocumentProblem } from '..
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 
 const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description });
+const Globs = (pattern: string, description: string) =>
+  Type.Array(Type.String({ minLength: 1, pattern }), { minItems: 1, description: `${description} * matches within one part, case is ignored.` });
 const ArgValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
 /** What a rule matches on: every key given must hold (AND); any value of a list may (OR). */
@@ -46,6 +48,23 @@ export const Conditions = Type.Object(
           }),
         },
         { additionalProperties: false },
+      ),
+    ),
+    resources: Type.Optional(
+      Type.Object(
+        {
+          repos: Type.Optional(Globs('^[^/]+/[^/]+$', 'GitHub repositories, owner/repo (acme/*).')),
+          bitbucketRepos: Type.Optional(Globs('^[^/]+/[^/]+$', 'Bitbucket repositories, workspace/repo (Data Center: PROJECT/repo).')),
+          circleciProjects: Type.Optional(Globs('^[^/]+/[^/]+/[^/]+$', 'CircleCI project slugs, vcs/org/repo (gh/acme/*).')),
+          jiraProjects: Type.Optional(Globs('^[^/]+$', 'Jira project keys (PLAT).')),
+          confluenceSpaces: Type.Optional(Globs('^[^/]+$', 'Confluence space keys (ENG).')),
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description:
+            "The request names resources of its vendor, every one on that vendor's list here (read as the MCP_ALLOW_* settings read them, docs/policy.md#allowlists); never holds for a vendor without a list here or a request that names none.",
+        },
       ),
     ),
     graphql: Type.Optional(

@@ -4,6 +4,8 @@ import { publicUpstream, type PublicIdentity } from '../../../core/plugin/public
 import type { Call } from '../../../core/plugin/call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
+import type { PreparedRequest } from '../../../core/plugin/upstream-types.js';
+import type { ReadRequest } from '../../resource-names/named-resources.js';
 
 export type { PublicIdentity } from '../../../core/plugin/public-upstream.js';
 
@@ -27,6 +29,14 @@ export interface CallFacts {
   graphql?: GraphqlFacts | null;
   /** What the caller's session has read, and where this call writes (flow rules); absent when no rule asks. */
   flow?: FlowFacts;
+  /** The request as sent (query and body too), for the `resources` condition: what it names; absent without one. */
+  request?: ReadRequest;
+}
+
+/** A prepared request as the `resources` condition reads it. */
+export function readRequestOf(prepared: PreparedRequest | undefined): ReadRequest | undefined {
+  if (prepared === undefined) return undefined;
+  return { method: prepared.method, path: prepared.path, search: prepared.url.search, body: prepared.body, graphql: prepared.graphql !== undefined };
 }
 
 /** A session's flow facts as policy sees them (plugins/policy/flow/session-flow.ts). */
@@ -47,7 +57,8 @@ export function publicIdentity(identity: UpstreamIdentity | undefined, acting?: 
 
 /** The facts of a call that has passed the validate stage (so args, route and prepared request are set). */
 export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route' | 'prepared' | 'acting'>): CallFacts {
-  return factsFor(
+  const request = readRequestOf(ctx.prepared);
+  const facts = factsFor(
     ctx.tool,
     ctx.principal,
     ctx.args,
@@ -56,6 +67,7 @@ export function callFacts(ctx: Pick<Call, 'tool' | 'principal' | 'args' | 'route
     ctx.prepared?.graphql,
     ctx.acting,
   );
+  return request === undefined ? facts : { ...facts, request };
 }
 
 export function factsFor(

@@ -3,7 +3,7 @@ import { isToolError } from '../../../core/errors/tool-error.js';
 import type { KernelView } from '../../../core/plugin/contributions.js';
 import { prepareCall } from '../../../core/pipeline/prepare-call.js';
 import type { Principal } from '../../../core/identity/principal.js';
-import { factsFor, type CallFacts } from './call-facts.js';
+import { factsFor, readRequestOf, type CallFacts } from './call-facts.js';
 import type { Decision, PolicyEngine, RuleTrace } from './policy-engine.js';
 import { CoreSettings } from '../../../core/config/core-settings.js';
 
@@ -56,7 +56,8 @@ export function explainCall(kernel: KernelView, engine: PolicyEngine, toolName: 
     call.prepared?.path ?? call.route?.path,
     call.prepared?.graphql,
   );
-  const { decision, rules } = engine.explain(facts);
+  // The request as sent is read by the `resources` condition; the explanation shows its method and path alone.
+  const { decision, rules } = engine.explain({ ...facts, ...(call.prepared === undefined ? {} : { request: readRequestOf(call.prepared) }) });
   const request = call.prepared === undefined ? undefined : { method: call.prepared.method, path: call.prepared.path, url: call.prepared.url.href };
   const hiddenByReadOnly = kernel.hiddenBy(toolName)?.startsWith('MCP_READ_ONLY') ?? false;
   return { decision, hiddenByReadOnly, call: facts, rules, ...(request === undefined ? {} : { request }) };
