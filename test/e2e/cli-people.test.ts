@@ -279,7 +279,7 @@ describe('serving over stdio on a terminal', () => {
     const ran = await runInTerminal([], { env: { MCP_TOOLSETS: '' }, typeWhen: { seen: 'stops it.', keys: '\x04' } });
     expect(ran.code, ran.output).to.equal(0);
     expect(ran.output).to.contain(
-      "Not serving github, circleci, jira, confluence, bitbucket: no credentials configured for them. Set a vendor's token (GITHUB_TOKEN, CIRCLECI_TOKEN, ATLASSIAN_API_TOKEN...: docs/configuration.md), or serve its tools anyway with --toolsets default.",
+      "Not serving github, circleci, jira, confluence, bitbucket, ci: no credentials configured for them. Set a vendor's token (GITHUB_TOKEN, CIRCLECI_TOKEN, ATLASSIAN_API_TOKEN...: docs/configuration.md), or serve its tools anyway with --toolsets default.",
     );
   });
 

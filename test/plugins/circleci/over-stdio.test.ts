@@ -39,30 +39,28 @@ describe('CircleCI tools over stdio with the official SDK client', () => {
       'circleci_rerun_workflow',
       'circleci_trigger_pipeline',
     ]);
-    expect(byName.circleci_get!.annotations).to.deep.equal({ title: 'CircleCI API GET', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    // The client (2025-11-25) reads each tool's top-level title; annotations do not repeat it.
+    expect(byName.circleci_get!.title).to.equal('CircleCI API GET');
+    expect(byName.circleci_get!.annotations).to.deep.equal({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
     expect(byName.circleci_post!.annotations).to.deep.equal({
-      title: 'CircleCI API POST',
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,
       openWorldHint: true,
     });
     expect(byName.circleci_delete!.annotations).to.deep.equal({
-      title: 'CircleCI API DELETE',
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: true,
       openWorldHint: true,
     });
     expect(byName.circleci_put!.annotations).to.deep.equal({
-      title: 'CircleCI API PUT',
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: true,
       openWorldHint: true,
     });
     expect(byName.circleci_patch!.annotations).to.deep.equal({
-      title: 'CircleCI API PATCH',
       readOnlyHint: false,
       destructiveHint: false,
       idempotentHint: false,
