@@ -99,11 +99,20 @@ function codeModeParts(t: CodeModeTokens): string {
     t.tasks.reduce((s, task) => s + task.codeMode.parts[part].tokens, 0);
   const n = t.tasks.length;
   const rows = [
-    [`tools/list, once a task (${number(t.definitions.codeMode.tokens)} x ${n})`, number(n * t.definitions.codeMode.tokens)],
+    [`the tool definitions (tools/list), once a task (${number(t.definitions.codeMode.tokens)} x ${n})`, number(n * t.definitions.codeMode.tokens)],
     ['search_tools: the calls written', number(sum('searchCall'))],
     ["search_tools: the answers read (the tools' declarations)", number(sum('searchAnswer'))],
     ["execute: the calls written (the tasks' programs)", number(sum('program'))],
     ["execute: the answers read (what the programs printed: the tasks' answers)", number(sum('printed'))],
   ];
-  return `Code mode's tokens by part, over the six tasks:\n\n${table(['part', 'tokens'], rows)}`;
+  // What the server does not choose: the programs the tasks need and the answers they print.
+  const tasks = sum('program') + sum('printed');
+  const budget = Math.floor(tokenTotals(t).direct * (1 - CODE_MODE_TOKEN_SAVING));
+  const listed = n * t.definitions.codeMode.tokens;
+  const left = budget - tasks - listed;
+  return (
+    `Code mode's tokens by part, over the six tasks:\n\n${table(['part', 'tokens'], rows)}\n\n` +
+    `The tasks' own part, their programs and what they print, is ${number(tasks)} tokens: ${percent(tasks / budget)} of the ${number(budget)} that ${percent(CODE_MODE_TOKEN_SAVING)} fewer allows; ` +
+    `with tools/list read once a task (${number(listed)}), ${left >= 0 ? `${number(left)} would be left for searching` : `that is ${number(-left)} over it before any search`}.`
+  );
 }
