@@ -3,25 +3,23 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import type { ToolCatalogue } from '../../core/plugin/tool-catalogue.js';
 import type { CodeModeSettings } from './code-mode-settings.js';
-import { GLOBALS_NOTE, toolsObject, type DeclarationCache } from './declarations.js';
+import { GLOBALS_NOTE, sharedTypesOf, toolsObject, type DeclarationCache } from './declarations.js';
 import type * as ExecuteModule from './execute-program.js';
 import type { SandboxPool } from './sandbox/sandbox-pool.js';
 import { searchTools, toolIndex } from './tool-search.js';
 
 const SearchArgs = Type.Object(
   {
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Words to look for in tool names and descriptions.' })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Words, or tool names.' })),
     toolsets: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 20, description: 'Whole toolsets, e.g. ["jira"].' })),
-    tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, description: 'Tools by name.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5, description: 'Most tools a query returns.' })),
   },
   { additionalProperties: false },
 );
 
-const ExecuteArgs = Type.Object(
-  { code: Type.String({ minLength: 1, maxLength: 100_000, description: 'TypeScript: the body of an async function.' }) },
-  { additionalProperties: false },
-);
+/** The most tools a query's words return: the best matches (by name, then title, then description). */
+const QUERY_LIMIT = 5;
+
+const ExecuteArgs = Type.Object({ code: Type.String({ minLength: 1, maxLength: 100_000, description: 'TypeScript.' }) }, { additionalProperties: false });
 
 /** What the code tools use of the CodeModePlugin instance (index.ts). */
 export interface CodeModeDeps {
@@ -37,27 +35,24 @@ export interface CodeModeDeps {
 export const SEARCH_TOOLS = defineTool({
   name: 'search_tools',
   title: 'Search tools',
-  description:
-    'Find the tools a program can call, as TypeScript declarations (tools.<name>(args): Promise<Output>). ' +
-    'With nothing asked: every toolset and its tool names.',
+  description: 'TypeScript declarations of the tools a program can call. Nothing asked: the toolsets and their tools.',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: SearchArgs,
   toolset: 'code',
   handler: async (ctx, code: CodeModeDeps) => {
     const reachable = await code.catalogue.reachable(ctx.principal);
-    const { query, toolsets, tools, limit = 5 } = ctx.args;
-    if (query === undefined && (toolsets ?? []).length === 0 && (tools ?? []).length === 0) {
+    const { query, toolsets } = ctx.args;
+    if (query === undefined && (toolsets ?? []).length === 0) {
       return { text: `${reachable.length} tools. Ask for a query or toolsets to see their declarations.\n${toolIndex(reachable)}` };
     }
     const found = searchTools(reachable, {
       ...(query === undefined ? {} : { query }),
       ...(toolsets === undefined ? {} : { toolsets }),
-      ...(tools === undefined ? {} : { tools }),
-      limit,
+      limit: QUERY_LIMIT,
     });
     if (found.length === 0) return { text: `No tool matches. The toolsets and their tools:\n${toolIndex(reachable)}` };
     const declared = found.map((t) => code.declarations.of(t.descriptor));
-    return { text: [GLOBALS_NOTE, ...declared.map((d) => d.namespace), toolsObject(declared)].join('\n') };
+    return { text: [GLOBALS_NOTE, sharedTypesOf(declared), ...declared.map((d) => d.namespace), toolsObject(declared)].join('') };
   },
 });
 
@@ -65,8 +60,8 @@ export const EXECUTE = defineTool({
   name: 'execute',
   title: 'Run a program',
   description:
-    'Run TypeScript in a sandbox: the body of an async function that calls tools.<name>(args) (see search_tools) and gets their ' +
-    'structured results. Returns what it prints (console.log) and returns. Print only what you need.',
+    'Run TypeScript in a sandbox: an async function body; await tools.<name>(args) (see search_tools) for structured results. ' +
+    'Returns what it prints and returns: print only what you need.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: ExecuteArgs,
   toolset: 'code',

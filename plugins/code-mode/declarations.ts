@@ -1,5 +1,6 @@
 import type { ToolDescriptor } from '../../core/plugin/contract.js';
-import { docComment, typeOf } from './schema-types.js';
+import { ProvenanceSummary } from '../../core/schema/envelopes.js';
+import { docComment, typeOf, type TypeStyle } from './schema-types.js';
 
 /**
  * Input properties that only shape a result's text: a program gets the structured value, so they are left out
@@ -10,6 +11,20 @@ const TEXT_ONLY_INPUTS = new Set(['outputFormat']);
 /** Output properties a program never sees: an incomplete value is read back whole before the program gets it. */
 const RESOLVED_OUTPUTS = new Set(['incomplete']);
 
+/**
+ * Types many tools share, declared once (SANDBOX_GLOBALS) and written by name in each tool's declarations: an
+ * object whose type renders as one of these is written as its name.
+ */
+const SHARED_TYPES: ReadonlyArray<readonly [name: string, type: string]> = [['Provenance', typeOf(ProvenanceSummary, 'output', 2)]];
+
+/**
+ * Properties whose meaning GLOBALS_NOTE says once for every tool, so their doc comments are not repeated per
+ * tool: the projection argument, the paging pair, and the envelope's `data`.
+ */
+const COMMON_DOCS = new Set(['jq', 'page', 'perPage', 'data', 'nextPage', 'nextCursor', 'provenance']);
+
+const STYLE: TypeStyle = { commonDocs: COMMON_DOCS, shared: new Map(SHARED_TYPES.map(([name, type]) => [type, name])) };
+
 /** The declarations of the sandbox's globals besides `tools`: what the prelude defines (sandbox/prelude.ts). */
 export const SANDBOX_GLOBALS = `/** What a program prints: console.log and its siblings write one line each (values that are not strings as JSON). */
 declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };
@@ -17,11 +32,22 @@ declare const console: { log(...values: unknown[]): void; info(...values: unknow
 declare class ToolCallError extends Error { readonly tool: string; readonly code: string; readonly meta: Record<string, unknown> | undefined }
 /** A tool call the policy refused; \`decision\` says which rule (effect, ruleId, reason, policyVersion). */
 declare class PolicyDeniedError extends ToolCallError { readonly decision: { effect: string; ruleId: string | null; reason: string; policyVersion: string } }
+${SHARED_TYPES.map(([name, type]) => `type ${name} = ${type};`).join('\n')}
 `;
 
-/** What search_tools says of the globals, in one line: their declarations are in SANDBOX_GLOBALS, which programs are checked against. */
+/**
+ * What search_tools says of the globals and of the properties many tools share, once: their declarations are in
+ * SANDBOX_GLOBALS, which programs are checked against.
+ */
 export const GLOBALS_NOTE =
-  '// console.log(...) prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n';
+  '// console.log prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n' +
+  '// jq: JMESPath projection of the upstream body, returned as data (unknown: cast it). page/perPage: paging; nextPage: the next page or null.\n';
+
+/** The shared types a search answer uses, declared as SANDBOX_GLOBALS declares them. */
+export function sharedTypesOf(declared: readonly ToolDeclaration[]): string {
+  const used = SHARED_TYPES.filter(([name]) => declared.some((d) => new RegExp(`\\b${name}\\b`).test(d.namespace)));
+  return used.map(([name, type]) => `type ${name} = ${type};\n`).join('');
+}
 
 /** `github_list_workflow_runs` -> `GithubListWorkflowRuns`: the namespace of a tool's Input and Output types. */
 export function namespaceName(toolName: string): string {
@@ -46,15 +72,16 @@ export interface ToolDeclaration {
  */
 export function declareTool(tool: ToolDescriptor): ToolDeclaration {
   const space = namespaceName(tool.name);
-  const input = typeOf(withoutProperties(tool.inputSchema, TEXT_ONLY_INPUTS), 'input', 1);
-  const output = tool.outputSchema === undefined ? 'string' : typeOf(withoutProperties(tool.outputSchema, RESOLVED_OUTPUTS), 'output', 1);
+  const input = typeOf(withoutProperties(tool.inputSchema, TEXT_ONLY_INPUTS), 'input', 1, STYLE);
+  const output = tool.outputSchema === undefined ? 'string' : typeOf(withoutProperties(tool.outputSchema, RESOLVED_OUTPUTS), 'output', 1, STYLE);
   const namespace = `declare namespace ${space} {\n  type Input = ${input};\n  type Output = ${output};\n}\n`;
   const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
   const argsOptional = required.every((key) => properties[key]?.default !== undefined);
-  const about = [tool.title, tool.description].filter((t): t is string => typeof t === 'string' && t !== '');
+  // The description says what the title does, and more: the title only when there is no description.
+  const about = typeof tool.description === 'string' && tool.description !== '' ? tool.description : (tool.title ?? '');
   const readOnly = (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true;
-  const doc = docComment([...new Set(about)].join('\n') + (readOnly ? '' : '\n(Changes something: a write.)'), '  ');
+  const doc = docComment(about + (readOnly ? '' : '\n(A write.)'), '  ');
   const method = `${doc}  ${tool.name}(args${argsOptional ? '?' : ''}: ${space}.Input): Promise<${space}.Output>;`;
   return { name: tool.name, namespace, method };
 }

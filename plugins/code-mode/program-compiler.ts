@@ -51,14 +51,9 @@ export async function compileProgram(source: string, target: CompileTarget): Pro
   if (cached !== undefined) return cached;
   const ts = await loadTypeScript();
   const wrapped = `${HEADER}${source}${FOOTER}`;
-  const { outputText, diagnostics = [] } = ts.transpileModule(wrapped, {
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, alwaysStrict: true, removeComments: true },
-    fileName: 'program.ts',
-    reportDiagnostics: true,
-  });
-  const problems = diagnostics.length > 0 ? diagnostics : target.typeCheck ? typeErrors(ts, wrapped, target.declarations) : [];
+  const { outputText, problems, syntactic } = target.typeCheck ? checkAndEmit(ts, wrapped, target.declarations) : transpile(ts, wrapped);
   if (problems.length > 0) {
-    const kind = diagnostics.length > 0 ? 'a syntax error' : 'a type error';
+    const kind = syntactic ? 'a syntax error' : 'a type error';
     const lines = problems.slice(0, 10).map((d) => describe(ts, d));
     const more = problems.length > 10 ? `\n(${problems.length - 10} more)` : '';
     throw new ToolError('program_invalid', `The program has ${kind} and was not run; fix it and run it again:\n${lines.join('\n')}${more}`);
@@ -68,42 +63,85 @@ export async function compileProgram(source: string, target: CompileTarget): Pro
   return outputText;
 }
 
+/** How a program is emitted: what the sandbox's QuickJS runs, strict, without the author's comments. */
+const EMIT: TS.CompilerOptions = { target: 9 /* ES2022 */, module: 99 /* ESNext */, alwaysStrict: true, removeComments: true };
+
 // ES2023's library only: no DOM and no Node types, so `process`, `require`, `fetch` or `setTimeout` do not check.
 const OPTIONS: TS.CompilerOptions = {
+  ...EMIT,
   strict: true,
-  noEmit: true,
-  target: 99 /* ESNext */,
   lib: ['lib.es2023.d.ts'],
   types: [],
   skipLibCheck: true,
   noFallthroughCasesInSwitch: true,
 };
 
-// The standard library's and the declarations' syntax trees, parsed once: most of a check's work.
-const parsed = new Map<string, TS.SourceFile>();
+interface Compiled {
+  readonly outputText: string;
+  readonly problems: readonly TS.Diagnostic[];
+  /** True when the problems are syntax errors (the program could not be read), false when type errors. */
+  readonly syntactic: boolean;
+}
 
-function typeErrors(ts: TypeScript, wrapped: string, declarations: string): readonly TS.Diagnostic[] {
-  const libDir = dirname(ts.getDefaultLibFilePath(OPTIONS));
-  const sourceFile = (fileName: string, text: string, version: TS.ScriptTarget): TS.SourceFile => {
-    const key = `${fileName}\0${fileName === DECLARATIONS ? createHash('sha256').update(text).digest('hex') : ''}`;
-    let file = parsed.get(key);
-    if (file === undefined) {
-      file = ts.createSourceFile(fileName, text, version, true);
-      // One declarations file at a time is kept: the tools a server reaches change only with its configuration.
-      if (fileName === DECLARATIONS) for (const k of parsed.keys()) if (k.startsWith(`${DECLARATIONS}\0`)) parsed.delete(k);
-      parsed.set(key, file);
-    }
-    return file;
+/** Without type checking: the types stripped, syntax errors reported. */
+function transpile(ts: TypeScript, wrapped: string): Compiled {
+  const { outputText, diagnostics = [] } = ts.transpileModule(wrapped, { compilerOptions: EMIT, fileName: 'program.ts', reportDiagnostics: true });
+  return { outputText, problems: diagnostics, syntactic: true };
+}
+
+/**
+ * What every check shares, made by the first one: the standard library's files (read from disk once), their and
+ * the declarations' syntax trees (parsed and bound once), and the last program, handed to the next as its old
+ * program so that TypeScript reuses its structure (lib files found, references resolved) and only the program
+ * file changes. What each check still does is its own: a type checker over the files, and the program's check.
+ */
+interface CheckState {
+  readonly libDir: string;
+  readonly libTexts: Map<string, string | undefined>;
+  readonly parsed: Map<string, TS.SourceFile>;
+  declarations: { text: string; file: TS.SourceFile | undefined } | undefined;
+  last: TS.Program | undefined;
+}
+let state: CheckState | undefined;
+
+/**
+ * With type checking: one program checks and emits (the program file parsed once); syntax errors first, then
+ * type errors; emitted only when there are none.
+ */
+function checkAndEmit(ts: TypeScript, wrapped: string, declarations: string): Compiled {
+  const s = (state ??= {
+    libDir: dirname(ts.getDefaultLibFilePath(OPTIONS)),
+    libTexts: new Map(),
+    parsed: new Map(),
+    declarations: undefined,
+    last: undefined,
+  });
+  if (s.declarations?.text !== declarations) {
+    // One declarations file at a time is kept: the tools a server reaches change only with its configuration.
+    s.declarations = { text: declarations, file: undefined };
+    s.last = undefined;
+  }
+  const current = s.declarations;
+  const readLib = (fileName: string): string | undefined => {
+    if (!fileName.startsWith(s.libDir)) return undefined;
+    if (!s.libTexts.has(fileName)) s.libTexts.set(fileName, ts.sys.readFile(fileName));
+    return s.libTexts.get(fileName);
   };
-  const readLib = (fileName: string): string | undefined => (fileName.startsWith(libDir) ? ts.sys.readFile(fileName) : undefined);
   const host: TS.CompilerHost = {
     getSourceFile: (fileName, version) => {
       if (fileName === PROGRAM) return ts.createSourceFile(fileName, wrapped, version, true);
-      const text = fileName === DECLARATIONS ? declarations : readLib(fileName);
-      return text === undefined ? undefined : sourceFile(fileName, text, version as TS.ScriptTarget);
+      if (fileName === DECLARATIONS) return (current.file ??= ts.createSourceFile(fileName, declarations, version, true));
+      let file = s.parsed.get(fileName);
+      if (file === undefined) {
+        const text = readLib(fileName);
+        if (text === undefined) return undefined;
+        file = ts.createSourceFile(fileName, text, version as TS.ScriptTarget, true);
+        s.parsed.set(fileName, file);
+      }
+      return file;
     },
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    getDefaultLibLocation: () => libDir,
+    getDefaultLibLocation: () => s.libDir,
     writeFile: () => undefined,
     getCurrentDirectory: () => DIR,
     getCanonicalFileName: (fileName) => fileName,
@@ -111,12 +149,21 @@ function typeErrors(ts: TypeScript, wrapped: string, declarations: string): read
     getNewLine: () => '\n',
     fileExists: (fileName) => fileName === PROGRAM || fileName === DECLARATIONS || readLib(fileName) !== undefined,
     readFile: (fileName) => (fileName === PROGRAM ? wrapped : fileName === DECLARATIONS ? declarations : readLib(fileName)),
-    directoryExists: (dir) => dir === DIR || dir.startsWith(libDir),
+    directoryExists: (dir) => dir === DIR || dir.startsWith(s.libDir),
     getDirectories: () => [],
   };
-  const program = ts.createProgram([DECLARATIONS, PROGRAM], OPTIONS, host);
+  const program = ts.createProgram([DECLARATIONS, PROGRAM], OPTIONS, host, s.last);
+  s.last = program;
   const file = program.getSourceFile(PROGRAM)!;
-  return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+  const syntax = program.getSyntacticDiagnostics(file);
+  if (syntax.length > 0) return { outputText: '', problems: syntax, syntactic: true };
+  const types = program.getSemanticDiagnostics(file);
+  if (types.length > 0) return { outputText: '', problems: types, syntactic: false };
+  let outputText = '';
+  program.emit(file, (fileName, text) => {
+    if (fileName.endsWith('.js')) outputText = text;
+  });
+  return { outputText, problems: [], syntactic: false };
 }
 
 /** `line 3, column 7: Property 'x' does not exist... (TS2339)`, at the line as the author wrote it. */

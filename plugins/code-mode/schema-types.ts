@@ -14,19 +14,29 @@ export type SchemaSide = 'input' | 'output';
  * with each property's description as a doc comment. Validation-only keywords (pattern, minimum, formats) have
  * no type and are left to the server, which checks every call's arguments anyway.
  */
-export function typeOf(schema: unknown, side: SchemaSide, depth = 0): string {
+/**
+ * What a declaration leaves to words said once: doc comments of `commonDocs` (the tool's own properties only:
+ * jq, paging, the envelope's data, which search_tools explains in one line for all tools), and objects written
+ * as the name of a shared type declared once (`shared`: rendered type -> name, e.g. provenance's).
+ */
+export interface TypeStyle {
+  readonly commonDocs?: ReadonlySet<string>;
+  readonly shared?: ReadonlyMap<string, string>;
+}
+
+export function typeOf(schema: unknown, side: SchemaSide, depth = 0, style: TypeStyle = {}): string {
   if (!isSchema(schema)) return schema === false ? 'never' : 'unknown';
   if (!SHAPING.some((keyword) => keyword in schema)) return 'unknown';
   if ('const' in schema) return literal(schema.const);
   if (Array.isArray(schema.enum)) return union(schema.enum.map(literal));
   const members = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
-  if (Array.isArray(members)) return union(members.map((m) => typeOf(m, side, depth)));
-  if (Array.isArray(schema.allOf)) return schema.allOf.map((m) => wrap(typeOf(m, side, depth))).join(' & ');
+  if (Array.isArray(members)) return union(members.map((m) => typeOf(m, side, depth, style)));
+  if (Array.isArray(schema.allOf)) return schema.allOf.map((m) => wrap(typeOf(m, side, depth, style))).join(' & ');
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
-  return union(types.map((type) => typeOfKind(type, schema, side, depth)));
+  return union(types.map((type) => typeOfKind(type, schema, side, depth, style)));
 }
 
-function typeOfKind(type: string | undefined, schema: Schema, side: SchemaSide, depth: number): string {
+function typeOfKind(type: string | undefined, schema: Schema, side: SchemaSide, depth: number, style: TypeStyle): string {
   switch (type) {
     case 'string':
       return 'string';
@@ -38,46 +48,54 @@ function typeOfKind(type: string | undefined, schema: Schema, side: SchemaSide, 
     case 'null':
       return 'null';
     case 'array':
-      return arrayType(schema, side, depth);
+      return arrayType(schema, side, depth, style);
     case 'object':
     case undefined:
-      return 'properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema ? objectType(schema, side, depth) : 'unknown';
+      return 'properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema ? objectType(schema, side, depth, style) : 'unknown';
     default:
       return 'unknown';
   }
 }
 
-function arrayType(schema: Schema, side: SchemaSide, depth: number): string {
-  if (Array.isArray(schema.prefixItems)) return `[${schema.prefixItems.map((item) => typeOf(item, side, depth)).join(', ')}]`;
-  return schema.items === undefined ? 'unknown[]' : `Array<${typeOf(schema.items, side, depth)}>`;
+function arrayType(schema: Schema, side: SchemaSide, depth: number, style: TypeStyle): string {
+  if (Array.isArray(schema.prefixItems)) return `[${schema.prefixItems.map((item) => typeOf(item, side, depth, style)).join(', ')}]`;
+  return schema.items === undefined ? 'unknown[]' : `Array<${typeOf(schema.items, side, depth, style)}>`;
 }
 
-function objectType(schema: Schema, side: SchemaSide, depth: number): string {
+function objectType(schema: Schema, side: SchemaSide, depth: number, style: TypeStyle): string {
   const properties = (isSchema(schema.properties) ? schema.properties : {}) as Record<string, unknown>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const pad = '  '.repeat(depth + 1);
-  const lines: string[] = [];
+  const members: Array<{ doc: string; text: string }> = [];
   for (const [name, property] of Object.entries(properties)) {
     // TypeBox lists a property with a default as required; the server fills it in, so a caller may leave it out.
     const optional = !required.has(name) || (side === 'input' && isSchema(property) && property.default !== undefined);
-    const description = isSchema(property) && typeof property.description === 'string' ? property.description : '';
-    lines.push(
-      `${docComment(description, pad)}${pad}${IDENTIFIER.test(name) ? name : JSON.stringify(name)}${optional ? '?' : ''}: ${typeOf(property, side, depth + 1)};`,
-    );
+    const common = depth === 1 && style.commonDocs?.has(name) === true;
+    const description = !common && isSchema(property) && typeof property.description === 'string' ? property.description : '';
+    const type = typeOf(property, side, depth + 1, style);
+    members.push({
+      doc: description.trim(),
+      text: `${IDENTIFIER.test(name) ? name : JSON.stringify(name)}${optional ? '?' : ''}: ${style.shared?.get(type) ?? type}`,
+    });
   }
-  const rest = restType(schema, side, depth);
-  if (rest !== undefined) lines.push(`${pad}[key: string]: ${rest};`);
-  if (lines.length === 0) return 'Record<string, never>';
-  return `{\n${lines.join('\n')}\n${'  '.repeat(depth)}}`;
+  const rest = restType(schema, side, depth, style);
+  if (rest !== undefined) members.push({ doc: '', text: `[key: string]: ${rest}` });
+  if (members.length === 0) return 'Record<string, never>';
+  // Without doc comments, or nested in another object, an object takes one line: the same type reads the same
+  // at any depth, and costs fewer tokens than one member a line.
+  if (depth > 1 || members.every((m) => m.doc === '')) {
+    return `{ ${members.map((m) => `${m.doc === '' ? '' : `/** ${m.doc.replaceAll('*/', '*\\/').replaceAll('\n', ' ')} */ `}${m.text}`).join('; ')} }`;
+  }
+  return `{\n${members.map((m) => `${docComment(m.doc, pad)}${pad}${m.text};`).join('\n')}\n${'  '.repeat(depth)}}`;
 }
 
 /** The type of the properties an object may have beyond those it names (TypeBox's Record is a patternProperties). */
-function restType(schema: Schema, side: SchemaSide, depth: number): string | undefined {
+function restType(schema: Schema, side: SchemaSide, depth: number, style: TypeStyle): string | undefined {
   const patterns = isSchema(schema.patternProperties) ? Object.values(schema.patternProperties) : [];
   const extra = schema.additionalProperties;
   const named = isSchema(schema.properties) && Object.keys(schema.properties).length > 0;
-  const types = patterns.map((p) => typeOf(p, side, depth + 1));
-  if (isSchema(extra)) types.push(typeOf(extra, side, depth + 1));
+  const types = patterns.map((p) => typeOf(p, side, depth + 1, style));
+  if (isSchema(extra)) types.push(typeOf(extra, side, depth + 1, style));
   // An open object with no properties named is a free-form record; one with named properties is typed by them.
   else if (extra !== false && types.length === 0 && !named) types.push('unknown');
   if (types.length === 0) return undefined;

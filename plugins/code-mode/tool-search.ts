@@ -1,10 +1,9 @@
 import type { ReachableTool } from '../../core/plugin/tool-catalogue.js';
 
-/** What search_tools asks for: words to match, toolsets (or plugins) to show whole, tools by name. */
+/** What search_tools asks for: words to match (or tools' names), toolsets (or plugins) to show whole. */
 export interface ToolQuery {
   readonly query?: string;
   readonly toolsets?: readonly string[];
-  readonly tools?: readonly string[];
   readonly limit: number;
 }
 
@@ -20,7 +19,8 @@ const WEIGHTS = { name: 4, title: 2, description: 1 } as const;
  */
 export function searchTools(tools: readonly ReachableTool[], query: ToolQuery): ReachableTool[] {
   const picked = new Map<string, { tool: ReachableTool; score: number }>();
-  for (const name of query.tools ?? []) {
+  // A tool named in the query is shown whatever the words score.
+  for (const name of (query.query ?? '').split(/[\s,]+/)) {
     const tool = tools.find((t) => t.descriptor.name === name);
     if (tool !== undefined) picked.set(name, { tool, score: Number.MAX_SAFE_INTEGER });
   }
@@ -49,19 +49,30 @@ export function toolIndex(tools: readonly ReachableTool[]): string {
   return [...byToolset].map(([set, names]) => `${set}: ${names.join(', ')}`).join('\n');
 }
 
+/**
+ * A query word counts where a word of the field starts with it ("run" finds "runs", not "rerun"), weighted by
+ * field; a tool whose name the query covers (every word after the vendor's) counts double: "jira get" is jira_get
+ * before jira_get_issue.
+ */
 function scoreOf({ descriptor }: ReachableTool, words: readonly string[]): number {
   const fields = {
-    name: descriptor.name.toLowerCase().replaceAll('_', ' '),
-    title: (descriptor.title ?? '').toLowerCase(),
-    description: (descriptor.description ?? '').toLowerCase(),
+    name: descriptor.name.toLowerCase().split('_'),
+    title: splitWords(descriptor.title ?? ''),
+    description: splitWords(descriptor.description ?? ''),
   };
+  const found = (field: readonly string[], word: string): boolean => field.some((w) => w.startsWith(word));
   let score = 0;
   for (const word of words) {
     for (const [field, weight] of Object.entries(WEIGHTS) as Array<[keyof typeof WEIGHTS, number]>) {
-      if (fields[field].includes(word)) score += weight;
+      if (found(fields[field], word)) score += weight;
     }
   }
-  return score;
+  const covered = fields.name.slice(1).every((part) => words.some((word) => part.startsWith(word)));
+  return covered ? score * 2 : score;
+}
+
+function splitWords(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/);
 }
 
 function wordsOf(query: string): string[] {

@@ -83,10 +83,36 @@ ${table(['task', 'direct: turns / calls', 'direct: tokens written + read', 'code
 
 Each task is a conversation that starts with the tool definitions (tools/list as sent, o200k): direct, the toolsets the tasks use, ${number(d.direct.tokens)} tokens (${d.direct.tools} tools), or every tool, ${number(d.catalogue.tokens)} (${d.catalogue.tools}); code mode, ${number(d.codeMode.tokens)} (${d.codeMode.tools}). In all, direct ${number(totals.direct)} tokens (${number(totals.catalogue)} with every tool listed), code mode ${number(totals.codeMode)}: ${percent(fewer(totals.direct, totals.codeMode))} and ${percent(fewer(totals.catalogue, totals.codeMode))} fewer.
 
+${codeModeParts(t)}
+
 | call (github_list_workflow_runs, 2 runs, over stdio) | median | p99 |
 | --- | --- | --- |
 | direct | ${fmt(s.direct.median)} ms | ${fmt(s.direct.p99)} ms |
 | execute, the same program (compiled once) | ${fmt(s.executeSame.median)} ms | ${fmt(s.executeSame.p99)} ms |
 | execute, a new program each time (type-checked) | ${fmt(s.executeNew.median)} ms | ${fmt(s.executeNew.p99)} ms |
 | sandbox start-up alone, per program (runtime, limits, prelude; its own WebAssembly instance made while the thread waited) | ${fmt(sandboxStartup.median)} ms | ${fmt(sandboxStartup.p99)} ms |`;
+}
+
+/** Where code mode's tokens go, over the six tasks: what the server chooses (tools/list, search_tools' answers) and what the tasks do (their programs, what they print). */
+function codeModeParts(t: CodeModeTokens): string {
+  const sum = (part: keyof CodeModeTokens['tasks'][number]['codeMode']['parts']): number =>
+    t.tasks.reduce((s, task) => s + task.codeMode.parts[part].tokens, 0);
+  const n = t.tasks.length;
+  const rows = [
+    [`the tool definitions (tools/list), once a task (${number(t.definitions.codeMode.tokens)} x ${n})`, number(n * t.definitions.codeMode.tokens)],
+    ['search_tools: the calls written', number(sum('searchCall'))],
+    ["search_tools: the answers read (the tools' declarations)", number(sum('searchAnswer'))],
+    ["execute: the calls written (the tasks' programs)", number(sum('program'))],
+    ["execute: the answers read (what the programs printed: the tasks' answers)", number(sum('printed'))],
+  ];
+  // What the server does not choose: the programs the tasks need and the answers they print.
+  const tasks = sum('program') + sum('printed');
+  const budget = Math.floor(tokenTotals(t).direct * (1 - CODE_MODE_TOKEN_SAVING));
+  const listed = n * t.definitions.codeMode.tokens;
+  const left = budget - tasks - listed;
+  return (
+    `Code mode's tokens by part, over the six tasks:\n\n${table(['part', 'tokens'], rows)}\n\n` +
+    `The tasks' own part, their programs and what they print, is ${number(tasks)} tokens: ${percent(tasks / budget)} of the ${number(budget)} that ${percent(CODE_MODE_TOKEN_SAVING)} fewer allows; ` +
+    `with tools/list read once a task (${number(listed)}), ${left >= 0 ? `${number(left)} would be left for searching` : `that is ${number(-left)} over it before any search`}.`
+  );
 }

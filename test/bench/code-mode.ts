@@ -17,7 +17,14 @@ interface Reading {
 export interface CodeModeTaskTokens {
   id: string;
   direct: { turns: number; toolCalls: number; written: Reading; read: Reading };
-  codeMode: { turns: number; toolCalls: number; written: Reading; read: Reading };
+  codeMode: {
+    turns: number;
+    toolCalls: number;
+    written: Reading;
+    read: Reading;
+    /** The reads and writes apart: search_tools asked and answered, the execute call (the program), what it printed. */
+    parts: { searchCall: Reading; searchAnswer: Reading; program: Reading; printed: Reading };
+  };
 }
 export interface CodeModeTokens {
   /** tools/list as sent (JSON): the toolsets the tasks use, every tool (the whole catalogue), --code-mode. */
@@ -45,9 +52,9 @@ const RUNS = '/repos/octo-org/octo-repo/actions/runs';
 const ARGS = { owner: 'octo-org', repo: 'octo-repo', jq: 'workflow_runs[*].{id: id, conclusion: conclusion}' };
 
 /** The six tasks' token figures: the example package measures them (its vendor worlds and tasks live there). */
-function measureTokens(outFile: string): CodeModeTokens {
+function measureTokens(outFile: string, install: boolean): CodeModeTokens {
   const example = join(REPO_ROOT, 'examples/code-mode');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: example, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (install) execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: example, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('npm', ['run', 'measure:server', '--', '--json', outFile], { cwd: example, stdio: ['ignore', 'ignore', 'inherit'] });
   return JSON.parse(readFileSync(outFile, 'utf8')) as CodeModeTokens;
 }
@@ -129,9 +136,9 @@ function defaultLimits(): ProgramLimits {
 }
 
 /** The code-mode section of the bench: tokens of six tasks both ways, the overhead of execute, the sandbox's start-up. */
-export async function benchCodeMode(options: { calls: number; programs: number; tokensFile: string }): Promise<CodeModeBench> {
+export async function benchCodeMode(options: { calls: number; programs: number; tokensFile: string; installExample?: boolean }): Promise<CodeModeBench> {
   return {
-    tokens: measureTokens(options.tokensFile),
+    tokens: measureTokens(options.tokensFile, options.installExample ?? true),
     overhead: await measureOverhead(options.calls),
     sandboxStartup: await measureSandboxStartup(options.programs),
   };

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:code-mode`: the code-mode part of the bench alone (issue 54), put into docs/benchmarks.md in
  * place: its target rows, its tools/list row, and its run-of-record subsection. A full `npm run bench` renders
- * the same rows and section from the same functions.
+ * the same rows and section from the same functions. `-- --no-install` skips `npm ci` in examples/code-mode.
  */
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,8 @@ const codeMode: Outcome<CodeModeBench> = await benchCodeMode({
   calls: 200,
   programs: 200,
   tokensFile: join(REPO_ROOT, 'build/bench-code-mode-tokens.json'),
+  // --no-install: examples/code-mode's node_modules as they are (a worktree whose packages are linked, not installed).
+  installExample: !process.argv.includes('--no-install'),
 }).then(
   (value) => ({ ok: true, value }),
   (error: unknown) => ({ ok: false, error: (error as Error).message.split('\n')[0]! }),

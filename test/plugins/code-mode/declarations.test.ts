@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { declareTool } from '../../../plugins/code-mode/declarations.js';
+import { declareTool, GLOBALS_NOTE, SANDBOX_GLOBALS } from '../../../plugins/code-mode/declarations.js';
 import { typeOf } from '../../../plugins/code-mode/schema-types.js';
 import { compileProgram } from '../../../plugins/code-mode/program-compiler.js';
 import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
@@ -42,7 +42,7 @@ describe('code mode: declarations from the schemas', () => {
       ),
     ).to.equal('"size" | "unavailable"');
     expect(typeOf({ type: 'array', items: { type: 'string' } }, 'input')).to.equal('Array<string>');
-    expect(typeOf({ type: 'object', patternProperties: { '^.*$': { type: 'string' } } }, 'input')).to.equal('{\n  [key: string]: string;\n}');
+    expect(typeOf({ type: 'object', patternProperties: { '^.*$': { type: 'string' } } }, 'input')).to.equal('{ [key: string]: string }');
     expect(typeOf({ description: 'anything jq made' }, 'output')).to.equal('unknown');
     expect(typeOf({ type: ['string', 'null'] }, 'output')).to.equal('string | null');
   });
@@ -66,10 +66,49 @@ describe('code mode: declarations from the schemas', () => {
       inputSchema: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, outputFormat: { enum: ['toon', 'json'] } } },
       annotations: { readOnlyHint: false },
     });
-    expect(declared.namespace).to.equal('declare namespace JiraDelete {\n  type Input = {\n    path: string;\n  };\n  type Output = string;\n}\n');
+    expect(declared.namespace).to.equal('declare namespace JiraDelete {\n  type Input = { path: string };\n  type Output = string;\n}\n');
     expect(declared.method).to.equal(
-      '  /**\n   * Delete\n   * DELETE a Jira REST path.\n   * (Changes something: a write.)\n   */\n  jira_delete(args: JiraDelete.Input): Promise<JiraDelete.Output>;',
+      '  /**\n   * DELETE a Jira REST path.\n   * (A write.)\n   */\n  jira_delete(args: JiraDelete.Input): Promise<JiraDelete.Output>;',
     );
+  });
+
+  it('says the common arguments and the envelope once: no doc comment on jq, page or data, provenance by its shared name', () => {
+    const declared = declareTool({
+      name: 'github_list_things',
+      description: 'List things.',
+      inputSchema: {
+        type: 'object',
+        required: ['owner'],
+        properties: {
+          owner: { type: 'string', description: 'User or organization.' },
+          page: { type: 'integer', default: 1, description: "From 1: the last result's nextPage." },
+          jq: { type: 'string', description: 'JMESPath projection of the response.' },
+        },
+      },
+      outputSchema: {
+        type: 'object',
+        required: ['data', 'nextPage', 'cache'],
+        properties: {
+          data: { description: 'The upstream body after the optional jq projection; null when incomplete.' },
+          nextPage: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: 'The page to request next, or null when there is none.' },
+          cache: { type: 'object', required: ['hit'], properties: { hit: { type: 'boolean', description: 'From the cache.' } } },
+          provenance: {
+            type: 'object',
+            required: ['fence'],
+            properties: { fence: { anyOf: [{ type: 'string' }, { type: 'null' }] }, withheld: { type: 'integer' } },
+          },
+        },
+      },
+      annotations: { readOnlyHint: true },
+    });
+    expect(declared.namespace).to.equal(
+      'declare namespace GithubListThings {\n' +
+        '  type Input = {\n    /** User or organization. */\n    owner: string;\n    page?: number;\n    jq?: string;\n  };\n' +
+        '  type Output = { data: unknown; nextPage: number | null; cache: { /** From the cache. */ hit: boolean }; provenance?: Provenance };\n}\n',
+    );
+    // What the note says once, and the shared type a program is checked against.
+    expect(GLOBALS_NOTE).to.match(/jq: JMESPath projection/);
+    expect(SANDBOX_GLOBALS).to.include('type Provenance = { fence: string | null; withheld?: number };');
   });
 });
 

@@ -121,6 +121,13 @@ describe('code mode: execute runs a program against the tools', function () {
     const found = textOf(await t.kernel.call('search_tools', { query: 'list workflow jobs' }));
     expect(found).to.include('declare namespace GithubListWorkflowJobs {');
     expect(found).to.match(/github_list_workflow_jobs\(args: GithubListWorkflowJobs\.Input\): Promise<GithubListWorkflowJobs\.Output>;/);
+    // A word matches where a word starts ("run" is not in "rerun"), and the tool whose name the query covers ranks first.
+    expect(found).not.to.include('rerun');
+    const runs = textOf(await t.kernel.call('search_tools', { query: 'list workflow runs' }));
+    expect(runs.match(/^declare namespace \w+/gm)).to.deep.equal(['declare namespace GithubListWorkflowRuns']);
+    // A tool named in the query is shown whatever the words score.
+    const named = textOf(await t.kernel.call('search_tools', { query: 'list workflow runs github_rerun_workflow' }));
+    expect(named.match(/^declare namespace \w+/gm)).to.have.members(['declare namespace GithubListWorkflowRuns', 'declare namespace GithubRerunWorkflow']);
     const index = textOf(await t.kernel.call('search_tools', {}));
     expect(index).to.match(/^github\.actions: .*github_list_workflow_runs/m);
     expect(index).not.to.match(/\bexecute\b|\bsearch_tools\b/);

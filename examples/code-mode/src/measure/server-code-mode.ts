@@ -16,6 +16,8 @@ export interface WayTokens {
   toolCalls: number;
   written: Reading;
   read: Reading;
+  /** Code mode only: the reads and writes apart (search_tools asked and answered, the program, what it printed). */
+  parts?: { searchCall: Reading; searchAnswer: Reading; program: Reading; printed: Reading };
   answer: unknown;
 }
 
@@ -64,7 +66,15 @@ async function codeMode(task: Task, client: Client): Promise<WayTokens> {
     texts.push(text);
   }
   const inner = (last?._meta?.['mcp-devtools/calls'] as unknown[] | undefined)?.length ?? 0;
-  return { turns: 2, toolCalls: inner, written: reading(calls.map((c) => JSON.stringify(c))), read: reading(texts), answer: printedAnswer(texts[1]!) };
+  const written = calls.map((c) => JSON.stringify(c));
+  return {
+    turns: 2,
+    toolCalls: inner,
+    written: reading(written),
+    read: reading(texts),
+    parts: { searchCall: reading([written[0]!]), searchAnswer: reading([texts[0]!]), program: reading([written[1]!]), printed: reading([texts[1]!]) },
+    answer: printedAnswer(texts[1]!),
+  };
 }
 
 /** Each task both ways, each against a fresh server of its own (no cache carried over). */
