@@ -24,3 +24,33 @@ export function labelledWhole<D>(tool: DefinedTool<D>, label: (ctx: AnyToolConte
     },
   };
 }
+
+/** Where a result holds text whose author is not known: an object (keys and indexes from the top) and its keys. */
+export interface UnknownAuthorText {
+  at: ReadonlyArray<string | number>;
+  fields: readonly string[];
+}
+
+/**
+ * A read tool whose result says nothing of who wrote its text, but whose shape says where that text is (a test's
+ * message and name, a commit's subject): labelled untrusted and private like `labelledWhole`, one label per place,
+ * so the text itself is fenced (or withheld under lockdown) and the ids, states and counts around it are not.
+ */
+export function labelledPlaces<D>(
+  tool: DefinedTool<D>,
+  label: (ctx: AnyToolContext) => WholeLabel,
+  places: (value: unknown) => UnknownAuthorText[],
+): DefinedTool<D> {
+  return {
+    spec: { ...tool.spec, provenance: { labels: true } },
+    handler: async (ctx, deps) => {
+      const output = await tool.handler(ctx, deps);
+      const { item, resource, why } = label(ctx);
+      const [whole] = wholeResult(item, resource, why).labels;
+      const found = places(output.value);
+      // Nothing to point at (an empty page): still one label, so the session knows it read this build's output.
+      const labels = found.length === 0 ? [whole!] : found.map(({ at, fields }) => ({ ...whole!, at, fields }));
+      return { ...output, provenance: { labels, warnings: [] } };
+    },
+  };
+}

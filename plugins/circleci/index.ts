@@ -15,7 +15,7 @@ import { DELETE, GET, PATCH, POST, PUT } from './rest-tools.js';
 import { StepOutputReader } from './step-output.js';
 import { CIRCLECI_TOOLSETS } from './toolsets.js';
 import { cloudWebApp } from './write-results.js';
-import { labelledWhole, type WholeLabel } from '../../core/plugin/whole-result-label.js';
+import { labelledPlaces, labelledWhole, type UnknownAuthorText, type WholeLabel } from '../../core/plugin/whole-result-label.js';
 import { PASSTHROUGH_WHY, resourceKey } from '../../core/plugin/provenance.js';
 
 /** A CircleCI build's output: whether its pipeline built a fork's code is not looked up, so it is untrusted. */
@@ -24,6 +24,16 @@ const buildOutput = (item: string, slug: unknown): WholeLabel => ({
   resource: resourceKey('circleci', String(slug)),
   why: 'build output; whether the pipeline built a fork is not looked up',
 });
+
+/** What a fork's code could have written in a job's test results: each test's name and failure message. */
+const testTexts = (value: unknown): UnknownAuthorText[] => {
+  const tests = (value as { tests?: unknown } | undefined)?.tests;
+  return Array.isArray(tests) ? tests.map((_, i) => ({ at: ['tests', i], fields: ['name', 'message'] })) : [];
+};
+
+/** The one text in a branch's status a person wrote: the latest pipeline's commit subject. */
+const commitSubject = (value: unknown): UnknownAuthorText[] =>
+  (value as { pipeline?: unknown } | undefined)?.pipeline ? [{ at: ['pipeline'], fields: ['commit'] }] : [];
 
 /**
  * CircleCI v2: a cached read passthrough and write passthroughs (rest-tools.ts), a job's step output (from the
@@ -39,9 +49,17 @@ const buildOutput = (item: string, slug: unknown): WholeLabel => ({
     // A build's output and a branch's commits say nothing of whose code ran, or whether a fork's: untrusted and private.
     labelledWhole(GET, (ctx) => ({ item: `GET ${ctx.route!.path}`, resource: 'circleci:unknown', why: PASSTHROUGH_WHY })),
     labelledWhole(LOGS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} job ${String(ctx.args.jobNumber)} (log)`, ctx.args.projectSlug)),
-    labelledWhole(PIPELINE_STATUS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} ${String(ctx.args.branch)} (pipeline)`, ctx.args.projectSlug)),
+    labelledPlaces(
+      PIPELINE_STATUS,
+      (ctx) => buildOutput(`${String(ctx.args.projectSlug)} ${String(ctx.args.branch)} (pipeline)`, ctx.args.projectSlug),
+      commitSubject,
+    ),
     ...[RERUN_WORKFLOW, TRIGGER_PIPELINE],
-    labelledWhole(JOB_TESTS, (ctx) => buildOutput(`${String(ctx.args.projectSlug)} job ${String(ctx.args.jobNumber)} (tests)`, ctx.args.projectSlug)),
+    labelledPlaces(
+      JOB_TESTS,
+      (ctx) => buildOutput(`${String(ctx.args.projectSlug)} job ${String(ctx.args.jobNumber)} (tests)`, ctx.args.projectSlug),
+      testTexts,
+    ),
     ...[FLAKY_TESTS, POST, PUT, PATCH, DELETE],
   ],
 })

@@ -134,9 +134,11 @@ async function checkResult(
     return checkArtifact(client, validate, sc, incomplete.artifactId, incomplete.bytes);
   }
   if (projection.outputFormat !== 'json' || text === undefined || text.includes(TRUNCATION_MARKER)) return [];
-  // `provenance` is optional metadata: beside `data` in the text only when the result states a fence (untrusted-content.md).
+  // Optional members (`provenance` when the result states a fence, `allowlist` when items were left out) stand
+  // beside `data` in the text only when the result has them (untrusted-content.md, policy.md).
+  const required = new Set((tool.outputSchema!.required ?? []) as string[]);
   const metaKeys = Object.keys((tool.outputSchema!.properties ?? {}) as object).filter(
-    (k) => k !== 'data' && k !== 'incomplete' && (k !== 'provenance' || Object.hasOwn(sc, k)),
+    (k) => k !== 'data' && k !== 'incomplete' && (required.has(k) || Object.hasOwn(sc, k)),
   );
   const expected = metaKeys.length === 0 ? sc.data : sc;
   if (typeof expected === 'string' && text === expected) return [];

@@ -282,16 +282,15 @@ describe('rate-limit governor: what a caller sees', function () {
   });
 });
 
-describe('rate-limit governor: two replicas share one budget through Redis', function () {
-  this.timeout(60_000);
-  let mock: MockUpstream;
+/** Two kernels on one GitHub credential and one real Redis, against one mock: started before the suite, closed after it. */
+function twoReplicasOnRedis(token: string): { mock: () => MockUpstream; replicas: TestKernel[] } {
+  let mock: MockUpstream | undefined;
   const replicas: TestKernel[] = [];
-
   before(async () => {
     mock = await MockUpstream.start();
     const env = {
       GITHUB_API_URL: mock.url,
-      GITHUB_TOKEN: 'ghp_replicaSharedToken01234567',
+      GITHUB_TOKEN: token,
       MCP_STORE_URL: await sharedRedisUrl(),
       MCP_STORE_NAMESPACE: uniqueNamespace('governor'),
       MCP_TOOLSETS: 'all',
@@ -301,9 +300,19 @@ describe('rate-limit governor: two replicas share one budget through Redis', fun
   });
   after(async () => {
     for (const replica of replicas) await replica.close();
-    await mock.close();
+    await mock?.close();
   });
-  beforeEach(() => mock.reset());
+  return { mock: () => mock!, replicas };
+}
+
+describe('rate-limit governor: two replicas share one budget through Redis', function () {
+  this.timeout(60_000);
+  const { mock: upstream, replicas } = twoReplicasOnRedis('ghp_replicaSharedToken01234567');
+  let mock: MockUpstream;
+  beforeEach(() => {
+    mock = upstream();
+    mock.reset();
+  });
 
   it('a limit one replica met far off: the other refuses at once without sending', async () => {
     const [a, b] = replicas as [TestKernel, TestKernel];
@@ -321,24 +330,10 @@ describe('rate-limit governor: two replicas share one budget through Redis', fun
 
 describe('rate-limit governor: two replicas on Redis under a near limit', function () {
   this.timeout(60_000);
+  const { mock: upstream, replicas } = twoReplicasOnRedis('ghp_replicaBurstToken012345678');
   let mock: MockUpstream;
-  const replicas: TestKernel[] = [];
-
-  before(async () => {
-    mock = await MockUpstream.start();
-    const env = {
-      GITHUB_API_URL: mock.url,
-      GITHUB_TOKEN: 'ghp_replicaBurstToken012345678',
-      MCP_STORE_URL: await sharedRedisUrl(),
-      MCP_STORE_NAMESPACE: uniqueNamespace('governor'),
-      MCP_TOOLSETS: 'all',
-      MCP_FENCE: 'false',
-    };
-    for (let i = 0; i < 2; i++) replicas.push(await startTestKernel({ configFile: { content: JSON.stringify({ plugins: ['github'] }) }, env }));
-  });
-  after(async () => {
-    for (const replica of replicas) await replica.close();
-    await mock.close();
+  beforeEach(() => {
+    mock = upstream();
   });
 
   it('4 agents on each replica, one credential: 80 calls, no rate-limit error, the vendor never over its limit', async () => {

@@ -76,8 +76,14 @@ describe('Bitbucket typed tools over stdio, under a policy', function () {
       expect(tools[name]!.annotations).to.deep.include({ readOnlyHint: false, destructiveHint: false });
     for (const name of ['bb_list_pull_requests', 'bb_get_pull_request_diff', 'bb_list_pipelines', 'bb_get_pipeline_step_log'])
       expect(tools[name]!.annotations).to.deep.include({ readOnlyHint: true });
-    expect(Object.keys(tools.bb_list_pull_requests!.outputSchema?.properties ?? {})).to.deep.equal(['data', 'nextCursor', 'incomplete', 'provenance']);
-    expect(Object.keys(tools.bb_run_pipeline!.outputSchema?.properties ?? {})).to.deep.equal(['data', 'incomplete', 'provenance']);
+    expect(Object.keys(tools.bb_list_pull_requests!.outputSchema?.properties ?? {})).to.deep.equal([
+      'data',
+      'nextCursor',
+      'incomplete',
+      'provenance',
+      'allowlist',
+    ]);
+    expect(Object.keys(tools.bb_run_pipeline!.outputSchema?.properties ?? {})).to.deep.equal(['data', 'incomplete', 'provenance', 'allowlist']);
     expect(tools.bb_get_pipeline_step_log!.outputSchema).to.equal(undefined);
     expect(tools.bb_get_pipeline_step_log!.inputSchema.required).to.deep.equal(['workspace', 'repoSlug', 'pipelineUuid']);
     for (const tool of Object.values(tools)) {

@@ -24,7 +24,8 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
     describe(`circleci_pipeline_status with MCP_STRUCTURED_OUTPUT=${structured}`, () => {
       const t = useVendorKernel({
         plugins: ['circleci'],
-        env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_STRUCTURED_OUTPUT: String(structured) }),
+        // The texts a build wrote are fenced by default (test/plugins/provenance/circleci-labels.test.ts): off here, whose assertions are about the reads.
+        env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_STRUCTURED_OUTPUT: String(structured), MCP_FENCE: 'false' }),
       });
 
       it("gives the branch's latest pipeline with every workflow and its jobs, in one call", async () => {
@@ -49,7 +50,7 @@ describe('circleci_pipeline_status, circleci_job_tests and circleci_flaky_tests 
   }
 
   describe('bounds and errors', () => {
-    const t = useVendorKernel({ plugins: ['circleci'], env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN }) });
+    const t = useVendorKernel({ plugins: ['circleci'], env: (url) => ({ CIRCLECI_BASE_URL: url, CIRCLECI_TOKEN: TOKEN, MCP_FENCE: 'false' }) });
     const call = async (tool: string, args: Json): Promise<{ text: string; isError: boolean | undefined }> => {
       const result = await t.kernel.call(tool, { ...args, outputFormat: 'json' });
       return { text: textOf(result), isError: result.isError };

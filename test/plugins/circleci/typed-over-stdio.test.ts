@@ -43,7 +43,14 @@ describe('CircleCI typed tools over stdio, under a policy', function () {
   before(async () => {
     mock = await MockUpstream.start();
     deployment = policyDeployment(POLICY);
-    serverEnv = { ...deployment.env, CIRCLECI_TOKEN: TOKEN, CIRCLECI_BASE_URL: mock.url, MCP_STRUCTURED_OUTPUT: 'true', LOG_LEVEL: 'debug' };
+    serverEnv = {
+      ...deployment.env,
+      CIRCLECI_TOKEN: TOKEN,
+      CIRCLECI_BASE_URL: mock.url,
+      MCP_STRUCTURED_OUTPUT: 'true',
+      LOG_LEVEL: 'debug',
+      MCP_FENCE: 'false',
+    };
     session = await connectStdio({ cwd: deployment.dir, env: serverEnv });
   });
   after(async () => {
