@@ -17,13 +17,15 @@ export const Incomplete = Type.Object(
 
 /**
  * What a result that fences or withholds people-written text says of it (docs/untrusted-content.md): the fence
- * set around untrusted text in `data` (null when none is), and under lockdown how many texts were withheld.
- * Per-item labels (which items are untrusted or private) are in `_meta`.
+ * set around untrusted text in `data` (null when none is), how many of its items are untrusted and how many
+ * private, and under lockdown how many texts were withheld. Per-item labels are in `_meta`.
  */
 export const ProvenanceSummary = Type.Optional(
   Type.Object(
     {
       fence: Type.Union([Type.String(), Type.Null()]),
+      untrusted: Type.Integer({ minimum: 0 }),
+      private: Type.Integer({ minimum: 0 }),
       withheld: Type.Optional(Type.Integer({ minimum: 0 })),
     },
     { additionalProperties: false },

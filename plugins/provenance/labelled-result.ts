@@ -91,10 +91,16 @@ export function labelledResult(call: Call, produced: Produced, provenance: Prove
     ...(provenance.warnings.length > 0 ? { warnings: provenance.warnings } : {}),
   };
   for (const warning of provenance.warnings) call.logger.warn({ tool: call.tool.spec.name, requestId: call.requestId }, warning);
-  // The summary states the fence (or what was withheld) in the result itself, before any text it fences; a result
-  // with nothing fenced or withheld keeps its text exactly as without labels, which travel in `_meta` alone. It
-  // says no more (how many items are untrusted or private is in the labels): it is paid for in every fenced read.
-  const summary = { fence: fence === undefined ? null : fenceStatement(fence), ...(policy.lockdown ? { withheld } : {}) };
+  // The summary states the fence (or what was withheld) in the result itself, before any text it fences, and how
+  // many of its items are untrusted or private: the labels as a program reading the envelope sees them (each
+  // item's label is in `_meta`). A result with nothing fenced or withheld keeps its text exactly as without
+  // labels, which then travel in `_meta` alone.
+  const summary = {
+    fence: fence === undefined ? null : fenceStatement(fence),
+    untrusted: untrusted.length,
+    private: labels.filter((l) => l.confidentiality === 'private').length,
+    ...(policy.lockdown ? { withheld } : {}),
+  };
   const stated = fence !== undefined || withheld > 0;
   const meta = stated && text === undefined && summaryFits(call.tool.spec) ? { provenance: summary, ...output.meta } : output.meta;
   const changed = { ...output, ...(text === undefined ? {} : { text }), ...(meta === undefined ? {} : { meta }), ...(value === undefined ? {} : { value }) };

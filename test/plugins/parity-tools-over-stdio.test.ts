@@ -94,7 +94,7 @@ for (const structured of [false, true]) {
       expect((JSON.parse(textOf(issues)) as { data: string[] }).data).to.have.length(6);
       const repos = await call('github_list_repositories', { owner: 'octo-org', jq: '[*].name' });
       // Descriptions are people's text (untrusted, fenced); the names the projection keeps are not.
-      expect(textOf(repos)).to.match(/^provenance:\n {2}fence: <\d+>…<\/\d+>\nnextPage: null\ndata\[2\]: repo-1,repo-2$/);
+      expect(textOf(repos)).to.match(/^provenance:\n {2}fence: <\d+>…<\/\d+>\n {2}untrusted: 2\n {2}private: 0\nnextPage: null\ndata\[2\]: repo-1,repo-2$/);
       for (const r of [prs, issues, repos]) expect(r.structuredContent !== undefined).to.equal(structured);
     });
 

@@ -137,15 +137,26 @@ describe('gitlab plugin, in-process against a GitLab-speaking mock', () => {
     });
 
     it('says when to retry after a 429, from Retry-After', async () => {
+      // A Retry-After within MCP_RATE_LIMIT_MAX_WAIT_SECONDS (30) is waited out by the server's rate-limit governor,
+      // for a third-party plugin's client too; a farther one reaches the agent at once, with when to retry, and holds
+      // that credential's later calls: a kernel with a token of its own, so the other cases' token is not held.
       mock.on('GET', `${API_PREFIX}/projects/:project/pipelines`, {
         status: 429,
-        headers: { 'retry-after': '30', 'ratelimit-limit': '2000', 'ratelimit-remaining': '0', 'ratelimit-reset': '1791393600', 'content-type': 'text/plain' },
+        headers: { 'retry-after': '120', 'ratelimit-limit': '2000', 'ratelimit-remaining': '0', 'ratelimit-reset': '1791393600', 'content-type': 'text/plain' },
         body: 'Retry later\n',
       });
-      const result = await kernel.call('gitlab_list_pipelines', { project: '9' });
-      expect(result.structuredContent).to.equal(undefined);
-      expect(textOf(result)).to.contain('rate limit exceeded. Retry after 30 seconds.');
-      expect(textOf(result)).to.contain('Code: upstream_rate_limited');
+      const limited = await startTestKernel({
+        plugins: [GitlabPlugin],
+        env: { GITLAB_API_URL: `${mock.url}${API_PREFIX}`, GITLAB_TOKEN: 'glpat-rateLimited0123456789', MCP_STRUCTURED_OUTPUT: 'true' },
+      });
+      try {
+        const result = await limited.call('gitlab_list_pipelines', { project: '9' });
+        expect(result.structuredContent).to.equal(undefined);
+        expect(textOf(result)).to.match(/rate limit exceeded\. Retry after 120 seconds \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\./);
+        expect(textOf(result)).to.contain('Code: upstream_rate_limited');
+      } finally {
+        await limited.close();
+      }
     });
 
     it('never shows the token, even when GitLab echoes it back, in results or logs', async () => {

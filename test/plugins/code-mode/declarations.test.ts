@@ -94,8 +94,13 @@ describe('code mode: declarations from the schemas', () => {
           cache: { type: 'object', required: ['hit'], properties: { hit: { type: 'boolean', description: 'From the cache.' } } },
           provenance: {
             type: 'object',
-            required: ['fence'],
-            properties: { fence: { anyOf: [{ type: 'string' }, { type: 'null' }] }, withheld: { type: 'integer' } },
+            required: ['fence', 'untrusted', 'private'],
+            properties: {
+              fence: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+              untrusted: { type: 'integer', minimum: 0 },
+              private: { type: 'integer', minimum: 0 },
+              withheld: { type: 'integer', minimum: 0 },
+            },
           },
         },
       },
@@ -108,7 +113,7 @@ describe('code mode: declarations from the schemas', () => {
     );
     // What the note says once, and the shared type a program is checked against.
     expect(GLOBALS_NOTE).to.match(/jq: JMESPath projection/);
-    expect(SANDBOX_GLOBALS).to.include('type Provenance = { fence: string | null; withheld?: number };');
+    expect(SANDBOX_GLOBALS).to.include('type Provenance = { fence: string | null; untrusted: number; private: number; withheld?: number };');
   });
 });
 
