@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from '../../core/plugin/contract.js';
-import { ProvenanceSummary } from '../../core/schema/envelopes.js';
+import { AllowlistSummary, ProvenanceSummary } from '../../core/schema/envelopes.js';
 import { docComment, typeOf, type TypeStyle } from './schema-types.js';
 
 /**
@@ -15,13 +15,16 @@ const RESOLVED_OUTPUTS = new Set(['incomplete']);
  * Types many tools share, declared once (SANDBOX_GLOBALS) and written by name in each tool's declarations: an
  * object whose type renders as one of these is written as its name.
  */
-const SHARED_TYPES: ReadonlyArray<readonly [name: string, type: string]> = [['Provenance', typeOf(ProvenanceSummary, 'output', 2)]];
+const SHARED_TYPES: ReadonlyArray<readonly [name: string, type: string]> = [
+  ['Provenance', typeOf(ProvenanceSummary, 'output', 2)],
+  ['Allowlist', typeOf(AllowlistSummary, 'output', 2)],
+];
 
 /**
  * Properties whose meaning GLOBALS_NOTE says once for every tool, so their doc comments are not repeated per
  * tool: the projection argument, the paging pair, and the envelope's `data`.
  */
-const COMMON_DOCS = new Set(['jq', 'page', 'perPage', 'data', 'nextPage', 'nextCursor', 'provenance']);
+const COMMON_DOCS = new Set(['jq', 'page', 'perPage', 'data', 'nextPage', 'nextCursor', 'provenance', 'allowlist']);
 
 const STYLE: TypeStyle = { commonDocs: COMMON_DOCS, shared: new Map(SHARED_TYPES.map(([name, type]) => [type, name])) };
 
@@ -41,7 +44,7 @@ ${SHARED_TYPES.map(([name, type]) => `type ${name} = ${type};`).join('\n')}
  */
 export const GLOBALS_NOTE =
   '// console.log prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n' +
-  '// jq: JMESPath projection of the upstream body, returned as data (unknown: cast it). page/perPage: paging; nextPage: the next page or null.\n';
+  '// jq: JMESPath projection of the upstream body, returned as data (unknown: cast it). page/perPage: paging; nextPage: the next page or null; allowlist: items the MCP_ALLOW_* lists left out.\n';
 
 /** The shared types a search answer uses, declared as SANDBOX_GLOBALS declares them. */
 export function sharedTypesOf(declared: readonly ToolDeclaration[]): string {
