@@ -74,11 +74,12 @@ export class RateGovernor implements RateLimits {
     const now = Date.now();
     const resource = resourceOf(request);
     const budget = budgetSignal(answer.headers, now);
-    if (budget !== undefined) this.options.metrics.rateLimitRemaining(identity.vendor, budget.resource ?? resource, budget.remaining);
+    // The budget the answer names (GitHub's x-ratelimit-resource), else the one the request was thought to spend.
+    const spent = budget?.resource ?? resource;
+    if (budget !== undefined) this.options.metrics.rateLimitRemaining(identity.vendor, spent, budget.remaining);
     const limited = rateLimitRetryAfter(answer.status, answer.headers, now, answer.text);
     if (limited === undefined) {
-      if (budget !== undefined && worthSharing(budget, this.options.pacePercent))
-        await this.update(identity, (r) => withSignal(r, budget.resource ?? resource, budget));
+      if (budget !== undefined && worthSharing(budget, this.options.pacePercent)) await this.update(identity, (r) => withSignal(r, spent, budget));
       return false;
     }
     const waitMs = limited.seconds === undefined ? UNSAID_WAIT_MS : limited.seconds * 1000;
@@ -86,9 +87,7 @@ export class RateGovernor implements RateLimits {
     // other limit (a 429, a secondary limit) holds every request of the credential.
     const primary = budget !== undefined && budget.remaining === 0 && answer.headers.get('retry-after') === null;
     await this.update(identity, (r) =>
-      primary
-        ? withSignal(r, budget.resource ?? resource, budget)
-        : withBlock(budget === undefined ? r : withSignal(r, budget.resource ?? resource, budget), now + waitMs),
+      primary ? withSignal(r, spent, budget) : withBlock(budget === undefined ? r : withSignal(r, spent, budget), now + waitMs),
     );
     if (waitMs > this.options.maxWaitMs || limitedRetries >= MAX_LIMITED_RETRIES || signal.aborted) return false;
     await this.wait(identity, 'retry', waitMs, signal);
