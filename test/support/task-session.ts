@@ -23,7 +23,12 @@ type RawResponse = { kind: 'result'; result: never } | { kind: 'error'; error: {
 let nextId = 0;
 
 /** Sends one JSON-RPC request to a server's /mcp as a 2026-07-28 client does, with the routing headers; the response. */
-export async function postJsonRpc(url: string, message: { method: string; params?: Record<string, unknown> }, token?: string): Promise<RawResponse> {
+export async function postJsonRpc(
+  url: string,
+  message: { method: string; params?: Record<string, unknown> },
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const id = `raw-${++nextId}`;
   const params = message.params ?? {};
   const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
@@ -36,6 +41,7 @@ export async function postJsonRpc(url: string, message: { method: string; params
       'mcp-method': message.method,
       ...(name !== undefined && { 'mcp-name': name }),
       ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      ...headers,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: message.method, params }),
   });

@@ -2,9 +2,12 @@ import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { resultFromTaskOutcome, type TaskEnabledSession } from '@modelcontextprotocol/ext-tasks/client';
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { MockUpstream } from '../../../server/testing/mock-upstream.js';
 import { checkRun, checkRunsReply, combinedStatusReply, REPO, SHA } from '../../fixtures/ci/ci-fixtures.js';
+import { auditLines } from '../../support/audit-records.js';
 import { tokensFileFolder } from '../../support/auth-fixture.js';
+import { sharedRedisUrl, uniqueNamespace } from '../../support/redis.js';
 import { connectHttp, connectStdio, startHttpServer, type HttpServerProcess } from '../../support/sdk-client.js';
 import { envelope, httpDispatch, postJsonRpc, stdioDispatch, TASKS, taskSession } from '../../support/task-session.js';
 import { textOf } from '../../support/test-kernel.js';
@@ -101,7 +104,7 @@ describe('ci_wait as an MCP task (tasks extension, 2026-07-28)', function () {
         { token: BOB, subject: 'bob' },
       ]);
       tokens = folder;
-      server = await startHttpServer({ env: { ...env(), ...folder.env, MCP_TASK_MAX_PER_PRINCIPAL: '2' } });
+      server = await startHttpServer({ env: { ...env(), ...folder.env, MCP_TASK_MAX_PER_PRINCIPAL: '2', MCP_AUDIT_LOG: join(folder.dir, 'audit.jsonl') } });
       client = await connectHttp(server.url, ALICE);
       session = taskSession(client, httpDispatch(server.url, ALICE));
     });
@@ -140,6 +143,26 @@ describe('ci_wait as an MCP task (tasks extension, 2026-07-28)', function () {
       // The same answer (content, error flag, structured value, resource links), but for the log's artifact id.
       expect(comparable(result)).to.deep.equal(comparable(synchronous));
       expect(messages).to.include('1 of 2 checks finished; waiting for test (20.x)');
+    });
+
+    it("audits the task's call as a synchronous one: the caller, their request id, the outcome", async () => {
+      serveFinishingChecks(github, storage);
+      const requestId = 'req-ci-wait-task-0001';
+      const created = await postJsonRpc(server.url, { method: 'tools/call', params: { name: 'ci_wait', arguments: ARGS, _meta: envelope() } }, ALICE, {
+        'x-request-id': requestId,
+      });
+      const taskId = (created as { result: { taskId: string } }).result.taskId;
+      await until(
+        () => auditLines(join(tokens.dir, 'audit.jsonl')).some((line) => (line as { requestId?: string }).requestId === requestId),
+        'the audit record',
+      );
+      const record = auditLines(join(tokens.dir, 'audit.jsonl')).find((line) => (line as { requestId?: string }).requestId === requestId) as unknown as Record<
+        string,
+        unknown
+      >;
+      expect(record).to.deep.include({ tool: 'ci_wait', outcome: { status: 'ok' }, client: { name: 'mcp-devtools-tests-tasks', version: '1.0.0' } });
+      expect(record.principal).to.deep.include({ subject: 'alice', via: 'tokens' });
+      expect(await taskRequest(server.url, ALICE, 'tasks/get', taskId)).to.deep.nested.include({ 'result.status': 'completed' });
     });
 
     it('stops polling CI when the client cancels the task, which then reads cancelled', async () => {
@@ -202,6 +225,87 @@ describe('ci_wait as an MCP task (tasks extension, 2026-07-28)', function () {
       expect(bobs).to.include({ resultType: 'task' });
       for (const task of running) await taskRequest(server.url, ALICE, 'tasks/cancel', task.taskId as string);
       await taskRequest(server.url, BOB, 'tasks/cancel', bobs.taskId as string);
+    });
+  });
+
+  describe('two replicas on one Redis', () => {
+    let a: HttpServerProcess;
+    let b: HttpServerProcess;
+    before(async () => {
+      const shared = { ...env(), MCP_STORE_URL: await sharedRedisUrl(), MCP_STORE_NAMESPACE: uniqueNamespace('tasks'), MCP_SHUTDOWN_GRACE_MS: '30000' };
+      [a, b] = await Promise.all([startHttpServer({ env: shared }), startHttpServer({ env: shared })]);
+    });
+    after(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+    });
+
+    it('answers tasks/get on the replica that did not start the task, up to its result', async () => {
+      serveFinishingChecks(github, storage);
+      const created = await createTask(a.url, undefined);
+      const taskId = created.taskId as string;
+      let read: Record<string, unknown> = {};
+      for (const deadline = Date.now() + 15_000; read.status !== 'completed' && Date.now() < deadline; await sleep(100)) {
+        const answer = await taskRequest(b.url, undefined, 'tasks/get', taskId);
+        read = (answer as { result: Record<string, unknown> }).result;
+      }
+      expect(read.status).to.equal('completed');
+      expect(textOf((read.result as never) ?? { content: [] }).split('\n')[0]).to.equal('CI finished with failures.');
+    });
+
+    it('stops the wait on the replica running it when another replica is asked to cancel it', async () => {
+      serveRunningCheck(github);
+      const created = await createTask(a.url, undefined, { ...ARGS, timeoutSeconds: 600 });
+      const taskId = created.taskId as string;
+      await until(() => checkPolls(github) >= 2, 'two polls');
+      expect(await taskRequest(b.url, undefined, 'tasks/cancel', taskId)).to.deep.include({ kind: 'result' });
+      // Replica A reads the cancellation at its next heartbeat (the poll interval, at least a second).
+      let status: unknown;
+      for (const deadline = Date.now() + 5000; status !== 'cancelled' && Date.now() < deadline; await sleep(100))
+        status = ((await taskRequest(b.url, undefined, 'tasks/get', taskId)) as { result: { status: string } }).result.status;
+      expect(status).to.equal('cancelled');
+      const after = checkPolls(github);
+      await sleep(800);
+      expect(checkPolls(github), 'polls after the cancellation').to.be.at.most(after + 1);
+    });
+
+    it('fails the running tasks of a replica that shuts down, without waiting out the grace period', async () => {
+      serveRunningCheck(github);
+      const created = await createTask(a.url, undefined, { ...ARGS, timeoutSeconds: 600 });
+      await until(() => checkPolls(github) >= 1, 'a poll');
+      const started = Date.now();
+      await a.stop();
+      expect(Date.now() - started, 'the shutdown took').to.be.below(10_000);
+      const read = await taskRequest(b.url, undefined, 'tasks/get', created.taskId as string);
+      expect(read).to.deep.nested.include({
+        kind: 'result',
+        'result.status': 'failed',
+        'result.error': { code: -32603, message: 'The server shut down before the task finished; call the tool again.' },
+      });
+    });
+  });
+
+  describe('a replica that dies mid-task', () => {
+    it('has its task read failed by the other replica once its heartbeat is 30 s old', async function () {
+      this.timeout(90_000);
+      const shared = { ...env(), MCP_STORE_URL: await sharedRedisUrl(), MCP_STORE_NAMESPACE: uniqueNamespace('tasks-dead') };
+      const [a, b] = await Promise.all([startHttpServer({ env: shared }), startHttpServer({ env: shared })]);
+      try {
+        serveRunningCheck(github);
+        const created = await createTask(a.url, undefined, { ...ARGS, timeoutSeconds: 600 });
+        const taskId = created.taskId as string;
+        await a.stop('SIGKILL');
+        const status = async (): Promise<Record<string, unknown>> =>
+          ((await taskRequest(b.url, undefined, 'tasks/get', taskId)) as { result: Record<string, unknown> }).result;
+        expect((await status()).status).to.equal('working');
+        let read: Record<string, unknown> = {};
+        for (const deadline = Date.now() + 45_000; read.status !== 'failed' && Date.now() < deadline; await sleep(1000)) read = await status();
+        expect(read).to.deep.include({
+          status: 'failed',
+          error: { code: -32603, message: 'The server process running this task stopped before it finished; call the tool again.' },
+        });
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
     });
   });
 
