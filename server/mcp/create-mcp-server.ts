@@ -114,7 +114,7 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     };
     // A tool that waits (ci_wait), called by a client that declared the tasks extension: a task at once, the call
     // detached. It has no channel once its request is answered: no log messages, no elicitation (a confirmation
-    // the policy wants is asked the way a client without elicitation is asked).
+    // the policy wants goes to an approver, as for a client without elicitation).
     if (modern && declaresTasks(ctx.mcpReq.envelope) && (await isDetachable(kernel, request.params.name, request.params.arguments, principal))) {
       const detached: DetachedCall = (signal, progress) =>
         kernel.call(request.params.name, request.params.arguments, principal, {

@@ -18,6 +18,19 @@ export async function isDetachable(kernel: Kernel, name: string, args: Record<st
   return kernel.hiddenBy(name, kernel.dynamicToolsets ? await kernel.enabledToolsets(principal) : undefined) === undefined;
 }
 
+/**
+ * The task's statusMessage from the call's progress: each new message once (a download reports every chunk
+ * under one message; each report would otherwise be a store write). Reports without a message are not shown.
+ */
+function statusMessages(say: (message: string) => void): ProgressReporter {
+  let last: string | undefined;
+  return (_done, _total, message) => {
+    if (message === undefined || message === last) return;
+    last = message;
+    say(message);
+  };
+}
+
 /** The tools/call to run detached: the same kernel call as a synchronous one, given the task's signal and progress. */
 export type DetachedCall = (signal: AbortSignal, progress: ProgressReporter) => Promise<CallToolResult>;
 
@@ -35,7 +48,7 @@ export async function startDetached(
 ): Promise<Record<string, unknown>> {
   const started = await runner.start(principal.subject, async (signal, progress) => {
     try {
-      const result = await call(signal, (done, total, message) => progress(message ?? `${done}${total === undefined ? '' : ` of ${total}`}`));
+      const result = await call(signal, statusMessages(progress));
       return { result: { ...(await project(result)), resultType: 'complete' } };
     } catch (error) {
       if (error instanceof UnknownToolError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, type Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { principalOf } from '../call-origin.js';
 import { declaresTasks, TASKS_EXTENSION, wireTask } from './task-record.js';
 import type { TaskRunner } from './task-runner.js';
@@ -28,6 +28,8 @@ const notFound = (): ProtocolError =>
  */
 export function serveTaskMethods(server: Server, runner: TaskRunner): void {
   const caller = (ctx: { mcpReq: { envelope?: Record<string, unknown> }; http?: { authInfo?: { extra?: Record<string, unknown> } } }): string => {
+    // The 2025-era tasks (2025-11-25's own tasks/get) are not served: to those clients the methods do not exist, as before.
+    if (ctx.mcpReq.envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     if (!declaresTasks(ctx.mcpReq.envelope))
       throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },

@@ -162,7 +162,11 @@ describe('ci_wait as an MCP task (tasks extension, 2026-07-28)', function () {
       >;
       expect(record).to.deep.include({ tool: 'ci_wait', outcome: { status: 'ok' }, client: { name: 'mcp-devtools-tests-tasks', version: '1.0.0' } });
       expect(record.principal).to.deep.include({ subject: 'alice', via: 'tokens' });
-      expect(await taskRequest(server.url, ALICE, 'tasks/get', taskId)).to.deep.nested.include({ 'result.status': 'completed' });
+      // The audit record is written as the call ends; the task's final state just after it.
+      let status: unknown;
+      for (const deadline = Date.now() + 5000; status !== 'completed' && Date.now() < deadline; await sleep(50))
+        status = ((await taskRequest(server.url, ALICE, 'tasks/get', taskId)) as { result: { status: string } }).result.status;
+      expect(status).to.equal('completed');
     });
 
     it('stops polling CI when the client cancels the task, which then reads cancelled', async () => {
@@ -203,6 +207,13 @@ describe('ci_wait as an MCP task (tasks extension, 2026-07-28)', function () {
     it('refuses the task methods to a request that does not declare the extension (-32021)', async () => {
       const answer = await taskRequest(server.url, ALICE, 'tasks/get', 'A'.repeat(43), false);
       expect(answer).to.deep.nested.include({ kind: 'error', 'error.code': -32021, 'error.data.requiredCapabilities.extensions': { [TASKS]: {} } });
+    });
+
+    it('has no task methods for a 2025-era request (2025-11-25 has tasks/get of its own, not served)', async () => {
+      const answer = await postJsonRpc(server.url, { method: 'tasks/get', params: { taskId: 'A'.repeat(43) } }, ALICE, {
+        'mcp-protocol-version': '2025-11-25',
+      });
+      expect(answer).to.deep.nested.include({ kind: 'error', 'error.code': -32601 });
     });
 
     it('waits synchronously, as before, for a 2026-07-28 request that does not declare the extension', async () => {
