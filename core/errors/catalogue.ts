@@ -72,6 +72,10 @@ export const ERROR_CATALOGUE = {
   program_failed: { retryable: false, summary: 'A code-mode program threw an error it did not catch (execute).' },
   tool_failed: { retryable: false, summary: "The tool's plugin failed unexpectedly; other calls are unaffected." },
   cancelled: { retryable: true, summary: 'The call was cancelled by the client or by shutdown.' },
+  too_many_tasks: {
+    retryable: true,
+    summary: 'The caller already has MCP_TASK_MAX_PER_PRINCIPAL tasks running on this server: one more starts once one of them ends or is cancelled.',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

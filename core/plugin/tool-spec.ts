@@ -114,6 +114,12 @@ export interface ToolSpecBase<I extends TSchema = TSchema, E extends TSchema | u
   referenceJqError?: boolean;
   /** Whether its results carry people-written text it labels, and what a write writes to (provenance.ts). */
   provenance?: ProvenanceSpec<Static<I>>;
+  /**
+   * The call waits on something slow (CI): a 2026-07-28 client that declares the tasks extension is answered
+   * with a task at once, and the call runs detached from its request (server/mcp/tasks). A function decides
+   * from the arguments as sent (not yet validated: read them defensively).
+   */
+  detachable?: boolean | ((args: Readonly<Record<string, unknown>>) => boolean);
 }
 
 /** A REST tool: its `route` is a method and a path (or it has none). */

@@ -91,6 +91,8 @@ export const WAIT = defineTool({
   input: WaitArgs,
   savesArtifacts: true,
   further: CI_READS,
+  // A client with the tasks extension gets a task at once and polls it; the wait runs detached.
+  detachable: true,
   handler: async (ctx, deps: CiDeps) => {
     const seconds = ctx.args.timeoutSeconds ?? 300;
     const { checks, finished } = await waitForChecks(ctx, deps, ctx.args, seconds * 1000);

@@ -21,6 +21,7 @@ import { PublicEndpointSettings } from '../auth/public-endpoint.js';
 import { workerCount } from './worker-count.js';
 import { endOfLifeNotice } from './runtime-support.js';
 import { startTracingIfWanted } from '../tracing/tracing-wanted.js';
+import { closeTasks } from '../mcp/tasks/task-runner.js';
 import type { RunningTracing } from '../tracing/start-tracing.js';
 
 export interface ServeOptions extends ConfigOptions, ToolOptions {
@@ -153,6 +154,8 @@ async function shutdown(kernel: Kernel, logger: Logger, stopTransport: () => Pro
   shuttingDown = true;
   logger.info({ why }, 'shutting down');
   const transportStopped = stopTransport().catch(() => {});
+  // Tasks (detached ci_wait calls) are stopped at once, not given the grace: their clients learn they failed.
+  await closeTasks(kernel);
   await kernel.close(kernel.settings.of(CoreSettings).MCP_SHUTDOWN_GRACE_MS);
   // The spans of the calls that just finished, sent before the process ends (a collector that is gone gets 2 s).
   await Promise.race([flushTraces().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);

@@ -7,6 +7,7 @@ import {
   Server,
   type CallToolResult,
   type LoggingLevel,
+  type ServerCapabilities,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { Kernel, UnknownToolError } from '../../core/kernel/kernel.js';
@@ -20,6 +21,10 @@ import { progressNotifier } from './progress-notifier.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
 import type { ClientInfo } from '../../core/plugin/call.js';
+import { isDetachable, startDetached, type DetachedCall } from './tasks/detached-call.js';
+import { serveTaskMethods } from './tasks/task-handlers.js';
+import { declaresTasks, TASKS_EXTENSION } from './tasks/task-record.js';
+import { taskRunnerOf } from './tasks/task-runner.js';
 
 /** `resource_link` content blocks came with revision 2025-06-18; older clients do not know them. */
 const carriesResourceLinks = (revision: string | undefined): boolean => revision !== undefined && revision >= '2025-06-18';
@@ -96,6 +101,31 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     const protocolVersion = revision(ctx.mcpReq.envelope);
     const progressToken = request.params._meta?.progressToken;
     const modern = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+    const origin = callOrigin(server, ctx, request.params._meta, options.client, options.connection);
+    const resourceLinks = artifacts !== undefined && carriesResourceLinks(protocolVersion);
+    // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
+    // the advertised schema matters only to a result with a structured value.
+    const project = async (result: CallToolResult): Promise<CallToolResult> => {
+      const advertised =
+        result.structuredContent === undefined
+          ? undefined
+          : kernel.listTools(protocolVersion, await kernel.enabledToolsets(principal)).find((t) => t.name === request.params.name)?.outputSchema;
+      return server.projectCallToolResult(result, advertised);
+    };
+    // A tool that waits (ci_wait), called by a client that declared the tasks extension: a task at once, the call
+    // detached. It has no channel once its request is answered: no log messages, no elicitation (a confirmation
+    // the policy wants goes to an approver, as for a client without elicitation).
+    if (modern && declaresTasks(ctx.mcpReq.envelope) && (await isDetachable(kernel, request.params.name, request.params.arguments, principal))) {
+      const detached: DetachedCall = (signal, progress) =>
+        kernel.call(request.params.name, request.params.arguments, principal, {
+          signal,
+          protocolVersion,
+          progress,
+          ...origin,
+          channel: { notify: async () => {}, resourceLinks, toolsChanged: async () => {} },
+        });
+      return (await startDetached(taskRunnerOf(kernel), principal, detached, project)) as never;
+    }
     // A link the person lacks, or a yes or no the policy wants, is asked past the model where the client can (elicitation.ts).
     const elicitation = elicitationOf(server, ctx, modern);
     let result: CallToolResult;
@@ -107,11 +137,11 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
         ...(progressToken !== undefined && {
           progress: progressNotifier(progressToken, { send: (params) => ctx.mcpReq.notify({ method: 'notifications/progress', params }) }),
         }),
-        ...callOrigin(server, ctx, request.params._meta, options.client, options.connection),
+        ...origin,
         channel: {
           logThreshold: await logThreshold(ctx, principal),
           notify: (notification) => ctx.mcpReq.notify(notification),
-          resourceLinks: artifacts !== undefined && carriesResourceLinks(protocolVersion),
+          resourceLinks,
           toolsChanged: () => announceToolsChanged(server, ctx, options, modern),
           ...(elicitation.askToOpen !== undefined && { askToOpen: elicitation.askToOpen }),
           ...(elicitation.askToConfirm !== undefined && { askToConfirm: elicitation.askToConfirm }),
@@ -125,22 +155,28 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     // A 2026-07-28 call that asked the person something (a URL to open, a yes or no) answers input_required; the client retries it.
     const asking = elicitation.inputRequired();
     if (asking !== undefined) return asking as never;
-    // The SDK's projection for the negotiated era (the kernel already withheld what this revision cannot carry);
-    // the advertised schema matters only to a result with a structured value.
-    const advertised =
-      result.structuredContent === undefined
-        ? undefined
-        : kernel.listTools(protocolVersion, await kernel.enabledToolsets(principal)).find((t) => t.name === request.params.name)?.outputSchema;
-    return server.projectCallToolResult(result, advertised);
+    return project(result);
   });
+  serveTaskMethods(server, taskRunnerOf(kernel));
   return server;
 }
 
-/** The SDK's Server, its answers to malformed params made -32602 on every transport it serves (invalid-params.ts). */
+/**
+ * The SDK's Server, its answers to malformed params made -32602 on every transport it serves (invalid-params.ts),
+ * advertising the tasks extension to 2026-07-28 clients (`server/discover`); the answer to a 2025-era
+ * `initialize` is unchanged (those revisions have no per-request capabilities to declare the extension with).
+ */
 class DevtoolsServer extends Server {
   override async connect(transport: Transport): Promise<void> {
     answerInvalidParamsAsSuch(transport);
     await super.connect(transport);
+  }
+
+  override getCapabilities(): ServerCapabilities {
+    const capabilities = super.getCapabilities();
+    const revision = this.getNegotiatedProtocolVersion();
+    if (revision === undefined || revision < '2026-07-28') return capabilities;
+    return { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
   }
 }
 
