@@ -119,7 +119,12 @@ export class UpstreamClient implements UpstreamBinding {
     const layers = ctx.interceptors.map((interceptor): Layer<Exchange, UpstreamResponse> => ({
       name: interceptor.name,
       run: (x, next) => {
-        const exchange: InterceptContext = { identity: this.identity, tool: ctx, revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }) };
+        const exchange: InterceptContext = {
+          identity: this.identity,
+          tool: ctx,
+          revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }),
+          lookup: (path) => this.lookup(ctx, path, auth),
+        };
         return interceptor.run(prepared, exchange, () => next(x));
       },
     }));
@@ -128,6 +133,13 @@ export class UpstreamClient implements UpstreamBinding {
     if (prepared.graphql !== undefined)
       refuseGraphqlErrors(response.body, response.status, this.site.options.label, prepared.graphql, ctx.graphqlPartialData === true);
     return response;
+  }
+
+  /** InterceptContext.lookup: a GET of the server's own, straight to the network (the governor still admits it). */
+  private lookup(ctx: AnyToolContext, sentPath: string, auth: Record<string, string>): Promise<UpstreamResponse> {
+    const prefix = this.site.prefixInBase;
+    const path = prefix !== '' && sentPath.startsWith(`${prefix}/`) ? sentPath.slice(prefix.length) : sentPath;
+    return sendUpstream(ctx, this.site, this.preparer.prepare({ method: 'GET', path }), auth, {});
   }
 
   /** Sends as the person; a 401 marks their link stale, and they are told to link again. */
