@@ -1,7 +1,15 @@
 import { ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../flow/compose.js';
 import type { AnyToolContext, InterceptContext } from '../plugin/tool-context.js';
-import type { PreparedRequest, Route, UpstreamBinding, UpstreamIdentity, UpstreamLinking, UpstreamResponse } from '../plugin/upstream-types.js';
+import type {
+  GraphqlOperation,
+  PreparedRequest,
+  Route,
+  UpstreamBinding,
+  UpstreamIdentity,
+  UpstreamLinking,
+  UpstreamResponse,
+} from '../plugin/upstream-types.js';
 import type { LinkedCredential } from '../identity/linked-accounts.js';
 import { LinkError } from '../identity/link-error.js';
 import { VENDOR_NAMES } from '../identity/acting-identity.js';
@@ -123,7 +131,7 @@ export class UpstreamClient implements UpstreamBinding {
           identity: this.identity,
           tool: ctx,
           revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }),
-          lookup: (path) => this.lookup(ctx, path, auth),
+          lookup: (read) => this.lookup(ctx, read, auth),
         };
         return interceptor.run(prepared, exchange, () => next(x));
       },
@@ -135,10 +143,15 @@ export class UpstreamClient implements UpstreamBinding {
     return response;
   }
 
-  /** InterceptContext.lookup: a GET of the server's own, straight to the network (the governor still admits it). */
-  private lookup(ctx: AnyToolContext, sentPath: string, auth: Record<string, string>): Promise<UpstreamResponse> {
+  /** InterceptContext.lookup: a read of the server's own, straight to the network (the governor still admits it). */
+  private lookup(
+    ctx: AnyToolContext,
+    read: { readonly path: string } | { readonly graphql: GraphqlOperation },
+    auth: Record<string, string>,
+  ): Promise<UpstreamResponse> {
+    if ('graphql' in read) return sendUpstream(ctx, this.site, this.preparer.prepare({ graphql: read.graphql }), auth, {});
     const prefix = this.site.prefixInBase;
-    const path = prefix !== '' && sentPath.startsWith(`${prefix}/`) ? sentPath.slice(prefix.length) : sentPath;
+    const path = prefix !== '' && read.path.startsWith(`${prefix}/`) ? read.path.slice(prefix.length) : read.path;
     return sendUpstream(ctx, this.site, this.preparer.prepare({ method: 'GET', path }), auth, {});
   }
 

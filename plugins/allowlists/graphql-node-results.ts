@@ -15,7 +15,16 @@ export interface RefusedNode {
  * Types whose objects belong to no repository: a node of one that names none is kept (an allowlist of
  * repositories is not about people or organizations). Any other type must name its repository.
  */
-const NOT_IN_A_REPOSITORY: ReadonlySet<string> = new Set(['User', 'Organization', 'Bot', 'Mannequin', 'Enterprise', 'EnterpriseUserAccount', 'App', 'Team']);
+export const NOT_IN_A_REPOSITORY: ReadonlySet<string> = new Set([
+  'User',
+  'Organization',
+  'Bot',
+  'Mannequin',
+  'Enterprise',
+  'EnterpriseUserAccount',
+  'App',
+  'Team',
+]);
 
 /** First segments of a GitHub web address that are no owner: `/orgs/acme/teams/x`, `/enterprises/x`, `/sponsors/x`. */
 const NOT_AN_OWNER: ReadonlySet<string> = new Set([
@@ -68,7 +77,7 @@ export function refusedNode(list: Allowlist, requestBody: string | undefined, an
 }
 
 /** `owner/repo` a node names; null when its address is of no repository; undefined when it names nothing. */
-function repositoryOf(node: unknown): string | null | undefined {
+export function repositoryOf(node: unknown): string | null | undefined {
   const named = member(member(node, 'repository'), 'nameWithOwner') ?? member(node, 'nameWithOwner');
   if (typeof named === 'string' && named !== '') return named;
   const url = member(node, 'url');

@@ -9,7 +9,7 @@ import type { Named } from './named.js';
  * undecidable. A node read by id (`node(id:)`, `nodes(ids:)`) is decided by what it answers (graphql-results.ts),
  * so its selection must ask for its repository (`repository { nameWithOwner }`, `nameWithOwner`, `url`): one that
  * does not, or that spells one of those keys as an alias of another field, is undecidable (refused, nothing sent).
- * A mutation's ids (`subjectId`) are resolved before it is sent (owner-lookups.ts).
+ * A mutation's node ids (`subjectId`) are resolved before it is sent (allowlists/owners-first.ts).
  */
 export function graphqlRepositories(body: string | undefined): Named[] {
   let operation: { query?: unknown; variables?: unknown };

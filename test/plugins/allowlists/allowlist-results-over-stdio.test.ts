@@ -492,6 +492,76 @@ describe('Allowlists over results: items off the lists never reach the agent, an
   });
 });
 
+describe('Allowlists over GitHub GraphQL mutations by node id: decided before they are sent', function () {
+  this.timeout(60_000);
+  let mock: MockUpstream;
+  let session: StdioSession;
+  /** Each node id the mock knows: GitHub's `nodes(ids:)` answer for it. */
+  const NODES: Record<string, unknown> = {
+    I_evil: { __typename: 'Issue', repository: { nameWithOwner: 'evil/x' }, url: 'https://github.com/evil/x/issues/4' },
+    I_app: { __typename: 'Issue', repository: { nameWithOwner: 'acme/app' }, url: 'https://github.com/acme/app/issues/5' },
+    U_mia: { __typename: 'User', url: 'https://github.com/mia' },
+    PVT_1: { __typename: 'ProjectV2' },
+  };
+  const mutations = (): number => mock.requests.filter((r) => r.path === '/graphql' && r.body.includes('mutation')).length;
+  const call = async (query: string, variables?: Record<string, unknown>): Promise<CallToolResult> =>
+    (await session.client.callTool({ name: 'github_graphql', arguments: { query, ...(variables ? { variables } : {}) } })) as CallToolResult;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    session = await connectStdio({ env: { ...vendorEnv(mock), ...LISTS, GITHUB_GRAPHQL_MUTATIONS: 'true' } });
+  });
+  after(async () => {
+    await session?.close();
+    await mock?.close();
+  });
+  beforeEach(() => {
+    mock.reset();
+    mock.on('POST', '/graphql', (request) => {
+      const { query, variables } = JSON.parse(request.body) as { query: string; variables?: { ids?: string[] } };
+      if (query.includes('nodes(ids:')) return { body: { data: { nodes: (variables?.ids ?? []).map((id) => NODES[id] ?? null) } } };
+      return { body: { data: { addComment: { commentEdge: { node: { url: 'https://github.com/x/y/issues/1#issuecomment-1' } } } } } };
+    });
+  });
+
+  const ADD_COMMENT = 'mutation($id: ID!) { addComment(input: {subjectId: $id, body: "hi"}) { commentEdge { node { url } } } }';
+
+  it('a comment on an issue of a repository off the list is refused, and the mutation never sent', async () => {
+    for (const [query, variables] of [
+      [ADD_COMMENT, { id: 'I_evil' }],
+      ['mutation { addComment(input: {subjectId: "I_evil", body: "hi", clientMutationId: "I_app"}) { clientMutationId } }', undefined],
+      [
+        'mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) { clientMutationId } }',
+        { input: { assignableId: 'I_evil', assigneeIds: ['U_mia'] } },
+      ],
+    ] as const) {
+      const result = await call(query, variables);
+      expect(result.isError, query).to.equal(true);
+      expect(result._meta, query).to.deep.include({ code: 'policy_denied' });
+      expect(result._meta?.allowlist).to.deep.equal({ setting: 'MCP_ALLOW_REPOS', value: 'evil/x' });
+      expect(textOf(result)).to.contain('node I_evil of the GitHub repository evil/x').and.to.contain('nothing was sent');
+    }
+    expect(mutations(), 'mutations the mock received').to.equal(0);
+  });
+
+  it('a node that belongs to no repository the list can decide refuses it; one of a listed repository, or a person, is sent', async () => {
+    const project = await call('mutation { updateProjectV2(input: {projectId: "PVT_1", title: "x"}) { clientMutationId } }');
+    expect(textOf(project)).to.contain('node PVT_1 (a ProjectV2), which belongs to no repository MCP_ALLOW_REPOS can decide');
+    expect(mutations()).to.equal(0);
+    const ok = await call('mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) { clientMutationId } }', {
+      input: { assignableId: 'I_app', assigneeIds: ['U_mia'] },
+    });
+    expect(ok.isError, textOf(ok)).to.not.equal(true);
+    expect(mutations()).to.equal(1);
+    // The issue's repository is remembered: the next comment on it reads nothing first.
+    const lookups = (): number => mock.requests.filter((r) => r.body.includes('nodes(ids:')).length;
+    const before = lookups();
+    expect((await call(ADD_COMMENT, { id: 'I_app' })).isError).to.not.equal(true);
+    expect(lookups()).to.equal(before);
+    expect(mutations()).to.equal(2);
+  });
+});
+
 describe('Allowlists over results in code mode: a program sees the filtered items and the count', function () {
   this.timeout(60_000);
   it("a program's search gets only the listed repositories' items", async () => {
