@@ -52,9 +52,9 @@ const joined = (parts: readonly string[]): string => `/${parts.map(encodeURIComp
 
 const VCS: Readonly<Record<string, string>> = { gh: 'gh', github: 'gh', bb: 'bb', bitbucket: 'bb', circleci: 'circleci' };
 
-/** A project slug with its long VCS spelling shortened (`github/acme/app` is `gh/acme/app`). */
+/** A project slug with its long VCS spelling shortened (`github/acme/app` is `gh/acme/app`); a schedule's is `project-slug`. */
 function projectSlug(body: unknown): string | undefined {
-  const s = str(at(body, 'project_slug'));
+  const s = str(at(body, 'project_slug')) ?? str(at(body, 'project-slug'));
   const [vcs, ...rest] = s?.split('/') ?? [];
   return vcs !== undefined && rest.length === 2 ? `${VCS[vcs.toLowerCase()] ?? vcs}/${rest.join('/')}` : undefined;
 }
@@ -62,13 +62,16 @@ function projectSlug(body: unknown): string | undefined {
 /**
  * A pipeline's config and values (`/pipeline/{id}/config|values`: bodies that name no project), and any write
  * to a pipeline or workflow by id (`/workflow/{id}/rerun`, `/cancel`, `/approve/{request}`): decided by the
- * pipeline's or workflow's `project_slug`. A pipeline or workflow read whole names its project itself.
+ * pipeline's or workflow's `project_slug`; a change to a schedule by id (`PATCH`/`DELETE /schedule/{id}`), by
+ * its `project-slug`. A pipeline, workflow or schedule read whole names its project itself.
  */
 function circleciLookup(parts: string[], write: boolean): OwnerLookup | undefined {
   const v2 = parts[0] === 'api' && parts[1] === 'v2';
   if (parts[0] === 'api' && !v2) return undefined;
   const prefix = v2 ? parts.slice(0, 2) : [];
   const [first, id, third] = v2 ? parts.slice(2) : parts;
+  if (first === 'schedule' && id !== undefined && write)
+    return { what: `schedule ${id}`, key: `schedule:${id}`, path: joined([...prefix, first, id]), nameOf: projectSlug };
   if ((first !== 'pipeline' && first !== 'workflow') || id === undefined) return undefined;
   const decided = first === 'pipeline' ? write || third === 'config' || third === 'values' : write;
   if (!decided) return undefined;

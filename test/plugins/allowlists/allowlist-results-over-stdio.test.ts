@@ -489,6 +489,29 @@ describe('Allowlists over results: items off the lists never reach the agent, an
         `POST /api/v2/workflow/${on}/rerun`,
       ]);
     });
+
+    it("circleci_post and circleci_patch by id (a workflow's approval and cancel, a schedule) are refused off the list before they are sent", async () => {
+      const off = 'fda08377-2222-4f4f-a8b5-6ff5e5b6a6b1';
+      mock.on('GET', `/api/v2/workflow/${off}`, {
+        body: { id: off, name: 'deploy', status: 'on_hold', project_slug: 'gh/other/x', pipeline_id: 'p', pipeline_number: 2 },
+      });
+      mock.on('GET', '/api/v2/schedule/sch-1', { body: { id: 'sch-1', name: CANARY, 'project-slug': 'gh/other/x', timetable: {} } });
+      mock.on('POST', /^\/api\/v2\/workflow\//, { status: 202, body: { message: 'Accepted.' } });
+      mock.on('PATCH', '/api/v2/schedule/sch-1', { body: { id: 'sch-1' } });
+      for (const [tool, path, body] of [
+        ['circleci_post', `/workflow/${off}/approve/8e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b`, undefined],
+        ['circleci_post', `/workflow/${off}/cancel`, undefined],
+        ['circleci_patch', '/schedule/sch-1', { description: 'x' }],
+      ] as const) {
+        const result = await call(tool, { path, ...(body ? { body } : {}) });
+        expect(result.isError, `${tool} ${path}: ${textOf(result)}`).to.equal(true);
+        expect(result._meta?.allowlist).to.deep.equal({ setting: 'MCP_ALLOW_CIRCLECI_PROJECTS', value: 'gh/other/x' });
+        expect(textOf(result)).to.contain('nothing was sent');
+      }
+      expect(mock.requests.map((r) => r.method)).to.deep.equal(['GET', 'GET']);
+      // The schedule read by id is decided by what it answers.
+      withheld(await call('circleci_get', { path: '/schedule/sch-1' }), 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/x');
+    });
   });
 });
 
