@@ -15,6 +15,8 @@ export interface RateGovernorOptions {
   maxWaitMs: number;
   /** MCP_RATE_LIMIT_PACE_PERCENT: below this share of a window's budget, requests are spread over the time left. */
   pacePercent: number;
+  /** The random source of the jitter after a reset or a Retry-After, in [0, 1) (Math.random unless a test fixes it). */
+  random?: () => number;
 }
 
 const NAMESPACE = 'rate-limits';
@@ -22,6 +24,12 @@ const NAMESPACE = 'rate-limits';
 const UNSAID_WAIT_MS = 60_000;
 /** Rate-limit answers one request waits out before its caller hears of the limit (a vendor that keeps refusing). */
 const MAX_LIMITED_RETRIES = 4;
+/**
+ * The most a wait for a reset or a Retry-After is stretched, at random: every caller held for the same moment
+ * would otherwise send again in the same millisecond and meet the limit together (a thundering herd). The
+ * vendors count these waits in whole seconds, so a second more spreads the herd at a cost within their grain.
+ */
+const MAX_JITTER_MS = 1000;
 /** Attempts at a compare-and-set on one record while other workers write it too. */
 const WRITE_ATTEMPTS = 6;
 /**
@@ -77,7 +85,7 @@ export class RateGovernor implements RateLimits {
     // The budget the answer names (GitHub's x-ratelimit-resource), else the one the request was thought to spend.
     const spent = budget?.resource ?? resource;
     if (budget !== undefined) this.options.metrics.rateLimitRemaining(identity.vendor, spent, budget.remaining);
-    const limited = rateLimitRetryAfter(answer.status, answer.headers, now, answer.text);
+    const limited = rateLimitRetryAfter(answer.status, answer.headers, now, () => answer.text, request.graphql !== undefined);
     if (limited === undefined) {
       if (budget !== undefined && worthSharing(budget, this.options.pacePercent)) await this.update(identity, (r) => withSignal(r, spent, budget));
       return false;
@@ -94,7 +102,9 @@ export class RateGovernor implements RateLimits {
     return true;
   }
 
-  private async wait(identity: UpstreamIdentity, reason: RateLimitWaitReason, ms: number, signal: AbortSignal): Promise<void> {
+  private async wait(identity: UpstreamIdentity, reason: RateLimitWaitReason, waitMs: number, signal: AbortSignal): Promise<void> {
+    // A paced request already has a slot of its own; a wait for a moment every waiter shares is spread out.
+    const ms = reason === 'pace' ? waitMs : waitMs + jitterMs(this.options.random ?? Math.random);
     this.options.metrics.rateLimitWait(identity.vendor, reason, ms / 1000);
     this.options.logger.debug({ vendor: identity.vendor, reason, waitMs: Math.round(ms) }, 'holding an upstream request for the rate limit');
     await sleep(ms, signal);
@@ -152,6 +162,11 @@ export class RateGovernor implements RateLimits {
       `the rate-limit budget could not be read or written; upstream requests go ungoverned for ${STORE_RETRY_MS / 1000} s`,
     );
   }
+}
+
+/** A random stretch of a wait for a moment other callers share: [0, 1 s). */
+export function jitterMs(random: () => number): number {
+  return Math.floor(Math.min(Math.max(random(), 0), 0.999) * MAX_JITTER_MS);
 }
 
 /** The store key of a credential's budget: the vendor and the fingerprint (a hash; never the secret). */

@@ -2,17 +2,48 @@
  * When a rate-limited response says the caller may retry, in seconds from now: 429 with or without
  * `Retry-After` (seconds or an HTTP date), and GitHub's 403 with `x-ratelimit-remaining: 0` (primary limit,
  * reset at `x-ratelimit-reset`), with `Retry-After`, or whose body names a secondary rate limit (GitHub's
- * secondary limit without the header). Undefined when it is not a rate limit.
+ * secondary limit without the header). An answer to a GraphQL operation (`graphql`) is one too when it is
+ * GitHub's GraphQL limit: a 200 whose `errors` say `RATE_LIMITED` (GraphQL over HTTP answers 200). The body is
+ * read only for those (a getter may decode a big one). Undefined when it is not a rate limit.
  */
-export function rateLimitRetryAfter(status: number, headers: Headers, nowMs: number, body = ''): { seconds: number | undefined } | undefined {
+export function rateLimitRetryAfter(
+  status: number,
+  headers: Headers,
+  nowMs: number,
+  body: () => string = () => '',
+  graphql = false,
+): { seconds: number | undefined } | undefined {
   const retryAfter = parseRetryAfter(headers.get('retry-after'), nowMs);
   const remaining = headers.get('x-ratelimit-remaining');
   const resetAt = parseReset(headers.get('x-ratelimit-reset'), nowMs);
   const resetSeconds = resetAt === undefined ? undefined : Math.max(0, Math.ceil((resetAt - nowMs) / 1000));
   if (status === 429) return { seconds: retryAfter ?? resetSeconds };
   if (status === 403 && (remaining === '0' || retryAfter !== undefined)) return { seconds: retryAfter ?? resetSeconds };
-  if (status === 403 && /secondary rate limit/i.test(body.slice(0, 2000))) return { seconds: undefined };
+  if (status === 403 && /secondary rate limit/i.test(body().slice(0, 2000))) return { seconds: undefined };
+  if (graphql && status === 200 && graphqlRateLimited(headers, body)) return { seconds: retryAfter ?? resetSeconds };
   return undefined;
+}
+
+/** The most of a GraphQL answer read for RATE_LIMITED: GitHub's is a few hundred bytes, never a page of data. */
+const GRAPHQL_LIMIT_BYTES = 16_384;
+
+/**
+ * Whether a GraphQL answer is GitHub's GraphQL rate limit: `{"errors":[{"type":"RATE_LIMITED",...}]}` (and no
+ * data), as GitHub answers a query once the graphql budget is spent, with 200 and its x-ratelimit-* headers.
+ * Only a small answer is read (a quick test of the text first): a large one holds data, not a refusal.
+ */
+function graphqlRateLimited(headers: Headers, body: () => string): boolean {
+  const length = Number(headers.get('content-length') ?? '0');
+  if (length > GRAPHQL_LIMIT_BYTES) return false;
+  const text = body();
+  if (text.length > GRAPHQL_LIMIT_BYTES || !text.includes('RATE_LIMITED')) return false;
+  try {
+    const parsed = JSON.parse(text) as { data?: unknown; errors?: unknown };
+    if (parsed === null || typeof parsed !== 'object' || (parsed.data !== undefined && parsed.data !== null)) return false;
+    return Array.isArray(parsed.errors) && parsed.errors.some((e) => e !== null && typeof e === 'object' && (e as { type?: unknown }).type === 'RATE_LIMITED');
+  } catch {
+    return false;
+  }
 }
 
 /**

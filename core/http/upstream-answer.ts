@@ -6,6 +6,7 @@ import { parseJsonBytes, parsesInPieces } from './parse-json-bytes.js';
 import type { PooledResponse } from './pooled-request.js';
 import { bomLength, decodeBody, readBodyCapped, readBytesCapped } from './read-body.js';
 import type { RequestDeadline } from './request-deadline.js';
+import { rateLimitRetryAfter } from './rate-limit.js';
 import { statusError, type ErrorAnswer } from './upstream-errors.js';
 import type { SendOptions } from './upstream-options.js';
 import type { UpstreamSite } from './upstream-site.js';
@@ -55,6 +56,9 @@ export async function readAnswer(
 export function acceptAnswer(site: UpstreamSite, answer: RawAnswer, request: PreparedRequest, expect: BodyExpectation): UpstreamResponse {
   const { status, headers } = answer;
   if (status >= 400) throw statusError(site, answer, request);
+  // GitHub's GraphQL rate limit answers 200 with `errors` RATE_LIMITED: a rate limit like a 429, not a query's error.
+  if (request.graphql !== undefined && rateLimitRetryAfter(status, headers, Date.now(), () => answer.text, true) !== undefined)
+    throw statusError(site, answer, request);
   if (status === 304) return { status, headers, body: undefined, kind: 'empty', text: '' };
   if (answer.bytes !== undefined) return { status, headers, body: answer.bytes, kind: 'bytes', text: '' };
   const what = `${site.options.label} (${request.method} ${request.path})`;

@@ -1,7 +1,15 @@
 import { ToolError, isToolError } from '../errors/tool-error.js';
 import { compose, type Layer } from '../flow/compose.js';
 import type { AnyToolContext, InterceptContext } from '../plugin/tool-context.js';
-import type { PreparedRequest, Route, UpstreamBinding, UpstreamIdentity, UpstreamLinking, UpstreamResponse } from '../plugin/upstream-types.js';
+import type {
+  GraphqlOperation,
+  PreparedRequest,
+  Route,
+  UpstreamBinding,
+  UpstreamIdentity,
+  UpstreamLinking,
+  UpstreamResponse,
+} from '../plugin/upstream-types.js';
 import type { LinkedCredential } from '../identity/linked-accounts.js';
 import { LinkError } from '../identity/link-error.js';
 import { VENDOR_NAMES } from '../identity/acting-identity.js';
@@ -119,7 +127,12 @@ export class UpstreamClient implements UpstreamBinding {
     const layers = ctx.interceptors.map((interceptor): Layer<Exchange, UpstreamResponse> => ({
       name: interceptor.name,
       run: (x, next) => {
-        const exchange: InterceptContext = { identity: this.identity, tool: ctx, revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }) };
+        const exchange: InterceptContext = {
+          identity: this.identity,
+          tool: ctx,
+          revalidate: (headers) => next({ extra: { ...x.extra, ...headers } }),
+          lookup: (read) => this.lookup(ctx, read, auth),
+        };
         return interceptor.run(prepared, exchange, () => next(x));
       },
     }));
@@ -128,6 +141,18 @@ export class UpstreamClient implements UpstreamBinding {
     if (prepared.graphql !== undefined)
       refuseGraphqlErrors(response.body, response.status, this.site.options.label, prepared.graphql, ctx.graphqlPartialData === true);
     return response;
+  }
+
+  /** InterceptContext.lookup: a read of the server's own, straight to the network (the governor still admits it). */
+  private lookup(
+    ctx: AnyToolContext,
+    read: { readonly path: string } | { readonly graphql: GraphqlOperation },
+    auth: Record<string, string>,
+  ): Promise<UpstreamResponse> {
+    if ('graphql' in read) return sendUpstream(ctx, this.site, this.preparer.prepare({ graphql: read.graphql }), auth, {});
+    const prefix = this.site.prefixInBase;
+    const path = prefix !== '' && read.path.startsWith(`${prefix}/`) ? read.path.slice(prefix.length) : read.path;
+    return sendUpstream(ctx, this.site, this.preparer.prepare({ method: 'GET', path }), auth, {});
   }
 
   /** Sends as the person; a 401 marks their link stale, and they are told to link again. */

@@ -15,15 +15,18 @@ export interface ErrorAnswer {
 }
 
 /**
- * The error of an answer with a 4xx or 5xx status: the status and its reason, what to try next, and when the
- * vendor says it is rate-limited, when to retry.
+ * The error of an answer with a 4xx or 5xx status (or GitHub's GraphQL rate limit, a 200): the status and its
+ * reason, what to try next, and when the vendor says it is rate-limited, when to retry.
  */
 export function statusError(site: UpstreamSite, answer: ErrorAnswer, request: PreparedRequest): ToolError {
   const { status, headers, text } = answer;
   const { label } = site.options;
   const now = Date.now();
-  const limited = rateLimitRetryAfter(status, headers, now, text);
-  const what = `${label} answered ${status}${answer.statusText ? ` ${answer.statusText}` : ''} for ${request.method} ${request.path}`;
+  const limited = rateLimitRetryAfter(status, headers, now, () => text, request.graphql !== undefined);
+  const what =
+    status < 400
+      ? `${label} answered ${request.method} ${request.path} with its GraphQL rate limit (RATE_LIMITED)`
+      : `${label} answered ${status}${answer.statusText ? ` ${answer.statusText}` : ''} for ${request.method} ${request.path}`;
   if (limited !== undefined) {
     return new ToolError('upstream_rate_limited', `${what}: rate limit exceeded. ${retryWhen(limited.seconds, now)}.`, {
       status,

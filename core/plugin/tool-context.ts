@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type {
   CallActing,
   GraphqlFacts,
+  GraphqlOperation,
   ObserveRequest,
   PreparedRequest,
   RateLimits,
@@ -175,4 +176,11 @@ export interface InterceptContext {
   readonly tool: AnyToolContext;
   /** Re-run the request with extra headers (a conditional GET), through the rest of the chain. */
   revalidate(headers: Record<string, string>): Promise<UpstreamResponse>;
+  /**
+   * A read the server sends for itself, not the tool: a GET of another path of this vendor (as sent: API prefix
+   * included), or a GraphQL query to its endpoint; an allowlist finding what a request by id belongs to before it
+   * is sent. With this client's credential, to the network through the rate-limit governor, beneath every
+   * interceptor (not cached, not gated: nothing of it reaches the tool). An error status throws, as for any request.
+   */
+  lookup(read: { readonly path: string } | { readonly graphql: GraphqlOperation }): Promise<UpstreamResponse>;
 }

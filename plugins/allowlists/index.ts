@@ -9,6 +9,7 @@ import { allowlistOf } from '../resource-names/allowlist.js';
 import { checkRequest, type Allowlists } from './allowlist-gate.js';
 import { AllowlistSettings } from './allowlist-settings.js';
 import { LeftOutItems } from './left-out.js';
+import { OwnersFirst } from './owners-first.js';
 import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';
 
 /**
@@ -17,13 +18,16 @@ import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';
  * (every typed tool and REST passthrough goes through it), and on each request a handler sends beyond it (the
  * request gate asks the call's `decideFurther`); a request naming anything else is refused before it is sent.
  * What comes back is read too (left-out.ts): items off a list are left out of searches and listings, and the
- * result says how many; a resource read by id that turns out to be off its list is refused whole.
+ * result says how many; a resource read by id that turns out to be off its list is refused whole. A request by
+ * id whose path and answer name nothing to decide by (a CircleCI pipeline's config, a write to a workflow or a
+ * page by id) is decided before it is sent, by a read of what it belongs to (owners-first.ts).
  * With no list set the plugin contributes nothing.
  */
 @Plugin({ name: 'allowlists', version: '1.0.0', settings: AllowlistSettings })
 export class AllowlistsPlugin implements DevtoolsPlugin {
   private readonly lists: Allowlists;
   private readonly leftOut: LeftOutItems;
+  private readonly ownersFirst: OwnersFirst;
 
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     const own = settings.of(AllowlistSettings);
@@ -39,10 +43,11 @@ export class AllowlistsPlugin implements DevtoolsPlugin {
     };
     this.lists = Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined));
     this.leftOut = new LeftOutItems(this.lists);
+    this.ownersFirst = new OwnersFirst(this.lists);
   }
 
   interceptors(): UpstreamInterceptor[] {
-    return Object.keys(this.lists).length === 0 ? [] : [this.leftOut.interceptor()];
+    return Object.keys(this.lists).length === 0 ? [] : [this.leftOut.interceptor(), this.ownersFirst.interceptor()];
   }
 
   middleware(): StageMiddleware[] {

@@ -3,6 +3,7 @@ import type { Allowlist } from '../resource-names/allowlist.js';
 import { RESOURCE } from './allowlist-gate.js';
 import type { ListedVendor } from '../resource-names/named-resources.js';
 import { allowedGraphqlAnswer } from './graphql-results.js';
+import { refusedNode, type RefusedNode } from './graphql-node-results.js';
 import { resultShape, type AnsweredRequest, type ItemName } from './result-items.js';
 
 /** What one call's responses had left out or still owe a decision on (left-out.ts keeps one per call). */
@@ -29,6 +30,9 @@ export interface Reader {
  */
 export function allowedBody(list: Allowlist, vendor: ListedVendor, reader: Reader, body: unknown, tally: CallTally | undefined): unknown {
   if (vendor === 'github' && reader.request.graphql !== undefined) {
+    // A node read by id is a read by id: one off the list (or that names no repository) withholds the answer.
+    const node = refusedNode(list, reader.request.body, body);
+    if (node !== undefined) throw nodeWithheld(list, reader, node);
     const { answer, leftOut } = allowedGraphqlAnswer(list, reader.request.body, body);
     if (leftOut > 0) count(list, reader, leftOut, tally);
     return answer;
@@ -97,6 +101,22 @@ export function undecidedPages(list: Allowlist, tally: CallTally): ToolError | u
   return withheld(
     list,
     `${first.value}, which names its space by id only, so ${list.setting} cannot decide it and the result was withheld: read a page with conf_get_page, which reads its space.`,
+  );
+}
+
+/** The refusal of a GraphQL answer with a node by id off the list, or one that names no repository. */
+function nodeWithheld(list: Allowlist, reader: Reader, node: RefusedNode): ToolError {
+  const read = `${reader.tool} (${reader.request.method} ${reader.request.path.split('?', 1)[0]})`;
+  const what = `the node at ${node.at}${node.typename === undefined ? '' : ` (a ${node.typename})`}`;
+  if (node.repository === undefined)
+    return withheld(
+      list,
+      `${read} read ${what} by id, which names no repository, so ${list.setting} cannot decide it and the result was withheld: select \`repository { nameWithOwner }\` on it (\`nameWithOwner\` for a Repository, or \`url\`).`,
+    );
+  return withheld(
+    list,
+    `${read} read ${what} by id, of the GitHub repository ${node.repository}, which ${list.setting} (${list.patterns.join(',')}) does not allow, so the result was withheld: add ${node.repository} to ${list.setting} to allow it.`,
+    node.repository,
   );
 }
 

@@ -263,6 +263,8 @@ function circleciShape(parts: string[]): ResultShape | undefined {
   const rel = parts[0] === 'api' ? parts.slice(2) : parts;
   const [first, second, third] = rel;
   const bySlug = (item: unknown): ItemName => slug(at(item, 'project_slug'));
+  // A schedule says its project as `project-slug` (CircleCI's schedule API spells it so).
+  if (first === 'schedule' && second !== undefined && third === undefined) return one((item) => slug(at(item, 'project-slug')), `schedule ${second}`);
   // An organization's pipelines, and the pipelines, workflows and jobs read by id: each says its project.
   if (first === 'pipeline' && second === undefined) return list(['items'], bySlug, 'pipelines');
   if (first === 'pipeline' && second !== undefined && third === undefined) return one(bySlug, `pipeline ${second}`);

@@ -6,6 +6,8 @@ import type { StageMiddleware } from '../../core/plugin/stages.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import { TOKENS } from '../../core/tokens.js';
+import type { Logger } from '../../core/logging/logger.js';
+import type { Metrics } from '../../core/metrics/metrics.js';
 import { IdentitySettings } from './identity-settings.js';
 import { actingAccount } from './acting-account.js';
 import type { VendorLocations } from './linking-from-settings.js';
@@ -39,6 +41,8 @@ export class IdentityPlugin implements DevtoolsPlugin {
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Store) private readonly store: KeyValueStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Metrics) private readonly metrics: Metrics,
   ) {}
 
   async boot(ctx: BootContext): Promise<void> {
@@ -60,7 +64,7 @@ export class IdentityPlugin implements DevtoolsPlugin {
       import('./link-states.js'),
       import('./link-handoffs.js'),
     ]);
-    const flows = identityFlows(own, this.vendorLocations());
+    const flows = identityFlows(own, { ...this.vendorLocations(), ...(await this.renewals()) });
     this.vault = await TokenVault.open({
       store: this.store,
       key,
@@ -98,6 +102,24 @@ export class IdentityPlugin implements DevtoolsPlugin {
   }
 
   /** The vendor plugins' base URLs, where those plugins are loaded (their settings are declared by them), and this server's address. */
+  /**
+   * Token renewals go through the rate-limit governor, a budget of their own per token endpoint and OAuth client
+   * (flows/renewal-limits.ts), under the same settings as every upstream request; none when it is turned off.
+   */
+  private async renewals(): Promise<Pick<VendorLocations, 'renewals'>> {
+    const read = (key: string): unknown => (this.settings.has(key) ? this.settings.get(key) : undefined);
+    if (read('MCP_RATE_LIMIT_GOVERNOR') === false) return {};
+    const [{ RateGovernor }, { renewalFetch }] = await Promise.all([import('../../core/http/rate-governor.js'), import('./flows/renewal-limits.js')]);
+    const governor = new RateGovernor({
+      store: this.store,
+      logger: this.logger.child({ component: 'rate-limits' }),
+      metrics: this.metrics,
+      maxWaitMs: Number(read('MCP_RATE_LIMIT_MAX_WAIT_SECONDS') ?? 30) * 1000,
+      pacePercent: Number(read('MCP_RATE_LIMIT_PACE_PERCENT') ?? 10),
+    });
+    return { renewals: (vendor, clientId) => renewalFetch(governor, vendor, clientId) };
+  }
+
   private vendorLocations(): VendorLocations {
     const read = (key: string): string | undefined => (this.settings.has(key) ? String(this.settings.get(key) ?? '') || undefined : undefined);
     const at: VendorLocations = { publicUrl: read('MCP_CONSOLE_PUBLIC_URL') ?? '' };

@@ -8,6 +8,7 @@ import type { RedirectFlow, TokenCheck } from './flows/link-flow.js';
 import { PersonalTokenCheck } from './flows/personal-tokens.js';
 import type { IdentitySettingValues } from './identity-settings.js';
 import type { Refresher } from './token-renewal.js';
+import type { RenewalFetch } from './flows/renewal-limits.js';
 
 /** Where the vendors are, from the vendor plugins' own settings (GITHUB_API_URL, JIRA_BASE_URL...). */
 export interface VendorLocations {
@@ -24,6 +25,8 @@ export interface VendorLocations {
   bitbucketDataCenterUrl?: string;
   /** CircleCI (CIRCLECI_BASE_URL); always linked by personal API token. */
   circleciUrl?: string;
+  /** The fetch a vendor's OAuth client renews tokens with (the rate-limit governor's, renewal-limits.ts); absent: plain. */
+  renewals?: (vendor: LinkVendor, clientId: string) => RenewalFetch;
 }
 
 export interface IdentityFlows {
@@ -49,6 +52,7 @@ export function identityFlows(values: IdentitySettingValues, at: VendorLocations
       ...(secretOf(values.GITHUB_OAUTH_CLIENT_SECRET) ? { clientSecret: secretOf(values.GITHUB_OAUTH_CLIENT_SECRET) } : {}),
       ...(at.publicUrl ? { redirectUri: callbackUrl(at.publicUrl, 'github') } : {}),
       ...(at.githubApiUrl ? { apiUrl: at.githubApiUrl } : {}),
+      ...(at.renewals ? { renewalFetch: at.renewals('github', values.GITHUB_OAUTH_CLIENT_ID) } : {}),
     };
     if (app.clientSecret !== undefined) flows.redirectFlows.push(new GithubFlow(app));
     flows.githubDevice = new GithubDeviceFlow(app);
@@ -60,6 +64,7 @@ export function identityFlows(values: IdentitySettingValues, at: VendorLocations
           clientId: values.ATLASSIAN_OAUTH_CLIENT_ID,
           clientSecret: new SecretText(values.ATLASSIAN_OAUTH_CLIENT_SECRET),
           redirectUri: callbackUrl(at.publicUrl, 'atlassian'),
+          ...(at.renewals ? { renewalFetch: at.renewals('atlassian', values.ATLASSIAN_OAUTH_CLIENT_ID) } : {}),
         },
         scopes: values.ATLASSIAN_OAUTH_SCOPES,
         authBaseUrl: values.ATLASSIAN_OAUTH_AUTH_URL,
@@ -75,6 +80,7 @@ export function identityFlows(values: IdentitySettingValues, at: VendorLocations
           clientId: values.BITBUCKET_OAUTH_CLIENT_ID,
           clientSecret: new SecretText(values.BITBUCKET_OAUTH_CLIENT_SECRET),
           redirectUri: callbackUrl(at.publicUrl, 'bitbucket'),
+          ...(at.renewals ? { renewalFetch: at.renewals('bitbucket', values.BITBUCKET_OAUTH_CLIENT_ID) } : {}),
         },
       }),
     );

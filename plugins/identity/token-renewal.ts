@@ -3,6 +3,7 @@ import { LinkError } from '../../core/identity/link-error.js';
 import type { SecretText } from '../../core/identity/secret-text.js';
 import type { Clock, KeyValueStore } from '../../core/store/key-value-store.js';
 import type { SealedSecrets } from './sealed-box.js';
+import { renewalRateLimit } from './flows/renewal-limits.js';
 import { linkKey, VAULT_NAMESPACE, type LinkTokens, type RenewedTokens, type StoredLink } from './vault-record.js';
 
 /**
@@ -121,10 +122,15 @@ export class TokenRenewal {
     return next;
   }
 
-  /** A renewal that could not happen: the current token serves while it has not expired. */
+  /**
+   * A renewal that could not happen: the current token serves while it has not expired. After that, the token
+   * endpoint's rate limit is said as it is (`upstream_rate_limited`, with when to retry: renewal-limits.ts).
+   */
   private stillValid(record: StoredLink, cause?: unknown): StoredLink {
     if (record.expiresAt !== null && record.expiresAt > this.options.clock.now()) return record;
     if (cause instanceof LinkError) throw cause;
+    const limited = renewalRateLimit(cause);
+    if (limited !== undefined) throw limited;
     throw new LinkError('refresh_failed', record.vendor);
   }
 }

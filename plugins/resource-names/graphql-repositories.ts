@@ -1,11 +1,15 @@
 import { Kind, parse, visit, type ValueNode } from 'graphql';
+import { forgedKey, nodeLookups, selectsRepository } from './graphql-nodes.js';
 import type { Named } from './named.js';
 
 /**
  * The GitHub repositories a GraphQL operation names: variables `owner` and `name`, and each `repository(owner:,
  * name:)` field of the document, its arguments literal or variables. The document is parsed (a comment or a
  * string that spells `repository(` names nothing); a `repository` field whose owner or name cannot be read is
- * undecidable. Nodes named by id (`node(id:)`, a mutation's `issueId`) are not read: see docs/policy.md#allowlists.
+ * undecidable. A node read by id (`node(id:)`, `nodes(ids:)`) is decided by what it answers (graphql-results.ts),
+ * so its selection must ask for its repository (`repository { nameWithOwner }`, `nameWithOwner`, `url`): one that
+ * does not, or that spells one of those keys as an alias of another field, is undecidable (refused, nothing sent).
+ * A mutation's node ids (`subjectId`) are resolved before it is sent (allowlists/owners-first.ts).
  */
 export function graphqlRepositories(body: string | undefined): Named[] {
   let operation: { query?: unknown; variables?: unknown };
@@ -34,6 +38,20 @@ export function graphqlRepositories(body: string | undefined): Named[] {
     }
     return undefined;
   };
+  for (const lookup of nodeLookups(document)) {
+    const what = `${lookup.plural ? 'nodes(ids:)' : 'node(id:)'} (${lookup.at.join('.')})`;
+    const forged = forgedKey(document, lookup.field);
+    if (forged !== undefined)
+      named.push({
+        kind: 'undecidable',
+        what: `${what} whose selection aliases another field as ${JSON.stringify(forged)} (select the field by its own name)`,
+      });
+    else if (!selectsRepository(document, lookup.field))
+      named.push({
+        kind: 'undecidable',
+        what: `${what} whose selection names no repository (add \`repository { nameWithOwner }\` to it, \`nameWithOwner\` for a Repository, or \`url\`)`,
+      });
+  }
   visit(document, {
     Field(field) {
       if (field.name.value !== 'repository') return;

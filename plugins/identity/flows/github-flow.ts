@@ -3,6 +3,7 @@ import { LinkError } from '../../../core/identity/link-error.js';
 import { SecretText } from '../../../core/identity/secret-text.js';
 import type { LinkTokens, NewLink, RenewedTokens } from '../vault-record.js';
 import type { RedirectFlow } from './link-flow.js';
+import { renewalRateLimit, type RenewalFetch } from './renewal-limits.js';
 
 export interface GithubAppOptions {
   /** An OAuth App, or a GitHub App acting for the person (user-to-server tokens, which expire and refresh). */
@@ -16,6 +17,8 @@ export interface GithubAppOptions {
   scopes: readonly string[];
   /** The REST API: https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server (its OAuth pages follow). */
   apiUrl?: string;
+  /** What renewals are sent with: the rate-limit governor's fetch (renewal-limits.ts), unless it is off. */
+  renewalFetch?: RenewalFetch;
 }
 
 type OctokitRequest = typeof import('@octokit/request').request;
@@ -88,7 +91,7 @@ export class GithubFlow implements RedirectFlow {
           clientId: this.app.clientId,
           clientSecret: this.secret().reveal(),
           refreshToken: refreshToken.reveal(),
-          request: await githubRequest(this.apiUrl, { request: { signal } }),
+          request: await githubRequest(this.apiUrl, { request: { signal, ...(this.app.renewalFetch ? { fetch: this.app.renewalFetch } : {}) } }),
         }),
       'refresh_refused',
     );
@@ -141,7 +144,8 @@ export class GithubFlow implements RedirectFlow {
     try {
       return await work();
     } catch (error) {
-      throw githubFailure(error, refused);
+      // The token endpoint's rate limit (a renewal), said with when to retry; octokit keeps it as the cause.
+      throw renewalRateLimit(error) ?? githubFailure(error, refused);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { LinkVendor } from '../../../core/identity/acting-identity.js';
 import { LinkError } from '../../../core/identity/link-error.js';
 import { SecretText } from '../../../core/identity/secret-text.js';
 import type { RenewedTokens } from '../vault-record.js';
+import { renewalRateLimit, type RenewalFetch } from './renewal-limits.js';
 
 /** An authorization server known by its endpoints (no discovery: Atlassian and Bitbucket publish none). */
 export interface AuthorizationServer {
@@ -17,6 +18,8 @@ export interface OAuthClient {
   authentication: 'client_secret_post' | 'client_secret_basic';
   /** The callback registered with the vendor (`<public URL>/identity/callback/<vendor>`); empty when unknown (renewal needs none). */
   redirectUri: string;
+  /** What renewals are sent with: the rate-limit governor's fetch (renewal-limits.ts), unless it is off. */
+  renewalFetch?: RenewalFetch;
 }
 
 /** What the token endpoint gave, with expiry as epoch ms. */
@@ -73,15 +76,16 @@ export class OAuth2CodeFlow {
 
   async refresh(refreshToken: SecretText, signal: AbortSignal): Promise<GrantedTokens> {
     const oidc = await import('openid-client');
-    const config = await this.configuration(signal);
+    const config = await this.configuration(signal, this.client.renewalFetch);
     try {
       return this.tokensOf(await oidc.refreshTokenGrant(config, refreshToken.reveal()));
     } catch (error) {
-      throw this.failure(error, 'refresh_refused');
+      // The token endpoint's rate limit, said with when to retry (the refresh token was not spent).
+      throw renewalRateLimit(error) ?? this.failure(error, 'refresh_refused');
     }
   }
 
-  private async configuration(signal?: AbortSignal) {
+  private async configuration(signal?: AbortSignal, send: RenewalFetch = fetch) {
     const oidc = await import('openid-client');
     const auth = this.client.authentication === 'client_secret_post' ? oidc.ClientSecretPost : oidc.ClientSecretBasic;
     const config = new oidc.Configuration(
@@ -91,7 +95,7 @@ export class OAuth2CodeFlow {
       auth(this.client.clientSecret.reveal()),
     );
     config[oidc.customFetch] = (url, options) =>
-      fetch(url, {
+      send(url, {
         ...(options as RequestInit),
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
       });

@@ -218,6 +218,56 @@ describe('rate-limit governor: what a caller sees', function () {
     }
   });
 
+  /** GitHub's GraphQL rate limit: a 200 whose `errors` say RATE_LIMITED, with the graphql budget's headers (remaining 0). */
+  const graphqlLimited = (resetEpochSeconds: number): { status: number; headers: Record<string, string>; body: unknown } => ({
+    status: 200,
+    headers: {
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '5000',
+      'x-ratelimit-reset': String(resetEpochSeconds),
+      'x-ratelimit-resource': 'graphql',
+    },
+    body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit already exceeded for user ID 1.' }] },
+  });
+
+  it("GraphQL's RATE_LIMITED inside a 200 with a near reset is waited out and sent again: the agent gets the data", async () => {
+    const kernel = await kernelFor('ghp_graphqlNearToken0123456789');
+    try {
+      let posts = 0;
+      mock.on('POST', '/graphql', () =>
+        ++posts === 1 ? graphqlLimited(Math.floor(Date.now() / 1000) + 2) : { status: 200, body: { data: { viewer: { login: 'octocat' } } } },
+      );
+      const result = await kernel.call('github_graphql', { query: 'query { viewer { login } }' });
+      expect(result.isError, textOf(result)).to.not.equal(true);
+      expect(textOf(result)).to.contain('octocat');
+      expect(posts).to.equal(2);
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it("GraphQL's RATE_LIMITED inside a 200 with a far reset fails as a rate limit, saying when; the next query is not sent, REST still is", async () => {
+    const kernel = await kernelFor('ghp_graphqlFarToken01234567890');
+    try {
+      const reset = Math.floor(Date.now() / 1000) + 1800;
+      mock.on('POST', '/graphql', graphqlLimited(reset));
+      const first = await kernel.call('github_graphql', { query: 'query { viewer { login } }' });
+      expect(first.isError).to.equal(true);
+      const at = new Date(reset * 1000).toISOString().replace('.000Z', 'Z');
+      expect(textOf(first)).to.contain('Code: upstream_rate_limited');
+      expect(textOf(first)).to.match(new RegExp(`rate limit exceeded\\. Retry after 1[78]\\d\\d seconds \\(at ${at}\\)\\.`));
+      const second = await kernel.call('github_graphql', { query: 'query { viewer { name } }' });
+      expect(textOf(second)).to.match(/was not sent: its rate-limit budget for this credential is spent until the window resets/);
+      expect(mock.requests.filter((r) => r.path === '/graphql')).to.have.length(1);
+      // The REST budget (core) is another one.
+      mock.on('GET', '/repos/acme/app', { status: 200, body: { full_name: 'acme/app' } });
+      expect((await kernel.call('github_get', { path: '/repos/acme/app' })).isError).to.not.equal(true);
+    } finally {
+      await kernel.close();
+    }
+  });
+
   it("CircleCI's 429 with a Retry-After beyond MCP_RATE_LIMIT_MAX_WAIT_SECONDS fails at once, sent once", async () => {
     const kernel = await kernelFor('ghp_circleFarToken0123456789', { MCP_RATE_LIMIT_MAX_WAIT_SECONDS: '5' });
     try {
@@ -248,6 +298,35 @@ describe('rate-limit governor: what a caller sees', function () {
       mock.requests.length = 0;
       expect((await kernel.call('circleci_post', { path: '/project/gh/acme/app/pipeline', body: { branch: 'main' } })).isError).to.equal(true);
       expect(mock.requests).to.have.length(1);
+    } finally {
+      await kernel.close();
+    }
+  });
+
+  it('8 callers held for the same Retry-After do not all send again at the same instant (a bounded random jitter)', async () => {
+    const kernel = await kernelFor('ghp_herdJitterToken0123456789');
+    try {
+      const clients = await Promise.all(Array.from({ length: 8 }, () => kernel.connect()));
+      const refused = new Set<string>();
+      const sentAt: number[] = [];
+      // Each path's first request meets the limit: eight callers told, within a few milliseconds, to wait 1 s.
+      mock.on('GET', /^\/repos\/acme\/herd\d$/, (request) => {
+        if (!refused.has(request.path)) {
+          refused.add(request.path);
+          return { status: 429, headers: { 'retry-after': '1' }, body: { message: 'You have exceeded a secondary rate limit.' } };
+        }
+        sentAt.push(performance.now());
+        return { status: 200, body: { ok: true } };
+      });
+      const results = (await Promise.all(
+        clients.map((client, n) => client.callTool({ name: 'github_get', arguments: { path: `/repos/acme/herd${n}` } })),
+      )) as CallToolResult[];
+      expect(results.filter((r) => r.isError).map(textOf)).to.deep.equal([]);
+      expect(sentAt).to.have.length(8);
+      const spread = Math.max(...sentAt) - Math.min(...sentAt);
+      // Without jitter all eight wake for the same moment, within a few milliseconds; with it, over up to a second.
+      expect(spread, `the 8 resends spread over ${spread.toFixed(1)} ms`).to.be.above(100);
+      expect(spread).to.be.below(1500);
     } finally {
       await kernel.close();
     }

@@ -204,6 +204,69 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       expect(textOf(result)).to.contain('acme/docs-x').and.to.contain('mia');
     });
 
+    it('a node read by id (node, nodes, under relay) off the list is refused whole, by its repository, nameWithOwner or url', async () => {
+      const graphql = (data: unknown) => mock.on('POST', '/graphql', { body: { data } });
+      const issue = (repo: string, title: string) => ({ __typename: 'Issue', title, repository: { nameWithOwner: repo } });
+      const byId = 'query { node(id: "I_kwDOAbc") { __typename ... on Issue { title repository { nameWithOwner } } } }';
+
+      graphql({ node: issue('evil/x', CANARY) });
+      expect(withheld(await call('github_graphql', { query: byId }), 'MCP_ALLOW_REPOS', 'evil/x')).to.contain('node at node (a Issue) by id');
+      graphql({ node: issue('acme/app', 'Checkout 502') });
+      const ok = await call('github_graphql', { query: byId });
+      expect(ok.isError, textOf(ok)).to.not.equal(true);
+      expect(textOf(ok)).to.contain('Checkout 502');
+
+      // One node of several off the list withholds them all, as a read by id would.
+      graphql({ found: [issue('acme/app', 'fine'), issue('Evil/App', CANARY), null] });
+      withheld(
+        await call('github_graphql', { query: 'query { found: nodes(ids: ["a", "b", "c"]) { ... on Issue { title repository { nameWithOwner } } } }' }),
+        'MCP_ALLOW_REPOS',
+        'Evil/App',
+      );
+      // Query.relay is the root again; a Repository by its nameWithOwner; anything by its web address.
+      graphql({ relay: { node: { nameWithOwner: 'evil/x', description: CANARY } } });
+      withheld(
+        await call('github_graphql', { query: 'query { relay { node(id: "R_1") { ... on Repository { nameWithOwner description } } } }' }),
+        'MCP_ALLOW_REPOS',
+        'evil/x',
+      );
+      graphql({ node: { url: 'https://github.com/evil/x/pull/3', title: CANARY } });
+      withheld(await call('github_graphql', { query: 'query { node(id: "PR_1") { ... on PullRequest { url title } } }' }), 'MCP_ALLOW_REPOS', 'evil/x');
+      // A person belongs to no repository: kept.
+      graphql({ node: { __typename: 'User', login: 'mia', url: 'https://github.com/mia' } });
+      const person = await call('github_graphql', { query: 'query { node(id: "U_1") { __typename ... on User { login url } } }' });
+      expect(person.isError, textOf(person)).to.not.equal(true);
+      // A node that answers without its repository (the query selected it for another type only) is withheld.
+      graphql({ node: { __typename: 'Issue', title: CANARY } });
+      const unnamed = withheld(
+        await call('github_graphql', {
+          query: 'query { node(id: "I_2") { __typename ... on Issue { title } ... on PullRequest { repository { nameWithOwner } } } }',
+        }),
+        'MCP_ALLOW_REPOS',
+      );
+      expect(unnamed).to.contain('names no repository').and.to.contain('repository { nameWithOwner }');
+    });
+
+    it('a node query that cannot name its repository is refused before it is sent, saying what to select', async () => {
+      mock.on('POST', '/graphql', { body: { data: { node: { title: CANARY } } } });
+      for (const query of [
+        'query { node(id: "I_kwDOAbc") { ... on Issue { title body } } }',
+        // An alias that spells a deciding key for another field would forge the answer.
+        'query { node(id: "I_kwDOAbc") { ... on Issue { title repository { nameWithOwner: name } } } }',
+        'query { n: node(id: "I_kwDOAbc") { ... on Issue { url: title } } }',
+        'query { ...Q } fragment Q on Query { nodes(ids: ["I_1"]) { id ... on Issue { body } } }',
+      ]) {
+        const result = await call('github_graphql', { query });
+        expect(result.isError, query).to.equal(true);
+        expect(result._meta, query).to.deep.include({ code: 'policy_denied' });
+        expect(textOf(result), query).to.contain('MCP_ALLOW_REPOS cannot decide').and.to.contain('nothing was sent');
+      }
+      expect(textOf(await call('github_graphql', { query: 'query { node(id: "I_kwDOAbc") { ... on Issue { title } } }' }))).to.contain(
+        'add `repository { nameWithOwner }` to it',
+      );
+      expect(mock.requests).to.deep.equal([]);
+    });
+
     it('a redirect to a repository by id (a rename) is decided by what it returns', async () => {
       mock.on('GET', '/repos/acme/app/issues/7', { status: 301, headers: { location: `${mock.url}/repositories/42/issues/7` } });
       mock.on('GET', '/repositories/42/issues/7', { body: { ...issueItem('evil/x', 7, CANARY) } });
@@ -320,6 +383,22 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       expect(mock.requests.map((r) => r.method)).to.deep.equal(['GET']);
     });
 
+    it('conf_update_page given its version and title, and conf_add_comment: a page off the list is refused before anything is written', async () => {
+      const page = { ...atlassian('confluence/page.json'), id: '556', title: CANARY, spaceId: '999', _links: {} };
+      mock.on('GET', '/wiki/api/v2/pages/556', jsonReply(JSON.stringify(page)));
+      mock.on('GET', '/wiki/api/v2/spaces/999', jsonReply('{"id":"999","key":"HR","name":"People","type":"global","status":"current"}'));
+      mock.on('PUT', '/wiki/api/v2/pages/556', jsonReply(JSON.stringify(page)));
+      mock.on('POST', '/wiki/api/v2/footer-comments', jsonReply('{"id":"9001","pageId":"556"}'));
+      const update = await call('conf_update_page', { pageId: '556', version: 3, title: 'Pay bands', body: 'Overwritten' });
+      expect(update.isError, textOf(update)).to.equal(true);
+      expect(update._meta).to.deep.include({ code: 'policy_denied' });
+      expect(textOf(update)).to.contain('Confluence space HR').and.to.contain('nothing was sent');
+      const comment = await call('conf_add_comment', { pageId: '556', body: 'Hello' });
+      expect(textOf(comment)).to.contain('Confluence space HR').and.to.contain('nothing was sent');
+      // The page's space was read once (remembered), and nothing was written.
+      expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal(['GET /wiki/api/v2/pages/556', 'GET /wiki/api/v2/spaces/999']);
+    });
+
     it('the passthrough reading a v2 page by id: decided by its web address, refused when it names its space by id only', async () => {
       const page = { ...atlassian('confluence/page.json'), title: CANARY };
       (page as unknown as { _links: unknown })._links = { webui: '/spaces/HR/pages/163841/x' };
@@ -363,6 +442,146 @@ describe('Allowlists over results: items off the lists never reach the agent, an
       mock.on('GET', '/api/v2/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b', { body: pipeline('gh/other/x', '5034460f') });
       withheld(await call('circleci_get', { path: '/pipeline/5034460f-c7c4-4c43-9457-de07e2029e7b' }), 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/x');
     });
+
+    it("a pipeline's config and values by id: its project is read first; off the list nothing of them is asked for", async () => {
+      const id = '9a1c2b3d-0000-4c43-9457-de07e2029e7b';
+      mock.on('GET', `/api/v2/pipeline/${id}`, { body: { id, number: 3, state: 'created', project_slug: 'gh/other/x', errors: [] } });
+      mock.on('GET', `/api/v2/pipeline/${id}/config`, { body: { source: `# ${CANARY}`, compiled: `# ${CANARY}` } });
+      mock.on('GET', `/api/v2/pipeline/${id}/values`, { body: { 'pipeline.git.branch': CANARY } });
+      for (const path of [`/pipeline/${id}/config`, `/pipeline/${id}/values`]) {
+        const result = await call('circleci_get', { path });
+        expect(result.isError, textOf(result)).to.equal(true);
+        expect(result._meta).to.deep.include({ code: 'policy_denied' });
+        expect(result._meta?.allowlist).to.deep.equal({ setting: 'MCP_ALLOW_CIRCLECI_PROJECTS', value: 'gh/other/x' });
+        expect(JSON.stringify(result)).to.not.contain(CANARY);
+        expect(textOf(result)).to.contain(`pipeline ${id} of the CircleCI project gh/other/x`).and.to.contain('nothing was sent');
+      }
+      expect(mock.requests.map((r) => r.path)).to.deep.equal([`/api/v2/pipeline/${id}`]);
+      // A pipeline of a listed project: its config is answered.
+      const listed = '1b2c3d4e-0000-4c43-9457-de07e2029e7b';
+      mock.on('GET', `/api/v2/pipeline/${listed}`, { body: { id: listed, number: 4, state: 'created', project_slug: 'github/acme/app', errors: [] } });
+      mock.on('GET', `/api/v2/pipeline/${listed}/config`, { body: { source: 'version: 2.1', compiled: 'version: 2.1' } });
+      const ok = await call('circleci_get', { path: `/pipeline/${listed}/config` });
+      expect(ok.isError, textOf(ok)).to.not.equal(true);
+      expect(textOf(ok)).to.contain('version: 2.1');
+    });
+
+    it('circleci_rerun_workflow of a workflow off the list is refused before the rerun is sent; on the list it is sent, its project read once', async () => {
+      const off = 'fda08377-0000-4f4f-a8b5-6ff5e5b6a6b1';
+      const on = 'fda08377-1111-4f4f-a8b5-6ff5e5b6a6b1';
+      const workflow = (id: string, slug: string) => ({ id, name: 'build', status: 'failed', project_slug: slug, pipeline_id: 'p', pipeline_number: 1 });
+      mock.on('GET', `/api/v2/workflow/${off}`, { body: workflow(off, 'gh/other/x') });
+      mock.on('GET', `/api/v2/workflow/${on}`, { body: workflow(on, 'gh/acme/app') });
+      mock.on('POST', /^\/api\/v2\/workflow\/[^/]+\/rerun$/, { status: 202, body: { workflow_id: 'new-workflow' } });
+      const refused = await call('circleci_rerun_workflow', { workflowId: off });
+      expect(refused.isError, textOf(refused)).to.equal(true);
+      expect(refused._meta).to.deep.include({ code: 'policy_denied' });
+      expect(textOf(refused)).to.contain(`workflow ${off} of the CircleCI project gh/other/x`).and.to.contain('add gh/other/x to MCP_ALLOW_CIRCLECI_PROJECTS');
+      expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`GET /api/v2/workflow/${off}`]);
+      mock.requests.length = 0;
+      for (let i = 0; i < 2; i++) {
+        const rerun = await call('circleci_rerun_workflow', { workflowId: on });
+        expect(rerun.isError, textOf(rerun)).to.not.equal(true);
+      }
+      expect(mock.requests.map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+        `GET /api/v2/workflow/${on}`,
+        `POST /api/v2/workflow/${on}/rerun`,
+        `POST /api/v2/workflow/${on}/rerun`,
+      ]);
+    });
+
+    it("circleci_post and circleci_patch by id (a workflow's approval and cancel, a schedule) are refused off the list before they are sent", async () => {
+      const off = 'fda08377-2222-4f4f-a8b5-6ff5e5b6a6b1';
+      mock.on('GET', `/api/v2/workflow/${off}`, {
+        body: { id: off, name: 'deploy', status: 'on_hold', project_slug: 'gh/other/x', pipeline_id: 'p', pipeline_number: 2 },
+      });
+      mock.on('GET', '/api/v2/schedule/sch-1', { body: { id: 'sch-1', name: CANARY, 'project-slug': 'gh/other/x', timetable: {} } });
+      mock.on('POST', /^\/api\/v2\/workflow\//, { status: 202, body: { message: 'Accepted.' } });
+      mock.on('PATCH', '/api/v2/schedule/sch-1', { body: { id: 'sch-1' } });
+      for (const [tool, path, body] of [
+        ['circleci_post', `/workflow/${off}/approve/8e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b`, undefined],
+        ['circleci_post', `/workflow/${off}/cancel`, undefined],
+        ['circleci_patch', '/schedule/sch-1', { description: 'x' }],
+      ] as const) {
+        const result = await call(tool, { path, ...(body ? { body } : {}) });
+        expect(result.isError, `${tool} ${path}: ${textOf(result)}`).to.equal(true);
+        expect(result._meta?.allowlist).to.deep.equal({ setting: 'MCP_ALLOW_CIRCLECI_PROJECTS', value: 'gh/other/x' });
+        expect(textOf(result)).to.contain('nothing was sent');
+      }
+      expect(mock.requests.map((r) => r.method)).to.deep.equal(['GET', 'GET']);
+      // The schedule read by id is decided by what it answers.
+      withheld(await call('circleci_get', { path: '/schedule/sch-1' }), 'MCP_ALLOW_CIRCLECI_PROJECTS', 'gh/other/x');
+    });
+  });
+});
+
+describe('Allowlists over GitHub GraphQL mutations by node id: decided before they are sent', function () {
+  this.timeout(60_000);
+  let mock: MockUpstream;
+  let session: StdioSession;
+  /** Each node id the mock knows: GitHub's `nodes(ids:)` answer for it. */
+  const NODES: Record<string, unknown> = {
+    I_evil: { __typename: 'Issue', repository: { nameWithOwner: 'evil/x' }, url: 'https://github.com/evil/x/issues/4' },
+    I_app: { __typename: 'Issue', repository: { nameWithOwner: 'acme/app' }, url: 'https://github.com/acme/app/issues/5' },
+    U_mia: { __typename: 'User', url: 'https://github.com/mia' },
+    PVT_1: { __typename: 'ProjectV2' },
+  };
+  const mutations = (): number => mock.requests.filter((r) => r.path === '/graphql' && r.body.includes('mutation')).length;
+  const call = async (query: string, variables?: Record<string, unknown>): Promise<CallToolResult> =>
+    (await session.client.callTool({ name: 'github_graphql', arguments: { query, ...(variables ? { variables } : {}) } })) as CallToolResult;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    session = await connectStdio({ env: { ...vendorEnv(mock), ...LISTS, GITHUB_GRAPHQL_MUTATIONS: 'true' } });
+  });
+  after(async () => {
+    await session?.close();
+    await mock?.close();
+  });
+  beforeEach(() => {
+    mock.reset();
+    mock.on('POST', '/graphql', (request) => {
+      const { query, variables } = JSON.parse(request.body) as { query: string; variables?: { ids?: string[] } };
+      if (query.includes('nodes(ids:')) return { body: { data: { nodes: (variables?.ids ?? []).map((id) => NODES[id] ?? null) } } };
+      return { body: { data: { addComment: { commentEdge: { node: { url: 'https://github.com/x/y/issues/1#issuecomment-1' } } } } } };
+    });
+  });
+
+  const ADD_COMMENT = 'mutation($id: ID!) { addComment(input: {subjectId: $id, body: "hi"}) { commentEdge { node { url } } } }';
+
+  it('a comment on an issue of a repository off the list is refused, and the mutation never sent', async () => {
+    for (const [query, variables] of [
+      [ADD_COMMENT, { id: 'I_evil' }],
+      ['mutation { addComment(input: {subjectId: "I_evil", body: "hi", clientMutationId: "I_app"}) { clientMutationId } }', undefined],
+      [
+        'mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) { clientMutationId } }',
+        { input: { assignableId: 'I_evil', assigneeIds: ['U_mia'] } },
+      ],
+    ] as const) {
+      const result = await call(query, variables);
+      expect(result.isError, query).to.equal(true);
+      expect(result._meta, query).to.deep.include({ code: 'policy_denied' });
+      expect(result._meta?.allowlist).to.deep.equal({ setting: 'MCP_ALLOW_REPOS', value: 'evil/x' });
+      expect(textOf(result)).to.contain('node I_evil of the GitHub repository evil/x').and.to.contain('nothing was sent');
+    }
+    expect(mutations(), 'mutations the mock received').to.equal(0);
+  });
+
+  it('a node that belongs to no repository the list can decide refuses it; one of a listed repository, or a person, is sent', async () => {
+    const project = await call('mutation { updateProjectV2(input: {projectId: "PVT_1", title: "x"}) { clientMutationId } }');
+    expect(textOf(project)).to.contain('node PVT_1 (a ProjectV2), which belongs to no repository MCP_ALLOW_REPOS can decide');
+    expect(mutations()).to.equal(0);
+    const ok = await call('mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) { clientMutationId } }', {
+      input: { assignableId: 'I_app', assigneeIds: ['U_mia'] },
+    });
+    expect(ok.isError, textOf(ok)).to.not.equal(true);
+    expect(mutations()).to.equal(1);
+    // The issue's repository is remembered: the next comment on it reads nothing first.
+    const lookups = (): number => mock.requests.filter((r) => r.body.includes('nodes(ids:')).length;
+    const before = lookups();
+    expect((await call(ADD_COMMENT, { id: 'I_app' })).isError).to.not.equal(true);
+    expect(lookups()).to.equal(before);
+    expect(mutations()).to.equal(2);
   });
 });
 

@@ -27,6 +27,10 @@ interface Issued {
  */
 export class GithubOAuthMock {
   readonly refreshUses: Array<{ token: string; ok: boolean }> = [];
+  /** How long a GitHub App's user tokens it issues last, in seconds (GitHub: 8 hours). */
+  tokenSeconds = 28_800;
+  /** Answers a refresh grant in GitHub's place when it returns a reply (a rate limit), before the token is read or spent. */
+  limitRefresh: (() => MockReply | undefined) | undefined;
   private readonly codes = new Map<string, Issued & { challenge: string | null; redirectUri: string | null }>();
   private readonly devices = new Map<string, Issued & { userCode: string; approved: boolean; interval: number; lastPoll: number }>();
   private readonly access = new Map<string, Issued & { expiresAt: number | null }>();
@@ -160,6 +164,8 @@ export class GithubOAuthMock {
       return answer(request, { error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
     }
     if (form.grant_type === 'refresh_token') {
+      const limited = this.limitRefresh?.();
+      if (limited !== undefined) return limited;
       const old = this.refresh.get(form.refresh_token ?? '');
       this.refreshUses.push({ token: hash(form.refresh_token ?? ''), ok: old !== undefined && !old.used });
       if (old === undefined || old.used)
@@ -205,9 +211,16 @@ export class GithubOAuthMock {
     }
     const refreshToken = `ghr_${randomBytes(30).toString('hex')}`;
     leakAudit.addCanaries([refreshToken]);
-    this.access.set(accessToken, { ...who, expiresAt: Date.now() + 28_800_000 });
+    this.access.set(accessToken, { ...who, expiresAt: Date.now() + this.tokenSeconds * 1000 });
     this.refresh.set(refreshToken, { login: who.login, id: who.id, used: false });
-    return { access_token: accessToken, expires_in: 28800, refresh_token: refreshToken, refresh_token_expires_in: 15897600, scope: '', token_type: 'bearer' };
+    return {
+      access_token: accessToken,
+      expires_in: this.tokenSeconds,
+      refresh_token: refreshToken,
+      refresh_token_expires_in: 15897600,
+      scope: '',
+      token_type: 'bearer',
+    };
   }
 
   private deleteGrant(request: RecordedRequest): MockReply {
