@@ -119,12 +119,16 @@ export class SandboxPool {
         );
       };
       const onAbort = (): void => halt(limitStop.cancelled());
-      // A worker that does not report in time (it should never happen: QuickJS checks the clock as it runs) is ended.
-      const watchdog = setTimeout(() => {
-        broken();
-        void worker.terminate();
-        finish({ kind: 'stopped', stop: limitStop.wall(limits.wallMs) }, 0);
-      }, limits.wallMs + WATCHDOG_GRACE_MS);
+      // A worker that does not report in time (it should never happen: QuickJS checks the clock as it runs) is
+      // ended; the clock starts with the program, not with its compiling.
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const watch = (): void => {
+        watchdog = setTimeout(() => {
+          broken();
+          void worker.terminate();
+          finish({ kind: 'stopped', stop: limitStop.wall(limits.wallMs) }, 0);
+        }, limits.wallMs + WATCHDOG_GRACE_MS);
+      };
       worker.on('message', onMessage);
       worker.once('error', onFailure);
       worker.once('exit', onFailure);
@@ -135,7 +139,10 @@ export class SandboxPool {
       script.then(
         (compiled) => {
           if (settled) return;
-          if (halted === undefined) return post({ type: 'run', script: compiled, toolNames: host.toolNames, limits });
+          if (halted === undefined) {
+            watch();
+            return post({ type: 'run', script: compiled, toolNames: host.toolNames, limits });
+          }
           // Cancelled while it compiled: it never runs.
           post({ type: 'discard' });
           finish({ kind: 'stopped', stop: halted }, 0);

@@ -86,6 +86,15 @@ describe('code mode: a sandbox made ready while its program compiles', function 
     expect(next.end).to.deep.equal({ kind: 'returned', json: '3' });
   });
 
+  it("counts wall time from the program's start, not from its compiling", async () => {
+    const compiling = pending();
+    const running = pool.run(compiling.promise, recordingHost(), { ...LIMITS, wallMs: 100 }, new AbortController().signal);
+    // Longer than the wall time and the watchdog's grace after it (2 s): a slow compile is not the program's time.
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    compiling.resolve(script('return 4;'));
+    expect((await running).end).to.deep.equal({ kind: 'returned', json: '4' });
+  });
+
   it('reports a program that fails to compile at once when every thread is busy, without waiting for one', async () => {
     let busyEnded = false;
     const busy = pool.run(script('for (;;) await null;'), recordingHost(), { ...LIMITS, cpuMs: 800 }, new AbortController().signal);
