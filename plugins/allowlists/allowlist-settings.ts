@@ -28,3 +28,11 @@ export const AllowlistSettings = Type.Object({
 });
 
 export type AllowlistConfig = Static<typeof AllowlistSettings>;
+
+/**
+ * Whether any list is set (a value with an entry, as allowlistOf reads it): unset, no result ever carries an
+ * `allowlist` member, which code mode's declarations then leave out.
+ */
+export function anyAllowlistSet(config: AllowlistConfig): boolean {
+  return Object.values(config).some((value) => value.split(',').some((entry) => entry.trim() !== ''));
+}

@@ -3,7 +3,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { defineTool } from '../../core/plugin/define-tool.js';
 import type { ToolCatalogue } from '../../core/plugin/tool-catalogue.js';
 import type { CodeModeSettings } from './code-mode-settings.js';
-import { GLOBALS_NOTE, sharedTypesOf, toolsObject, type DeclarationCache } from './declarations.js';
+import { answerHead, toolsObject, type DeclarationCache } from './declarations.js';
 import type * as ExecuteModule from './execute-program.js';
 import type { SandboxPool } from './sandbox/sandbox-pool.js';
 import { searchTools, toolIndex } from './tool-search.js';
@@ -52,7 +52,7 @@ export const SEARCH_TOOLS = defineTool({
     });
     if (found.length === 0) return { text: `No tool matches. The toolsets and their tools:\n${toolIndex(reachable)}` };
     const declared = found.map((t) => code.declarations.of(t.descriptor));
-    return { text: [GLOBALS_NOTE, sharedTypesOf(declared), ...declared.map((d) => d.namespace), toolsObject(declared)].join('') };
+    return { text: [answerHead(declared), ...declared.map((d) => d.namespace), toolsObject(declared)].join('') };
   },
 });
 
@@ -61,7 +61,7 @@ export const EXECUTE = defineTool({
   title: 'Run a program',
   description:
     'Run TypeScript in a sandbox: an async function body; await tools.<name>(args) (see search_tools) for structured results. ' +
-    'Returns what it prints and returns: print only what you need.',
+    'console.log prints; no timers, fetch or process. Returns what it prints and returns: print only what you need.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: ExecuteArgs,
   toolset: 'code',

@@ -9,7 +9,16 @@ import { docComment, typeOf, type TypeStyle } from './schema-types.js';
 const TEXT_ONLY_INPUTS = new Set(['outputFormat']);
 
 /** Output properties a program never sees: an incomplete value is read back whole before the program gets it. */
-const RESOLVED_OUTPUTS = new Set(['incomplete']);
+const RESOLVED_OUTPUTS = ['incomplete'];
+
+/** The envelope's member only an allowlist (MCP_ALLOW_*) adds: declared only where one is set. */
+const ALLOWLIST_OUTPUT = 'allowlist';
+
+/** What a server's configuration says of the values its tools can return. */
+export interface DeclarationOptions {
+  /** Whether an MCP_ALLOW_* list is set: without one, no result has an `allowlist` member. */
+  readonly allowlists: boolean;
+}
 
 /**
  * Types many tools share, declared once (SANDBOX_GLOBALS) and written by name in each tool's declarations: an
@@ -39,17 +48,22 @@ ${SHARED_TYPES.map(([name, type]) => `type ${name} = ${type};`).join('\n')}
 `;
 
 /**
- * What search_tools says of the globals and of the properties many tools share, once: their declarations are in
- * SANDBOX_GLOBALS, which programs are checked against.
+ * What search_tools says once of the properties many tools share, and of the errors a call throws (their
+ * declarations are in SANDBOX_GLOBALS, which programs are checked against). What the sandbox offers (console.log,
+ * no timers) is said by execute's description, which a model reads before it searches.
  */
 export const GLOBALS_NOTE =
-  '// console.log prints. A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}. No timers, fetch or process.\n' +
-  '// jq: JMESPath projection of the upstream body, returned as data (unknown: cast it). page/perPage: paging; nextPage: the next page or null; allowlist: items the MCP_ALLOW_* lists left out.\n';
+  '// A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}.\n' +
+  '// data: the upstream body, or what jq (JMESPath) projects of it: cast it. nextPage: the next page, or null.\n';
 
-/** The shared types a search answer uses, declared as SANDBOX_GLOBALS declares them. */
-export function sharedTypesOf(declared: readonly ToolDeclaration[]): string {
+/** The note's line on the allowlist member, in an answer that declares it. */
+const ALLOWLIST_NOTE = '// allowlist: items the MCP_ALLOW_* lists left out.\n';
+
+/** The head of a search answer: the note, then the shared types its declarations use, declared as SANDBOX_GLOBALS declares them. */
+export function answerHead(declared: readonly ToolDeclaration[]): string {
   const used = SHARED_TYPES.filter(([name]) => declared.some((d) => new RegExp(`\\b${name}\\b`).test(d.namespace)));
-  return used.map(([name, type]) => `type ${name} = ${type};\n`).join('');
+  const allowlist = used.some(([name]) => name === 'Allowlist') ? ALLOWLIST_NOTE : '';
+  return GLOBALS_NOTE + allowlist + used.map(([name, type]) => `type ${name} = ${type};\n`).join('');
 }
 
 /** `github_list_workflow_runs` -> `GithubListWorkflowRuns`: the namespace of a tool's Input and Output types. */
@@ -73,16 +87,17 @@ export interface ToolDeclaration {
  * `Output` from `outputSchema` (a tool without one resolves with its text: `string`), descriptions as doc
  * comments.
  */
-export function declareTool(tool: ToolDescriptor): ToolDeclaration {
+export function declareTool(tool: ToolDescriptor, options: DeclarationOptions = { allowlists: true }): ToolDeclaration {
   const space = namespaceName(tool.name);
+  const unseen = new Set(options.allowlists ? RESOLVED_OUTPUTS : [...RESOLVED_OUTPUTS, ALLOWLIST_OUTPUT]);
   const input = typeOf(withoutProperties(tool.inputSchema, TEXT_ONLY_INPUTS), 'input', 1, STYLE);
-  const output = tool.outputSchema === undefined ? 'string' : typeOf(withoutProperties(tool.outputSchema, RESOLVED_OUTPUTS), 'output', 1, STYLE);
+  const output = tool.outputSchema === undefined ? 'string' : typeOf(withoutProperties(tool.outputSchema, unseen), 'output', 1, STYLE);
   const namespace = `declare namespace ${space} {\n  type Input = ${input};\n  type Output = ${output};\n}\n`;
   const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
   const argsOptional = required.every((key) => properties[key]?.default !== undefined);
   // The description says what the title does, and more: the title only when there is no description.
-  const about = typeof tool.description === 'string' && tool.description !== '' ? tool.description : (tool.title ?? '');
+  const about = withoutTextSentences(typeof tool.description === 'string' && tool.description !== '' ? tool.description : (tool.title ?? ''));
   const readOnly = (tool.annotations as { readOnlyHint?: boolean } | undefined)?.readOnlyHint === true;
   const doc = docComment(about + (readOnly ? '' : '\n(A write.)'), '  ');
   const method = `${doc}  ${tool.name}(args${argsOptional ? '?' : ''}: ${space}.Input): Promise<${space}.Output>;`;
@@ -97,6 +112,22 @@ export function declarationsFile(tools: readonly ToolDeclaration[]): string {
 /** The `tools` object of some tools (what search_tools shows after their namespaces). */
 export function toolsObject(tools: readonly ToolDeclaration[]): string {
   return `declare const tools: {\n${tools.map((t) => t.method).join('\n')}\n};\n`;
+}
+
+/**
+ * A description without its sentences about the result's text (those naming a TEXT_ONLY_INPUTS argument, such
+ * as "The text is the response body (TOON, or JSON with outputFormat "json")."): a program gets the value.
+ */
+function withoutTextSentences(description: string): string {
+  const aboutText = new RegExp(`\\b(${[...TEXT_ONLY_INPUTS].join('|')})\\b`);
+  return description
+    .split('\n')
+    .flatMap((line) => {
+      const sentences = line.split(/(?<=\.)\s+/);
+      const kept = sentences.filter((sentence) => !aboutText.test(sentence));
+      return kept.length === 0 && sentences.length > 0 && line !== '' ? [] : [kept.join(' ')];
+    })
+    .join('\n');
 }
 
 function withoutProperties(schema: Record<string, unknown>, names: ReadonlySet<string>): Record<string, unknown> {
@@ -115,10 +146,12 @@ export class DeclarationCache {
   private readonly byTool = new Map<string, ToolDeclaration>();
   private last: { key: string; text: string } | undefined;
 
+  constructor(private readonly options: DeclarationOptions = { allowlists: true }) {}
+
   of(tool: ToolDescriptor): ToolDeclaration {
     let declared = this.byTool.get(tool.name);
     if (declared === undefined) {
-      declared = declareTool(tool);
+      declared = declareTool(tool, this.options);
       this.byTool.set(tool.name, declared);
     }
     return declared;

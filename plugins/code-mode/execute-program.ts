@@ -39,7 +39,8 @@ export interface ExecuteCall {
 export async function executeProgram(deps: ExecuteDeps, call: ExecuteCall): Promise<ToolOutput> {
   const { limits, typeCheck } = deps.settings;
   const reachable = (await deps.catalogue.reachable(call.principal)).map((t) => t.descriptor);
-  const script = await compileProgram(call.code, { declarations: deps.declarations.fileFor(reachable), typeCheck });
+  // Not awaited here: the sandbox is made ready while the program compiles, and runs it only once it has.
+  const script = compileProgram(call.code, { declarations: deps.declarations.fileFor(reachable), typeCheck });
   const ended = new AbortController();
   const inner = new InnerCalls(
     deps.catalogue,

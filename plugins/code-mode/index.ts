@@ -8,6 +8,7 @@ import { TOKENS } from '../../core/tokens.js';
 import { CodeModeSettingsSchema, readCodeModeSettings, type CodeModeSettings } from './code-mode-settings.js';
 import { EXECUTE, SEARCH_TOOLS, type CodeModeDeps } from './code-tools.js';
 import { DeclarationCache } from './declarations.js';
+import { AllowlistSettings, anyAllowlistSet } from '../allowlists/allowlist-settings.js';
 import type * as ExecuteModule from './execute-program.js';
 import type { SandboxPool } from './sandbox/sandbox-pool.js';
 
@@ -26,7 +27,7 @@ import type { SandboxPool } from './sandbox/sandbox-pool.js';
 })
 export class CodeModePlugin implements DevtoolsPlugin, CodeModeDeps {
   readonly config: CodeModeSettings;
-  readonly declarations = new DeclarationCache();
+  readonly declarations: DeclarationCache;
   private loaded: Promise<{ execute: typeof ExecuteModule; sandboxes: SandboxPool }> | undefined;
 
   constructor(
@@ -35,6 +36,7 @@ export class CodeModePlugin implements DevtoolsPlugin, CodeModeDeps {
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
   ) {
     this.config = readCodeModeSettings(settings);
+    this.declarations = new DeclarationCache({ allowlists: anyAllowlistSet(settings.of(AllowlistSettings)) });
   }
 
   runner(): Promise<{ execute: typeof ExecuteModule; sandboxes: SandboxPool }> {

@@ -66,11 +66,20 @@ export async function compileProgram(source: string, target: CompileTarget): Pro
 /** How a program is emitted: what the sandbox's QuickJS runs, strict, without the author's comments. */
 const EMIT: TS.CompilerOptions = { target: 9 /* ES2022 */, module: 99 /* ESNext */, alwaysStrict: true, removeComments: true };
 
-// ES2023's library only: no DOM and no Node types, so `process`, `require`, `fetch` or `setTimeout` do not check.
+/**
+ * The standard library a program is checked against: ES2023's only (no DOM and no Node types, so `process`,
+ * `require`, `fetch` or `setTimeout` do not check), read once from TypeScript's lib.es2023.d.ts and the files it
+ * references, as one file (LIBRARY). TypeScript's own ~60 lib files would have each new type checker merge the
+ * same interfaces again (Array, Promise and the like are declared across a dozen of them) before it checks
+ * anything; in one file the parser merges them once, and the file is kept.
+ */
+const STANDARD_LIBRARY = 'es2023';
+const LIBRARY = `${DIR}/lib.d.ts`;
+
 const OPTIONS: TS.CompilerOptions = {
   ...EMIT,
   strict: true,
-  lib: ['lib.es2023.d.ts'],
+  noLib: true,
   types: [],
   skipLibCheck: true,
   noFallthroughCasesInSwitch: true,
@@ -90,19 +99,38 @@ function transpile(ts: TypeScript, wrapped: string): Compiled {
 }
 
 /**
- * What every check shares, made by the first one: the standard library's files (read from disk once), their and
- * the declarations' syntax trees (parsed and bound once), and the last program, handed to the next as its old
- * program so that TypeScript reuses its structure (lib files found, references resolved) and only the program
- * file changes. What each check still does is its own: a type checker over the files, and the program's check.
+ * What every check shares, made by the first one: the standard library as one file and the declarations, each
+ * parsed and bound once, and the last program, handed to the next as its old program so that TypeScript reuses
+ * its structure and only the program file changes. What each check still does is its own: a type checker over
+ * the files, and the program's check.
  */
 interface CheckState {
-  readonly libDir: string;
-  readonly libTexts: Map<string, string | undefined>;
-  readonly parsed: Map<string, TS.SourceFile>;
+  readonly library: TS.SourceFile;
   declarations: { text: string; file: TS.SourceFile | undefined } | undefined;
   last: TS.Program | undefined;
 }
 let state: CheckState | undefined;
+
+/**
+ * TypeScript's lib.<name>.d.ts and every lib file it references, each once, referenced files first, as one text
+ * without the `/// <reference lib>` lines (the files are all there).
+ */
+export function standardLibrary(ts: TypeScript, name = STANDARD_LIBRARY): string {
+  const dir = dirname(ts.getDefaultLibFilePath({ target: EMIT.target! }));
+  const texts: string[] = [];
+  const seen = new Set<string>();
+  const add = (lib: string): void => {
+    if (seen.has(lib)) return;
+    seen.add(lib);
+    const text = ts.sys.readFile(`${dir}/lib.${lib}.d.ts`);
+    if (text === undefined) throw new Error(`TypeScript's lib.${lib}.d.ts is missing from ${dir}`);
+    for (const [, referenced] of text.matchAll(REFERENCE_LIB)) add(referenced!);
+    texts.push(text.replaceAll(REFERENCE_LIB, ''));
+  };
+  add(name);
+  return texts.join('\n');
+}
+const REFERENCE_LIB = /^\/\/\/ <reference lib="([^"]+)" \/>\r?\n?/gm;
 
 /**
  * With type checking: one program checks and emits (the program file parsed once); syntax errors first, then
@@ -110,9 +138,7 @@ let state: CheckState | undefined;
  */
 function checkAndEmit(ts: TypeScript, wrapped: string, declarations: string): Compiled {
   const s = (state ??= {
-    libDir: dirname(ts.getDefaultLibFilePath(OPTIONS)),
-    libTexts: new Map(),
-    parsed: new Map(),
+    library: ts.createSourceFile(LIBRARY, standardLibrary(ts), EMIT.target!, true),
     declarations: undefined,
     last: undefined,
   });
@@ -122,37 +148,25 @@ function checkAndEmit(ts: TypeScript, wrapped: string, declarations: string): Co
     s.last = undefined;
   }
   const current = s.declarations;
-  const readLib = (fileName: string): string | undefined => {
-    if (!fileName.startsWith(s.libDir)) return undefined;
-    if (!s.libTexts.has(fileName)) s.libTexts.set(fileName, ts.sys.readFile(fileName));
-    return s.libTexts.get(fileName);
-  };
+  const files = new Map<string, () => TS.SourceFile>([
+    [LIBRARY, () => s.library],
+    [DECLARATIONS, () => (current.file ??= ts.createSourceFile(DECLARATIONS, declarations, EMIT.target!, true))],
+    [PROGRAM, () => ts.createSourceFile(PROGRAM, wrapped, EMIT.target!, true)],
+  ]);
   const host: TS.CompilerHost = {
-    getSourceFile: (fileName, version) => {
-      if (fileName === PROGRAM) return ts.createSourceFile(fileName, wrapped, version, true);
-      if (fileName === DECLARATIONS) return (current.file ??= ts.createSourceFile(fileName, declarations, version, true));
-      let file = s.parsed.get(fileName);
-      if (file === undefined) {
-        const text = readLib(fileName);
-        if (text === undefined) return undefined;
-        file = ts.createSourceFile(fileName, text, version as TS.ScriptTarget, true);
-        s.parsed.set(fileName, file);
-      }
-      return file;
-    },
-    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    getDefaultLibLocation: () => s.libDir,
+    getSourceFile: (fileName) => files.get(fileName)?.(),
+    getDefaultLibFileName: () => LIBRARY,
     writeFile: () => undefined,
     getCurrentDirectory: () => DIR,
     getCanonicalFileName: (fileName) => fileName,
     useCaseSensitiveFileNames: () => true,
     getNewLine: () => '\n',
-    fileExists: (fileName) => fileName === PROGRAM || fileName === DECLARATIONS || readLib(fileName) !== undefined,
-    readFile: (fileName) => (fileName === PROGRAM ? wrapped : fileName === DECLARATIONS ? declarations : readLib(fileName)),
-    directoryExists: (dir) => dir === DIR || dir.startsWith(s.libDir),
+    fileExists: (fileName) => files.has(fileName),
+    readFile: (fileName) => files.get(fileName)?.().text,
+    directoryExists: (dir) => dir === DIR,
     getDirectories: () => [],
   };
-  const program = ts.createProgram([DECLARATIONS, PROGRAM], OPTIONS, host, s.last);
+  const program = ts.createProgram([LIBRARY, DECLARATIONS, PROGRAM], OPTIONS, host, s.last);
   s.last = program;
   const file = program.getSourceFile(PROGRAM)!;
   const syntax = program.getSyntacticDiagnostics(file);

@@ -34,12 +34,40 @@ export interface ProgramRun {
 /** Stack a program may use; deep recursion overflows it (QuickJS's own guard, far below the host's). */
 const STACK_BYTES = 512 * 1024;
 
+/** A sandbox made ready for one program (runtime, limits, doors, prelude), not yet given it; or why it could not be. */
+export type PreparedSandbox =
+  | { readonly ready: true; readonly startupMs: number; run(script: string, control: HaltControl): Promise<ProgramEnd> }
+  | { readonly ready: false; readonly startupMs: number; readonly end: ProgramEnd };
+
 /**
- * Runs a compiled program in a QuickJS sandbox of its own (sandbox/quickjs-module.ts) under `limits`: memory and
- * stack are QuickJS's limits; CPU time and wall time are watched by the interrupt handler while the program's
- * code runs, and by a timer while it awaits tool calls. It has no way out but the host's doors: no module loader,
- * no timers, no `std`/`os`. Resolves when the program ends, however it ends; never rejects for the program's sake.
+ * Makes a QuickJS sandbox of its own (sandbox/quickjs-module.ts) ready for one program under `limits`: memory
+ * and stack are QuickJS's limits; CPU time and wall time are watched by the interrupt handler while the
+ * program's code runs, and by a timer while it awaits tool calls (both from `run`, which starts the wall clock).
+ * It has no way out but the host's doors: no module loader, no timers, no `std`/`os`. Nothing of a program is
+ * in it until `run`, so it may be made while the program is still being compiled, and dropped if it fails to.
  */
+export async function prepareSandbox(
+  host: ProgramHost,
+  limits: ProgramLimits,
+  instance: Promise<QuickJSWASMModule> = freshQuickJs(),
+): Promise<PreparedSandbox> {
+  const started = performance.now();
+  const quickjs = await instance;
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(STACK_BYTES);
+  const context = runtime.newContext();
+  const run = new Run(runtime, context, host, limits);
+  const installed = run.install();
+  const startupMs = performance.now() - started;
+  if (!installed) return { ready: false, startupMs, end: run.ending! };
+  // Nothing is freed one object at a time afterwards: the WebAssembly instance is the program's alone and is
+  // dropped whole, with its memory (QuickJS asserts, and aborts its instance, when a runtime is freed while
+  // objects a program made are still linked, as a stopped program's are).
+  return { ready: true, startupMs, run: (script, control) => run.start(script, control) };
+}
+
+/** Runs a compiled program in a sandbox made for it (prepareSandbox). Resolves when the program ends, however it ends; never rejects for the program's sake. */
 export async function runProgram(
   script: string,
   host: ProgramHost,
@@ -47,20 +75,12 @@ export async function runProgram(
   control: HaltControl,
   instance: Promise<QuickJSWASMModule> = freshQuickJs(),
 ): Promise<ProgramRun> {
-  const started = performance.now();
-  const quickjs = await instance;
-  const runtime = quickjs.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
-  runtime.setMaxStackSize(STACK_BYTES);
-  const context = runtime.newContext();
-  const run = new Run(runtime, context, host, limits, started, control);
-  if (!run.install()) return { end: run.ending!, startupMs: performance.now() - started };
-  const startupMs = performance.now() - started;
-  // Nothing is freed one object at a time afterwards: the WebAssembly instance is the program's alone and is
-  // dropped whole, with its memory (QuickJS asserts, and aborts its instance, when a runtime is freed while
-  // objects a program made are still linked, as a stopped program's are).
-  return { end: await run.start(script), startupMs };
+  const sandbox = await prepareSandbox(host, limits, instance);
+  return { end: sandbox.ready ? await sandbox.run(script, control) : sandbox.end, startupMs: sandbox.startupMs };
 }
+
+/** How a sandbox is controlled before its program starts: nothing from the server halts the prelude. */
+const NOT_STARTED: HaltControl = { halted: () => false, onHalt: () => undefined };
 
 /** One program's run: the VM, its doors, and the bookkeeping of its limits. */
 class Run {
@@ -69,19 +89,18 @@ class Run {
   private cpuUsed = 0;
   private enteredAt = -1;
   private inFlight = 0;
-  private readonly wallDeadline: number;
   private settle: ((end: ProgramEnd) => void) | undefined;
   private watch: QuickJSHandle | undefined;
+  /** The server's halt control, from the program's start; the wall clock too starts then. */
+  private control = NOT_STARTED;
+  private wallDeadline = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly runtime: QuickJSRuntime,
     private readonly context: QuickJSContext,
     private readonly host: ProgramHost,
     private readonly limits: ProgramLimits,
-    started: number,
-    private readonly control: HaltControl,
   ) {
-    this.wallDeadline = started + limits.wallMs;
     runtime.setInterruptHandler(() => this.shouldInterrupt());
   }
 
@@ -114,7 +133,9 @@ class Run {
   }
 
   /** Evaluates the program and drives it until it ends. */
-  start(script: string): Promise<ProgramEnd> {
+  start(script: string, control: HaltControl): Promise<ProgramEnd> {
+    this.control = control;
+    this.wallDeadline = performance.now() + this.limits.wallMs;
     const ended = new Promise<ProgramEnd>((resolve) => (this.settle = resolve));
     this.control.onHalt((stop) => this.halt(stop));
     const timer = setTimeout(() => this.halt(limitStop.wall(this.limits.wallMs)), Math.max(0, this.wallDeadline - performance.now()));

@@ -10,7 +10,12 @@ export interface StopMessage {
 
 /** What the server sends a sandbox worker. */
 export type ToWorker =
+  /** Make the next program's sandbox ready (while the server compiles it): its tools and limits. */
+  | { readonly type: 'prepare'; readonly toolNames: readonly string[]; readonly limits: ProgramLimits }
+  /** Run a program: in the sandbox `prepare` made, else in one made now for these tools and limits. */
   | { readonly type: 'run'; readonly script: string; readonly toolNames: readonly string[]; readonly limits: ProgramLimits }
+  /** The program `prepare` was for will not run (it did not compile, or its caller went): drop its sandbox. */
+  | { readonly type: 'discard' }
   | { readonly type: 'reply'; readonly callId: number; readonly reply: string }
   | { readonly type: 'halt'; readonly stop: StopMessage };
 

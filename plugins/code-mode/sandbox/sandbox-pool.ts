@@ -39,12 +39,23 @@ export class SandboxPool {
 
   constructor(private readonly size: number) {}
 
-  async run(script: string, host: ProgramHost, limits: ProgramLimits, signal: AbortSignal): Promise<ProgramRun> {
-    const pooled = await this.acquire(signal);
-    if (pooled === undefined) return { end: { kind: 'stopped', stop: limitStop.cancelled() }, startupMs: 0 };
+  /**
+   * Runs one program. `script` may still be being made (compiled): a thread that is free at once starts making
+   * the program's sandbox meanwhile, and the program runs when its script is there. A script that rejects is
+   * never run (its sandbox is dropped) and `run` rejects with its error.
+   */
+  async run(script: string | Promise<string>, host: ProgramHost, limits: ProgramLimits, signal: AbortSignal): Promise<ProgramRun> {
+    const compiled = Promise.resolve(script);
+    // Awaited below or in runOn; marked handled now, as it may reject before either gets to it.
+    compiled.catch(() => undefined);
+    // No thread free at once: the script first, so that a program that does not compile says so without waiting for one.
+    const pooled = this.idle.pop() ?? (await compiled.then(() => this.acquire(signal)));
+    if (pooled === undefined) {
+      return { end: { kind: 'stopped', stop: limitStop.cancelled() }, startupMs: 0 };
+    }
     let healthy = true;
     try {
-      return await this.runOn(pooled, script, host, limits, signal, () => (healthy = false));
+      return await this.runOn(pooled, compiled, host, limits, signal, () => (healthy = false));
     } finally {
       this.release(pooled, healthy);
     }
@@ -55,9 +66,16 @@ export class SandboxPool {
     await Promise.all(this.idle.splice(0).map((p) => p.worker.terminate()));
   }
 
-  private runOn(pooled: PooledWorker, script: string, host: ProgramHost, limits: ProgramLimits, signal: AbortSignal, broken: () => void): Promise<ProgramRun> {
+  private runOn(
+    pooled: PooledWorker,
+    script: Promise<string>,
+    host: ProgramHost,
+    limits: ProgramLimits,
+    signal: AbortSignal,
+    broken: () => void,
+  ): Promise<ProgramRun> {
     const { worker, haltFlag } = pooled;
-    return new Promise<ProgramRun>((resolve) => {
+    return new Promise<ProgramRun>((resolve, reject) => {
       let halted: ProgramStop | undefined;
       let settled = false;
       const post = (message: ToWorker): void => worker.postMessage(message);
@@ -67,15 +85,18 @@ export class SandboxPool {
         Atomics.store(haltFlag, 0, 1);
         post({ type: 'halt', stop: { code: stop.code, message: stop.message, ...(stop.meta && { meta: stop.meta }) } });
       };
-      const finish = (end: ProgramEnd, startupMs: number): void => {
-        if (settled) return;
+      const detach = (): boolean => {
+        if (settled) return false;
         settled = true;
         clearTimeout(watchdog);
         signal.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('error', onFailure);
         worker.off('exit', onFailure);
-        resolve({ end: halted === undefined ? end : { kind: 'stopped', stop: halted }, startupMs });
+        return true;
+      };
+      const finish = (end: ProgramEnd, startupMs: number): void => {
+        if (detach()) resolve({ end: halted === undefined ? end : { kind: 'stopped', stop: halted }, startupMs });
       };
       const onMessage = (message: FromWorker): void => {
         if (message.type === 'call') {
@@ -98,18 +119,40 @@ export class SandboxPool {
         );
       };
       const onAbort = (): void => halt(limitStop.cancelled());
-      // A worker that does not report in time (it should never happen: QuickJS checks the clock as it runs) is ended.
-      const watchdog = setTimeout(() => {
-        broken();
-        void worker.terminate();
-        finish({ kind: 'stopped', stop: limitStop.wall(limits.wallMs) }, 0);
-      }, limits.wallMs + WATCHDOG_GRACE_MS);
+      // A worker that does not report in time (it should never happen: QuickJS checks the clock as it runs) is
+      // ended; the clock starts with the program, not with its compiling.
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const watch = (): void => {
+        watchdog = setTimeout(() => {
+          broken();
+          void worker.terminate();
+          finish({ kind: 'stopped', stop: limitStop.wall(limits.wallMs) }, 0);
+        }, limits.wallMs + WATCHDOG_GRACE_MS);
+      };
       worker.on('message', onMessage);
       worker.once('error', onFailure);
       worker.once('exit', onFailure);
       signal.addEventListener('abort', onAbort, { once: true });
-      post({ type: 'run', script, toolNames: host.toolNames, limits });
       if (signal.aborted) onAbort();
+      // The sandbox is made while the script is compiled; nothing of the program is in it before 'run'.
+      post({ type: 'prepare', toolNames: host.toolNames, limits });
+      script.then(
+        (compiled) => {
+          if (settled) return;
+          if (halted === undefined) {
+            watch();
+            return post({ type: 'run', script: compiled, toolNames: host.toolNames, limits });
+          }
+          // Cancelled while it compiled: it never runs.
+          post({ type: 'discard' });
+          finish({ kind: 'stopped', stop: halted }, 0);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          post({ type: 'discard' });
+          if (detach()) reject(error as Error);
+        },
+      );
     });
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { declareTool, GLOBALS_NOTE, SANDBOX_GLOBALS } from '../../../plugins/code-mode/declarations.js';
+import { answerHead, declareTool, GLOBALS_NOTE, SANDBOX_GLOBALS } from '../../../plugins/code-mode/declarations.js';
 import { typeOf } from '../../../plugins/code-mode/schema-types.js';
 import { compileProgram } from '../../../plugins/code-mode/program-compiler.js';
 import { VENDORS } from '../../../server/bootstrap/builtin-plugins.js';
@@ -112,8 +112,69 @@ describe('code mode: declarations from the schemas', () => {
         '  type Output = { data: unknown; nextPage: number | null; cache: { /** From the cache. */ hit: boolean }; provenance?: Provenance };\n}\n',
     );
     // What the note says once, and the shared type a program is checked against.
-    expect(GLOBALS_NOTE).to.match(/jq: JMESPath projection/);
+    expect(GLOBALS_NOTE).to.match(/what jq \(JMESPath\) projects of it/);
     expect(SANDBOX_GLOBALS).to.include('type Provenance = { fence: string | null; untrusted: number; private: number; withheld?: number };');
+  });
+});
+
+describe('code mode: declarations say what this server returns, and what a program needs', () => {
+  const envelope = {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {},
+      allowlist: {
+        type: 'object',
+        required: ['leftOut', 'settings', 'note'],
+        properties: { leftOut: { type: 'integer' }, settings: { type: 'array', items: { type: 'string' } }, note: { type: 'string' } },
+      },
+    },
+  };
+  const tool = {
+    name: 'jira_get',
+    description: 'Read from the Jira REST API. The text is the response body (TOON, or JSON with outputFormat "json"). Paths: /rest/api/3/issue/{key}.',
+    inputSchema: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, outputFormat: { enum: ['toon', 'json'] } } },
+    outputSchema: envelope,
+    annotations: { readOnlyHint: true },
+  };
+
+  it('leaves the allowlist member out where no MCP_ALLOW_* list is set, and says it where one is', () => {
+    const without = declareTool(tool, { allowlists: false });
+    expect(without.namespace).to.include('type Output = { data: unknown };');
+    expect(answerHead([without])).to.equal(GLOBALS_NOTE);
+    const withLists = declareTool(tool, { allowlists: true });
+    expect(withLists.namespace).to.include('type Output = { data: unknown; allowlist?: Allowlist };');
+    expect(answerHead([withLists])).to.include('// allowlist: items the MCP_ALLOW_* lists left out.\ntype Allowlist = ');
+  });
+
+  it("leaves out a description's sentences about the result's text, as it leaves out outputFormat", () => {
+    expect(declareTool(tool, { allowlists: false }).method).to.equal(
+      '  /** Read from the Jira REST API. Paths: /rest/api/3/issue/{key}. */\n  jira_get(args: JiraGet.Input): Promise<JiraGet.Output>;',
+    );
+  });
+});
+
+describe('code mode: search_tools declares the allowlist member only on a server with an allowlist', function () {
+  this.timeout(60_000);
+  const search = async (env: Record<string, string>): Promise<string> => {
+    const kernel = await startTestKernel({
+      configFile: { content: JSON.stringify({ plugins: ['github'] }) },
+      env: { GITHUB_TOKEN: 'code-mode-token', MCP_CODE_MODE: 'true', ...env },
+    });
+    try {
+      return textOf(await kernel.call('search_tools', { query: 'github_list_workflow_runs' }));
+    } finally {
+      await kernel.close();
+    }
+  };
+
+  it('leaves it out with no MCP_ALLOW_* list set, and declares it with MCP_ALLOW_REPOS', async () => {
+    const plain = await search({});
+    expect(plain).to.include('type Output = { data: unknown; nextPage: number | null; provenance?: Provenance };');
+    expect(plain).not.to.include('Allowlist');
+    const listed = await search({ MCP_ALLOW_REPOS: 'octo-org/*' });
+    expect(listed).to.include('allowlist?: Allowlist };');
+    expect(listed).to.include('// allowlist: items the MCP_ALLOW_* lists left out.');
   });
 });
 

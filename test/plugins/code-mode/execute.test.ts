@@ -80,6 +80,18 @@ describe('code mode: execute runs a program against the tools', function () {
     expect(t.mock.requests).to.have.length(0);
   });
 
+  it("checks a program against ES2023's library only: its newest methods pass, ES2024's and the host's are type errors", async () => {
+    const ok = await t.kernel.call('execute', { code: 'return [3, 1, 2].toSorted().findLast((n) => n < 3);' });
+    expect(textOf(ok)).to.equal('Returned: 2');
+    const newer = await t.kernel.call('execute', { code: 'return Object.groupBy([1, 2], (n: number) => String(n % 2));' });
+    expect(textOf(newer)).to.match(
+      /has a type error and was not run; fix it and run it again:\nline 1, column 15: Property 'groupBy' does not exist on type 'ObjectConstructor'/,
+    );
+    const host = await t.kernel.call('execute', { code: 'setTimeout(() => undefined, 1);\nreturn typeof process;' });
+    expect(textOf(host)).to.match(/line 1, column 1: Cannot find name 'setTimeout'/);
+    expect(textOf(host)).to.match(/line 2, column 15: Cannot find name 'process'/);
+  });
+
   it('reads a structured value too large to send inline back whole, so the program never sees incomplete', async () => {
     const run = (githubFixture('workflow-run-paginated').workflow_runs as Array<Record<string, unknown>>)[0]!;
     const runs = Array.from({ length: 200 }, (_, i) => ({ ...run, id: 1000 + i, display_title: `Ünïcödé ${i} 🚀`.padEnd(400, '.') }));
