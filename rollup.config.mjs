@@ -9,6 +9,8 @@
 // copy of the decorators) and keyv's store adapters (native SQLite, the Redis client: loaded only when
 // MCP_STORE_URL names them), and code mode's TypeScript compiler and QuickJS engine (loaded by the first program;
 // QuickJS reads its WebAssembly file beside its module).
+// Required from the installed packages by their first use, so neither bundled nor loaded to start: Ajv, the YAML
+// parser, the Markdown converters and GraphQL's parser (core/http/graphql-library.ts).
 import commonjs from '@rollup/plugin-commonjs';
 import json from '@rollup/plugin-json';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -32,44 +34,19 @@ const isExternal = (id) => isBare(id) && (id.startsWith('node:') || KEPT_EXTERNA
 const isExternalType = isBare;
 
 /**
- * Dynamic imports that stay separate chunks, loaded only by a server that uses them: the command-line parser
- * and the commands (a server started with no arguments, as MCP clients start it, serves without them), the
- * HTTP transport and its authenticators, the plugins' routes, commands and console pages, the console, the Prometheus
- * client, the package resolver for plugins named by package, the JMESPath engine (loaded by the first call
- * with a jq).
+ * The dynamic imports a server takes on its way to serving: the CLI's main module, the built-in plugins (every
+ * server loads them all to start, builtin-plugins.ts) and the identity plugin's vault key reader (its boot reads
+ * whether a key is set). Start-up is these and what they import statically; every other dynamic import is a
+ * chunk of its own, loaded when first needed: the command-line parser and the commands (a server started with no
+ * arguments, as MCP clients start it, serves without them), the HTTP transport and its authenticators, what
+ * plugins contribute (routes, commands, console pages, mounted by contributions.ts), the console, the Prometheus
+ * client, the cluster workers, the package resolver for plugins named by package, the JMESPath engine (the first
+ * call with a jq), the pooled upstream client (the first call that reaches a vendor), code mode's runner and
+ * sandbox (the first execute), the OpenTelemetry SDK (only a server told to export traces), the linked accounts'
+ * vault and OAuth clients (only with a vault key). A dynamic import added later is lazy unless listed here, and
+ * test/e2e/startup-modules.test.ts fails if a start then loads it.
  */
-const LAZY = [
-  /\/server\/cli\/commands\.ts$/,
-  /\/server\/transports\/http\.ts$/,
-  /\/server\/cli\/http-auth\.ts$/,
-  /\/server\/auth\/create-authenticator\.ts$/,
-  /\/server\/routes\/http-routes\.ts$/,
-  /\/server\/console\/mount\.ts$/,
-  // What plugins contribute (routes, commands, console pages): loaded when the server mounts it (contributions.ts).
-  /\/plugins\/policy\/admin\/approval-routes\.ts$/,
-  /\/plugins\/policy\/cli\/(policy|approvals|audit)-command\.ts$/,
-  /\/plugins\/policy\/console\/approvals-console\.ts$/,
-  // Prometheus metrics (prom-client): only servers that expose them load it (HTTP, or MCP_METRICS_PORT).
-  /\/server\/metrics\/prometheus-metrics\.ts$/,
-  /\/server\/metrics\/metrics-server\.ts$/,
-  // The metrics of every worker, gathered by the primary: only servers run with MCP_WORKERS > 1 load them.
-  /\/server\/metrics\/cluster-metrics\.ts$/,
-  /\/node_modules\/import-meta-resolve\//,
-  /\/plugins\/projection\/apply-jq\.ts$/,
-  // The pooled upstream client (undici): loaded by the first call that reaches a vendor.
-  /\/core\/http\/pooled-request\.ts$/,
-  // node:cluster workers: only a primary or a worker of MCP_WORKERS > 1 loads them.
-  /\/server\/cli\/workers\.ts$/,
-  // Code mode's program runner and its sandbox threads: loaded by the first execute.
-  /\/plugins\/code-mode\/execute-program\.ts$/,
-  /\/plugins\/code-mode\/sandbox\/sandbox-pool\.ts$/,
-  // The OpenTelemetry SDK and its OTLP exporter: only a server told to export traces (OTEL_*) loads them.
-  /\/server\/tracing\/start-tracing\.ts$/,
-  // The OAuth clients of linked accounts (openid-client with oauth4webapi and jose, Octokit's OAuth methods): the
-  // identity plugin imports them when a person first links or refreshes an account, never to start.
-  /\/node_modules\/openid-client\//,
-  /\/node_modules\/@octokit\/(request|oauth-methods)\//,
-];
+const START_PATH = [/\/server\/cli\/main\.ts$/, /\/server\/cli\/reflect-metadata\.ts$/, /\/plugins\/[\w-]+\/index\.ts$/, /\/plugins\/identity\/vault-key\.ts$/];
 
 /**
  * The MCP SDK server's index module: the start-up code imports the low-level Server through it, but its own
@@ -78,7 +55,7 @@ const LAZY = [
  */
 const HTTP_ONLY = [/\/@modelcontextprotocol\/server\/dist\/index\.mjs$/];
 
-/** Every module a server loads to start: the CLI and what it imports, statically or through a plugin loader. */
+/** Every module a server loads to start: the CLI and what it imports, statically or on the start path (START_PATH). */
 function startupModules(getModuleInfo) {
   const seen = new Set();
   const stack = [resolvePath('server/cli.ts')];
@@ -87,7 +64,7 @@ function startupModules(getModuleInfo) {
     const info = seen.has(id) || HTTP_ONLY.some((only) => only.test(id)) ? null : getModuleInfo(id);
     if (!info || info.isExternal) continue;
     seen.add(id);
-    stack.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((d) => !LAZY.some((lazy) => lazy.test(d))));
+    stack.push(...info.importedIds, ...info.dynamicallyImportedIds.filter((d) => START_PATH.some((eager) => eager.test(d))));
   }
   return seen;
 }

@@ -1,4 +1,5 @@
-import { GraphQLError, Kind, parse, print, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { graphqlLanguage } from './graphql-library.js';
 import type { GraphqlFacts, GraphqlOperationType } from '../plugin/upstream-types.js';
 
 /** Tokens a document may have before parsing stops: far above any real operation, far below a denial of service. */
@@ -74,7 +75,7 @@ export function analyseDocument(text: string, operationName?: string, bound: Doc
       fields: rootFields(operation.selectionSet, fragments),
     },
     types: operations.map((o) => o.operation as GraphqlOperationType),
-    canonical: print(document),
+    canonical: graphqlLanguage().print(document),
     operation,
     fragments,
   };
@@ -86,6 +87,7 @@ export function analyseDocument(text: string, operationName?: string, bound: Doc
  * otherwise). Undefined for a text that does not parse: it is sent as written, and refused where it is read.
  */
 export function printedDocument(text: string): string | undefined {
+  const { parse, print, GraphQLError } = graphqlLanguage();
   try {
     return print(parse(text, { noLocation: true, maxTokens: MAX_DOCUMENT_TOKENS }));
   } catch (error) {
@@ -109,6 +111,7 @@ export function analyseEveryOperation(text: string): AnalysedDocument[] {
 }
 
 function parsed(text: string): DocumentNode {
+  const { parse, GraphQLError } = graphqlLanguage();
   try {
     return parse(text, { noLocation: true, maxTokens: MAX_DOCUMENT_TOKENS });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { UpstreamIdentity } from '../plugin/upstream-types.js';
 import { EgressGuard, NO_EGRESS_ALLOWANCE } from './egress-guard.js';
@@ -41,7 +41,7 @@ export function upstreamSite(options: UpstreamClientOptions): UpstreamSite {
     host: base.host,
     environment: options.environment,
     get fingerprint(): string {
-      return (fingerprint ??= createHash('sha256').update(material).digest('hex').slice(0, 32));
+      return (fingerprint ??= nodeCrypto().createHash('sha256').update(material).digest('hex').slice(0, 32));
     },
   });
   return { options, base, graphqlBase, prefixInBase, egress, identity };

@@ -1,4 +1,5 @@
-import { Kind, parse, type DocumentNode } from 'graphql';
+import { Kind, type DocumentNode } from 'graphql';
+import { graphqlLanguage } from '../../core/http/graphql-library.js';
 import type { Allowlist } from '../resource-names/allowlist.js';
 import { nodeLookups } from '../resource-names/graphql-nodes.js';
 
@@ -97,7 +98,7 @@ function documentOf(body: string | undefined): DocumentNode | undefined {
   try {
     const query = (JSON.parse(body ?? '') as { query?: unknown }).query;
     if (typeof query !== 'string') return undefined;
-    const document = parse(query);
+    const document = graphqlLanguage().parse(query);
     return document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION) ? document : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, type OperationDefinitionNode } from 'graphql';
+import { graphqlLanguage } from '../../core/http/graphql-library.js';
 import type { Allowlist } from '../resource-names/allowlist.js';
 
 /**
@@ -51,7 +52,9 @@ function searchKeys(body: string | undefined): string[] {
   }
   if (typeof query !== 'string') return [];
   try {
-    const operations = parse(query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operations = graphqlLanguage()
+      .parse(query)
+      .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     return operations.flatMap((op) =>
       op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD && s.name.value === 'search' ? [s.alias?.value ?? s.name.value] : [])),
     );

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import { rmSync } from 'node:fs';
 import { mkdtemp, open, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ export class ArtifactFiles {
 
   /** A new owner-only file for an artifact that expires at `expiresAt`; the caller writes it and closes it. */
   async create(expiresAt: number): Promise<{ name: string; file: FileHandle }> {
-    const name = `${randomBytes(16).toString('hex')}.bin`;
+    const name = `${nodeCrypto().randomBytes(16).toString('hex')}.bin`;
     let folder = '';
     // A folder removed under us (a tmp cleaner) is forgotten, so that a new private one is made.
     const file = await newOwnerOnlyFile(

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { Principal } from '../../core/identity/principal.js';
@@ -37,7 +37,8 @@ function notFound(): ToolError {
  * principal cannot even address the entries, and no principal's name is written into the store.
  */
 export function artifactKey(owner: Principal, artifactId: string): string {
-  const ownerKey = createHash('sha256')
+  const ownerKey = nodeCrypto()
+    .createHash('sha256')
     .update(JSON.stringify([owner.via, owner.subject]))
     .digest('hex')
     .slice(0, 32);
@@ -68,7 +69,7 @@ export class ChunkedArtifactStore implements ArtifactStore {
    * the rest go to a file, else to the store as usual.
    */
   async save(owner: Principal, mimeType: string, content: string | Buffer | Iterable<string>): Promise<SavedArtifact> {
-    const artifactId = randomBytes(16).toString('hex');
+    const artifactId = nodeCrypto().randomBytes(16).toString('hex');
     const key = artifactKey(owner, artifactId);
     const expiresAt = this.clock.now() + this.retentionMs;
     let chunks = 0;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 
 export interface FilePart {
   /** The form field (Bitbucket Downloads reads `files`). */
@@ -13,7 +13,7 @@ export interface FilePart {
  * sent as UTF-8 in the quoted filename; they were checked to hold no quote, backslash or line break.
  */
 export function multipartBody(parts: readonly FilePart[]): { contentType: string; bytes: Buffer } {
-  const boundary = `----mcp-devtools-${randomBytes(12).toString('hex')}`;
+  const boundary = `----mcp-devtools-${nodeCrypto().randomBytes(12).toString('hex')}`;
   const pieces: Buffer[] = [];
   for (const part of parts) {
     pieces.push(

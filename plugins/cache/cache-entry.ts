@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import type { BodyKind, UpstreamIdentity, UpstreamResponse } from '../../core/plugin/upstream-types.js';
 
 /** Response headers kept with an entry: what tools and revalidation read. Never cookies or rate-limit counters. */
@@ -24,7 +24,7 @@ export interface CacheEntry {
  */
 export function cacheKey(identity: UpstreamIdentity, request: { method: string; url: URL; body?: string }): string {
   const body = request.method === 'GET' || request.body === undefined ? '' : `\0${request.body}`;
-  return createHash('sha256').update(`${identity.fingerprint}\0${request.method}\0${request.url.href}${body}`).digest('hex');
+  return nodeCrypto().createHash('sha256').update(`${identity.fingerprint}\0${request.method}\0${request.url.href}${body}`).digest('hex');
 }
 
 export function entryFrom(response: UpstreamResponse, now: number, ttlMs: number): CacheEntry {

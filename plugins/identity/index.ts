@@ -15,14 +15,17 @@ import type { TokenVault } from './token-vault.js';
 import { CREDENTIAL_SETTINGS, IDENTITY_TOKENS, LinkPlaces } from './identity-tokens.js';
 import { IDENTITY_CONTRIBUTIONS } from './contributions.js';
 
+// Types only besides the settings and tokens: the vault, the flows and the linking are imported by boot() when
+// a vault key is set (and by the routes, commands and page when mounted), so that a server without one never
+// loads them; a value re-exported here would put them on every start.
 export { IdentitySettings, type IdentitySettingValues } from './identity-settings.js';
-export { AccountLinking, type DeviceLinkStart } from './account-linking.js';
-export { LinkStates, type Linker } from './link-states.js';
-export { TokenVault, type TokenVaultOptions } from './token-vault.js';
-export { rotateVaultKey, type RotationReport } from './rotate-key.js';
-export { readVaultKey, parseVaultKey, VaultKey } from './vault-key.js';
+export type { AccountLinking, DeviceLinkStart } from './account-linking.js';
+export type { LinkStates, Linker } from './link-states.js';
+export type { TokenVault, TokenVaultOptions } from './token-vault.js';
+export type { RotationReport } from './rotate-key.js';
+export type { VaultKey } from './vault-key.js';
 export { IDENTITY_TOKENS, LinkPlaces } from './identity-tokens.js';
-export { identityFlows, refreshersOf, callbackUrl, type VendorLocations, type IdentityFlows } from './linking-from-settings.js';
+export type { VendorLocations, IdentityFlows } from './linking-from-settings.js';
 
 const DAY_MS = 86_400_000;
 

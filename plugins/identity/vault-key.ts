@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { StartupError } from '../../core/errors/tool-error.js';
 
@@ -17,7 +17,7 @@ export class VaultKey {
   constructor(bytes: Buffer) {
     if (bytes.length !== KEY_BYTES) throw new TypeError(`A vault key is ${KEY_BYTES} bytes (got ${bytes.length}).`);
     hidden.set(this, Buffer.from(bytes));
-    this.id = createHmac('sha256', bytes).update('mcp-devtools vault key id').digest('hex').slice(0, 16);
+    this.id = nodeCrypto().createHmac('sha256', bytes).update('mcp-devtools vault key id').digest('hex').slice(0, 16);
   }
 
   /** The key's bytes, for the cipher only. */

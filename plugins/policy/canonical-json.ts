@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import { setDataMember } from '../../core/result/data-member.js';
 
 /**
@@ -22,5 +22,5 @@ function sortKeys(value: unknown): unknown {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return nodeCrypto().createHash('sha256').update(text, 'utf8').digest('hex');
 }

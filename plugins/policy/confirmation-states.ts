@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import type { Principal } from '../../core/identity/principal.js';
 import { systemClock, type Clock, type KeyValueStore } from '../../core/store/key-value-store.js';
 import { argsHash } from './approvals/approval-binding.js';
@@ -53,7 +53,7 @@ export class ConfirmationStates {
 
   /** A new state for a question about `subject`. */
   async mint(subject: ConfirmationSubject): Promise<string> {
-    const payload: Payload = { b: bindingOf(subject), e: this.clock.now() + this.ttlMs, n: randomBytes(18).toString('base64url') };
+    const payload: Payload = { b: bindingOf(subject), e: this.clock.now() + this.ttlMs, n: nodeCrypto().randomBytes(18).toString('base64url') };
     await this.store.set(NAMESPACE, `nonce:${payload.n}`, payload.b, this.ttlMs);
     const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
     return `${VERSION}.${body}.${await this.mac(body)}`;
@@ -77,7 +77,8 @@ export class ConfirmationStates {
   }
 
   private async mac(body: string): Promise<string> {
-    return createHmac('sha256', await this.key())
+    return nodeCrypto()
+      .createHmac('sha256', await this.key())
       .update(`mcp-devtools confirmation state\u0000${body}`)
       .digest('base64url');
   }
@@ -86,7 +87,7 @@ export class ConfirmationStates {
   private async key(): Promise<Buffer> {
     const kept = await this.store.get<string>(NAMESPACE, 'signing-key');
     if (kept !== undefined) return Buffer.from(kept, 'base64url');
-    await this.store.set(NAMESPACE, 'signing-key', randomBytes(32).toString('base64url'), KEY_TTL_MS);
+    await this.store.set(NAMESPACE, 'signing-key', nodeCrypto().randomBytes(32).toString('base64url'), KEY_TTL_MS);
     // Read back: the key another replica wrote at the same moment may have won.
     return Buffer.from((await this.store.get<string>(NAMESPACE, 'signing-key'))!, 'base64url');
   }
@@ -112,5 +113,5 @@ function parsePayload(body: string): Payload | undefined {
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a, 'utf8');
   const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
+  return left.length === right.length && nodeCrypto().timingSafeEqual(left, right);
 }

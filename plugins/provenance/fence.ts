@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 
 /**
  * Fences around untrusted text (docs/untrusted-content.md#fences): `<482913775>text</482913775>`. The boundary is
@@ -20,7 +20,7 @@ const DIGITS = 9;
 /** Draws of one length before the boundary grows (a text full of numbers could hold many of them). */
 const DRAWS_PER_LENGTH = 8;
 
-const randomDigits = (length: number): string => Array.from({ length }, () => String(randomInt(10))).join('');
+const randomDigits = (length: number): string => Array.from({ length }, () => String(nodeCrypto().randomInt(10))).join('');
 
 /**
  * A fence whose boundary `holds` says no string of the result contains. Terminates on any result: after a few

@@ -1,4 +1,5 @@
-import { Kind, parse, type OperationDefinitionNode, type ValueNode } from 'graphql';
+import { Kind, type OperationDefinitionNode, type ValueNode } from 'graphql';
+import { graphqlLanguage } from '../../core/http/graphql-library.js';
 
 /** The most ids one lookup resolves (GitHub's `nodes(ids:)` takes 100). */
 export const MOST_IDS = 100;
@@ -23,7 +24,9 @@ export function mutationNodeIds(body: string | undefined): string[] | undefined 
   const variables = operation.variables !== null && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : {};
   let chosen: OperationDefinitionNode | undefined;
   try {
-    const operations = parse(operation.query).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const operations = graphqlLanguage()
+      .parse(operation.query)
+      .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
     chosen = typeof operation.operationName === 'string' ? operations.find((o) => o.name?.value === operation.operationName) : operations[0];
   } catch {
     return undefined;

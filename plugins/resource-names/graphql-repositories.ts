@@ -1,4 +1,5 @@
-import { Kind, parse, visit, type ValueNode } from 'graphql';
+import { Kind, type ValueNode } from 'graphql';
+import { graphqlLanguage } from '../../core/http/graphql-library.js';
 import { forgedKey, nodeLookups, selectsRepository } from './graphql-nodes.js';
 import type { Named } from './named.js';
 
@@ -25,7 +26,7 @@ export function graphqlRepositories(body: string | undefined): Named[] {
     named.push({ kind: 'resource', value: `${variables.owner}/${variables.name}` });
   let document;
   try {
-    document = parse(operation.query);
+    document = graphqlLanguage().parse(operation.query);
   } catch {
     // The request gate refuses a document that does not parse before anything is sent.
     return named;
@@ -52,7 +53,7 @@ export function graphqlRepositories(body: string | undefined): Named[] {
         what: `${what} whose selection names no repository (add \`repository { nameWithOwner }\` to it, \`nameWithOwner\` for a Repository, or \`url\`)`,
       });
   }
-  visit(document, {
+  graphqlLanguage().visit(document, {
     Field(field) {
       if (field.name.value !== 'repository') return;
       const arg = (n: string): ValueNode | undefined => field.arguments?.find((a) => a.name.value === n)?.value;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import { closeSync, unlinkSync, writeSync } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -90,7 +90,7 @@ export class RawResponseFiles {
    * file took 8 us here, about 1 % of the server's CPU for a workflow-runs call.
    */
   private newPath(): string {
-    this.sequence = BigInt.asUintN(64, (this.sequence ?? randomBytes(8).readBigUInt64BE()) + 1n);
+    this.sequence = BigInt.asUintN(64, (this.sequence ?? nodeCrypto().randomBytes(8).readBigUInt64BE()) + 1n);
     return join(this.dir, `raw-${this.now()}-${this.sequence.toString(16).padStart(16, '0')}.txt`);
   }
 

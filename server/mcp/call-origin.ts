@@ -26,7 +26,7 @@ export function callOrigin(
   ctx: RequestContext,
   meta: Record<string, unknown> | undefined,
   known?: ClientInfo,
-  connection?: string,
+  connection?: () => string,
 ): Partial<CallOptions> {
   const headers = (ctx.http?.authInfo?.extra?.correlation ?? {}) as CorrelationHeaders;
   const fromMeta = traceIdOf(meta?.traceparent) === undefined ? undefined : carrier(meta!.traceparent, meta!.tracestate);
@@ -34,7 +34,7 @@ export function callOrigin(
   const traceCarrier = fromMeta ?? fromHeaders;
   const requestId = acceptedRequestId(headers.requestId) ?? traceIdOf(traceCarrier?.traceparent);
   const client = clientOf(ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY]) ?? clientOf(server.getClientVersion()) ?? known;
-  const session = sessionOf(headers, meta, connection);
+  const session = sessionOf(headers, meta, connection?.());
   return {
     jsonRpcRequestId: ctx.mcpReq.id,
     ...(session === undefined ? {} : { session }),

@@ -40,8 +40,11 @@ export interface McpServerOptions {
    * stateless Streamable HTTP POST from a 2025-era client (each POST gets a fresh server that saw no `initialize`).
    */
   protocolVersion?: string;
-  /** The stdio connection's id: flow rules remember what this one session read (HTTP is stateless: none). */
-  connection?: string;
+  /**
+   * The stdio connection's id, asked by each call: flow rules remember what this one session read (HTTP is
+   * stateless: none).
+   */
+  connection?: () => string;
   /**
    * Where `logging/setLevel` keeps the level a 2025-era client asked for: per principal in the shared store
    * over stateless HTTP (principalLogLevels); by default on this server instance, one per stdio connection.

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   inputRequired,
@@ -69,7 +69,7 @@ export function elicitationOf(server: Server, ctx: ElicitingContext, modern: boo
     const capability = server.getClientCapabilities()?.elicitation as ElicitationCapability | undefined;
     return {
       ...(capability?.url !== undefined && {
-        askToOpen: async ({ message, url }) => (await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId: randomUUID() })).action,
+        askToOpen: async ({ message, url }) => (await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId: nodeCrypto().randomUUID() })).action,
       }),
       ...(takesForm(capability) && {
         // No field to fill: the person's accept or decline is the answer.

@@ -4,10 +4,11 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
 type AjvModule = typeof import('@modelcontextprotocol/server/validators/ajv');
 
 /**
- * A JSON Schema validator that loads the SDK's Ajv only the first time something asks it to validate. The SDK
- * server wants one for elicitation, which this server never sends, and its default module loads Ajv (some 8,000
- * lines) as it is imported: milliseconds of every start-up for nothing. The bundle replaces the SDK's default
- * with this class (rollup.config.mjs), so Ajv stays out of start-up; a third-party plugin's schemas still get it.
+ * A JSON Schema validator that makes the SDK's Ajv validator only the first time something asks it to validate.
+ * The SDK server wants one for elicitation, which this server never sends, and makes its default (an Ajv instance)
+ * when given none: milliseconds of every start-up for nothing. Ajv's code itself is still in the start-up chunk:
+ * the SDK's server module imports its default validator's module, and no build step rewrites a dependency.
+ * A third-party plugin's schemas still get Ajv.
  */
 export class LazyJsonSchemaValidator implements jsonSchemaValidator {
   private real: jsonSchemaValidator | undefined;

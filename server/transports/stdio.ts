@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.js';
 import { serveStdio as serveStdioEntry, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Kernel } from '../../core/kernel/kernel.js';
 import type { Logger } from '../../core/logging/logger.js';
@@ -38,9 +38,11 @@ export function serveStdio(kernel: Kernel, logger: Logger): RunningStdio {
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const messages = process.stdin.pipe(new StdioMessageFilter(MAX_MESSAGE_BYTES, (line) => process.stdout.write(line)));
   process.stdin.once('end', markClosed);
-  // One stdio connection is one agent session: flow rules remember what it read under this id.
-  const connection = `stdio-${randomUUID()}`;
-  const handle = serveStdioEntry(() => createMcpServer(kernel, { connection }), {
+  // One stdio connection is one agent session: flow rules remember what it read under this id, made by the first
+  // call (a random UUID needs node:crypto, which nothing else loads before a call).
+  let connection: string | undefined;
+  const connectionId = (): string => (connection ??= `stdio-${nodeCrypto().randomUUID()}`);
+  const handle = serveStdioEntry(() => createMcpServer(kernel, { connection: connectionId }), {
     transport: new ObservedStdioTransport(messages, markClosed),
     // Reports only (a discarded notification, a closed pipe): the answers, if any, have been written.
     onerror: (error) => logger.debug({ err: error }, 'stdio transport'),

@@ -1,7 +1,8 @@
 // What a server loads to answer its first tools/list: the start-up chunk and nothing that only some servers or
 // some calls need. The other chunks of dist/ (the commands, the HTTP transport and its authenticators, the
-// console, Prometheus, JMESPath, the plugin package resolver) and the packages required on first use (Ajv, the
-// YAML parser, keyv's store adapters) stay unloaded until something asks for them.
+// console, Prometheus, JMESPath, the plugin package resolver, the linked accounts' vault), the packages required
+// on first use (Ajv, the YAML parser, GraphQL's parser, keyv's store adapters) and node:crypto stay unloaded until
+// something asks for them.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ const LOADED_ON_FIRST_USE = [
   'undici',
   'ajv',
   'ajv-formats',
+  'graphql',
   'yaml',
   '@keyv/redis',
   '@keyv/sqlite',
@@ -74,7 +76,7 @@ describe('what a server loads to answer its first tools/list (dist/cli.js over s
         expect(loaded.some((module) => module.includes('/node_modules/reflect-metadata/'))).to.equal(true);
         expect(lazyChunksIn(loaded)).to.deep.equal([]);
         expect(firstUsePackagesIn(loaded)).to.deep.equal([]);
-        const laterBuiltins = ['node:http', 'node:https', 'node:http2', 'node:cluster'];
+        const laterBuiltins = ['node:http', 'node:https', 'node:http2', 'node:cluster', 'node:crypto'];
         expect(loaded.filter((module) => laterBuiltins.includes(module))).to.deep.equal([]);
       } finally {
         await started.server.close();

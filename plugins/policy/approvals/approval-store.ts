@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../../core/node-crypto.js';
 import type { Scrub } from '../../../core/result/secret-scrubber.js';
 import type { Clock, KeyValueStore } from '../../../core/store/key-value-store.js';
 import { sha256Hex } from '../canonical-json.js';
@@ -169,7 +169,7 @@ export class ApprovalStore {
       decidedAt: this.iso(now),
       expiresAt: this.iso(now + record.ttlMs),
       ...(reason ? { decisionReason: reason } : {}),
-      ...(verdict === 'granted' ? { grantKey: randomBytes(12).toString('hex') } : {}),
+      ...(verdict === 'granted' ? { grantKey: nodeCrypto().randomBytes(12).toString('hex') } : {}),
     };
     // The grant token goes first: a retry that sees "granted" must find it. Named for this decision alone, the
     // token of an approver who loses the race below is one no record names, so no retry can ever take it.

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../../core/node-crypto.js';
 import type { Logger } from '../../../core/logging/logger.js';
 import type { Call } from '../../../core/plugin/call.js';
 import { PROVENANCE_META_KEY, type ProvenanceLabel } from '../../../core/plugin/provenance.js';
@@ -31,7 +31,7 @@ export class SessionFlow {
   /** The session a call belongs to, as a store key (the principal and conversation, hashed). */
   static sessionOf(call: Pick<Call, 'principal' | 'session'>): string {
     const who = `${call.principal.via}\u0000${call.principal.subject}\u0000${call.session?.conversation ?? ''}`;
-    return createHash('sha256').update(who).digest('hex').slice(0, 40);
+    return nodeCrypto().createHash('sha256').update(who).digest('hex').slice(0, 40);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { nodeCrypto } from '../../../../core/node-crypto.js';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the timestamp is signed with the body. */
 export const SIGNATURE_HEADER = 'mcp-devtools-signature';
@@ -11,6 +11,6 @@ export const EVENT_ID_HEADER = 'mcp-devtools-event-id';
  * captured request cannot be sent again later, nor with another timestamp.
  */
 export function signatureHeader(secret: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secret).update(`${timestampSeconds}.${body}`, 'utf8').digest('hex');
+  const mac = nodeCrypto().createHmac('sha256', secret).update(`${timestampSeconds}.${body}`, 'utf8').digest('hex');
   return `t=${timestampSeconds},v1=${mac}`;
 }
