@@ -68,10 +68,13 @@ export const RERUN_WORKFLOW = defineTool({
   detachable: detachableWhenWaiting,
   handler: async (ctx, github: GithubDeps) => {
     // 201 with an empty object: the answer says no more than the request did.
+    // GitHub's clock stamps the new attempt: half a minute of slack for two clocks apart (a completed attempt
+    // rerun within half a minute of its start is then taken for the new one).
+    const sentAt = Date.now() - 30_000;
     await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     const result = rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false);
     if (ctx.args.wait !== true) return { value: result };
-    return { value: { ...result, ...(await waitForRun(ctx, github, ctx.args, ctx.args.timeoutSeconds)) } };
+    return { value: { ...result, ...(await waitForRun(ctx, github, ctx.args, ctx.args.timeoutSeconds, sentAt)) } };
   },
 });
 

@@ -20,7 +20,12 @@ interface Run {
   status?: string;
   conclusion?: string | null;
   head_sha?: string;
+  /** The start of the run's latest attempt: a rerun resets it. */
+  run_started_at?: string;
 }
+
+/** Polls a rerun may still read the attempt before it (GitHub queues the new one shortly after answering). */
+const POLLS_FOR_THE_RERUN = 5;
 
 /** Conclusions that are not a failure. */
 const PASSED = new Set(['success', 'skipped', 'neutral']);
@@ -39,17 +44,28 @@ export async function waitForRun(
   github: GithubDeps,
   where: { owner: string; repo: string; runId: number },
   timeoutSeconds = DEFAULT_WAIT_SECONDS,
+  rerunSentAt?: number,
 ): Promise<RunOutcome> {
   const runPath = `${repoPath(where)}/actions/runs/${where.runId}`;
-  const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: github.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' }, async () => {
+  const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: github.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' }, async (poll) => {
     const run = (await github.upstream.send(ctx, { method: 'GET', path: runPath })).body as Run;
     const jobs =
       ((await github.upstream.send(ctx, { method: 'GET', path: `${runPath}/jobs`, query: { filter: 'latest', per_page: '100' } })).body as { jobs?: Job[] })
         .jobs ?? [];
     const pending = jobs.filter((j) => j.status !== 'completed').map((j) => j.name ?? 'a job');
-    return { value: { run, jobs }, total: jobs.length, pending, finished: run.status === 'completed' };
+    // A rerun's run that reads completed with an attempt started before the rerun was sent is the old attempt.
+    const started = Date.parse(run.run_started_at ?? '');
+    const stale = rerunSentAt !== undefined && run.status === 'completed' && started < rerunSentAt;
+    return {
+      value: { run, jobs, stale },
+      total: jobs.length,
+      pending,
+      finished: run.status === 'completed' && !stale,
+      giveUp: stale && poll >= POLLS_FOR_THE_RERUN,
+    };
   });
   const { run, jobs } = value;
+  if (value.stale) return { status: 'GitHub still shows the attempt before the rerun: follow the run with github_list_workflow_jobs.', conclusion: null };
   if (!finished) return { status: stillRunning(timeoutSeconds, `follow it with github_list_workflow_jobs, or ci_wait on its commit.`), conclusion: null };
   const conclusion = run.conclusion ?? null;
   if (conclusion !== null && PASSED.has(conclusion)) return { status: `The run finished: ${conclusion}.`, conclusion };

@@ -23,19 +23,31 @@ const BB_ARGS = { workspace: 'acme', repoSlug: 'checkout-service', branch: 'main
 
 type Reply = { status?: number; body?: unknown };
 
-/** A GitHub run that finishes on the `doneAt`th poll: build passes first, then test ends with `conclusion`. */
-function serveGithubRun(mock: MockUpstream, conclusion: 'success' | 'failure', doneAt = 3): void {
+/**
+ * A GitHub run that finishes on the `doneAt`th poll: build passes first, then test ends with `conclusion`. For
+ * its first `oldAttemptPolls` polls GitHub still shows the attempt before the rerun: completed, started an hour ago.
+ */
+function serveGithubRun(mock: MockUpstream, conclusion: 'success' | 'failure', doneAt = 3, oldAttemptPolls = 0): void {
   mock.on('POST', `${RUN}/rerun-failed-jobs`, { status: 201, body: {} });
+  mock.on('POST', '/repos/octo-org/octo-repo/actions/workflows/deploy.yml/dispatches', {
+    body: { workflow_run_id: 30433642, run_url: `https://api.github.com${RUN}`, html_url: 'https://github.com/octo-org/octo-repo/actions/runs/30433642' },
+  });
   let polls = 0;
   mock.on('GET', RUN, () => {
     polls++;
+    const sha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+    if (polls <= oldAttemptPolls)
+      return {
+        body: { id: 30433642, status: 'completed', conclusion: 'failure', head_sha: sha, run_started_at: new Date(Date.now() - 3_600_000).toISOString() },
+      };
     const done = polls >= doneAt;
     return {
       body: {
         id: 30433642,
         status: done ? 'completed' : 'in_progress',
         conclusion: done ? conclusion : null,
-        head_sha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+        head_sha: sha,
+        run_started_at: new Date().toISOString(),
       },
     };
   });
@@ -167,6 +179,33 @@ describe('wait: true on the tools that start a run (dist/cli.js over stdio)', fu
       expect(data.conclusion).to.equal(null);
       // The interval doubles while nothing changes: a second at 150 ms would be seven polls without it.
       expect(polls(mock, RUN)).to.be.within(2, 5);
+    });
+
+    it('github_rerun_workflow: the attempt before the rerun, still shown at first, is not taken for its end', async () => {
+      serveGithubRun(mock, 'success', 4, 2);
+      const data = dataOf(await call('github_rerun_workflow', { ...GH_ARGS, wait: true, timeoutSeconds: 30 }));
+      expect(data).to.deep.include({ status: 'The run finished: success.', conclusion: 'success' });
+      expect(polls(mock, RUN)).to.equal(4);
+    });
+
+    it('github_dispatch_workflow: waits for the run GitHub named (return_run_details)', async () => {
+      serveGithubRun(mock, 'failure');
+      const data = dataOf(
+        await call('github_dispatch_workflow', { owner: 'octo-org', repo: 'octo-repo', workflowId: 'deploy.yml', ref: 'main', wait: true, timeoutSeconds: 30 }),
+      );
+      expect(data).to.deep.include({ run_id: 30433642, status: 'The run finished: failure.' });
+      expect((data.failedJobs as Array<{ name: string }>).map((j) => j.name)).to.deep.equal(['test']);
+    });
+
+    it('circleci_rerun_workflow: waits for the new workflow', async () => {
+      serveCircleciPipeline(mock, 'success');
+      mock.on('POST', '/api/v2/workflow/0ba0ba00-0000-4000-8000-000000000000/rerun', { status: 202, body: { workflow_id: WORKFLOW_ID } });
+      let polls = 0;
+      mock.on('GET', `/api/v2/workflow/${WORKFLOW_ID}`, () => ({
+        body: { id: WORKFLOW_ID, name: 'build-and-test', status: ++polls >= 2 ? 'success' : 'running' },
+      }));
+      const data = dataOf(await call('circleci_rerun_workflow', { workflowId: '0ba0ba00-0000-4000-8000-000000000000', wait: true, timeoutSeconds: 30 }));
+      expect(data).to.deep.include({ workflowId: WORKFLOW_ID, status: 'Finished: all 1 workflow succeeded.' });
     });
 
     it('github_rerun_workflow without wait answers at once, as before, and reads nothing', async () => {
