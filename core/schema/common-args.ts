@@ -3,7 +3,7 @@ import Type from 'typebox';
 /** `jq`: the optional JMESPath projection every vendor tool accepts. */
 export const JqArg = Type.Optional(
   Type.String({
-    description: 'JMESPath projection of the response.',
+    description: 'JMESPath projection.',
   }),
 );
 
@@ -11,9 +11,7 @@ export const JqArg = Type.Optional(
  * `outputFormat`: TOON (default, compact) or pretty JSON. A string enum: it says the same as a union of constants in
  * half the tokens, and `type: "string"` keeps it the argument the reference Atlassian servers declare.
  */
-export const OutputFormatArg = Type.Optional(
-  Type.Unsafe<'toon' | 'json'>({ type: 'string', enum: ['toon', 'json'], description: 'json: pretty JSON (default toon).' }),
-);
+export const OutputFormatArg = Type.Optional(Type.Unsafe<'toon' | 'json'>({ type: 'string', enum: ['toon', 'json'], description: 'Default toon.' }));
 
 /** The two rendering arguments, to spread into a tool's input object. */
 export const renderingArgs = { jq: JqArg, outputFormat: OutputFormatArg };

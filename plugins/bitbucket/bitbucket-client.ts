@@ -3,6 +3,7 @@ import { secret } from '../../core/config/setting-kinds.js';
 import type { Settings } from '../../core/config/settings.js';
 import { BitbucketClient, BitbucketDeploymentSetting, resolveBitbucketDeployment } from './deployment.js';
 import { identityFrom, identitySettings } from '../../core/http/vendor-settings.js';
+import { WaitPollSetting } from '../../core/vendor/run-wait.js';
 import {
   AccountSettings,
   apiPrefixesSetting,
@@ -72,6 +73,7 @@ export const BitbucketSettings = Type.Object({
   BITBUCKET_API_PREFIXES: apiPrefixesSetting('/2.0', 'bb_* paths live under; the first is prepended to paths that start with none of them'),
   BITBUCKET_DEPLOYMENT: BitbucketDeploymentSetting,
   ...identitySettings('BITBUCKET', DEFAULT_CREDENTIAL_LABEL),
+  ...WaitPollSetting,
   UPLOAD_MAX_FILE_BYTES: Type.Integer({ minimum: 1, default: 10 * 1024 * 1024, description: 'Largest file bb_upload sends, in bytes (decoded).' }),
   UPLOAD_MAX_TOTAL_BYTES: Type.Integer({
     minimum: 1,

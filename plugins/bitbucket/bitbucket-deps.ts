@@ -20,6 +20,8 @@ export interface BitbucketDeps extends PassthroughDeps {
   readonly uploadLimits: UploadLimits;
   /** Bitbucket Cloud's web host, for the link of a pipeline run (unknown on another base URL). */
   readonly webBase: string | undefined;
+  /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
+  readonly pollMs: number;
 }
 
 /** A Bitbucket page as `{data, nextCursor}`: the cursor stands for the `next` URL's page, never the URL itself. */

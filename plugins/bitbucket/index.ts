@@ -53,6 +53,7 @@ export class BitbucketPlugin extends AtlassianPassthroughPlugin implements Bitbu
   readonly uploadLimits: UploadLimits;
   readonly maxBytes: number;
   readonly webBase: string | undefined;
+  readonly pollMs: number;
 
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
@@ -61,9 +62,10 @@ export class BitbucketPlugin extends AtlassianPassthroughPlugin implements Bitbu
   ) {
     const credential = bitbucketCredential(settings);
     super(createBitbucketClient(settings), { plainTextStaysText: true, credentialsHint: () => credentialsHint(credential) });
-    const { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_TOTAL_BYTES, BITBUCKET_BASE_URL } = settings.of(BitbucketSettings);
+    const { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_TOTAL_BYTES, BITBUCKET_BASE_URL, CI_WAIT_POLL_MS } = settings.of(BitbucketSettings);
     this.uploadLimits = { maxFileBytes: UPLOAD_MAX_FILE_BYTES, maxTotalBytes: UPLOAD_MAX_TOTAL_BYTES };
     this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
     this.webBase = cloudWebBase(BITBUCKET_BASE_URL);
+    this.pollMs = CI_WAIT_POLL_MS;
   }
 }

@@ -11,6 +11,8 @@ import { stepLogText } from './step-log.js';
 import { startedPipeline } from './write-results.js';
 import { wholeResult } from '../../core/plugin/provenance.js';
 import { bitbucketRepo } from './provenance.js';
+import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
+import { pipelineReads, waitForPipeline } from './run-wait.js';
 
 // Bitbucket Pipelines (Cloud API 2.0): list runs, read a step's log, run a pipeline.
 
@@ -41,6 +43,7 @@ export const RunPipelineArgs = Type.Object(
         description: 'Pipeline variables, e.g. {"DEPLOY_ENV": "staging"}.',
       }),
     ),
+    ...RunWaitArgs,
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -127,8 +130,13 @@ export const RUN_PIPELINE = defineTool({
     refusePipelinesOnDataCenter(upstream, 'bb_run_pipeline');
     return { method: 'POST', path: `${repoPath(args)}/pipelines`, body: runPipelineBody(args) };
   },
+  further: (args: RunPipelineArgs) => (args.wait === true ? pipelineReads(args) : []),
+  detachable: detachableWhenWaiting,
   handler: async (ctx, bitbucket: BitbucketDeps) => {
     const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: startedPipeline(response, ctx.args, bitbucket.webBase) };
+    const result = startedPipeline(response, ctx.args, bitbucket.webBase);
+    if (ctx.args.wait !== true) return { value: result };
+    if (typeof result.uuid !== 'string') return { value: { ...result, status: 'Bitbucket named no pipeline uuid, so it was not waited for.' } };
+    return { value: { ...result, ...(await waitForPipeline(ctx, bitbucket, { ...ctx.args, pipelineUuid: result.uuid }, ctx.args.timeoutSeconds)) } };
   },
 });

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { secret } from '../../core/config/setting-kinds.js';
 import { identitySettings } from '../../core/http/vendor-settings.js';
+import { WaitPollSetting } from '../../core/vendor/run-wait.js';
 
 // The ci plugin reads the credentials the vendor plugins declare (a plugin never imports another), so it declares
 // them alike (same type, default and secrecy: the settings cascade refuses a clash). What is configured decides
@@ -23,9 +24,5 @@ export const CiSettings = Type.Object({
   ATLASSIAN_BITBUCKET_APP_PASSWORD: secret(Type.String({ default: '', description: 'Bitbucket app password of ATLASSIAN_BITBUCKET_USERNAME.' })),
   BITBUCKET_BASE_URL: Type.String({ default: 'https://api.bitbucket.org', description: 'Bitbucket API base URL.' }),
   ...identitySettings('BITBUCKET', BITBUCKET_LABEL),
-  CI_WAIT_POLL_MS: Type.Integer({
-    minimum: 10,
-    default: 10_000,
-    description: 'First interval between two polls of ci_wait, in milliseconds; it doubles up to 60 s while nothing changes.',
-  }),
+  ...WaitPollSetting,
 });

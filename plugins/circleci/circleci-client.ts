@@ -4,6 +4,7 @@ import type { Settings } from '../../core/config/settings.js';
 import { UpstreamClient } from '../../core/http/upstream-client.js';
 import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { WaitPollSetting } from '../../core/vendor/run-wait.js';
 
 export const CircleciSettings = Type.Object({
   CIRCLECI_TOKEN: secret(Type.String({ default: '', description: 'CircleCI personal API token (sent as Circle-Token).' })),
@@ -13,6 +14,7 @@ export const CircleciSettings = Type.Object({
   }),
   ...identitySettings('CIRCLECI', 'CIRCLECI_TOKEN'),
   ...credentialModeSettings('CIRCLECI', 'CircleCI'),
+  ...WaitPollSetting,
 });
 
 /** Where CircleCI's v2 API lives under the base URL. */

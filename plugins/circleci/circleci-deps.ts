@@ -16,4 +16,6 @@ export interface CircleciDeps {
   readonly scrub: Scrub;
   /** CircleCI cloud's web app, for the link of a triggered pipeline (unknown on a CircleCI server installation). */
   readonly webApp: string | undefined;
+  /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
+  readonly pollMs: number;
 }

@@ -67,6 +67,7 @@ export class CircleciPlugin implements DevtoolsPlugin, CircleciDeps {
   readonly upstream: UpstreamClient;
   readonly outputs: StepOutputReader;
   readonly webApp: string | undefined;
+  readonly pollMs: number;
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.Clock) readonly clock: Clock,
@@ -76,5 +77,6 @@ export class CircleciPlugin implements DevtoolsPlugin, CircleciDeps {
     this.upstream = createCircleciClient(settings);
     this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);
     this.webApp = cloudWebApp(settings.of(CircleciSettings).CIRCLECI_BASE_URL);
+    this.pollMs = settings.of(CircleciSettings).CI_WAIT_POLL_MS;
   }
 }

@@ -10,6 +10,8 @@ import { jobTests } from './job-tests.js';
 import { pipelineStatus } from './pipeline-status.js';
 import { stepLogsText } from './step-logs.js';
 import { rerunWorkflowResult } from './write-results.js';
+import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
+import { oneWorkflow, waitForWorkflows, WORKFLOW_READS } from './run-wait.js';
 
 // CircleCI's v2 API as the jobs an agent is asked to do: is the branch green, what did a job print, rerun it,
 // trigger it, which tests failed, which tests flake. Handlers send `ctx.route`, which the validate stage computed
@@ -34,6 +36,7 @@ export const RerunArgs = Type.Object(
   {
     workflowId: WorkflowId,
     fromFailed: Type.Optional(Type.Boolean({ description: 'Only the failed jobs (default true); false: all.' })),
+    ...RunWaitArgs,
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -139,9 +142,14 @@ export const RERUN_WORKFLOW = defineTool({
     path: `/workflow/${args.workflowId}/rerun`,
     body: { from_failed: args.fromFailed ?? true } satisfies RerunBody,
   }),
+  further: (args: RerunArgs) => (args.wait === true ? WORKFLOW_READS : []),
+  detachable: detachableWhenWaiting,
   handler: async (ctx, circleci: CircleciDeps) => {
     const response = await circleci.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: rerunWorkflowResult(response, ctx.args) };
+    const result = rerunWorkflowResult(response, ctx.args);
+    if (ctx.args.wait !== true) return { value: result };
+    if (typeof result.workflowId !== 'string') return { value: { ...result, status: 'CircleCI named no new workflow, so it was not waited for.' } };
+    return { value: { ...result, ...(await waitForWorkflows(ctx, circleci, oneWorkflow(ctx, circleci, result.workflowId), ctx.args.timeoutSeconds)) } };
   },
 });
 

@@ -9,6 +9,8 @@ import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import type { CircleciDeps } from './circleci-deps.js';
 import { branch, ProjectSlug, WRITE } from './pipeline-tools.js';
 import { triggeredPipelineResult } from './write-results.js';
+import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
+import { pipelineWorkflows, waitForWorkflows, WORKFLOW_READS } from './run-wait.js';
 
 /*
  * CircleCI serves two triggers. `POST /project/{slug}/pipeline` works only for projects of GitHub OAuth and
@@ -27,6 +29,7 @@ export const TriggerArgs = Type.Object(
         description: 'Pipeline parameters, e.g. {"deploy_prod": true}.',
       }),
     ),
+    ...RunWaitArgs,
     ...renderingArgs,
   },
   { additionalProperties: false },
@@ -105,17 +108,24 @@ export const TRIGGER_PIPELINE = defineTool({
   toolset: 'circleci.pipelines',
   route,
   // A GitHub App project without definitionId: its definitions, then the run with the one found.
-  further: (args: TriggerArgs): FurtherRoute[] =>
-    byDefinition(args) && args.definitionId === undefined
+  // With wait: the pipeline's workflows and their jobs.
+  further: (args: TriggerArgs): FurtherRoute[] => [
+    ...(byDefinition(args) && args.definitionId === undefined
       ? [
-          { method: 'GET', path: definitionsPath(args) },
-          { method: 'POST', path: `/project/${args.projectSlug}/pipeline/run`, body: runBody(args, FROM_UPSTREAM) },
+          { method: 'GET' as const, path: definitionsPath(args) },
+          { method: 'POST' as const, path: `/project/${args.projectSlug}/pipeline/run`, body: runBody(args, FROM_UPSTREAM) },
         ]
-      : [],
+      : []),
+    ...(args.wait === true ? WORKFLOW_READS : []),
+  ],
+  detachable: detachableWhenWaiting,
   handler: async (ctx, circleci: CircleciDeps) => {
     const found = byDefinition(ctx.args) && ctx.args.definitionId === undefined ? await onlyDefinition(ctx, circleci) : undefined;
     const request = found === undefined ? ctx.route : { ...ctx.route, body: runBody(ctx.args, found) };
     const response = await circleci.upstream.send(ctx, request, { expect: 'lenient' });
-    return { value: triggeredPipelineResult(response, ctx.args, circleci.webApp) };
+    const result = triggeredPipelineResult(response, ctx.args, circleci.webApp);
+    if (ctx.args.wait !== true) return { value: result };
+    if (typeof result.id !== 'string') return { value: { ...result, status: 'CircleCI named no pipeline id, so it was not waited for.' } };
+    return { value: { ...result, ...(await waitForWorkflows(ctx, circleci, pipelineWorkflows(ctx, circleci, result.id), ctx.args.timeoutSeconds)) } };
   },
 });

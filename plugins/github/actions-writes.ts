@@ -7,6 +7,15 @@ import { cancelRefusal } from './write-refusals.js';
 import { cancelResult, dispatchedRun, dispatchResult, rerunResult } from './write-results.js';
 import { onEnterpriseServer } from './github-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
+import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
+import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
+import { waitForRun } from './run-wait.js';
+
+/** What a wait reads (`wait: true`): the run and its jobs. */
+const runReads = (args: { owner: string; repo: string; runId: number | '*' }): FurtherRoute[] => [
+  { method: 'GET', path: `${repoPath(args)}/actions/runs/${args.runId}` },
+  { method: 'GET', path: `${repoPath(args)}/actions/runs/${args.runId}/jobs` },
+];
 
 // GitHub Actions writes: rerun, cancel, start a workflow. Each sends its `ctx.route`, the request policy decided
 // on (and an approver saw).
@@ -17,6 +26,7 @@ export const RerunArgs = Type.Object(
     repo: Repo,
     runId: RunId,
     failedOnly: Type.Optional(Type.Boolean({ default: true, description: 'Only the failed jobs and those that depend on them.' })),
+    ...RunWaitArgs,
   },
   { additionalProperties: false },
 );
@@ -37,6 +47,7 @@ export const DispatchArgs = Type.Object(
         description: 'Its workflow_dispatch inputs; omitted ones take their defaults.',
       }),
     ),
+    ...RunWaitArgs,
   },
   { additionalProperties: false },
 );
@@ -45,8 +56,7 @@ export const RERUN_WORKFLOW = defineTool({
   name: 'github_rerun_workflow',
   toolset: 'github.actions',
   title: 'Rerun a GitHub Actions workflow run',
-  description:
-    'Rerun a completed workflow run: its failed jobs (default) or all of them. Result {data}: run_id, rerun, html_url; follow it with github_list_workflow_jobs.',
+  description: 'Rerun a completed workflow run: its failed jobs (default) or all of them. Result {data}: run_id, rerun, html_url.',
   annotations: write(),
   input: RerunArgs,
   envelope: ReadEnvelope,
@@ -54,10 +64,17 @@ export const RERUN_WORKFLOW = defineTool({
     method: 'POST',
     path: `${repoPath(args)}/actions/runs/${args.runId}/${args.failedOnly === false ? 'rerun' : 'rerun-failed-jobs'}`,
   }),
+  further: (args: Static<typeof RerunArgs>) => (args.wait === true ? runReads(args) : []),
+  detachable: detachableWhenWaiting,
   handler: async (ctx, github: GithubDeps) => {
     // 201 with an empty object: the answer says no more than the request did.
+    // GitHub's clock stamps the new attempt: half a minute of slack for two clocks apart (a completed attempt
+    // rerun within half a minute of its start is then taken for the new one).
+    const sentAt = Date.now() - 30_000;
     await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false) };
+    const result = rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false);
+    if (ctx.args.wait !== true) return { value: result };
+    return { value: { ...result, ...(await waitForRun(ctx, github, ctx.args, ctx.args.timeoutSeconds, sentAt)) } };
   },
 });
 
@@ -94,9 +111,17 @@ export const DISPATCH_WORKFLOW = defineTool({
     path: `${repoPath(args)}/actions/workflows/${encodeURIComponent(String(args.workflowId))}/dispatches`,
     body: definedOnly({ ref: args.ref, inputs: args.inputs, return_run_details: onEnterpriseServer(upstream) ? undefined : true }),
   }),
+  further: (args: Static<typeof DispatchArgs>) => (args.wait === true ? runReads({ ...args, runId: '*' }) : []),
+  detachable: detachableWhenWaiting,
   handler: async (ctx, github: GithubDeps) => {
     // 200 with the run where it was asked for; else 204 No Content, the run appearing a few seconds later.
     const response = await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
-    return { value: dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args), run: dispatchedRun(response.body) }) };
+    const run = dispatchedRun(response.body);
+    const result = dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args), run });
+    if (ctx.args.wait !== true) return { value: result };
+    // Enterprise Server names no run: there is nothing to wait for that is surely this dispatch's.
+    if (run === undefined)
+      return { value: { ...result, status: 'GitHub did not name the run it started, so it was not waited for: find it with the runs call.' } };
+    return { value: { ...result, ...(await waitForRun(ctx, github, { ...ctx.args, runId: run.run_id }, ctx.args.timeoutSeconds)) } };
   },
 });

@@ -5,6 +5,7 @@ import { UpstreamClient, type UpstreamClientOptions } from '../../core/http/upst
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
 import { credentialModeFrom, credentialModeSettings, identityFrom, identitySettings, transportLimitsFrom } from '../../core/http/vendor-settings.js';
 import { SERVER_NAME, VERSION } from '../../core/version.js';
+import { WaitPollSetting } from '../../core/vendor/run-wait.js';
 
 /**
  * The shape guards of `github_graphql`, an operator's to set: GitHub bounds a query's cost itself (nodes, rate
@@ -43,6 +44,7 @@ export const GithubSettings = Type.Object({
   ...identitySettings('GITHUB', 'GITHUB_TOKEN'),
   ...credentialModeSettings('GITHUB', 'GitHub'),
   ...GithubGraphqlSettings.properties,
+  ...WaitPollSetting,
 });
 
 /** The REST API version every request pins, so a GitHub-side default change cannot alter the payloads. */

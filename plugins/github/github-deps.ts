@@ -26,6 +26,8 @@ export interface GithubDeps {
   readonly maxBytes: number;
   /** The web address of this GitHub, for the links of writes GitHub answers without one. */
   readonly web: string;
+  /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
+  readonly pollMs: number;
 }
 
 /** A list page as `{data, nextPage}`: nextPage comes from the Link header, null on the last page. */

@@ -71,6 +71,7 @@ export class GithubPlugin implements DevtoolsPlugin, GithubDeps {
   readonly raw: UpstreamClient;
   readonly maxBytes: number;
   readonly web: string;
+  readonly pollMs: number;
   constructor(
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
@@ -81,5 +82,6 @@ export class GithubPlugin implements DevtoolsPlugin, GithubDeps {
     this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
     this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
     this.web = githubWebUrl(settings.of(GithubSettings).GITHUB_API_URL);
+    this.pollMs = settings.of(GithubSettings).CI_WAIT_POLL_MS;
   }
 }

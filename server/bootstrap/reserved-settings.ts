@@ -28,7 +28,7 @@ export const BUILTIN_VENDOR_SETTINGS: Readonly<Record<string, { readonly plugins
   CIRCLECI_CREDENTIAL_LABEL: { plugins: ['circleci', 'ci'], secret: false },
   CIRCLECI_ENVIRONMENT: { plugins: ['circleci', 'ci'], secret: false },
   CIRCLECI_TOKEN: { plugins: ['circleci', 'ci'], secret: true },
-  CI_WAIT_POLL_MS: { plugins: ['ci'], secret: false },
+  CI_WAIT_POLL_MS: { plugins: ['github', 'circleci', 'bitbucket', 'ci'], secret: false },
   CONFLUENCE_API_PREFIXES: { plugins: ['confluence'], secret: false },
   CONFLUENCE_BASE_URL: { plugins: ['confluence'], secret: false },
   CONFLUENCE_CREDENTIALS: { plugins: ['confluence'], secret: false },

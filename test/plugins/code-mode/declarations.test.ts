@@ -82,7 +82,7 @@ describe('code mode: declarations from the schemas', () => {
         properties: {
           owner: { type: 'string', description: 'User or organization.' },
           page: { type: 'integer', default: 1, description: "From 1: the last result's nextPage." },
-          jq: { type: 'string', description: 'JMESPath projection of the response.' },
+          jq: { type: 'string', description: 'JMESPath projection.' },
         },
       },
       outputSchema: {

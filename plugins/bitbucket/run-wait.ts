@@ -1,0 +1,69 @@
+import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
+import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
+import type { BitbucketDeps } from './bitbucket-deps.js';
+import { pipelinePath } from './repo-args.js';
+
+// `wait: true` on bb_run_pipeline: poll the pipeline it started and its steps until it completes.
+
+interface State {
+  name?: string;
+  result?: { name?: string };
+}
+interface Step {
+  uuid?: string;
+  name?: string;
+  state?: State;
+}
+
+/** Step results that failed the pipeline (as bb_get_pipeline_step_log reads them). */
+const FAILED = new Set(['FAILED', 'ERROR']);
+
+/** The reads a wait sends: the pipeline and its steps (any pipeline of the repository: its uuid comes from the answer). */
+export const pipelineReads = (args: { workspace: string; repoSlug: string }): FurtherRoute[] => {
+  const path = pipelinePath({ ...args, pipelineUuid: 'x' }).replace(/\/[^/]+$/, '/*');
+  return [
+    { method: 'GET', path },
+    { method: 'GET', path: `${path}/steps` },
+  ];
+};
+
+export interface PipelineOutcome {
+  status: string;
+  result: string | null;
+  failedSteps?: Array<{ name: string; result: string; log: { tool: 'bb_get_pipeline_step_log'; arguments: Record<string, unknown> } | null }>;
+}
+
+/** Waits for pipeline `pipelineUuid` to complete, then says how it ended and which steps failed. */
+export async function waitForPipeline(
+  ctx: ToolContext,
+  bitbucket: BitbucketDeps,
+  where: { workspace: string; repoSlug: string; pipelineUuid: string },
+  timeoutSeconds = DEFAULT_WAIT_SECONDS,
+): Promise<PipelineOutcome> {
+  const path = pipelinePath(where);
+  const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: bitbucket.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'step' }, async () => {
+    const pipeline = (await bitbucket.upstream.send(ctx, { method: 'GET', path }, { expect: 'json' })).body as { state?: State } | null;
+    const page = (await bitbucket.upstream.send(ctx, { method: 'GET', path: `${path}/steps` }, { expect: 'json' })).body as { values?: Step[] } | null;
+    const steps = Array.isArray(page?.values) ? page.values : [];
+    const pending = steps.filter((s) => s.state?.name !== 'COMPLETED').map((s, i) => s.name ?? `step ${i + 1}`);
+    return { value: { pipeline, steps }, total: steps.length, pending, finished: pipeline?.state?.name === 'COMPLETED' };
+  });
+  if (!finished) return { status: stillRunning(timeoutSeconds, 'follow it with bb_list_pipelines.'), result: null };
+  const result = value.pipeline?.state?.result?.name ?? null;
+  if (result === 'SUCCESSFUL') return { status: 'The pipeline finished: SUCCESSFUL.', result };
+  const failedSteps = value.steps
+    .filter((s) => FAILED.has(s.state?.result?.name ?? ''))
+    .map((s) => ({
+      name: s.name ?? '',
+      result: s.state?.result?.name ?? '',
+      log:
+        typeof s.uuid === 'string'
+          ? {
+              tool: 'bb_get_pipeline_step_log' as const,
+              arguments: { workspace: where.workspace, repoSlug: where.repoSlug, pipelineUuid: where.pipelineUuid, stepUuid: s.uuid },
+            }
+          : null,
+    }));
+  return { status: `The pipeline finished: ${result ?? 'no result'}.`, result, failedSteps };
+}

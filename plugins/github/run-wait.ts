@@ -1,0 +1,84 @@
+import type { ToolContext } from '../../core/plugin/tool-context.js';
+import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
+import type { GithubDeps } from './github-deps.js';
+import { repoPath } from './shared-args.js';
+
+// `wait: true` on the tools that start a run (rerun, dispatch): poll that run and its jobs until it finishes.
+
+interface Step {
+  name?: string;
+  conclusion?: string | null;
+}
+interface Job {
+  name?: string;
+  status?: string;
+  conclusion?: string | null;
+  html_url?: string;
+  steps?: Step[];
+}
+interface Run {
+  status?: string;
+  conclusion?: string | null;
+  head_sha?: string;
+  /** The start of the run's latest attempt: a rerun resets it. */
+  run_started_at?: string;
+}
+
+/** Polls a rerun may still read the attempt before it (GitHub queues the new one shortly after answering). */
+const POLLS_FOR_THE_RERUN = 5;
+
+/** Conclusions that are not a failure. */
+const PASSED = new Set(['success', 'skipped', 'neutral']);
+
+/** What a wait adds to the write's answer: the final status, and on failure the failed jobs with their failed steps. */
+export interface RunOutcome {
+  status: string;
+  conclusion: string | null;
+  failedJobs?: Array<{ name: string; conclusion: string | null; failedSteps: string[]; html_url: string | null }>;
+  report?: { tool: 'ci_failure_report'; arguments: { repo: string; ref: string } };
+}
+
+/** Waits for run `runId` of `owner/repo` (the call's `timeoutSeconds`), then says how it ended. */
+export async function waitForRun(
+  ctx: ToolContext,
+  github: GithubDeps,
+  where: { owner: string; repo: string; runId: number },
+  timeoutSeconds = DEFAULT_WAIT_SECONDS,
+  rerunSentAt?: number,
+): Promise<RunOutcome> {
+  const runPath = `${repoPath(where)}/actions/runs/${where.runId}`;
+  const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: github.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' }, async (poll) => {
+    const run = (await github.upstream.send(ctx, { method: 'GET', path: runPath })).body as Run;
+    const jobs =
+      ((await github.upstream.send(ctx, { method: 'GET', path: `${runPath}/jobs`, query: { filter: 'latest', per_page: '100' } })).body as { jobs?: Job[] })
+        .jobs ?? [];
+    const pending = jobs.filter((j) => j.status !== 'completed').map((j) => j.name ?? 'a job');
+    // A rerun's run that reads completed with an attempt started before the rerun was sent is the old attempt.
+    const started = Date.parse(run.run_started_at ?? '');
+    const stale = rerunSentAt !== undefined && run.status === 'completed' && started < rerunSentAt;
+    return {
+      value: { run, jobs, stale },
+      total: jobs.length,
+      pending,
+      finished: run.status === 'completed' && !stale,
+      giveUp: stale && poll >= POLLS_FOR_THE_RERUN,
+    };
+  });
+  const { run, jobs } = value;
+  if (value.stale) return { status: 'GitHub still shows the attempt before the rerun: follow the run with github_list_workflow_jobs.', conclusion: null };
+  if (!finished) return { status: stillRunning(timeoutSeconds, `follow it with github_list_workflow_jobs, or ci_wait on its commit.`), conclusion: null };
+  const conclusion = run.conclusion ?? null;
+  if (conclusion !== null && PASSED.has(conclusion)) return { status: `The run finished: ${conclusion}.`, conclusion };
+  const failedJobs = jobs
+    .filter((j) => j.conclusion != null && !PASSED.has(j.conclusion))
+    .map((j) => ({
+      name: j.name ?? '',
+      conclusion: j.conclusion ?? null,
+      failedSteps: (j.steps ?? []).filter((s) => s.conclusion === 'failure').map((s) => s.name ?? ''),
+      html_url: j.html_url ?? null,
+    }));
+  const outcome: RunOutcome = { status: `The run finished: ${conclusion ?? 'no conclusion'}.`, conclusion, failedJobs };
+  // The lines around each error: ci_failure_report reads the logs of the run's commit.
+  if (run.head_sha) outcome.report = { tool: 'ci_failure_report', arguments: { repo: `${where.owner}/${where.repo}`, ref: run.head_sha } };
+  return outcome;
+}
