@@ -32,7 +32,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
     );
   }
   const copy = structuredClone(rawArgs);
-  const args = (declaresDefaults(tool.spec.input) ? validator.Default(copy) : copy) as Record<string, unknown>;
+  const args = (declaresDefaults(tool.spec.input) ? withDefaults(validator, copy) : copy) as Record<string, unknown>;
   if (!validator.Check(args)) {
     const lines = describeValidationErrors(validator.Errors(args), args, tool.spec.input);
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);
@@ -67,4 +67,17 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
   // A REST route to the GraphQL endpoint (a POST) is decided on the operation it carries, as a GraphQL route is.
   if (prepared.method === 'POST') graphql ??= restRouteOperation(tool, request, prepared);
   return { args, route, prepared: graphql === undefined ? prepared : { ...prepared, graphql } };
+}
+
+/**
+ * The arguments with the schema's defaults applied. typebox's Value.Default throws on some values the schema
+ * refuses (a record key its pattern does not allow); such arguments are invalid whatever the defaults, so they go
+ * on as they came and the check that follows names what to fix.
+ */
+function withDefaults(validator: Validator, args: Record<string, unknown>): unknown {
+  try {
+    return validator.Default(args);
+  } catch {
+    return args;
+  }
 }

@@ -33,6 +33,30 @@ describe('prepareCall: the arguments a handler sees', () => {
     expect(args).not.to.equal(raw);
     expect(args.queryParams).not.to.equal(raw.queryParams);
   });
+
+  it('refuses arguments a defaulted schema cannot take as invalid_arguments naming the field, not as a failed tool', () => {
+    // typebox's Value.Default throws on a record whose key pattern refuses a key; the caller must still learn
+    // what to fix (bb_run_pipeline's variables with a timeoutSeconds default did this).
+    const input = Type.Object(
+      {
+        variables: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_]\\w*$' }), Type.String(), { additionalProperties: false })),
+        timeoutSeconds: Type.Optional(Type.Integer({ default: 300 })),
+      },
+      { additionalProperties: false },
+    );
+    let thrown: unknown;
+    try {
+      prepareCall(toolWith(input), Compile(input), { variables: { 'DEPLOY-ENV': 'staging' } });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.include({ code: 'invalid_arguments' });
+    expect(String((thrown as Error).message)).to.match(/variables/);
+    expect(prepareCall(toolWith(input), Compile(input), { variables: { DEPLOY_ENV: 'staging' } }).args).to.deep.equal({
+      variables: { DEPLOY_ENV: 'staging' },
+      timeoutSeconds: 300,
+    });
+  });
 });
 
 describe('nestsDeeperThan: the depth bound of arguments and response bodies', () => {
