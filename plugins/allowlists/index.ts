@@ -7,7 +7,7 @@ import type { Call } from '../../core/plugin/call.js';
 import { TOKENS } from '../../core/tokens.js';
 import { allowlistOf } from '../resource-names/allowlist.js';
 import { checkRequest, type Allowlists } from './allowlist-gate.js';
-import { AllowlistSettings } from './allowlist-settings.js';
+import { AllowlistSettings } from '../resource-names/allowlist-settings.js';
 import { LeftOutItems } from './left-out.js';
 import { OwnersFirst } from './owners-first.js';
 import type { UpstreamInterceptor } from '../../core/plugin/tool-context.js';

@@ -8,7 +8,7 @@ import { TOKENS } from '../../core/tokens.js';
 import { CodeModeSettingsSchema, readCodeModeSettings, type CodeModeSettings } from './code-mode-settings.js';
 import { EXECUTE, SEARCH_TOOLS, type CodeModeDeps } from './code-tools.js';
 import { DeclarationCache } from './declarations.js';
-import { AllowlistSettings, anyAllowlistSet } from '../allowlists/allowlist-settings.js';
+import { AllowlistSettings, anyAllowlistSet } from '../resource-names/allowlist-settings.js';
 import type * as ExecuteModule from './execute-program.js';
 import type { SandboxPool } from './sandbox/sandbox-pool.js';
 

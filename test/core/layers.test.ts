@@ -64,8 +64,9 @@ type Layered = keyof typeof FLOORS;
 /** Shared libraries under plugins/ (no @Plugin of their own) and the plugins they serve. */
 const SHARED_LIBRARIES: Readonly<Record<string, readonly string[]>> = {
   atlassian: ['jira', 'confluence', 'bitbucket'],
-  // What a request names for the allowlists: the settings (allowlists) and the `resources` condition (policy).
-  'resource-names': ['allowlists', 'policy'],
+  // What a request names for the allowlists: the settings (allowlists), the `resources` condition (policy), and
+  // whether any list is set, which decides if code mode declares the results' `allowlist` member (code-mode).
+  'resource-names': ['allowlists', 'policy', 'code-mode'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../../core/node-crypto.js';
 import { ToolError, isToolError } from '../../../core/errors/tool-error.js';
 import { rateLimitRetryAfter, retryWhen } from '../../../core/http/rate-limit.js';
 import { VENDOR_NAMES, type LinkVendor } from '../../../core/identity/acting-identity.js';
@@ -44,7 +44,7 @@ export function renewalFetch(governor: RateLimits, vendor: LinkVendor, clientId:
 
 /** The governor's name for a token endpoint and client: its own budget, apart from any API credential's. */
 function siteOf(vendor: LinkVendor, url: URL, clientId: string): RateLimitedSite {
-  const fingerprint = createHash('sha256').update(`token-endpoint\0${url.origin}${url.pathname}\0${clientId}`).digest('hex').slice(0, 32);
+  const fingerprint = nodeCrypto().createHash('sha256').update(`token-endpoint\0${url.origin}${url.pathname}\0${clientId}`).digest('hex').slice(0, 32);
   return {
     label: `${VENDOR_NAMES[vendor]}'s token endpoint`,
     identity: { vendor, credential: 'OAuth client', host: url.host, environment: 'production', fingerprint },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../../core/node-crypto.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Kernel } from '../../../core/kernel/kernel.js';
 import type { Logger } from '../../../core/logging/logger.js';
@@ -59,7 +59,7 @@ export class TaskRunner {
     const now = this.clock.now();
     const record: TaskRecord = {
       // 256 random bits: the id names the task to whoever holds it, and nobody can guess another's.
-      taskId: randomBytes(32).toString('base64url'),
+      taskId: nodeCrypto().randomBytes(32).toString('base64url'),
       owner,
       status: 'working',
       statusMessage: 'Started.',
