@@ -1,6 +1,7 @@
 import { servedPath } from '../../core/http/path-guards.js';
 import type { AnsweredRequest } from './result-items.js';
 import { bodyOf, type ListedVendor } from '../resource-names/named-resources.js';
+import { at, str } from './json-member.js';
 
 /**
  * A read that says which resource a request by id belongs to, before the request is sent: a CircleCI pipeline's
@@ -33,17 +34,6 @@ export function ownerLookup(vendor: ListedVendor, request: AddressedRequest): Ow
   if (vendor === 'circleci') return circleciLookup(parts, write);
   if (vendor === 'confluence' && write) return confluenceLookup(parts, request);
   return undefined;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-function at(value: unknown, ...keys: string[]): unknown {
-  let current = value;
-  for (const key of keys) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
 }
 
 const joined = (parts: readonly string[]): string => `/${parts.map(encodeURIComponent).join('/')}`;

@@ -1,5 +1,6 @@
 import { servedPath } from '../../core/http/path-guards.js';
 import type { ListedVendor } from '../resource-names/named-resources.js';
+import { at, str } from './json-member.js';
 
 /**
  * What an item of a result names for its vendor's list: the resource (`acme/app`, `PLAT`, `gh/acme/app`), null
@@ -54,18 +55,6 @@ export function resultShape(vendor: ListedVendor, request: AnsweredRequest): Res
 
 const list = (at: readonly string[], nameOf: (item: unknown) => ItemName, what: string): ResultShape => ({ kind: 'list', at, nameOf, what });
 const one = (nameOf: (body: unknown) => ItemName, what: string): ResultShape => ({ kind: 'one', nameOf, what });
-
-/** The member at a dotted path of a JSON value, or undefined. */
-function at(value: unknown, ...keys: string[]): unknown {
-  let current = value;
-  for (const key of keys) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 // GitHub ---------------------------------------------------------------------------------------------------
 
