@@ -1,3 +1,4 @@
+import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
@@ -44,6 +45,9 @@ export async function waitForPipeline(
   const path = pipelinePath(where);
   const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: bitbucket.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'step' }, async () => {
     const pipeline = (await bitbucket.upstream.send(ctx, { method: 'GET', path }, { expect: 'json' })).body as { state?: State } | null;
+    // An answer with no state is not a pipeline: polling it again would only wait out the whole timeout.
+    if (typeof pipeline?.state?.name !== 'string')
+      throw new ToolError('upstream_invalid_body', `Bitbucket answered pipeline ${where.pipelineUuid} with no state: the wait ended.`);
     const page = (await bitbucket.upstream.send(ctx, { method: 'GET', path: `${path}/steps` }, { expect: 'json' })).body as { values?: Step[] } | null;
     const steps = Array.isArray(page?.values) ? page.values : [];
     const pending = steps.filter((s) => s.state?.name !== 'COMPLETED').map((s, i) => s.name ?? `step ${i + 1}`);

@@ -1,3 +1,4 @@
+import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { GithubDeps } from './github-deps.js';
@@ -48,7 +49,10 @@ export async function waitForRun(
 ): Promise<RunOutcome> {
   const runPath = `${repoPath(where)}/actions/runs/${where.runId}`;
   const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: github.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' }, async (poll) => {
-    const run = (await github.upstream.send(ctx, { method: 'GET', path: runPath })).body as Run;
+    const run = (await github.upstream.send(ctx, { method: 'GET', path: runPath })).body as Run | null;
+    // An answer with no status is not a run: polling it again would only wait out the whole timeout.
+    if (typeof run?.status !== 'string')
+      throw new ToolError('upstream_invalid_body', `GitHub answered run ${where.runId} of ${where.owner}/${where.repo} with no status: the wait ended.`);
     const jobs =
       ((await github.upstream.send(ctx, { method: 'GET', path: `${runPath}/jobs`, query: { filter: 'latest', per_page: '100' } })).body as { jobs?: Job[] })
         .jobs ?? [];
@@ -64,7 +68,7 @@ export async function waitForRun(
       giveUp: stale && poll >= POLLS_FOR_THE_RERUN,
     };
   });
-  const { run, jobs } = value;
+  const { run, jobs } = value as { run: Run; jobs: Job[] };
   if (value.stale) return { status: 'GitHub still shows the attempt before the rerun: follow the run with github_list_workflow_jobs.', conclusion: null };
   if (!finished) return { status: stillRunning(timeoutSeconds, `follow it with github_list_workflow_jobs, or ci_wait on its commit.`), conclusion: null };
   const conclusion = run.conclusion ?? null;

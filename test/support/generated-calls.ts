@@ -78,8 +78,15 @@ const REQUESTS_PER_CALL: Readonly<Record<string, number>> = {
   conf_update_page: 3,
   ci_failure_report: 3,
   ci_wait: 15,
-  // A GitHub App project's definitions are listed before its run.
-  circleci_trigger_pipeline: 2,
+  // A GitHub App project's definitions are listed before its run; with `wait`, its workflows are read until one
+  // shows (five polls at most; the mocks' answers name none).
+  circleci_trigger_pipeline: 7,
+  // With `wait` (docs/tools.md): the write, then the run's polls. The mocks' answers are no run, pipeline or
+  // workflow, which ends a GitHub or Bitbucket wait at its first read and a CircleCI one after five.
+  github_rerun_workflow: 3,
+  github_dispatch_workflow: 3,
+  bb_run_pipeline: 3,
+  circleci_rerun_workflow: 6,
   // Provenance looks up the repository's visibility once before labelling people's text (cached after).
   github_get_issue: 2,
   github_list_issues: 2,

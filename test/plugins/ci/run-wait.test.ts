@@ -181,6 +181,32 @@ describe('wait: true on the tools that start a run (dist/cli.js over stdio)', fu
       expect(polls(mock, RUN)).to.be.within(2, 5);
     });
 
+    it('github_rerun_workflow: an answer that is not a run ends the wait at once with a clear error, not polling until the time is up', async () => {
+      mock.on('POST', `${RUN}/rerun-failed-jobs`, { status: 201, body: {} });
+      mock.on('GET', RUN, { body: { message: 'a body with no run in it' } });
+      mock.on('GET', `${RUN}/jobs`, { body: { total_count: 0, jobs: [] } });
+      const started = Date.now();
+      const result = (await call('github_rerun_workflow', { ...GH_ARGS, wait: true, timeoutSeconds: 30 })) as CallToolResult;
+      expect(result.isError).to.equal(true);
+      expect(JSON.stringify(result.content))
+        .to.match(/upstream_invalid_body/)
+        .and.match(/no status/);
+      expect(polls(mock, RUN)).to.equal(1);
+      expect(Date.now() - started).to.be.below(10_000);
+    });
+
+    it('bb_run_pipeline: an answer that is not a pipeline ends the wait at once with a clear error', async () => {
+      mock.on('POST', `${BB}`, { status: 201, body: { uuid: BB_UUID, build_number: 1289, state: { name: 'PENDING' } } });
+      mock.on('GET', BB_PIPELINE, { body: { type: 'error-free but not a pipeline' } });
+      mock.on('GET', `${BB_PIPELINE}/steps`, { body: { values: [] } });
+      const result = (await call('bb_run_pipeline', { ...BB_ARGS, wait: true, timeoutSeconds: 30 })) as CallToolResult;
+      expect(result.isError).to.equal(true);
+      expect(JSON.stringify(result.content))
+        .to.match(/upstream_invalid_body/)
+        .and.match(/no state/);
+      expect(polls(mock, BB_PIPELINE)).to.equal(1);
+    });
+
     it('github_rerun_workflow: the attempt before the rerun, still shown at first, is not taken for its end', async () => {
       serveGithubRun(mock, 'success', 4, 2);
       const data = dataOf(await call('github_rerun_workflow', { ...GH_ARGS, wait: true, timeoutSeconds: 30 }));
