@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { ToolError } from '../errors/tool-error.js';
 import type { AnyToolContext } from '../plugin/tool-context.js';
+import { sleep } from '../http/retry-policy.js';
 
 // Waiting for CI to finish, shared by ci_wait and the vendor tools that start a run (`wait: true`): the polling,
 // its backoff and its progress live here once; each tool says how to read its run once.
@@ -86,23 +87,10 @@ export async function pollUntilFinished<T>(
     last = key;
     const left = deadline - Date.now();
     if (finished || left <= 0 || reading.giveUp === true) return { value: reading.value, finished };
-    await sleep(Math.min(interval, left), ctx.signal);
+    await sleep(Math.min(interval, left), ctx.signal).catch(() => {
+      throw new ToolError('cancelled', 'The wait was cancelled.');
+    });
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cancelled = (): void => {
-      clearTimeout(timer);
-      reject(new ToolError('cancelled', 'The wait was cancelled.'));
-    };
-    if (signal.aborted) return cancelled();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', cancelled);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', cancelled, { once: true });
-  });
 }
 
 /** The sentence of a wait that ran out of time. */
