@@ -476,3 +476,45 @@ describe('rate-limit governor: when the store fails', function () {
     expect(logs.filter((l) => l.includes('the rate-limit budget could not be read or written'))).to.have.length(1);
   });
 });
+
+describe('rate-limit governor: on the store of one process (memory://)', function () {
+  this.timeout(30_000);
+  let mock: MockUpstream;
+  let kernel: Kernel;
+  let asked = 0;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
+    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
+    const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_localStoreGovernorToken0123', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
+    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
+    // The real memory store, counting the governor's reads of it.
+    const store = await openStore('memory://');
+    const read = store.get.bind(store);
+    store.get = <T>(namespace: string, key: string): Promise<T | undefined> => {
+      if (namespace === 'rate-limits') asked++;
+      return read<T>(namespace, key);
+    };
+    const logger = createLogger({ level: 'warn', secrets: settings.secretValues(), destination: { write: () => {} } });
+    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+  });
+  after(async () => {
+    await kernel.close();
+    await mock.close();
+  });
+
+  it('no budget is read while no answer said anything of one; a limit met is still held for the next call, unsent', async () => {
+    mock.on('GET', /^\/repos\/acme\/quiet\d$/, { status: 200, body: { ok: true } });
+    for (let n = 0; n < 3; n++) {
+      const result = await kernel.call('github_get', { path: `/repos/acme/quiet${n}` }, LOCAL_PRINCIPAL);
+      expect(result.isError, textOf(result)).to.equal(undefined);
+    }
+    expect(asked).to.equal(0);
+    mock.on('GET', '/repos/acme/limited', { status: 429, headers: { 'retry-after': '600' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    expect(textOf(await kernel.call('github_get', { path: '/repos/acme/limited' }, LOCAL_PRINCIPAL))).to.match(/Retry after 600 seconds/);
+    const held = await kernel.call('github_get', { path: '/repos/acme/quiet0' }, LOCAL_PRINCIPAL);
+    expect(textOf(held)).to.match(/GitHub: GET \/repos\/acme\/quiet0 was not sent: it answered a rate limit for this credential/);
+    expect(mock.requests.map((r) => r.path)).to.deep.equal(['/repos/acme/quiet0', '/repos/acme/quiet1', '/repos/acme/quiet2', '/repos/acme/limited']);
+  });
+});
