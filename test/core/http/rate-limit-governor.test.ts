@@ -6,6 +6,7 @@ import { Kernel } from '../../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
+import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { StoreWithOutage } from '../../support/store-with-outage.js';
@@ -426,6 +427,19 @@ describe('rate-limit governor: two replicas on Redis under a near limit', functi
   });
 });
 
+/**
+ * A GitHub kernel on the given store (the test kit opens its own store; this one is started by hand to run on
+ * one the test watches), its log lines into `logs`.
+ */
+async function githubKernelOn(store: KeyValueStore, mock: MockUpstream, token: string, logs: string[]): Promise<Kernel> {
+  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
+  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
+  const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: token, MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
+  const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
+  const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
+  return Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+}
+
 describe('rate-limit governor: when the store fails', function () {
   this.timeout(30_000);
   let mock: MockUpstream;
@@ -444,14 +458,8 @@ describe('rate-limit governor: when the store fails', function () {
 
   before(async () => {
     mock = await MockUpstream.start();
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
-    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
-    const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_outageGovernorToken012345', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
-    // The test kit opens its own store; this kernel is started by hand to run on the store with an outage switch.
-    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
     store = new CountedOutage(await openStore('memory://'));
-    const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
-    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+    kernel = await githubKernelOn(store, mock, 'ghp_outageGovernorToken012345', logs);
   });
   after(async () => {
     await kernel.close();
@@ -485,10 +493,6 @@ describe('rate-limit governor: on the store of one process (memory://)', functio
 
   before(async () => {
     mock = await MockUpstream.start();
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
-    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
-    const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_localStoreGovernorToken0123', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
-    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
     // The real memory store, counting the governor's reads of it.
     const store = await openStore('memory://');
     const read = store.get.bind(store);
@@ -496,8 +500,7 @@ describe('rate-limit governor: on the store of one process (memory://)', functio
       if (namespace === 'rate-limits') asked++;
       return read<T>(namespace, key);
     };
-    const logger = createLogger({ level: 'warn', secrets: settings.secretValues(), destination: { write: () => {} } });
-    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+    kernel = await githubKernelOn(store, mock, 'ghp_localStoreGovernorToken0123', []);
   });
   after(async () => {
     await kernel.close();
