@@ -39,6 +39,15 @@ const WRITE_ATTEMPTS = 6;
 const STORE_RETRY_MS = 30_000;
 
 /**
+ * The budgets a process-local (memory) store may hold, by store and then by credential key: until when the last
+ * record written for it lives. Nothing but the governors of this process (the kernel's, the token renewals')
+ * writes such a store, so a credential none of them wrote a record for has none: its requests are admitted
+ * without a read (a store read is three modules and a timer on every request). A shared store (SQLite, Redis)
+ * is always read: another worker or replica may have met a limit this one has not seen.
+ */
+const writtenBudgets = new WeakMap<KeyValueStore, Map<string, number>>();
+
+/**
  * The rate-limit governor: one budget per vendor and credential, kept in the shared store so every worker and
  * replica spends the same one, fed by each answer's own signals (`x-ratelimit-*`, `Retry-After`, 429 and
  * GitHub's secondary limits). Before a request it slows down while little is left, holds it while a reset or
@@ -52,11 +61,21 @@ const STORE_RETRY_MS = 30_000;
 export class RateGovernor implements RateLimits {
   /** Until when the store is left alone after it failed (0: it works). */
   private storeDownUntil = 0;
+  /** What this process wrote to a memory store (writtenBudgets); undefined for a shared store. */
+  private readonly written: Map<string, number> | undefined;
 
-  constructor(private readonly options: RateGovernorOptions) {}
+  constructor(private readonly options: RateGovernorOptions) {
+    const { store } = options;
+    if (store.kind === 'memory') {
+      let written = writtenBudgets.get(store);
+      if (written === undefined) writtenBudgets.set(store, (written = new Map()));
+      this.written = written;
+    }
+  }
 
   async admit(site: RateLimitedSite, request: PreparedRequest, signal: AbortSignal): Promise<void> {
     const { identity } = site;
+    if (this.nothingKnown(identity)) return;
     const resource = resourceOf(request);
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const record = await this.read(identity);
@@ -110,6 +129,28 @@ export class RateGovernor implements RateLimits {
     await sleep(ms, signal);
   }
 
+  /**
+   * Whether the store cannot hold a budget for this credential: a memory store no governor of this process wrote
+   * one to, or whose record has expired since. Without any record at all the credential is not even keyed (its
+   * fingerprint is a hash, made on first use).
+   */
+  private nothingKnown(identity: UpstreamIdentity): boolean {
+    const written = this.written;
+    if (written === undefined) return false;
+    if (written.size === 0) return true;
+    const key = keyOf(identity);
+    const until = written.get(key);
+    if (until !== undefined && until > Date.now()) return false;
+    written.delete(key);
+    return true;
+  }
+
+  /** Notes a record about to be written (before the write: a request admitted meanwhile reads the store). */
+  private writing(key: string, record: BudgetRecord, now: number): void {
+    if (this.written === undefined) return;
+    this.written.set(key, Math.max(this.written.get(key) ?? 0, now + recordTtlMs(record, now)));
+  }
+
   private async read(identity: UpstreamIdentity): Promise<BudgetRecord | undefined> {
     if (this.storeDown()) return undefined;
     try {
@@ -121,8 +162,10 @@ export class RateGovernor implements RateLimits {
   }
 
   private async replace(identity: UpstreamIdentity, expected: BudgetRecord, next: BudgetRecord, now: number): Promise<boolean> {
+    const key = keyOf(identity);
+    this.writing(key, next, now);
     try {
-      return await this.options.store.replaceIf(NAMESPACE, keyOf(identity), expected, next, recordTtlMs(next, now));
+      return await this.options.store.replaceIf(NAMESPACE, key, expected, next, recordTtlMs(next, now));
     } catch (error) {
       this.storeFailed(identity, error);
       // Without the store the request goes as it would without a governor.
@@ -140,6 +183,7 @@ export class RateGovernor implements RateLimits {
         const record = await store.get<BudgetRecord>(NAMESPACE, key);
         const next = change(record);
         const now = Date.now();
+        this.writing(key, next, now);
         // A first record has nothing to compare with: two workers writing one at once, the later wins, and the
         // next answer of either brings the budget back.
         if (record === undefined) return await store.set(NAMESPACE, key, next, recordTtlMs(next, now));

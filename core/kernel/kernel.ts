@@ -201,7 +201,7 @@ export class Kernel {
     const core = settings.of(CoreSettings);
     const readOnlyServer = core.MCP_READ_ONLY;
     const deps: CoreStageDeps = {
-      validatorFor: (tool) => this.tools.get(tool)!.validator(),
+      inputFor: (tool) => this.tools.get(tool)!.input(),
       validated: (call) => {
         const report = this.reports.get(call.scope);
         if (report !== undefined) report.prepared = call.prepared;

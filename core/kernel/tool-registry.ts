@@ -1,4 +1,5 @@
-import { Compile, type Validator } from 'typebox/compile';
+import { Compile } from 'typebox/compile';
+import { compiledInput, type CompiledInput } from '../pipeline/prepare-call.js';
 import { StartupError } from '../errors/tool-error.js';
 import type { Logger } from '../logging/logger.js';
 import { chainForTool, type Contribution, type Finish, type HandlerStage, type ToolChain } from '../pipeline/stage-chain.js';
@@ -24,8 +25,8 @@ export interface BootedPlugin {
 
 export interface RegisteredTool {
   definition: ToolDefinition;
-  /** The compiled input schema; compiled on first use for prevalidated plugins (see `lazyValidator`). */
-  validator: () => Validator;
+  /** The compiled input schema (and whether it declares defaults); compiled on first use for prevalidated plugins (see `lazyInput`). */
+  input: () => CompiledInput;
   /** Its interceptor chain, the kernel's own slots included (filled for each call). */
   interceptors: InterceptorSlot[];
   chain: ToolChain;
@@ -40,18 +41,18 @@ export interface RegistryOptions {
   readOnlyServer: boolean;
 }
 
-const eagerValidator =
-  (validator: Validator): (() => Validator) =>
-  () =>
-    validator;
+function eagerInput(schema: ToolDefinition['spec']['input']): () => CompiledInput {
+  const input = compiledInput(Compile(schema), schema);
+  return () => input;
+}
 
 /**
  * A prevalidated plugin's input schema, compiled by its first call: compiling every tool's schema was a fifth
  * of start-up, and a server seldom calls all of its tools. The test suite compiles every built-in schema.
  */
-function lazyValidator(schema: ToolDefinition['spec']['input']): () => Validator {
-  let compiled: Validator | undefined;
-  return () => (compiled ??= Compile(schema));
+function lazyInput(schema: ToolDefinition['spec']['input']): () => CompiledInput {
+  let compiled: CompiledInput | undefined;
+  return () => (compiled ??= compiledInput(Compile(schema), schema));
 }
 
 /**
@@ -134,7 +135,7 @@ export class ToolRegistry {
       const definition: ToolDefinition = { spec: usable, plugin: plugin.spec.name, handler: run, upstream: instance.upstream, wire };
       this.tools.set(spec.name, {
         definition,
-        validator: checked ? eagerValidator(Compile(spec.input)) : lazyValidator(spec.input),
+        input: checked ? eagerInput(spec.input) : lazyInput(spec.input),
         interceptors: interceptorSlots(interceptors, usable),
         chain: chainForTool(stages, usable, handler, finish),
         descriptor: toolDescriptor(usable),

@@ -133,7 +133,8 @@ export function startUpstreamSpan(
   scrub: (text: string) => string,
 ): Span | undefined {
   const { url } = request;
-  const span = childSpan(parent, request.method, {
+  // Its attributes are made only for a span that records (scrubbing the URL for none was work on every request).
+  const span = childSpan(parent, request.method, () => ({
     kind: SpanKind.CLIENT,
     attributes: {
       [ATTR_HTTP_REQUEST_METHOD]: request.method,
@@ -143,7 +144,7 @@ export function startUpstreamSpan(
       [ATTR_VENDOR]: identity.vendor,
       ...(attempt > 0 ? { [ATTR_HTTP_REQUEST_RESEND_COUNT]: attempt } : {}),
     },
-  });
+  }));
   return span;
 }
 

@@ -14,11 +14,12 @@ export function serverTracer(): Tracer {
 
 /**
  * A span under the one in `parent`, or none when that one records nothing (tracing off, or the call not sampled):
- * its children would record nothing either, so nothing is made for them.
+ * its children would record nothing either, so nothing is made for them. Options given as a function are made
+ * only for a span that records (attributes that cost something to compute).
  */
-export function childSpan(parent: Context, name: string, options: SpanOptions = {}): Span | undefined {
+export function childSpan(parent: Context, name: string, options: SpanOptions | (() => SpanOptions) = {}): Span | undefined {
   if (trace.getSpan(parent)?.isRecording() !== true) return undefined;
-  return serverTracer().startSpan(name, options, parent);
+  return serverTracer().startSpan(name, typeof options === 'function' ? options() : options, parent);
 }
 
 /** Marks a span failed with a low-cardinality `error.type` (an error code, an HTTP status). */

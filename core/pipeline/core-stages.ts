@@ -1,4 +1,3 @@
-import type { Validator } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { isToolError, ToolError } from '../errors/tool-error.js';
 import type { Answer, Call, Produced } from '../plugin/call.js';
@@ -8,12 +7,13 @@ import type { Scrub } from '../result/secret-scrubber.js';
 import { checkedOutput, scrubbedOutput } from './handler-output.js';
 import { errorResult } from '../result/tool-result.js';
 import { envelopeCheck } from './envelope-check.js';
-import { prepareCall } from './prepare-call.js';
+import { prepareCall, type CompiledInput } from './prepare-call.js';
 import { furtherRequestGate } from './request-gate.js';
 import type { Contribution, HandlerStage } from './stage-chain.js';
 
 export interface CoreStageDeps {
-  validatorFor(tool: string): Validator;
+  /** A tool's compiled input schema, and whether it declares defaults (decided once per tool). */
+  inputFor(tool: string): CompiledInput;
   /** Told of each call once its arguments are validated and its request prepared (the call's log line). */
   validated?(call: Call): void;
   /** The interceptors of one call (the kernel wraps the tool's own to observe the call). */
@@ -71,7 +71,7 @@ function asToolError(thrown: unknown, call: Call): ToolError {
 function validate(call: Call, next: (call: Call) => Promise<Answer>, deps: CoreStageDeps): Promise<Answer> {
   // Acting as a person, the request is prepared by the binding that sends as them (Atlassian's gateway URL).
   const tool = call.acting?.binding === undefined ? call.tool : { ...call.tool, upstream: call.acting.binding };
-  const { args, route, prepared } = prepareCall(tool, deps.validatorFor(call.tool.spec.name), call.args, deps.readOnlyServer);
+  const { args, route, prepared } = prepareCall(tool, deps.inputFor(call.tool.spec.name), call.args, deps.readOnlyServer);
   const validated: Call = { ...call, args, route, prepared };
   deps.validated?.(validated);
   return next(validated);

@@ -1,3 +1,4 @@
+import type { TSchema } from 'typebox';
 import type { Validator } from 'typebox/compile';
 import { ToolError } from '../errors/tool-error.js';
 import { graphqlRequest } from '../http/graphql-request.js';
@@ -17,13 +18,23 @@ export interface PreparedCall {
   prepared?: PreparedRequest;
 }
 
+/** A tool's compiled input schema, and whether the schema declares any default to apply: both decided once per tool. */
+export interface CompiledInput {
+  validator: Validator;
+  appliesDefaults: boolean;
+}
+
+/** The compiled input of a schema, whether it declares defaults decided with it (declares-defaults.ts). */
+export const compiledInput = (validator: Validator, schema: TSchema): CompiledInput => ({ validator, appliesDefaults: declaresDefaults(schema) });
+
 /**
  * Validates a call's arguments (applying schema defaults) and computes the upstream request it would make,
  * without sending anything. The validate stage runs this; `policy explain` runs it too, so both decide on
  * exactly the same request, prepared once. Throws `invalid_arguments`, `invalid_path`, or `tool_failed` for a
  * write a read-only tool (or server) may not send.
  */
-export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs: Record<string, unknown>, readOnlyServer = false): PreparedCall {
+export function prepareCall(tool: ToolDefinition, input: CompiledInput, rawArgs: Record<string, unknown>, readOnlyServer = false): PreparedCall {
+  const { validator } = input;
   const deep = tooDeeplyNested(rawArgs);
   if (deep !== undefined) {
     throw new ToolError(
@@ -32,7 +43,7 @@ export function prepareCall(tool: ToolDefinition, validator: Validator, rawArgs:
     );
   }
   const copy = structuredClone(rawArgs);
-  const args = (declaresDefaults(tool.spec.input) ? withDefaults(validator, copy) : copy) as Record<string, unknown>;
+  const args = (input.appliesDefaults ? withDefaults(validator, copy) : copy) as Record<string, unknown>;
   if (!validator.Check(args)) {
     const lines = describeValidationErrors(validator.Errors(args), args, tool.spec.input);
     throw new ToolError('invalid_arguments', `Invalid arguments for ${tool.spec.name}:\n${lines.join('\n')}`);

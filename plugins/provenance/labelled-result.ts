@@ -74,7 +74,10 @@ export function labelledResult(call: Call, produced: Produced, provenance: Prove
         withheld++;
       }
     }
-  } else if (policy.fence && untrusted.some((l) => fieldTexts(value, l.at, l.fields).length > 0 || (text !== undefined && isWhole(l)))) {
+  } else if (
+    policy.fence &&
+    untrusted.some((l) => (l.fields.length > 0 && fieldTexts(value, l.at, l.fields).length > 0) || (text !== undefined && isWhole(l)))
+  ) {
     // The boundary is one no string of the result holds, fenced or not (a branch name, a label), nor its text.
     const shown = value;
     fence = newFence((b) => anyStringHolds(shown, b) || anyStringHolds(output.meta, b) || (text?.includes(b) ?? false));

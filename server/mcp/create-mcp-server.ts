@@ -21,7 +21,7 @@ import { progressNotifier } from './progress-notifier.js';
 import { artifactStoreOf, serveArtifactResources } from './resource-handlers.js';
 import { connectionLogLevel, type ClientLogLevels } from './client-log-levels.js';
 import type { ClientInfo } from '../../core/plugin/call.js';
-import { isDetachable, startDetached, type DetachedCall } from './tasks/detached-call.js';
+import { detachableTools, isDetachable, startDetached, type DetachedCall } from './tasks/detached-call.js';
 import { serveTaskMethods } from './tasks/task-handlers.js';
 import { declaresTasks, TASKS_EXTENSION } from './tasks/task-record.js';
 import { taskRunnerOf } from './tasks/task-runner.js';
@@ -65,6 +65,7 @@ export interface McpServerOptions {
  */
 export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}): Server {
   const artifacts = artifactStoreOf(kernel);
+  const detachable = detachableTools(kernel);
   const server = new DevtoolsServer(
     { name: SERVER_NAME, version: VERSION },
     {
@@ -118,7 +119,12 @@ export function createMcpServer(kernel: Kernel, options: McpServerOptions = {}):
     // A tool that waits (ci_wait), called by a client that declared the tasks extension: a task at once, the call
     // detached. It has no channel once its request is answered: no log messages, no elicitation (a confirmation
     // the policy wants goes to an approver, as for a client without elicitation).
-    if (modern && declaresTasks(ctx.mcpReq.envelope) && (await isDetachable(kernel, request.params.name, request.params.arguments, principal))) {
+    if (
+      modern &&
+      detachable.has(request.params.name) &&
+      declaresTasks(ctx.mcpReq.envelope) &&
+      (await isDetachable(kernel, request.params.name, request.params.arguments, principal))
+    ) {
       const detached: DetachedCall = (signal, progress) =>
         kernel.call(request.params.name, request.params.arguments, principal, {
           signal,

@@ -1,7 +1,7 @@
 import { Compile } from 'typebox/compile';
 import { isToolError } from '../../../core/errors/tool-error.js';
 import type { KernelView } from '../../../core/plugin/contributions.js';
-import { prepareCall } from '../../../core/pipeline/prepare-call.js';
+import { compiledInput, prepareCall } from '../../../core/pipeline/prepare-call.js';
 import type { Principal } from '../../../core/identity/principal.js';
 import { factsFor, readRequestOf, type CallFacts } from './call-facts.js';
 import type { Decision, PolicyEngine, RuleTrace } from './policy-engine.js';
@@ -43,7 +43,7 @@ export function explainCall(kernel: KernelView, engine: PolicyEngine, toolName: 
     );
   let call;
   try {
-    call = prepareCall(tool, Compile(tool.spec.input), args, kernel.settings.of(CoreSettings).MCP_READ_ONLY);
+    call = prepareCall(tool, compiledInput(Compile(tool.spec.input), tool.spec.input), args, kernel.settings.of(CoreSettings).MCP_READ_ONLY);
   } catch (error) {
     if (!isToolError(error)) throw error;
     throw new UnexplainableCall(`The server would refuse this call before the policy (${error.code}): ${error.message}`);

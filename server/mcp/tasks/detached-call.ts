@@ -7,6 +7,26 @@ import { errorResult } from '../../../core/result/tool-result.js';
 import { wireTask } from './task-record.js';
 import type { TaskRunner } from './task-runner.js';
 
+const detachableByKernel = new WeakMap<Kernel, ReadonlySet<string>>();
+
+/**
+ * The tools that may run as a task (ToolSpec.detachable set), decided once per kernel: a call of any other tool
+ * (nearly all of them) never looks at the tasks extension.
+ */
+export function detachableTools(kernel: Kernel): ReadonlySet<string> {
+  let names = detachableByKernel.get(kernel);
+  if (names === undefined) {
+    names = new Set(
+      kernel
+        .definitions()
+        .filter((d) => d.spec.detachable !== undefined && d.spec.detachable !== false)
+        .map((d) => d.spec.name),
+    );
+    detachableByKernel.set(kernel, names);
+  }
+  return names;
+}
+
 /**
  * Whether a call of `name` is answered with a task: its tool says it waits (ToolSpec.detachable) and the caller
  * is served it (a hidden or unknown tool is answered at once, with the synchronous path's error).

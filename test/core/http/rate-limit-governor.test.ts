@@ -6,6 +6,7 @@ import { Kernel } from '../../../core/kernel/kernel.js';
 import { LOCAL_PRINCIPAL } from '../../../core/identity/principal.js';
 import { createLogger } from '../../../core/logging/logger.js';
 import { openStore } from '../../../core/store/open-store.js';
+import type { KeyValueStore } from '../../../core/store/key-value-store.js';
 import { createArtifactStore } from '../../../plugins/artifacts/artifact-service.js';
 import { resolveConfig } from '../../../server/bootstrap/resolve-config.js';
 import { StoreWithOutage } from '../../support/store-with-outage.js';
@@ -426,6 +427,19 @@ describe('rate-limit governor: two replicas on Redis under a near limit', functi
   });
 });
 
+/**
+ * A GitHub kernel on the given store (the test kit opens its own store; this one is started by hand to run on
+ * one the test watches), its log lines into `logs`.
+ */
+async function githubKernelOn(store: KeyValueStore, mock: MockUpstream, token: string, logs: string[]): Promise<Kernel> {
+  const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
+  writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
+  const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: token, MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
+  const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
+  const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
+  return Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+}
+
 describe('rate-limit governor: when the store fails', function () {
   this.timeout(30_000);
   let mock: MockUpstream;
@@ -444,14 +458,8 @@ describe('rate-limit governor: when the store fails', function () {
 
   before(async () => {
     mock = await MockUpstream.start();
-    const cwd = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-'));
-    writeFileSync(join(cwd, 'mcp-devtools.config.json'), JSON.stringify({ plugins: ['github'] }));
-    const env = { GITHUB_API_URL: mock.url, GITHUB_TOKEN: 'ghp_outageGovernorToken012345', MCP_RAW_RESPONSE_DIR: join(cwd, 'raw'), MCP_TOOLSETS: 'all' };
-    // The test kit opens its own store; this kernel is started by hand to run on the store with an outage switch.
-    const { plugins, settings } = await resolveConfig({ cwd, home: cwd, env });
     store = new CountedOutage(await openStore('memory://'));
-    const logger = createLogger({ level: 'info', secrets: settings.secretValues(), destination: { write: (line: string) => logs.push(line) } });
-    kernel = await Kernel.start({ plugins, settings, logger, store, artifactStore: createArtifactStore });
+    kernel = await githubKernelOn(store, mock, 'ghp_outageGovernorToken012345', logs);
   });
   after(async () => {
     await kernel.close();
@@ -474,5 +482,42 @@ describe('rate-limit governor: when the store fails', function () {
     // Asked once, found down, then left alone for a while: one warning, not one per request.
     expect(store.asked).to.equal(1);
     expect(logs.filter((l) => l.includes('the rate-limit budget could not be read or written'))).to.have.length(1);
+  });
+});
+
+describe('rate-limit governor: on the store of one process (memory://)', function () {
+  this.timeout(30_000);
+  let mock: MockUpstream;
+  let kernel: Kernel;
+  let asked = 0;
+
+  before(async () => {
+    mock = await MockUpstream.start();
+    // The real memory store, counting the governor's reads of it.
+    const store = await openStore('memory://');
+    const read = store.get.bind(store);
+    store.get = <T>(namespace: string, key: string): Promise<T | undefined> => {
+      if (namespace === 'rate-limits') asked++;
+      return read<T>(namespace, key);
+    };
+    kernel = await githubKernelOn(store, mock, 'ghp_localStoreGovernorToken0123', []);
+  });
+  after(async () => {
+    await kernel.close();
+    await mock.close();
+  });
+
+  it('no budget is read while no answer said anything of one; a limit met is still held for the next call, unsent', async () => {
+    mock.on('GET', /^\/repos\/acme\/quiet\d$/, { status: 200, body: { ok: true } });
+    for (let n = 0; n < 3; n++) {
+      const result = await kernel.call('github_get', { path: `/repos/acme/quiet${n}` }, LOCAL_PRINCIPAL);
+      expect(result.isError, textOf(result)).to.equal(undefined);
+    }
+    expect(asked).to.equal(0);
+    mock.on('GET', '/repos/acme/limited', { status: 429, headers: { 'retry-after': '600' }, body: { message: 'You have exceeded a secondary rate limit.' } });
+    expect(textOf(await kernel.call('github_get', { path: '/repos/acme/limited' }, LOCAL_PRINCIPAL))).to.match(/Retry after 600 seconds/);
+    const held = await kernel.call('github_get', { path: '/repos/acme/quiet0' }, LOCAL_PRINCIPAL);
+    expect(textOf(held)).to.match(/GitHub: GET \/repos\/acme\/quiet0 was not sent: it answered a rate limit for this credential/);
+    expect(mock.requests.map((r) => r.path)).to.deep.equal(['/repos/acme/quiet0', '/repos/acme/quiet1', '/repos/acme/quiet2', '/repos/acme/limited']);
   });
 });

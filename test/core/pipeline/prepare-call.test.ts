@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import { prepareCall } from '../../../core/pipeline/prepare-call.js';
+import { compiledInput, prepareCall } from '../../../core/pipeline/prepare-call.js';
 import type { ToolDefinition } from '../../../core/plugin/contract.js';
 import { nestsDeeperThan, tooDeeplyNested } from '../../../core/schema/argument-depth.js';
 
@@ -21,14 +21,14 @@ describe('prepareCall: the arguments a handler sees', () => {
       options: Type.Optional(Type.Object({ depth: Type.Integer({ default: 3 }) }, { default: {} })),
       mode: Type.Union([Type.Object({ kind: Type.Literal('a'), size: Type.Integer({ default: 10 }) }), Type.String()]),
     });
-    const args = prepareCall(toolWith(input), Compile(input), { path: '/x', mode: { kind: 'a' } }).args;
+    const args = prepareCall(toolWith(input), compiledInput(Compile(input), input), { path: '/x', mode: { kind: 'a' } }).args;
     expect(args).to.deep.equal({ path: '/x', page: 1, options: { depth: 3 }, mode: { kind: 'a', size: 10 } });
   });
 
   it('gives a schema without defaults a copy of the arguments as they came, never the caller’s own object', () => {
     const input = Type.Object({ path: Type.String(), queryParams: Type.Optional(Type.Record(Type.String(), Type.String())), jq: Type.Optional(Type.String()) });
     const raw = { path: '/rest/api/3/search', queryParams: { maxResults: '50' } };
-    const args = prepareCall(toolWith(input), Compile(input), raw).args;
+    const args = prepareCall(toolWith(input), compiledInput(Compile(input), input), raw).args;
     expect(args).to.deep.equal(raw);
     expect(args).not.to.equal(raw);
     expect(args.queryParams).not.to.equal(raw.queryParams);
@@ -46,13 +46,13 @@ describe('prepareCall: the arguments a handler sees', () => {
     );
     let thrown: unknown;
     try {
-      prepareCall(toolWith(input), Compile(input), { variables: { 'DEPLOY-ENV': 'staging' } });
+      prepareCall(toolWith(input), compiledInput(Compile(input), input), { variables: { 'DEPLOY-ENV': 'staging' } });
     } catch (error) {
       thrown = error;
     }
     expect(thrown).to.include({ code: 'invalid_arguments' });
     expect(String((thrown as Error).message)).to.match(/variables/);
-    expect(prepareCall(toolWith(input), Compile(input), { variables: { DEPLOY_ENV: 'staging' } }).args).to.deep.equal({
+    expect(prepareCall(toolWith(input), compiledInput(Compile(input), input), { variables: { DEPLOY_ENV: 'staging' } }).args).to.deep.equal({
       variables: { DEPLOY_ENV: 'staging' },
       timeoutSeconds: 300,
     });
