@@ -48,22 +48,25 @@ ${SHARED_TYPES.map(([name, type]) => `type ${name} = ${type};`).join('\n')}
 `;
 
 /**
- * What search_tools says once of the properties many tools share, and of the errors a call throws (their
- * declarations are in SANDBOX_GLOBALS, which programs are checked against). What the sandbox offers (console.log,
- * no timers) is said by execute's description, which a model reads before it searches.
+ * What search_tools says once of the errors a call throws (their declarations are in SANDBOX_GLOBALS, which
+ * programs are checked against), and of the properties many tools share, each only in an answer that declares
+ * it. What the sandbox offers (console.log, no timers) is said by execute's description, which a model reads
+ * before it searches.
  */
-export const GLOBALS_NOTE =
-  '// A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}.\n' +
-  '// data: the upstream body, or what jq (JMESPath) projects of it: cast it. nextPage: the next page, or null.\n';
+export const GLOBALS_NOTE = '// A failed call throws ToolCallError {tool, code, meta}; a refused one PolicyDeniedError {decision}.\n';
 
-/** The note's line on the allowlist member, in an answer that declares it. */
-const ALLOWLIST_NOTE = '// allowlist: items the MCP_ALLOW_* lists left out.\n';
+/** The notes on the shared properties (COMMON_DOCS), each said in an answer whose declarations have the member. */
+const MEMBER_NOTES: ReadonlyArray<readonly [member: RegExp, note: string]> = [
+  [/\bdata: unknown\b/, 'data: the upstream body, or what jq (JMESPath) projects of it: cast it.'],
+  [/\bnextPage\??: /, 'nextPage: the next page, or null.'],
+  [/\ballowlist\?: Allowlist\b/, 'allowlist: items the MCP_ALLOW_* lists left out.'],
+];
 
-/** The head of a search answer: the note, then the shared types its declarations use, declared as SANDBOX_GLOBALS declares them. */
+/** The head of a search answer: the notes it needs, then the shared types its declarations use, declared as SANDBOX_GLOBALS declares them. */
 export function answerHead(declared: readonly ToolDeclaration[]): string {
   const used = SHARED_TYPES.filter(([name]) => declared.some((d) => new RegExp(`\\b${name}\\b`).test(d.namespace)));
-  const allowlist = used.some(([name]) => name === 'Allowlist') ? ALLOWLIST_NOTE : '';
-  return GLOBALS_NOTE + allowlist + used.map(([name, type]) => `type ${name} = ${type};\n`).join('');
+  const notes = MEMBER_NOTES.filter(([member]) => declared.some((d) => member.test(d.namespace))).map(([, note]) => note);
+  return GLOBALS_NOTE + (notes.length === 0 ? '' : `// ${notes.join(' ')}\n`) + used.map(([name, type]) => `type ${name} = ${type};\n`).join('');
 }
 
 /** `github_list_workflow_runs` -> `GithubListWorkflowRuns`: the namespace of a tool's Input and Output types. */

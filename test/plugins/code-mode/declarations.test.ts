@@ -112,7 +112,10 @@ describe('code mode: declarations from the schemas', () => {
         '  type Output = { data: unknown; nextPage: number | null; cache: { /** From the cache. */ hit: boolean }; provenance?: Provenance };\n}\n',
     );
     // What the note says once, and the shared type a program is checked against.
-    expect(GLOBALS_NOTE).to.match(/what jq \(JMESPath\) projects of it/);
+    expect(answerHead([declared])).to.equal(
+      `${GLOBALS_NOTE}// data: the upstream body, or what jq (JMESPath) projects of it: cast it. nextPage: the next page, or null.\n` +
+        `type Provenance = { fence: string | null; untrusted: number; private: number; withheld?: number };\n`,
+    );
     expect(SANDBOX_GLOBALS).to.include('type Provenance = { fence: string | null; untrusted: number; private: number; withheld?: number };');
   });
 });
@@ -141,10 +144,11 @@ describe('code mode: declarations say what this server returns, and what a progr
   it('leaves the allowlist member out where no MCP_ALLOW_* list is set, and says it where one is', () => {
     const without = declareTool(tool, { allowlists: false });
     expect(without.namespace).to.include('type Output = { data: unknown };');
-    expect(answerHead([without])).to.equal(GLOBALS_NOTE);
+    // Only the notes on members the answer declares: no nextPage here.
+    expect(answerHead([without])).to.equal(`${GLOBALS_NOTE}// data: the upstream body, or what jq (JMESPath) projects of it: cast it.\n`);
     const withLists = declareTool(tool, { allowlists: true });
     expect(withLists.namespace).to.include('type Output = { data: unknown; allowlist?: Allowlist };');
-    expect(answerHead([withLists])).to.include('// allowlist: items the MCP_ALLOW_* lists left out.\ntype Allowlist = ');
+    expect(answerHead([withLists])).to.include('cast it. allowlist: items the MCP_ALLOW_* lists left out.\ntype Allowlist = ');
   });
 
   it("leaves out a description's sentences about the result's text, as it leaves out outputFormat", () => {
@@ -174,7 +178,7 @@ describe('code mode: search_tools declares the allowlist member only on a server
     expect(plain).not.to.include('Allowlist');
     const listed = await search({ MCP_ALLOW_REPOS: 'octo-org/*' });
     expect(listed).to.include('allowlist?: Allowlist };');
-    expect(listed).to.include('// allowlist: items the MCP_ALLOW_* lists left out.');
+    expect(listed).to.include(' allowlist: items the MCP_ALLOW_* lists left out.\n');
   });
 });
 
