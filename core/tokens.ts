@@ -27,4 +27,11 @@ export const TOKENS = {
   Toolsets: 'mcp-devtools:Toolsets',
   /** The ToolCatalogue: the tools a program run by code mode reaches, and the one way it calls them. */
   ToolCatalogue: 'mcp-devtools:ToolCatalogue',
+  /**
+   * The ServiceLookup (plugin contract): a service another plugin provides, looked up when a call needs it, for a
+   * plugin that does not depend on the provider (which may boot later, or not be loaded at all).
+   */
+  Services: 'mcp-devtools:Services',
+  /** The FailureReporter (core/vendor/failure-reporter.ts), provided by the ci plugin: the failure report of one run. */
+  FailureReporter: 'mcp-devtools:FailureReporter',
 } as const;

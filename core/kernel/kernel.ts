@@ -13,7 +13,7 @@ import { requestGate } from '../pipeline/request-gate.js';
 import type { Contribution } from '../pipeline/stage-chain.js';
 import { orderCallSteps, orderInterceptors, orderStages, pipelineTable, qualifiedName } from '../pipeline/pipeline.js';
 import { compose, type Onion } from '../flow/compose.js';
-import type { DevtoolsPlugin, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
+import type { DevtoolsPlugin, ServiceLookup, ToolDefinition, ToolDescriptor } from '../plugin/contract.js';
 import type { UpstreamInterceptor } from '../plugin/tool-context.js';
 import { injectsToken, readPluginSpec, type PluginClass } from '../plugin/metadata.js';
 import { liveScrub, secretScrubber, type Scrub } from '../result/secret-scrubber.js';
@@ -166,6 +166,10 @@ export class Kernel {
     services.serve(TOKENS.Scrubber, scrub);
     services.serve(TOKENS.Toolsets, this.toolsets);
     services.serve(TOKENS.ToolCatalogue, programCatalogue(this));
+    const lookup: ServiceLookup = {
+      find: <T>(token: symbol | string) => (this.container.isRegistered(token, true) ? this.container.resolve<T>(token) : undefined),
+    };
+    services.serve(TOKENS.Services, lookup);
 
     const loaded = this.options.plugins.map((cls): LoadedPlugin => {
       const spec = readPluginSpec(cls);

@@ -63,6 +63,14 @@ export interface BootContext {
   provide(token: symbol | string, value: unknown): void;
 }
 
+/**
+ * `TOKENS.Services`: a service another plugin provides, looked up when a call needs it. For a service a plugin
+ * uses without depending on its provider: the provider may boot after it, or not be loaded (undefined).
+ */
+export interface ServiceLookup {
+  find<T>(token: symbol | string): T | undefined;
+}
+
 /** The lifecycle a plugin class may implement; every member is optional. */
 export interface DevtoolsPlugin {
   boot?(ctx: BootContext): Promise<void> | void;

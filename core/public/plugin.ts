@@ -25,11 +25,14 @@ export type {
   GraphqlToolSpec,
   PluginSpec,
   RoutedToolSpec,
+  ServiceLookup,
   ToolAnnotations,
   ToolDescriptor,
   ToolSpec,
   ToolSpecBase,
 } from '../plugin/contract.js';
+// The ci plugin's report of one run (`TOKENS.FailureReporter`, looked up through `TOKENS.Services`).
+export type { FailureReporter, RunReport, WaitedRun } from '../vendor/failure-reporter.js';
 
 // What a plugin adds to the server: HTTP routes, CLI commands, console pages (declared in `@Plugin({ contributes })`).
 export type {

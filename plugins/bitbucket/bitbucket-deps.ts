@@ -1,4 +1,5 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
+import type { ServiceLookup } from '../../core/plugin/contract.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { CursorEnvelope } from '../../core/schema/envelopes.js';
@@ -22,6 +23,8 @@ export interface BitbucketDeps extends PassthroughDeps {
   readonly webBase: string | undefined;
   /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
   readonly pollMs: number;
+  /** The services of plugins it does not depend on: a wait's failure report (TOKENS.FailureReporter, the ci plugin's). */
+  readonly services: ServiceLookup;
 }
 
 /** A Bitbucket page as `{data, nextCursor}`: the cursor stands for the `next` URL's page, never the URL itself. */

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
+import type { ServiceLookup } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
@@ -59,6 +60,7 @@ export class BitbucketPlugin extends AtlassianPassthroughPlugin implements Bitbu
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
     @inject(TOKENS.Scrubber) readonly scrub: Scrub,
+    @inject(TOKENS.Services) readonly services: ServiceLookup,
   ) {
     const credential = bitbucketCredential(settings);
     super(createBitbucketClient(settings), { plainTextStaysText: true, credentialsHint: () => credentialsHint(credential) });

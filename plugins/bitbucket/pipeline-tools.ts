@@ -11,6 +11,7 @@ import { stepLogText } from './step-log.js';
 import { startedPipeline } from './write-results.js';
 import { wholeResult } from '../../core/plugin/provenance.js';
 import { bitbucketRepo } from './provenance.js';
+import { NO_LABELS } from '../../core/vendor/failure-reporter.js';
 import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
 import { pipelineReads, waitForPipeline } from './run-wait.js';
 
@@ -131,12 +132,18 @@ export const RUN_PIPELINE = defineTool({
     return { method: 'POST', path: `${repoPath(args)}/pipelines`, body: runPipelineBody(args) };
   },
   further: (args: RunPipelineArgs) => (args.wait === true ? pipelineReads(args) : []),
+  // A failed pipeline waited on is answered with its failure report, which quotes build logs
+  // and saves the whole log as an artifact.
+  provenance: { labels: true },
+  savesArtifacts: true,
   detachable: detachableWhenWaiting,
   handler: async (ctx, bitbucket: BitbucketDeps) => {
     const response = await bitbucket.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     const result = startedPipeline(response, ctx.args, bitbucket.webBase);
-    if (ctx.args.wait !== true) return { value: result };
-    if (typeof result.uuid !== 'string') return { value: { ...result, status: 'Bitbucket named no pipeline uuid, so it was not waited for.' } };
-    return { value: { ...result, ...(await waitForPipeline(ctx, bitbucket, { ...ctx.args, pipelineUuid: result.uuid }, ctx.args.timeoutSeconds)) } };
+    if (ctx.args.wait !== true) return { value: result, provenance: NO_LABELS };
+    if (typeof result.uuid !== 'string')
+      return { value: { ...result, status: 'Bitbucket named no pipeline uuid, so it was not waited for.' }, provenance: NO_LABELS };
+    const waited = await waitForPipeline(ctx, bitbucket, { ...ctx.args, pipelineUuid: result.uuid }, ctx.args.timeoutSeconds);
+    return { value: { ...result, ...waited.value }, provenance: waited.provenance };
   },
 });

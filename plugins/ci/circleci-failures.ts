@@ -11,7 +11,7 @@ export interface CircleciJobRef {
   /** Project slug: gh/acme/api, bb/acme/api, circleci/<org-id>/<project-id>. */
   slug: string;
   number: number;
-  url: string;
+  url?: string;
 }
 
 const VCS: Record<string, string> = { gh: 'gh', github: 'gh', bb: 'bb', bitbucket: 'bb', circleci: 'circleci' };

@@ -1,6 +1,7 @@
 import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
+import type { BootContext } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
@@ -8,6 +9,7 @@ import { createCiClients, type CiClients } from './ci-clients.js';
 import type { CiDeps } from './ci-deps.js';
 import { CiSettings } from './ci-settings.js';
 import { FAILURE_REPORT } from './failure-report-tool.js';
+import { runReporter } from './run-report.js';
 import { WAIT } from './wait-tool.js';
 
 /**
@@ -31,6 +33,11 @@ export class CiPlugin implements CiDeps {
   ) {
     this.clients = createCiClients(settings);
     this.pollMs = settings.of(CiSettings).CI_WAIT_POLL_MS;
+  }
+
+  /** The report of one run, for the writes that wait on the run they start (`wait: true`), whatever they run on. */
+  boot(ctx: BootContext): void {
+    ctx.provide(TOKENS.FailureReporter, runReporter(this));
   }
 
   /** Served by default when one CI vendor (GitHub, CircleCI, Bitbucket) has credentials to ask. */

@@ -22,9 +22,10 @@ export const API_PREFIX = '/api/v2';
 
 /**
  * The one v1.1 endpoint kept reachable, for what v2 lacks: a job's detail with its steps and their output URLs
- * (circleci_logs). The rest of v1.1 stays out of reach.
+ * (circleci_logs, a wait's failure report). The rest of v1.1 stays out of reach. A further route declares any
+ * job (and any VCS) of it with `*` segments.
  */
-const V1_JOB_DETAIL = /^\/api\/v1\.1\/project\/(github|bitbucket)\/[^/]+\/[^/]+\/\d+$/;
+const V1_JOB_DETAIL = /^\/api\/v1\.1\/project\/(github|bitbucket|\*)\/[^/]+\/[^/]+\/(\d+|\*)$/;
 
 /**
  * Tool paths are relative to /api/v2 (`/project/gh/acme/api/pipeline`); one that already names the prefix is

@@ -1,5 +1,6 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
+import type { ServiceLookup } from '../../core/plugin/contract.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
 import type { StepOutputReader } from './step-output.js';
@@ -18,4 +19,6 @@ export interface CircleciDeps {
   readonly webApp: string | undefined;
   /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
   readonly pollMs: number;
+  /** The services of plugins it does not depend on: a wait's failure report (TOKENS.FailureReporter, the ci plugin's). */
+  readonly services: ServiceLookup;
 }

@@ -2,7 +2,7 @@ import { inject } from 'tsyringe';
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { DevtoolsPlugin, ServiceLookup } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { Clock } from '../../core/store/key-value-store.js';
@@ -73,6 +73,7 @@ export class CircleciPlugin implements DevtoolsPlugin, CircleciDeps {
     @inject(TOKENS.Clock) readonly clock: Clock,
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
     @inject(TOKENS.Scrubber) readonly scrub: Scrub,
+    @inject(TOKENS.Services) readonly services: ServiceLookup,
   ) {
     this.upstream = createCircleciClient(settings);
     this.outputs = new StepOutputReader(settings, this.upstream.identity.environment);

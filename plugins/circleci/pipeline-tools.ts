@@ -10,6 +10,7 @@ import { jobTests } from './job-tests.js';
 import { pipelineStatus } from './pipeline-status.js';
 import { stepLogsText } from './step-logs.js';
 import { rerunWorkflowResult } from './write-results.js';
+import { NO_LABELS } from '../../core/vendor/failure-reporter.js';
 import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
 import { oneWorkflow, waitForWorkflows, WORKFLOW_READS } from './run-wait.js';
 
@@ -143,13 +144,19 @@ export const RERUN_WORKFLOW = defineTool({
     body: { from_failed: args.fromFailed ?? true } satisfies RerunBody,
   }),
   further: (args: RerunArgs) => (args.wait === true ? WORKFLOW_READS : []),
+  // A failed workflow waited on is answered with its failure report, which quotes build logs
+  // and saves the whole log as an artifact.
+  provenance: { labels: true },
+  savesArtifacts: true,
   detachable: detachableWhenWaiting,
   handler: async (ctx, circleci: CircleciDeps) => {
     const response = await circleci.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     const result = rerunWorkflowResult(response, ctx.args);
-    if (ctx.args.wait !== true) return { value: result };
-    if (typeof result.workflowId !== 'string') return { value: { ...result, status: 'CircleCI named no new workflow, so it was not waited for.' } };
-    return { value: { ...result, ...(await waitForWorkflows(ctx, circleci, oneWorkflow(ctx, circleci, result.workflowId), ctx.args.timeoutSeconds)) } };
+    if (ctx.args.wait !== true) return { value: result, provenance: NO_LABELS };
+    if (typeof result.workflowId !== 'string')
+      return { value: { ...result, status: 'CircleCI named no new workflow, so it was not waited for.' }, provenance: NO_LABELS };
+    const waited = await waitForWorkflows(ctx, circleci, oneWorkflow(ctx, circleci, result.workflowId), ctx.args.timeoutSeconds);
+    return { value: { ...result, ...waited.value }, provenance: waited.provenance };
   },
 });
 

@@ -1,5 +1,6 @@
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
+import { runReportOf, quotingNothing, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { CircleciDeps } from './circleci-deps.js';
 
@@ -29,11 +30,20 @@ const MAX_WORKFLOWS = 10;
 /** Polls without a workflow before the wait ends: a pipeline whose config failed to compile starts none. */
 const POLLS_FOR_A_FIRST_WORKFLOW = 5;
 
-/** The reads a wait sends, declared by the tools that wait (`wait: true`). */
+/**
+ * The reads a wait sends, declared by the tools that wait (`wait: true`): the workflows and their jobs; on
+ * failure, what the failure report reads of each failed job (its detail, its v1.1 steps, the step output on the
+ * signed URL they give, its tests, its project's flaky tests).
+ */
 export const WORKFLOW_READS: FurtherRoute[] = [
   { method: 'GET', path: '/pipeline/*/workflow' },
   { method: 'GET', path: '/workflow/*' },
   { method: 'GET', path: '/workflow/*/job' },
+  { method: 'GET', path: '/project/*/*/*/job/*' },
+  { method: 'GET', path: '/api/v1.1/project/*/*/*/*' },
+  { method: 'GET', path: '/project/*/*/*/*/tests' },
+  { method: 'GET', path: '/insights/*/*/*/flaky-tests' },
+  { method: 'GET', host: '*', path: '/**' },
 ];
 
 export interface WorkflowsOutcome {
@@ -46,6 +56,8 @@ export interface WorkflowsOutcome {
     jobNumber: number | null;
     logs: { tool: 'circleci_logs'; arguments: Record<string, unknown> } | null;
   }>;
+  /** The failure report of the failed jobs (core/vendor/failure-reporter.ts), or why there is none. */
+  failureReport?: string;
 }
 
 /** Waits for the workflows `read` lists (a pipeline's, or one rerun workflow) to finish, then says how they ended. */
@@ -54,7 +66,7 @@ export async function waitForWorkflows(
   circleci: CircleciDeps,
   read: () => Promise<Workflow[]>,
   timeoutSeconds = DEFAULT_WAIT_SECONDS,
-): Promise<WorkflowsOutcome> {
+): Promise<LabelledOutcome<WorkflowsOutcome>> {
   const { value, finished } = await pollUntilFinished(
     ctx,
     { firstIntervalMs: circleci.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' },
@@ -74,8 +86,8 @@ export async function waitForWorkflows(
   );
   const workflows = value.map(({ workflow: w }) => ({ id: w.id!, name: w.name ?? '', status: w.status ?? '' }));
   if (workflows.length === 0)
-    return { status: 'No workflow started: the config may not have compiled (circleci_pipeline_status shows its errors).', workflows };
-  if (!finished) return { status: stillRunning(timeoutSeconds, 'follow it with circleci_pipeline_status.'), workflows };
+    return quotingNothing({ status: 'No workflow started: the config may not have compiled (circleci_pipeline_status shows its errors).', workflows });
+  if (!finished) return quotingNothing({ status: stillRunning(timeoutSeconds, 'follow it with circleci_pipeline_status.'), workflows });
   const failedJobs = value.flatMap(({ workflow, jobs }) =>
     jobs
       .filter((j) => JOB_FAILED.has(j.status ?? ''))
@@ -91,8 +103,14 @@ export async function waitForWorkflows(
       })),
   );
   const passed = workflows.every((w) => w.status === 'success');
-  if (passed) return { status: `Finished: all ${workflows.length} workflow${workflows.length === 1 ? '' : 's'} succeeded.`, workflows };
-  return { status: `Finished: ${workflows.map((w) => `${w.name} ${w.status}`).join(', ')}.`, workflows, failedJobs };
+  if (passed) return quotingNothing({ status: `Finished: all ${workflows.length} workflow${workflows.length === 1 ? '' : 's'} succeeded.`, workflows });
+  const outcome: WorkflowsOutcome = { status: `Finished: ${workflows.map((w) => `${w.name} ${w.status}`).join(', ')}.`, workflows, failedJobs };
+  const jobs = failedJobs.flatMap((j) =>
+    j.logs === null ? [] : [{ projectSlug: String(j.logs.arguments.projectSlug), jobNumber: Number(j.logs.arguments.jobNumber), name: j.name }],
+  );
+  if (jobs.length === 0) return quotingNothing(outcome);
+  const report = await runReportOf(ctx, circleci.services, { vendor: 'circleci', client: circleci.upstream, jobs });
+  return { value: { ...outcome, ...report.fields }, provenance: report.provenance };
 }
 
 /** The workflows of pipeline `id`. */

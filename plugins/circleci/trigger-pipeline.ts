@@ -9,6 +9,7 @@ import { ReadEnvelope } from '../../core/schema/envelopes.js';
 import type { CircleciDeps } from './circleci-deps.js';
 import { branch, ProjectSlug, WRITE } from './pipeline-tools.js';
 import { triggeredPipelineResult } from './write-results.js';
+import { NO_LABELS } from '../../core/vendor/failure-reporter.js';
 import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
 import { pipelineWorkflows, waitForWorkflows, WORKFLOW_READS } from './run-wait.js';
 
@@ -118,14 +119,20 @@ export const TRIGGER_PIPELINE = defineTool({
       : []),
     ...(args.wait === true ? WORKFLOW_READS : []),
   ],
+  // A failed pipeline waited on is answered with its failure report, which quotes build logs
+  // and saves the whole log as an artifact.
+  provenance: { labels: true },
+  savesArtifacts: true,
   detachable: detachableWhenWaiting,
   handler: async (ctx, circleci: CircleciDeps) => {
     const found = byDefinition(ctx.args) && ctx.args.definitionId === undefined ? await onlyDefinition(ctx, circleci) : undefined;
     const request = found === undefined ? ctx.route : { ...ctx.route, body: runBody(ctx.args, found) };
     const response = await circleci.upstream.send(ctx, request, { expect: 'lenient' });
     const result = triggeredPipelineResult(response, ctx.args, circleci.webApp);
-    if (ctx.args.wait !== true) return { value: result };
-    if (typeof result.id !== 'string') return { value: { ...result, status: 'CircleCI named no pipeline id, so it was not waited for.' } };
-    return { value: { ...result, ...(await waitForWorkflows(ctx, circleci, pipelineWorkflows(ctx, circleci, result.id), ctx.args.timeoutSeconds)) } };
+    if (ctx.args.wait !== true) return { value: result, provenance: NO_LABELS };
+    if (typeof result.id !== 'string')
+      return { value: { ...result, status: 'CircleCI named no pipeline id, so it was not waited for.' }, provenance: NO_LABELS };
+    const waited = await waitForWorkflows(ctx, circleci, pipelineWorkflows(ctx, circleci, result.id), ctx.args.timeoutSeconds);
+    return { value: { ...result, ...waited.value }, provenance: waited.provenance };
   },
 });

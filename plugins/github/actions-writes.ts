@@ -7,15 +7,9 @@ import { cancelRefusal } from './write-refusals.js';
 import { cancelResult, dispatchedRun, dispatchResult, rerunResult } from './write-results.js';
 import { onEnterpriseServer } from './github-client.js';
 import type { UpstreamBinding } from '../../core/plugin/upstream-types.js';
-import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
 import { detachableWhenWaiting, RunWaitArgs } from '../../core/vendor/run-wait.js';
-import { waitForRun } from './run-wait.js';
-
-/** What a wait reads (`wait: true`): the run and its jobs. */
-const runReads = (args: { owner: string; repo: string; runId: number | '*' }): FurtherRoute[] => [
-  { method: 'GET', path: `${repoPath(args)}/actions/runs/${args.runId}` },
-  { method: 'GET', path: `${repoPath(args)}/actions/runs/${args.runId}/jobs` },
-];
+import { NO_LABELS } from '../../core/vendor/failure-reporter.js';
+import { runReads, waitForRun } from './run-wait.js';
 
 // GitHub Actions writes: rerun, cancel, start a workflow. Each sends its `ctx.route`, the request policy decided
 // on (and an approver saw).
@@ -65,6 +59,10 @@ export const RERUN_WORKFLOW = defineTool({
     path: `${repoPath(args)}/actions/runs/${args.runId}/${args.failedOnly === false ? 'rerun' : 'rerun-failed-jobs'}`,
   }),
   further: (args: Static<typeof RerunArgs>) => (args.wait === true ? runReads(args) : []),
+  // A failed run waited on is answered with its failure report, which quotes build logs
+  // and saves the whole log as an artifact.
+  provenance: { labels: true },
+  savesArtifacts: true,
   detachable: detachableWhenWaiting,
   handler: async (ctx, github: GithubDeps) => {
     // 201 with an empty object: the answer says no more than the request did.
@@ -73,8 +71,9 @@ export const RERUN_WORKFLOW = defineTool({
     const sentAt = Date.now() - 30_000;
     await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     const result = rerunResult(runWhere(github, ctx.args), ctx.args.failedOnly !== false);
-    if (ctx.args.wait !== true) return { value: result };
-    return { value: { ...result, ...(await waitForRun(ctx, github, ctx.args, ctx.args.timeoutSeconds, sentAt)) } };
+    if (ctx.args.wait !== true) return { value: result, provenance: NO_LABELS };
+    const waited = await waitForRun(ctx, github, ctx.args, ctx.args.timeoutSeconds, sentAt);
+    return { value: { ...result, ...waited.value }, provenance: waited.provenance };
   },
 });
 
@@ -112,16 +111,24 @@ export const DISPATCH_WORKFLOW = defineTool({
     body: definedOnly({ ref: args.ref, inputs: args.inputs, return_run_details: onEnterpriseServer(upstream) ? undefined : true }),
   }),
   further: (args: Static<typeof DispatchArgs>) => (args.wait === true ? runReads({ ...args, runId: '*' }) : []),
+  // A failed run waited on is answered with its failure report, which quotes build logs
+  // and saves the whole log as an artifact.
+  provenance: { labels: true },
+  savesArtifacts: true,
   detachable: detachableWhenWaiting,
   handler: async (ctx, github: GithubDeps) => {
     // 200 with the run where it was asked for; else 204 No Content, the run appearing a few seconds later.
     const response = await github.upstream.send(ctx, ctx.route, { expect: 'lenient' });
     const run = dispatchedRun(response.body);
     const result = dispatchResult({ ...ctx.args, repoUrl: repoUrl(github, ctx.args), run });
-    if (ctx.args.wait !== true) return { value: result };
+    if (ctx.args.wait !== true) return { value: result, provenance: NO_LABELS };
     // Enterprise Server names no run: there is nothing to wait for that is surely this dispatch's.
     if (run === undefined)
-      return { value: { ...result, status: 'GitHub did not name the run it started, so it was not waited for: find it with the runs call.' } };
-    return { value: { ...result, ...(await waitForRun(ctx, github, { ...ctx.args, runId: run.run_id }, ctx.args.timeoutSeconds)) } };
+      return {
+        value: { ...result, status: 'GitHub did not name the run it started, so it was not waited for: find it with the runs call.' },
+        provenance: NO_LABELS,
+      };
+    const waited = await waitForRun(ctx, github, { ...ctx.args, runId: run.run_id }, ctx.args.timeoutSeconds);
+    return { value: { ...result, ...waited.value }, provenance: waited.provenance };
   },
 });

@@ -1,6 +1,7 @@
 import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { nextPageFromLink } from '../../core/http/link-header.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
+import type { ServiceLookup } from '../../core/plugin/contract.js';
 import type { ToolContext, ToolOutput } from '../../core/plugin/tool-context.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import type { PagedEnvelope } from '../../core/schema/envelopes.js';
@@ -28,6 +29,8 @@ export interface GithubDeps {
   readonly web: string;
   /** First interval between two polls of a wait (CI_WAIT_POLL_MS). */
   readonly pollMs: number;
+  /** The services of plugins it does not depend on: a wait's failure report (TOKENS.FailureReporter, the ci plugin's). */
+  readonly services: ServiceLookup;
 }
 
 /** A list page as `{data, nextPage}`: nextPage comes from the Link header, null on the last page. */

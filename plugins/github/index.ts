@@ -4,7 +4,7 @@ import type { ArtifactStore } from '../../core/artifacts/artifact-store.js';
 import { CoreSettings } from '../../core/config/core-settings.js';
 import type { Settings } from '../../core/config/settings.js';
 import type { UpstreamClient } from '../../core/http/upstream-client.js';
-import type { DevtoolsPlugin } from '../../core/plugin/contract.js';
+import type { DevtoolsPlugin, ServiceLookup } from '../../core/plugin/contract.js';
 import { Plugin } from '../../core/plugin/decorators.js';
 import type { Scrub } from '../../core/result/secret-scrubber.js';
 import { TOKENS } from '../../core/tokens.js';
@@ -76,6 +76,7 @@ export class GithubPlugin implements DevtoolsPlugin, GithubDeps {
     @inject(TOKENS.Settings) settings: Settings,
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
     @inject(TOKENS.Scrubber) readonly scrub: Scrub,
+    @inject(TOKENS.Services) readonly services: ServiceLookup,
   ) {
     this.upstream = createGithubClient(settings);
     this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);

@@ -1,5 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
+import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
+import { runReportOf, quotingNothing, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { GithubDeps } from './github-deps.js';
 import { repoPath } from './shared-args.js';
@@ -11,6 +13,7 @@ interface Step {
   conclusion?: string | null;
 }
 interface Job {
+  id?: number;
   name?: string;
   status?: string;
   conclusion?: string | null;
@@ -31,12 +34,35 @@ const POLLS_FOR_THE_RERUN = 5;
 /** Conclusions that are not a failure. */
 const PASSED = new Set(['success', 'skipped', 'neutral']);
 
-/** What a wait adds to the write's answer: the final status, and on failure the failed jobs with their failed steps. */
+/** What a wait reads (`wait: true`): the run and its jobs; on failure, what the failure report reads of its commit and failed jobs. */
+export const runReads = (args: { owner: string; repo: string; runId: number | '*' }): FurtherRoute[] => {
+  const repo = repoPath(args);
+  return [
+    { method: 'GET', path: `${repo}/actions/runs/${args.runId}` },
+    { method: 'GET', path: `${repo}/actions/runs/${args.runId}/jobs` },
+    { method: 'GET', path: `${repo}/commits/*/check-runs` },
+    { method: 'GET', path: `${repo}/commits/*/status` },
+    { method: 'GET', path: `${repo}/actions/jobs/*` },
+    { method: 'GET', path: `${repo}/actions/jobs/*/logs` },
+    { method: 'GET', path: `${repo}/check-runs/*/annotations` },
+  ];
+};
+
+/**
+ * What a wait adds to the write's answer: the final status, and on failure the failed jobs with their failed
+ * steps and the failure report (core/vendor/failure-reporter.ts) of this run.
+ */
 export interface RunOutcome {
   status: string;
   conclusion: string | null;
-  failedJobs?: Array<{ name: string; conclusion: string | null; failedSteps: string[]; html_url: string | null }>;
-  report?: { tool: 'ci_failure_report'; arguments: { repo: string; ref: string } };
+  failedJobs?: Array<{
+    name: string;
+    conclusion: string | null;
+    failedSteps: string[];
+    html_url: string | null;
+    logs: { tool: 'github_get_job_logs'; arguments: { owner: string; repo: string; jobId: number } } | null;
+  }>;
+  failureReport?: string;
 }
 
 /** Waits for run `runId` of `owner/repo` (the call's `timeoutSeconds`), then says how it ended. */
@@ -46,7 +72,7 @@ export async function waitForRun(
   where: { owner: string; repo: string; runId: number },
   timeoutSeconds = DEFAULT_WAIT_SECONDS,
   rerunSentAt?: number,
-): Promise<RunOutcome> {
+): Promise<LabelledOutcome<RunOutcome>> {
   const runPath = `${repoPath(where)}/actions/runs/${where.runId}`;
   const { value, finished } = await pollUntilFinished(ctx, { firstIntervalMs: github.pollMs, timeoutMs: timeoutSeconds * 1000, unit: 'job' }, async (poll) => {
     const run = (await github.upstream.send(ctx, { method: 'GET', path: runPath })).body as Run | null;
@@ -69,20 +95,30 @@ export async function waitForRun(
     };
   });
   const { run, jobs } = value as { run: Run; jobs: Job[] };
-  if (value.stale) return { status: 'GitHub still shows the attempt before the rerun: follow the run with github_list_workflow_jobs.', conclusion: null };
-  if (!finished) return { status: stillRunning(timeoutSeconds, `follow it with github_list_workflow_jobs, or ci_wait on its commit.`), conclusion: null };
+  if (value.stale)
+    return quotingNothing({ status: 'GitHub still shows the attempt before the rerun: follow the run with github_list_workflow_jobs.', conclusion: null });
+  if (!finished)
+    return quotingNothing({ status: stillRunning(timeoutSeconds, `follow it with github_list_workflow_jobs, or ci_wait on its commit.`), conclusion: null });
   const conclusion = run.conclusion ?? null;
-  if (conclusion !== null && PASSED.has(conclusion)) return { status: `The run finished: ${conclusion}.`, conclusion };
-  const failedJobs = jobs
-    .filter((j) => j.conclusion != null && !PASSED.has(j.conclusion))
-    .map((j) => ({
-      name: j.name ?? '',
-      conclusion: j.conclusion ?? null,
-      failedSteps: (j.steps ?? []).filter((s) => s.conclusion === 'failure').map((s) => s.name ?? ''),
-      html_url: j.html_url ?? null,
-    }));
+  if (conclusion !== null && PASSED.has(conclusion)) return quotingNothing({ status: `The run finished: ${conclusion}.`, conclusion });
+  const failed = jobs.filter((j) => j.conclusion != null && !PASSED.has(j.conclusion));
+  const failedJobs = failed.map((j) => ({
+    name: j.name ?? '',
+    conclusion: j.conclusion ?? null,
+    failedSteps: (j.steps ?? []).filter((s) => s.conclusion === 'failure').map((s) => s.name ?? ''),
+    html_url: j.html_url ?? null,
+    logs: typeof j.id === 'number' ? { tool: 'github_get_job_logs' as const, arguments: { owner: where.owner, repo: where.repo, jobId: j.id } } : null,
+  }));
   const outcome: RunOutcome = { status: `The run finished: ${conclusion ?? 'no conclusion'}.`, conclusion, failedJobs };
-  // The lines around each error: ci_failure_report reads the logs of the run's commit.
-  if (run.head_sha) outcome.report = { tool: 'ci_failure_report', arguments: { repo: `${where.owner}/${where.repo}`, ref: run.head_sha } };
-  return outcome;
+  const reported = failed.filter((j): j is Job & { id: number } => typeof j.id === 'number');
+  if (!run.head_sha || reported.length === 0) return quotingNothing(outcome);
+  const report = await runReportOf(ctx, github.services, {
+    vendor: 'github',
+    client: github.upstream,
+    repo: `${where.owner}/${where.repo}`,
+    sha: run.head_sha,
+    runId: where.runId,
+    jobs: reported.map((j) => ({ id: j.id, name: j.name ?? '', conclusion: j.conclusion ?? null, url: j.html_url })),
+  });
+  return { value: { ...outcome, ...report.fields }, provenance: report.provenance };
 }
