@@ -4,12 +4,17 @@ import { graphqlLanguage } from '../../core/http/graphql-library.js';
 /** The most ids one lookup resolves (GitHub's `nodes(ids:)` takes 100). */
 export const MOST_IDS = 100;
 
-/** An input field that names a node by id: `subjectId`, `issueId`, `labelIds`; not `clientMutationId` (the caller's own tag). */
-const NAMES_A_NODE = /(?:Id|Ids)$/;
+/**
+ * An input field that names a node by id: `subjectId`, `issueId`, `labelIds`, and `id` itself, which many inputs
+ * name the node they change by (`updateIssue`, `updateIssueComment`, `deleteIssueComment`); not
+ * `clientMutationId` (the caller's own tag).
+ */
+const NAMES_A_NODE = /^ids?$|(?:Id|Ids)$/;
 
 /**
- * The node ids a GitHub GraphQL mutation acts on: every argument or input field whose name ends in `Id` or
- * `Ids` (`addComment(input: {subjectId})`, `addLabelsToLabelable(input: {labelableId, labelIds})`), literal or
+ * The node ids a GitHub GraphQL mutation acts on: every argument or input field named `id` or `ids`, or whose name
+ * ends in `Id` or `Ids` (`updateIssue(input: {id})`, `addComment(input: {subjectId})`,
+ * `addLabelsToLabelable(input: {labelableId, labelIds})`), literal or
  * from the variables, however deep in the input. Undefined for a request that is not a mutation (or does not
  * parse: the request gate refuses it); more than MOST_IDS are returned as they are, for the caller to refuse.
  */

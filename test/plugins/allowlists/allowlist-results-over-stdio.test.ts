@@ -557,6 +557,10 @@ describe('Allowlists over GitHub GraphQL mutations by node id: decided before th
         'mutation($input: AddAssigneesToAssignableInput!) { addAssigneesToAssignable(input: $input) { clientMutationId } }',
         { input: { assignableId: 'I_evil', assigneeIds: ['U_mia'] } },
       ],
+      // Many of GitHub's inputs name the node they change `id` (updateIssue, updateIssueComment, deleteIssueComment).
+      ['mutation { updateIssue(input: {id: "I_evil", body: "rewritten"}) { clientMutationId } }', undefined],
+      ['mutation($input: UpdateIssueInput!) { updateIssue(input: $input) { clientMutationId } }', { input: { id: 'I_evil', title: 'x' } }],
+      ['mutation($ids: [ID!]!) { a: deleteIssueComment(input: {id: $ids}) { clientMutationId } }', { ids: ['I_evil'] }],
     ] as const) {
       const result = await call(query, variables);
       expect(result.isError, query).to.equal(true);
