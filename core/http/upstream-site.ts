@@ -30,7 +30,9 @@ export function upstreamSite(options: UpstreamClientOptions): UpstreamSite {
   if (graphqlBase !== undefined && graphqlBase.origin !== base.origin)
     throw new StartupError(`The ${options.label} GraphQL base URL must be on ${base.origin}, the API's origin.`);
   const vendorBase = options.foreignOf === undefined ? base : parseBaseUrl(options.foreignOf, options.label, undefined);
-  const egress = new EgressGuard(vendorBase, options.egressAllow ?? NO_EGRESS_ALLOWANCE);
+  // Built by the first foreign request or redirect that asks, not by every start for every vendor's clients
+  // (most are never asked): its URL is checked above, and building the guard itself cannot fail.
+  let egress: EgressGuard | undefined;
   // Hashed when first read (by the first call that keys shared state), not by every start for every vendor:
   // hashing loads node:crypto.
   const material = `${options.vendor}\0${base.href}\0${options.secretMaterial()}`;
@@ -44,7 +46,16 @@ export function upstreamSite(options: UpstreamClientOptions): UpstreamSite {
       return (fingerprint ??= nodeCrypto().createHash('sha256').update(material).digest('hex').slice(0, 32));
     },
   });
-  return { options, base, graphqlBase, prefixInBase, egress, identity };
+  return {
+    options,
+    base,
+    graphqlBase,
+    prefixInBase,
+    get egress(): EgressGuard {
+      return (egress ??= new EgressGuard(vendorBase, options.egressAllow ?? NO_EGRESS_ALLOWANCE));
+    },
+    identity,
+  };
 }
 
 function parseBaseUrl(value: string, label: string, setting: string | undefined): URL {

@@ -30,7 +30,8 @@ export interface RegisteredTool {
   /** Its interceptor chain, the kernel's own slots included (filled for each call). */
   interceptors: InterceptorSlot[];
   chain: ToolChain;
-  descriptor: ToolDescriptor;
+  /** Its `tools/list` entry, made on first read. */
+  readonly descriptor: ToolDescriptor;
   /** Whether it can change something, when start-up can tell (MCP_READ_ONLY decides by it). */
   writes: boolean | undefined;
 }
@@ -133,12 +134,17 @@ export class ToolRegistry {
       const wire = this.wireOf(checkedSpec, where, plugin.spec.name, instance.upstream, routeMethod);
       const usable = servedSpec(checkedSpec, wire);
       const definition: ToolDefinition = { spec: usable, plugin: plugin.spec.name, handler: run, upstream: instance.upstream, wire };
+      // Made when a tools/list first shows the tool: one the configuration hides (a vendor without credentials)
+      // never needs its copy of the input schema.
+      let descriptor: ToolDescriptor | undefined;
       this.tools.set(spec.name, {
         definition,
         input: checked ? eagerInput(spec.input) : lazyInput(spec.input),
         interceptors: interceptorSlots(interceptors, usable),
         chain: chainForTool(stages, usable, handler, finish),
-        descriptor: toolDescriptor(usable),
+        get descriptor(): ToolDescriptor {
+          return (descriptor ??= toolDescriptor(usable));
+        },
         writes: wire.writes,
       });
     }

@@ -23,7 +23,7 @@ export interface ToolChain {
 }
 
 /**
- * The chain of one tool, composed once at start-up from the contributions that apply to it, in the order
+ * The chain of one tool, chosen at start-up (and composed by its first call) from the contributions that apply to it, in the order
  * pipeline.ts gave them (stage by stage, placed within each): the around stages as layers of an onion, and at
  * its centre the handler followed by the transform stages in turn. Each step is timed into `call.time(stage)`,
  * exclusive of what runs inside its `next()`.
@@ -32,6 +32,21 @@ export function chainForTool(contributions: readonly Contribution[], tool: ToolS
   const ordered = contributions.filter((m) => m.appliesTo?.(tool) ?? true);
   const around = ordered.filter(isAround) as Array<AroundMiddleware & { plugin: string }>;
   const transforms = ordered.filter((m) => !isAround(m)) as Array<TransformMiddleware & { plugin: string }>;
+  const name = (m: Contribution): string => `${m.stage}:${qualifiedName(m)}`;
+  // Composed by the tool's first call, not at start-up for every tool (most of a server's are seldom called).
+  let onion: Onion<Call, Answer> | undefined;
+  return {
+    run: (call) => (onion ??= composedChain(around, transforms, handler, finish)).run(call),
+    names: [...around.map(name), 'upstream:kernel/tool-handler', ...transforms.map(name)],
+  };
+}
+
+function composedChain(
+  around: ReadonlyArray<AroundMiddleware & { plugin: string }>,
+  transforms: ReadonlyArray<TransformMiddleware & { plugin: string }>,
+  handler: HandlerStage,
+  finish: Finish,
+): Onion<Call, Answer> {
   // Span names made once here, not at every call.
   const steps = transforms.map((t) => ({ t, span: `${t.stage} ${qualifiedName(t)}` }));
   const centre = async (call: Call): Promise<Answer> => {
@@ -42,12 +57,7 @@ export function chainForTool(contributions: readonly Contribution[], tool: ToolS
     }
     return finish(call, produced);
   };
-  const onion: Onion<Call, Answer> = compose(around.map(timedLayer), centre);
-  const name = (m: Contribution): string => `${m.stage}:${qualifiedName(m)}`;
-  return {
-    run: (call) => onion.run(call),
-    names: [...around.map(name), 'upstream:kernel/tool-handler', ...transforms.map(name)],
-  };
+  return compose(around.map(timedLayer), centre);
 }
 
 async function timedStep<T>(call: Call, stage: string, step: () => T | Promise<T>, spanName = stage): Promise<T> {

@@ -67,22 +67,31 @@ const TOOLS = [
 @Plugin({ name: 'github', version: '1.0.0', settings: GithubSettings, toolsets: GITHUB_TOOLSETS, tools: TOOLS })
 export class GithubPlugin implements DevtoolsPlugin, GithubDeps {
   readonly upstream: UpstreamClient;
-  readonly diffs: UpstreamClient;
-  readonly raw: UpstreamClient;
   readonly maxBytes: number;
   readonly web: string;
   readonly pollMs: number;
+  // The clients of one tool each, built by its first call: a start (often without GitHub served) builds one client.
+  private diffClient: UpstreamClient | undefined;
+  private rawClient: UpstreamClient | undefined;
   constructor(
-    @inject(TOKENS.Settings) settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.ArtifactStore) readonly artifacts: ArtifactStore,
     @inject(TOKENS.Scrubber) readonly scrub: Scrub,
     @inject(TOKENS.Services) readonly services: ServiceLookup,
   ) {
     this.upstream = createGithubClient(settings);
-    this.diffs = createGithubClient(settings, DIFF_MEDIA_TYPE);
-    this.raw = createGithubClient(settings, RAW_MEDIA_TYPE);
     this.maxBytes = settings.of(ResponseLimit).MCP_MAX_RESPONSE_BYTES;
     this.web = githubWebUrl(settings.of(GithubSettings).GITHUB_API_URL);
     this.pollMs = settings.of(GithubSettings).CI_WAIT_POLL_MS;
+  }
+
+  /** The client that asks for a pull request as a diff (github_get_pull_request_diff). */
+  get diffs(): UpstreamClient {
+    return (this.diffClient ??= createGithubClient(this.settings, DIFF_MEDIA_TYPE));
+  }
+
+  /** The client that asks for a file's raw bytes (github_get_file, past the contents API's size). */
+  get raw(): UpstreamClient {
+    return (this.rawClient ??= createGithubClient(this.settings, RAW_MEDIA_TYPE));
   }
 }
