@@ -5,6 +5,7 @@
 import childProcess from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import { promisify } from 'node:util';
 
 const LOG = process.env.MCP_TEST_SPAWN_LOG;
 const STARTERS = ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync'] as const;
@@ -21,11 +22,24 @@ if (LOG !== undefined && LOG !== '') {
   const functions = childProcess as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const name of STARTERS) {
     const start = functions[name]!;
-    functions[name] = function (this: unknown, ...args: unknown[]) {
+    const logged = (args: unknown[]): void => {
       const argv = [args[0], ...(Array.isArray(args[1]) ? args[1].slice(0, 2) : [])].map(String).join(' ');
       appendFileSync(LOG, `${testFile()}\t${name}\t${argv.replace(/\s+/g, ' ').slice(0, 200)}\n`);
+    };
+    const counted = function (this: unknown, ...args: unknown[]) {
+      logged(args);
       return start.apply(this, args);
     };
+    // promisify(exec) and promisify(execFile) resolve { stdout, stderr } through their own promisified form.
+    const promised = (start as unknown as Record<symbol, ((...args: unknown[]) => unknown) | undefined>)[promisify.custom];
+    if (promised !== undefined)
+      Object.defineProperty(counted, promisify.custom, {
+        value: (...args: unknown[]) => {
+          logged(args);
+          return promised(...args);
+        },
+      });
+    functions[name] = counted;
   }
   // Test files import { spawn } from 'node:child_process': their bindings follow the module object from here on.
   syncBuiltinESMExports();
