@@ -1,7 +1,8 @@
 // README's two lines side by side: a server started with the first (`node dist/cli.js`) keeps answering while
 // the second (`npm test`) builds, because the tests bundle into build/dist and never touch dist/. The server
 // loads some chunks only when first needed (the upstream client, JMESPath), so a build that replaced dist/
-// under it would fail its next calls, as `npm test` once did for about 90 seconds.
+// under it would fail its next calls, as `npm test` once did for about 90 seconds. It runs a whole rollup build
+// (about 90 s on 2 cores), so it lives with the package tests (`npm run test:package`, CI's lane after `npm test`).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
