@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { CORE_FLOORS, SERVER_FLOORS } from '../support/floors.js';
 
 // The layering, read from the sources with the TypeScript parser: every import, export-from, `import()` and
 // `import('...')` type counts, type-only ones included.
@@ -18,41 +19,6 @@ import ts from 'typescript';
 //   nothing  imports in a cycle.
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-/**
- * core/'s folders, lowest first: the ground (text, errors, files, who calls, schemas, stores, settings, metrics,
- * results, logging, artifacts, the one `compose`), then the plugin contract, the upstream client, the pipeline
- * that runs a call, the helpers vendors share, the kernel that boots plugins, and the public entry points.
- */
-export const CORE_FLOORS = [
-  'text',
-  'errors',
-  'files',
-  'identity',
-  'schema',
-  'store',
-  'config',
-  'metrics',
-  'result',
-  'logging',
-  'artifacts',
-  'flow',
-  'plugin',
-  'http',
-  'pipeline',
-  'vendor',
-  'kernel',
-  'public',
-] as const;
-
-/**
- * server/'s folders, lowest first: the HTTP helpers every part shares (Host and Origin checks, body reading, the
- * route type), tracing, authentication, the Prometheus metrics (they count authentication's refusals), starting
- * a kernel (config, plugin loading), the MCP adapter (what a transport carries), the console's frame, the routes
- * beside /mcp (artifacts, the plugins' routes, the console, /metrics), the transports, the CLI's frame, and the
- * test kit with its public entry point.
- */
-export const SERVER_FLOORS = ['http', 'tracing', 'auth', 'metrics', 'bootstrap', 'mcp', 'console', 'routes', 'transports', 'cli', 'testing', 'public'] as const;
 
 /** The floors of core/ and server/, and where a file right under the top folder stands: core's below, server's (the CLI entry) above. */
 const FLOORS = {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { CALL_STEPS, KERNEL_INTERCEPTORS, STAGES } from '../../core/pipeline/pipeline.js';
-import { CORE_FLOORS, SERVER_FLOORS } from '../core/layers.test.js';
+import { CORE_FLOORS, SERVER_FLOORS } from '../support/floors.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const FILE = 'docs/architecture.md';

@@ -4,7 +4,7 @@ import { servedPath } from '../../../core/http/path-guards.js';
 import type { CallFacts } from '../../../plugins/policy/engine/call-facts.js';
 import { PolicyEngine } from '../../../plugins/policy/engine/policy-engine.js';
 import { generatePolicy, random, randomFacts } from '../../bench/policy-rules.js';
-import { ISSUE_EXAMPLE } from './policy-document.test.js';
+import { ISSUE_EXAMPLE } from '../../support/policy-issue-example.js';
 
 function engine(text: string): PolicyEngine {
   return new PolicyEngine(readPolicyDocument(text, 'policy.yaml'));
