@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +10,14 @@ import { join } from 'node:path';
  */
 export const RUN_TEMP = mkdtempSync(join(tmpdir(), 'mcp-devtools-test-run-'));
 process.env.TMPDIR = RUN_TEMP;
+// Under --parallel the main process makes one too but runs no test in it: an empty folder goes when it exits.
+process.once('exit', () => {
+  try {
+    rmdirSync(RUN_TEMP);
+  } catch {
+    // Not empty (a worker's run, or a leak kept for a look) or already removed.
+  }
+});
 
 /** Removes the run's temporary folder and everything in it; a failure is said on stderr, not a failed run. */
 export function removeRunTemp(): void {

@@ -81,8 +81,10 @@ class LeakAudit {
   }
 
   /** Scans every watched path now; returns the findings of the whole suite so far. */
-  finish(): { leaks: Leak[]; figures: LeakFigures } {
+  finish(forget = false): { leaks: Leak[]; figures: LeakFigures } {
     for (const path of this.paths) this.scanPath(path);
+    // A parallel worker audits after each of its files: the paths read now are not read again after the next.
+    if (forget) this.paths.clear();
     return { leaks: [...this.leaks], figures: { ...this.figures } };
   }
 
