@@ -28,7 +28,7 @@ export type WaitedRun =
 export interface RunReport {
   /** The report as ci_failure_report writes it: per failed job its step, the lines around the first errors, its failed tests, the whole log's artifact. */
   text: string;
-  /** Its labels as a whole (it quotes build logs: untrusted); `runReportOf` places them on the field that holds it. */
+  /** Its labels as a whole (it quotes build logs: untrusted); `withRunReport` places them on the field that holds it. */
   provenance: Provenance;
 }
 
@@ -45,27 +45,29 @@ export const NO_REPORTER =
   'No failure report: the ci plugin is not loaded here (add "ci" to the config file\'s plugins); read each failed log with the call named beside it.';
 
 /**
- * The failure report of `run` for a wait's answer (`failureReport`), with its labels on that field; without the
- * ci plugin, the sentence that says so and no labels. The write was sent and the wait ended: a report that cannot
- * be read (its commit's checks gone, a read refused) is said in the field, not made the call's error; only a
+ * A wait's `outcome` with the failure report of `run` in `failureReport`, labelled on that field; without the ci
+ * plugin, the sentence that says so and no labels. The write was sent and the wait ended: a report that cannot be
+ * read (its commit's checks gone, a read refused) is said in the field, not made the call's error; only a
  * cancelled call ends as one.
  */
-export async function runReportOf(
+export async function withRunReport<T extends object>(
   ctx: ToolContext,
   services: ServiceLookup,
+  outcome: T,
   run: WaitedRun,
-): Promise<{ fields: { [REPORT_FIELD]: string }; provenance: Provenance }> {
+): Promise<LabelledOutcome<T & { [REPORT_FIELD]: string }>> {
   const reporter = services.find<FailureReporter>(TOKENS.FailureReporter);
-  if (reporter === undefined) return { fields: { [REPORT_FIELD]: NO_REPORTER }, provenance: NO_LABELS };
+  const said = (text: string): LabelledOutcome<T & { [REPORT_FIELD]: string }> => quotingNothing({ ...outcome, [REPORT_FIELD]: text });
+  if (reporter === undefined) return said(NO_REPORTER);
   let report: RunReport;
   try {
     report = await reporter.reportRun(ctx, run);
   } catch (error) {
     if ((error as { code?: string }).code === 'cancelled') throw error;
-    return { fields: { [REPORT_FIELD]: `The failure report could not be read: ${(error as Error).message}` }, provenance: NO_LABELS };
+    return said(`The failure report could not be read: ${(error as Error).message}`);
   }
   const labels = report.provenance.labels.map((l) => ({ ...l, at: [], fields: [REPORT_FIELD] }));
-  return { fields: { [REPORT_FIELD]: report.text }, provenance: { labels, warnings: report.provenance.warnings } };
+  return { value: { ...outcome, [REPORT_FIELD]: report.text }, provenance: { labels, warnings: report.provenance.warnings } };
 }
 
 /** The labels of a wait's answer that quotes nothing (ids, states, names of jobs). */

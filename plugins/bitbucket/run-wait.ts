@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
-import { runReportOf, quotingNothing, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
+import { quotingNothing, withRunReport, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { BitbucketDeps } from './bitbucket-deps.js';
 import { pipelinePath } from './repo-args.js';
@@ -85,11 +85,10 @@ export async function waitForPipeline(
   const outcome: PipelineOutcome = { status: `The pipeline finished: ${result ?? 'no result'}.`, result, failedSteps };
   const buildNumber = value.pipeline?.build_number;
   if (failedSteps.length === 0 || typeof buildNumber !== 'number') return quotingNothing(outcome);
-  const report = await runReportOf(ctx, bitbucket.services, {
+  return withRunReport(ctx, bitbucket.services, outcome, {
     vendor: 'bitbucket',
     client: bitbucket.upstream,
     repo: `${where.workspace}/${where.repoSlug}`,
     pipeline: { uuid: where.pipelineUuid, buildNumber },
   });
-  return { value: { ...outcome, ...report.fields }, provenance: report.provenance };
 }

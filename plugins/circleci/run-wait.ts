@@ -1,6 +1,6 @@
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
-import { runReportOf, quotingNothing, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
+import { quotingNothing, withRunReport, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { CircleciDeps } from './circleci-deps.js';
 
@@ -88,29 +88,25 @@ export async function waitForWorkflows(
   if (workflows.length === 0)
     return quotingNothing({ status: 'No workflow started: the config may not have compiled (circleci_pipeline_status shows its errors).', workflows });
   if (!finished) return quotingNothing({ status: stillRunning(timeoutSeconds, 'follow it with circleci_pipeline_status.'), workflows });
-  const failedJobs = value.flatMap(({ workflow, jobs }) =>
-    jobs
-      .filter((j) => JOB_FAILED.has(j.status ?? ''))
-      .map((j) => ({
-        workflow: workflow.name ?? '',
-        name: j.name ?? '',
-        status: j.status ?? '',
-        jobNumber: j.job_number ?? null,
-        logs:
-          j.job_number !== undefined && j.project_slug !== undefined
-            ? { tool: 'circleci_logs' as const, arguments: { projectSlug: j.project_slug, jobNumber: j.job_number } }
-            : null,
-      })),
-  );
+  const failed = value.flatMap(({ workflow, jobs }) => jobs.filter((j) => JOB_FAILED.has(j.status ?? '')).map((job) => ({ workflow, job })));
+  const failedJobs = failed.map(({ workflow, job: j }) => ({
+    workflow: workflow.name ?? '',
+    name: j.name ?? '',
+    status: j.status ?? '',
+    jobNumber: j.job_number ?? null,
+    logs:
+      j.job_number !== undefined && j.project_slug !== undefined
+        ? { tool: 'circleci_logs' as const, arguments: { projectSlug: j.project_slug, jobNumber: j.job_number } }
+        : null,
+  }));
   const passed = workflows.every((w) => w.status === 'success');
   if (passed) return quotingNothing({ status: `Finished: all ${workflows.length} workflow${workflows.length === 1 ? '' : 's'} succeeded.`, workflows });
   const outcome: WorkflowsOutcome = { status: `Finished: ${workflows.map((w) => `${w.name} ${w.status}`).join(', ')}.`, workflows, failedJobs };
-  const jobs = failedJobs.flatMap((j) =>
-    j.logs === null ? [] : [{ projectSlug: String(j.logs.arguments.projectSlug), jobNumber: Number(j.logs.arguments.jobNumber), name: j.name }],
+  const jobs = failed.flatMap(({ job: j }) =>
+    j.job_number !== undefined && j.project_slug !== undefined ? [{ projectSlug: j.project_slug, jobNumber: j.job_number, name: j.name ?? '' }] : [],
   );
   if (jobs.length === 0) return quotingNothing(outcome);
-  const report = await runReportOf(ctx, circleci.services, { vendor: 'circleci', client: circleci.upstream, jobs });
-  return { value: { ...outcome, ...report.fields }, provenance: report.provenance };
+  return withRunReport(ctx, circleci.services, outcome, { vendor: 'circleci', client: circleci.upstream, jobs });
 }
 
 /** The workflows of pipeline `id`. */

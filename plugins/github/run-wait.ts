@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/errors/tool-error.js';
 import type { ToolContext } from '../../core/plugin/tool-context.js';
 import type { FurtherRoute } from '../../core/plugin/tool-spec.js';
-import { runReportOf, quotingNothing, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
+import { quotingNothing, withRunReport, type LabelledOutcome } from '../../core/vendor/failure-reporter.js';
 import { DEFAULT_WAIT_SECONDS, pollUntilFinished, stillRunning } from '../../core/vendor/run-wait.js';
 import type { GithubDeps } from './github-deps.js';
 import { repoPath } from './shared-args.js';
@@ -112,7 +112,7 @@ export async function waitForRun(
   const outcome: RunOutcome = { status: `The run finished: ${conclusion ?? 'no conclusion'}.`, conclusion, failedJobs };
   const reported = failed.filter((j): j is Job & { id: number } => typeof j.id === 'number');
   if (!run.head_sha || reported.length === 0) return quotingNothing(outcome);
-  const report = await runReportOf(ctx, github.services, {
+  return withRunReport(ctx, github.services, outcome, {
     vendor: 'github',
     client: github.upstream,
     repo: `${where.owner}/${where.repo}`,
@@ -120,5 +120,4 @@ export async function waitForRun(
     runId: where.runId,
     jobs: reported.map((j) => ({ id: j.id, name: j.name ?? '', conclusion: j.conclusion ?? null, url: j.html_url })),
   });
-  return { value: { ...outcome, ...report.fields }, provenance: report.provenance };
 }
